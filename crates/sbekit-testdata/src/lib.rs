@@ -1,0 +1,57 @@
+//! Locates test material in `../shared` beside the workspace.
+//!
+//! Real IEX captures and the reference tool's vectors may not be redistributed, so tests read
+//! them in place. On a user's machine without `../shared` such tests print a loud SKIPPED line
+//! and return; under CI (`CI=true`) a missing file fails the test instead, so a green CI run
+//! always means the tests really ran.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use std::path::{Path, PathBuf};
+
+/// The `shared` directory beside the workspace root (it may not exist).
+pub fn shared_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("SBEKIT_SHARED_DIR") {
+        return PathBuf::from(dir);
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+}
+
+/// The reference SBE conformance directory (`shared/conformance/reference-sbe`).
+pub fn reference_sbe_dir() -> PathBuf {
+    shared_dir().join("conformance/reference-sbe")
+}
+
+/// True when running under CI, where missing test material is a failure.
+pub fn is_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// Returns the path of `relative` under `shared/` if it exists.
+///
+/// If it does not: under CI this panics (the test fails); elsewhere it prints a loud skip
+/// notice naming the test and the file, and returns `None` so the caller can return early.
+pub fn require(relative: &str, test: &str) -> Option<PathBuf> {
+    let path = shared_dir().join(relative);
+    if path.exists() {
+        return Some(path);
+    }
+    if is_ci() {
+        panic!(
+            "{test}: required test material {} is missing (CI=true makes this a failure)",
+            path.display()
+        );
+    }
+    eprintln!(
+        "\n*** SKIPPED {test}: {} not found. Put the shared/ directory beside the checkout \
+         (or set SBEKIT_SHARED_DIR) to run it. ***\n",
+        path.display()
+    );
+    None
+}
+
+/// Like [`require`], for a path under the reference SBE conformance directory.
+pub fn require_reference(relative: &str, test: &str) -> Option<PathBuf> {
+    require(&format!("conformance/reference-sbe/{relative}"), test)
+}
