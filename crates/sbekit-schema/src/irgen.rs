@@ -1,0 +1,1230 @@
+//! From the schema model to IR tokens: resolves type references, lays out composites, blocks
+//! and groups (offsets, block lengths), and checks the rules that need the whole schema.
+//!
+//! The token stream mirrors the reference tool's, so that IR compiled here equals the IR in the
+//! reference's `.sbeir` files (including its conventions: offsets of -1 after the first
+//! variable-length element of a block, -1 lengths for var-data composites).
+
+use crate::diag::{Location, Sink};
+use crate::parse::{
+    Composite, Encoded, Member, MemberKind, Message, Meta, Schema, TypeDef, Valued,
+};
+use crate::rules;
+use sbekit_ir::{Encoding, Ir, Presence, PrimitiveType, PrimitiveValue, Signal, Token};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+/// Length of a variable-length element, as the reference IR writes it.
+const VARIABLE: i32 = -1;
+/// Deepest composite nesting followed before reporting a cycle or absurd nesting.
+const MAX_NESTING: usize = 32;
+
+/// Generates the IR of a parsed schema; `None` if errors make that impossible.
+pub(crate) fn generate(schema: &Schema, sink: &mut Sink) -> Option<Ir> {
+    let mut g = Gen {
+        schema,
+        sink,
+        stack: Vec::new(),
+    };
+    g.check_types();
+    let header = g.header();
+    let mut messages = Vec::new();
+    let mut ids: HashMap<i32, &Message> = HashMap::new();
+    let mut names: HashMap<&str, &Message> = HashMap::new();
+    for m in &schema.messages {
+        if let Some(prev) = ids.insert(m.id, m) {
+            g.sink.error(
+                rules::DUPLICATE_MESSAGE_ID,
+                Some(&m.meta.loc),
+                format!(
+                    "message '{}' has template id {}, already used by '{}' at {}",
+                    m.meta.name, m.id, prev.meta.name, prev.meta.loc
+                ),
+            );
+        }
+        if let Some(prev) = names.insert(&m.meta.name, m) {
+            g.sink.error(
+                rules::DUPLICATE_MESSAGE_NAME,
+                Some(&m.meta.loc),
+                format!(
+                    "message name '{}' is already used at {}",
+                    m.meta.name, prev.meta.loc
+                ),
+            );
+        }
+        g.check_name(&m.meta, "message");
+        messages.push(g.message(m));
+    }
+    // The reference tool keeps messages in template-id order; so does its .sbeir.
+    messages.sort_by_key(|m| m.first().map_or(0, |t| t.id));
+    if schema.messages.is_empty() {
+        g.sink.error(
+            rules::NO_MESSAGES,
+            Some(&schema.loc),
+            "the schema defines no messages",
+        );
+    }
+    if g.sink.has_errors() {
+        return None;
+    }
+    Some(Ir {
+        package_name: schema.package.clone(),
+        namespace_name: None,
+        id: schema.id,
+        version: schema.version,
+        semantic_version: schema.semantic_version.clone(),
+        header: header?,
+        messages,
+    })
+}
+
+struct Gen<'a> {
+    schema: &'a Schema,
+    sink: &'a mut Sink,
+    /// Names of composites being expanded, for the cycle guard.
+    stack: Vec<String>,
+}
+
+/// What a type contributes to a field: tokens plus its size.
+struct Emitted {
+    length: i32,
+}
+
+impl<'a> Gen<'a> {
+    // ----- type resolution -------------------------------------------------------------
+
+    /// The type called `name`: a declared one, or a built-in one named after a primitive.
+    fn resolve(&self, name: &str) -> Option<Cow<'a, TypeDef>> {
+        if let Some(t) = self.schema.types.get(name) {
+            return Some(Cow::Borrowed(t));
+        }
+        let primitive = PrimitiveType::from_schema_name(name)?;
+        Some(Cow::Owned(TypeDef::Encoded(Encoded {
+            meta: Meta {
+                name: name.to_string(),
+                description: None,
+                semantic_type: None,
+                since_version: 0,
+                deprecated: 0,
+                offset: None,
+                loc: self.schema.loc.clone(),
+            },
+            primitive,
+            length: 1,
+            presence: Presence::Required,
+            null_value: None,
+            min_value: None,
+            max_value: None,
+            const_value: None,
+            // Unlike a declared char <type>, the built-in `char` carries no encoding (as the reference).
+            character_encoding: None,
+        })))
+    }
+
+    /// The encoding of an enum or set: its primitive and the `<type>` it names, if any.
+    fn valued_encoding(&mut self, v: &Valued) -> Option<(PrimitiveType, Option<Encoded>)> {
+        match self.resolve(&v.encoding_type).as_deref() {
+            Some(TypeDef::Encoded(t)) => {
+                let named = self.schema.types.contains_key(&v.encoding_type);
+                Some((t.primitive, named.then(|| t.clone())))
+            }
+            _ => {
+                self.sink.error(
+                    rules::UNKNOWN_TYPE,
+                    Some(&v.meta.loc),
+                    format!(
+                        "'{}' has encodingType '{}', which is neither a primitive nor a <type>",
+                        v.meta.name, v.encoding_type
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    // ----- whole-schema checks ---------------------------------------------------------
+
+    fn check_types(&mut self) {
+        let mut names: Vec<&String> = self.schema.types.keys().collect();
+        names.sort();
+        for name in names {
+            let t = &self.schema.types[name];
+            self.check_name(t.meta(), "type");
+            match t {
+                TypeDef::Composite(c) => {
+                    // Lays the composite out once, reporting offset problems and cycles.
+                    self.stack.clear();
+                    let _ = self.composite_tokens(c, None, 0, &mut Vec::new());
+                }
+                TypeDef::Enum(v) => self.check_enum(v),
+                TypeDef::Set(v) => self.check_set(v),
+                TypeDef::Encoded(_) | TypeDef::Ref(_) => {}
+            }
+        }
+    }
+
+    fn check_name(&mut self, meta: &Meta, what: &str) {
+        let name = meta.name.as_str();
+        if name.is_empty() {
+            return;
+        }
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            self.sink.warn(
+                rules::INVALID_NAME,
+                Some(&meta.loc),
+                format!("{what} name '{name}' is not a valid identifier in generated code"),
+            );
+        } else if let Some(langs) = crate::keywords::languages_reserving(name) {
+            self.sink.warn(
+                rules::KEYWORD,
+                Some(&meta.loc),
+                format!("{what} name '{name}' is a keyword in {langs}; generators must escape it"),
+            );
+        }
+    }
+
+    /// The null value in force for an enum.
+    fn enum_null(
+        &mut self,
+        v: &Valued,
+        primitive: PrimitiveType,
+        named: Option<&Encoded>,
+    ) -> PrimitiveValue {
+        if let Some(text) = &v.null_value_text {
+            if let Some(n) = PrimitiveValue::parse(text, primitive) {
+                return n;
+            }
+            self.sink.error(
+                rules::INVALID_VALUE,
+                Some(&v.meta.loc),
+                format!(
+                    "nullValue \"{text}\" of '{}' is not a valid {}",
+                    v.meta.name,
+                    primitive.schema_name()
+                ),
+            );
+        }
+        named
+            .and_then(|t| t.null_value.clone())
+            .unwrap_or_else(|| primitive.default_null())
+    }
+
+    fn check_enum(&mut self, v: &Valued) {
+        let Some((primitive, named)) = self.valued_encoding(v) else {
+            return;
+        };
+        if !matches!(primitive, PrimitiveType::Char)
+            && !primitive.is_unsigned_int()
+            && !primitive.is_signed_int()
+        {
+            self.sink.error(
+                rules::INVALID_ATTRIBUTE,
+                Some(&v.meta.loc),
+                format!(
+                    "enum '{}' must be encoded as char or an integer, not {}",
+                    v.meta.name,
+                    primitive.schema_name()
+                ),
+            );
+            return;
+        }
+        let null = self.enum_null(v, primitive, named.as_ref());
+        // Characters have no implied range beyond their null; integers use the type's range.
+        let (min, max) = match (&named, primitive) {
+            (Some(t), _) => (
+                t.min_value.clone().or_else(|| {
+                    (primitive != PrimitiveType::Char).then(|| primitive.default_min())
+                }),
+                t.max_value.clone().or_else(|| {
+                    (primitive != PrimitiveType::Char).then(|| primitive.default_max())
+                }),
+            ),
+            (None, PrimitiveType::Char) => (None, None),
+            (None, _) => (Some(primitive.default_min()), Some(primitive.default_max())),
+        };
+        let mut seen_names = HashSet::new();
+        let mut seen_values: HashMap<i128, &str> = HashMap::new();
+        for value in &v.values {
+            self.check_name(&value.meta, "enum value");
+            if !seen_names.insert(value.meta.name.as_str()) {
+                self.sink.error(
+                    rules::DUPLICATE_VALUE,
+                    Some(&value.meta.loc),
+                    format!(
+                        "enum '{}' has two values named '{}'",
+                        v.meta.name, value.meta.name
+                    ),
+                );
+            }
+            let Some(parsed) = parse_valid_value(&value.text, primitive) else {
+                self.sink.error(
+                    rules::INVALID_VALUE,
+                    Some(&value.meta.loc),
+                    format!(
+                        "validValue '{}' of enum '{}' is \"{}\", not a valid {}",
+                        value.meta.name,
+                        v.meta.name,
+                        value.text.trim(),
+                        primitive.schema_name()
+                    ),
+                );
+                continue;
+            };
+            let n = parsed.as_i128().unwrap_or_default();
+            let below = min
+                .as_ref()
+                .and_then(PrimitiveValue::as_i128)
+                .is_some_and(|m| n < m);
+            let above = max
+                .as_ref()
+                .and_then(PrimitiveValue::as_i128)
+                .is_some_and(|m| n > m);
+            if below || above {
+                self.sink.error(
+                    rules::ENUM_VALUE_RANGE,
+                    Some(&value.meta.loc),
+                    format!(
+                        "validValue '{}' = {} of enum '{}' is outside the range {} ..= {}",
+                        value.meta.name,
+                        value.text.trim(),
+                        v.meta.name,
+                        min.as_ref().map(ToString::to_string).unwrap_or_default(),
+                        max.as_ref().map(ToString::to_string).unwrap_or_default()
+                    ),
+                );
+            } else if null.as_i128() == Some(n) {
+                self.sink.error(
+                    rules::ENUM_VALUE_RANGE,
+                    Some(&value.meta.loc),
+                    format!(
+                        "validValue '{}' of enum '{}' equals the null value {}",
+                        value.meta.name, v.meta.name, null
+                    ),
+                );
+            }
+            if let Some(prev) = seen_values.insert(n, value.meta.name.as_str()) {
+                self.sink.error(
+                    rules::DUPLICATE_VALUE,
+                    Some(&value.meta.loc),
+                    format!(
+                        "validValue '{}' of enum '{}' repeats the value of '{prev}'",
+                        value.meta.name, v.meta.name
+                    ),
+                );
+            }
+        }
+    }
+
+    fn check_set(&mut self, v: &Valued) {
+        let Some((primitive, _)) = self.valued_encoding(v) else {
+            return;
+        };
+        if !primitive.is_unsigned_int() {
+            self.sink.error(
+                rules::INVALID_ATTRIBUTE,
+                Some(&v.meta.loc),
+                format!(
+                    "set '{}' must be encoded as an unsigned integer, not {}",
+                    v.meta.name,
+                    primitive.schema_name()
+                ),
+            );
+            return;
+        }
+        let bits = primitive.size() * 8;
+        let mut seen_names = HashSet::new();
+        let mut seen_bits = HashMap::new();
+        for choice in &v.values {
+            self.check_name(&choice.meta, "set choice");
+            if !seen_names.insert(choice.meta.name.as_str()) {
+                self.sink.error(
+                    rules::DUPLICATE_VALUE,
+                    Some(&choice.meta.loc),
+                    format!(
+                        "set '{}' has two choices named '{}'",
+                        v.meta.name, choice.meta.name
+                    ),
+                );
+            }
+            match choice.text.trim().parse::<usize>() {
+                Ok(bit) if bit < bits => {
+                    if let Some(prev) = seen_bits.insert(bit, choice.meta.name.as_str()) {
+                        self.sink.error(
+                            rules::DUPLICATE_VALUE,
+                            Some(&choice.meta.loc),
+                            format!(
+                                "choice '{}' of set '{}' reuses bit {bit} of '{prev}'",
+                                choice.meta.name, v.meta.name
+                            ),
+                        );
+                    }
+                }
+                _ => self.sink.error(
+                    rules::INVALID_VALUE,
+                    Some(&choice.meta.loc),
+                    format!(
+                        "choice '{}' of set '{}' is \"{}\", not a bit position 0..{bits}",
+                        choice.meta.name,
+                        v.meta.name,
+                        choice.text.trim()
+                    ),
+                ),
+            }
+        }
+    }
+
+    // ----- header ----------------------------------------------------------------------
+
+    fn header(&mut self) -> Option<Vec<Token>> {
+        let name = self.schema.header_type.clone();
+        let Some(TypeDef::Composite(c)) = self.resolve(&name).as_deref().cloned() else {
+            self.sink.error(
+                rules::MESSAGE_HEADER,
+                Some(&self.schema.loc),
+                format!("message header composite '{name}' is not defined"),
+            );
+            return None;
+        };
+        for (member, wanted) in [
+            ("blockLength", PrimitiveType::Uint16),
+            ("templateId", PrimitiveType::Uint16),
+            ("schemaId", PrimitiveType::Uint16),
+            ("version", PrimitiveType::Uint16),
+        ] {
+            self.check_member_int(&c, member, Some(wanted), rules::MESSAGE_HEADER);
+        }
+        let mut tokens = Vec::new();
+        self.stack.clear();
+        self.composite_tokens(&c, None, 0, &mut tokens)?;
+        Some(tokens)
+    }
+
+    /// Checks that composite `c` has an integer member `member`; warns if it is not `wanted`.
+    fn check_member_int(
+        &mut self,
+        c: &Composite,
+        member: &str,
+        wanted: Option<PrimitiveType>,
+        rule: &'static str,
+    ) -> Option<Encoded> {
+        let found = c.members.iter().find(|m| m.meta().name == member).cloned();
+        let resolved = match found {
+            Some(TypeDef::Encoded(t)) => Some(t),
+            Some(TypeDef::Ref(r)) => match self.resolve(&r.type_name).as_deref() {
+                Some(TypeDef::Encoded(t)) => Some(t.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(t) =
+            resolved.filter(|t| t.primitive.is_unsigned_int() || t.primitive.is_signed_int())
+        else {
+            self.sink.error(
+                rule,
+                Some(&c.meta.loc),
+                format!(
+                    "composite '{}' needs an integer member '{member}'",
+                    c.meta.name
+                ),
+            );
+            return None;
+        };
+        if let Some(w) = wanted {
+            if t.primitive != w {
+                self.sink.warn(
+                    rule,
+                    Some(&t.meta.loc),
+                    format!(
+                        "'{member}' of '{}' is {}; it should be {}",
+                        c.meta.name,
+                        t.primitive.schema_name(),
+                        w.schema_name()
+                    ),
+                );
+            }
+        }
+        Some(t)
+    }
+
+    // ----- messages --------------------------------------------------------------------
+
+    fn message(&mut self, m: &Message) -> Vec<Token> {
+        let mut tokens = Vec::new();
+        let mut begin = Token::new(Signal::BeginMessage, &m.meta.name);
+        begin.id = m.id;
+        begin.version = m.meta.since_version;
+        begin.deprecated = m.meta.deprecated;
+        begin.description = m.meta.description.clone();
+        begin.encoding.semantic_type = m.meta.semantic_type.clone();
+        tokens.push(begin);
+        let computed = self.body(&m.body, m.block_length, &mut tokens, &m.meta.name);
+        let block_length = self.block_length(&m.meta, m.block_length, computed);
+        tokens[0].encoded_length = block_length;
+        close(&mut tokens, 0, Signal::EndMessage);
+        tokens
+    }
+
+    fn block_length(&mut self, meta: &Meta, declared: Option<i32>, computed: i32) -> i32 {
+        match declared {
+            Some(d) if d < computed => {
+                self.sink.error(
+                    rules::BLOCK_LENGTH,
+                    Some(&meta.loc),
+                    format!(
+                        "'{}' declares blockLength {d}, but its fields need {computed} bytes",
+                        meta.name
+                    ),
+                );
+                computed
+            }
+            Some(d) => d,
+            None => computed,
+        }
+    }
+
+    /// Emits the members of a message or group body; returns the size of its fixed fields.
+    fn body(
+        &mut self,
+        members: &[Member],
+        declared_block: Option<i32>,
+        out: &mut Vec<Token>,
+        path: &str,
+    ) -> i32 {
+        let mut offset = 0i32;
+        let mut variable = false;
+        let mut names: HashMap<&str, &Location> = HashMap::new();
+        let mut ids: HashMap<i32, &str> = HashMap::new();
+        for m in members {
+            self.check_name(&m.meta, "field");
+            if let Some(prev) = names.insert(&m.meta.name, &m.meta.loc) {
+                self.sink.error(
+                    rules::DUPLICATE_FIELD_NAME,
+                    Some(&m.meta.loc),
+                    format!(
+                        "'{path}' already has a member named '{}' at {prev}",
+                        m.meta.name
+                    ),
+                );
+            }
+            if let Some(prev) = ids.insert(m.id, &m.meta.name) {
+                self.sink.warn(
+                    rules::DUPLICATE_FIELD_ID,
+                    Some(&m.meta.loc),
+                    format!(
+                        "'{}' in '{path}' has id {}, already used by '{prev}'",
+                        m.meta.name, m.id
+                    ),
+                );
+            }
+            let child_path = format!("{path}.{}", m.meta.name);
+            match &m.kind {
+                MemberKind::Field { type_name } => {
+                    if let Some(explicit) = m.meta.offset {
+                        if explicit < offset {
+                            self.sink.error(
+                                rules::FIELD_OFFSET,
+                                Some(&m.meta.loc),
+                                format!(
+                                    "field '{}' offset {explicit} overlaps the previous field (next free offset is {offset})",
+                                    m.meta.name
+                                ),
+                            );
+                        }
+                        offset = explicit;
+                    } else if let Some(a) = m.alignment {
+                        offset = (offset + a - 1) / a * a;
+                    }
+                    let length = self.field(m, type_name, offset, out);
+                    offset = offset.saturating_add(length.max(0));
+                }
+                MemberKind::Group {
+                    dimension_type,
+                    block_length,
+                    body,
+                } => {
+                    let at = self.variable_start(&mut variable, &mut offset, declared_block);
+                    self.group(m, dimension_type, *block_length, body, at, out, &child_path);
+                }
+                MemberKind::Data { type_name } => {
+                    let at = self.variable_start(&mut variable, &mut offset, declared_block);
+                    self.data(m, type_name, at, out);
+                }
+            }
+        }
+        offset
+    }
+
+    /// The offset of a group or data: the end of the block for the first, -1 after it.
+    fn variable_start(
+        &self,
+        variable: &mut bool,
+        offset: &mut i32,
+        declared_block: Option<i32>,
+    ) -> i32 {
+        if *variable {
+            return VARIABLE;
+        }
+        *variable = true;
+        if let Some(d) = declared_block {
+            *offset = (*offset).max(d);
+        }
+        *offset
+    }
+
+    /// Emits a field; returns its encoded length.
+    fn field(&mut self, m: &Member, type_name: &str, offset: i32, out: &mut Vec<Token>) -> i32 {
+        let Some(td) = self.resolve(type_name) else {
+            self.sink.error(
+                rules::UNKNOWN_TYPE,
+                Some(&m.meta.loc),
+                format!("field '{}' has unknown type '{type_name}'", m.meta.name),
+            );
+            return 0;
+        };
+        let td = td.into_owned();
+        let type_meta = td.meta().clone();
+        if let (Some(f), Some(t)) = (&m.meta.semantic_type, &type_meta.semantic_type) {
+            if f != t {
+                self.sink.error(
+                    rules::SEMANTIC_TYPE,
+                    Some(&m.meta.loc),
+                    format!(
+                        "field '{}' has semanticType '{f}' but its type '{}' has '{t}'",
+                        m.meta.name, type_meta.name
+                    ),
+                );
+            }
+        }
+        let start = out.len();
+        let mut begin = Token::new(Signal::BeginField, &m.meta.name);
+        begin.id = m.id;
+        begin.version = m.meta.since_version;
+        begin.deprecated = m.meta.deprecated;
+        begin.offset = offset;
+        begin.description = m.meta.description.clone();
+        begin.encoding.epoch = m.epoch.clone();
+        begin.encoding.time_unit = m.time_unit.clone();
+        begin.encoding.semantic_type = m.meta.semantic_type.clone();
+        out.push(begin);
+
+        let type_presence = match &td {
+            TypeDef::Encoded(t) => t.presence,
+            TypeDef::Enum(v) => v.presence,
+            _ => Presence::Required,
+        };
+        let presence = m.presence.unwrap_or(type_presence);
+        let mut length = 0;
+        match &td {
+            TypeDef::Encoded(t) => {
+                if presence == Presence::Constant && t.presence != Presence::Constant {
+                    if let Some(value_ref) = &m.value_ref {
+                        out[start].encoding.const_value =
+                            Some(PrimitiveValue::Bytes(value_ref.as_bytes().to_vec()));
+                        out[start].encoding.primitive_type = Some(t.primitive);
+                        self.check_value_ref(m, value_ref, None);
+                    } else {
+                        self.sink.error(
+                            rules::CONSTANT_WITHOUT_VALUE,
+                            Some(&m.meta.loc),
+                            format!("field '{}' is constant but neither it (valueRef) nor its type gives a value", m.meta.name),
+                        );
+                    }
+                }
+                if t.length == 0 {
+                    self.sink.error(
+                        rules::VAR_DATA_ENCODING,
+                        Some(&m.meta.loc),
+                        format!(
+                            "field '{}' has variable-length type '{}'; use <data> for var data",
+                            m.meta.name, t.meta.name
+                        ),
+                    );
+                }
+                let mut tok = self.encoding_token(t, &t.meta.name, None, offset, presence, Some(m));
+                tok.version = tok.version.max(m.meta.since_version);
+                if presence == Presence::Constant {
+                    tok.encoded_length = 0;
+                }
+                length = tok.encoded_length;
+                out.push(tok);
+            }
+            TypeDef::Enum(v) => {
+                if presence == Presence::Constant {
+                    match &m.value_ref {
+                        Some(value_ref) => {
+                            self.check_value_ref(m, value_ref, Some(&v.meta.name));
+                            out[start].encoding.const_value =
+                                Some(PrimitiveValue::Bytes(value_ref.as_bytes().to_vec()));
+                            if let Some((p, _)) = self.valued_encoding(v) {
+                                out[start].encoding.primitive_type = Some(p);
+                            }
+                        }
+                        None => self.sink.error(
+                            rules::CONSTANT_WITHOUT_VALUE,
+                            Some(&m.meta.loc),
+                            format!("constant enum field '{}' needs a valueRef", m.meta.name),
+                        ),
+                    }
+                }
+                // The enum's own tokens keep the enum's presence; the field token carries the field's.
+                if let Some(e) =
+                    self.valued_tokens(v, Signal::BeginEnum, None, offset, v.presence, out)
+                {
+                    length = if presence == Presence::Constant {
+                        0
+                    } else {
+                        e.length
+                    };
+                }
+            }
+            TypeDef::Set(v) => {
+                if let Some(e) =
+                    self.valued_tokens(v, Signal::BeginSet, None, offset, Presence::Required, out)
+                {
+                    length = e.length;
+                }
+            }
+            TypeDef::Composite(c) => {
+                self.stack.clear();
+                if let Some(e) = self.composite_tokens(c, None, offset, out) {
+                    if e.length == VARIABLE {
+                        self.sink.error(
+                            rules::VAR_DATA_ENCODING,
+                            Some(&m.meta.loc),
+                            format!("field '{}' has variable-length composite '{}'; use <data> for var data", m.meta.name, c.meta.name),
+                        );
+                    }
+                    length = e.length.max(0);
+                }
+            }
+            TypeDef::Ref(_) => {}
+        }
+        // A type used by a field takes the field's semanticType when it has none of its own.
+        if let Some(sem) = &m.meta.semantic_type {
+            let type_start = start + 1;
+            if type_start < out.len() && out[type_start].encoding.semantic_type.is_none() {
+                let type_end =
+                    type_start + out[type_start].component_token_count.max(1) as usize - 1;
+                for i in [type_start, type_end] {
+                    if let Some(t) = out.get_mut(i) {
+                        t.encoding.semantic_type = Some(sem.clone());
+                    }
+                }
+            }
+        }
+        let first = &mut out[start];
+        first.encoded_length = length;
+        first.encoding.presence = presence;
+        close(out, start, Signal::EndField);
+        length
+    }
+
+    /// Checks `Enum.Value` against the schema's enums.
+    fn check_value_ref(&mut self, m: &Member, value_ref: &str, expected_enum: Option<&str>) {
+        let Some((enum_name, value)) = value_ref.split_once('.') else {
+            self.sink.error(
+                rules::VALUE_REF,
+                Some(&m.meta.loc),
+                format!(
+                    "valueRef '{value_ref}' of '{}' is not of the form Enum.Value",
+                    m.meta.name
+                ),
+            );
+            return;
+        };
+        let ok = match self.schema.types.get(enum_name) {
+            Some(TypeDef::Enum(v)) => v.values.iter().any(|x| x.meta.name == value),
+            _ => false,
+        };
+        if !ok {
+            self.sink.error(
+                rules::VALUE_REF,
+                Some(&m.meta.loc),
+                format!(
+                    "valueRef '{value_ref}' of '{}' names no valid value of an enum",
+                    m.meta.name
+                ),
+            );
+        } else if let Some(expected) = expected_enum.filter(|e| *e != enum_name) {
+            self.sink.error(
+                rules::VALUE_REF,
+                Some(&m.meta.loc),
+                format!(
+                    "valueRef '{value_ref}' of '{}' is not a value of its type '{expected}'",
+                    m.meta.name
+                ),
+            );
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn group(
+        &mut self,
+        m: &Member,
+        dimension_type: &str,
+        declared: Option<i32>,
+        body: &[Member],
+        offset: i32,
+        out: &mut Vec<Token>,
+        path: &str,
+    ) {
+        let start = out.len();
+        let mut begin = Token::new(Signal::BeginGroup, &m.meta.name);
+        begin.id = m.id;
+        begin.version = m.meta.since_version;
+        begin.deprecated = m.meta.deprecated;
+        begin.offset = offset;
+        begin.description = m.meta.description.clone();
+        begin.encoding.semantic_type = m.meta.semantic_type.clone();
+        out.push(begin);
+        match self.resolve(dimension_type).as_deref().cloned() {
+            Some(TypeDef::Composite(c)) => {
+                self.check_member_int(
+                    &c,
+                    "blockLength",
+                    Some(PrimitiveType::Uint16),
+                    rules::GROUP_DIMENSIONS,
+                );
+                if let Some(n) =
+                    self.check_member_int(&c, "numInGroup", None, rules::GROUP_DIMENSIONS)
+                {
+                    self.check_num_in_group(&c, &n);
+                }
+                self.stack.clear();
+                self.composite_tokens(&c, None, 0, out);
+            }
+            Some(_) => self.sink.error(
+                rules::GROUP_DIMENSIONS,
+                Some(&m.meta.loc),
+                format!(
+                    "group '{}' has dimensionType '{dimension_type}', which is not a composite",
+                    m.meta.name
+                ),
+            ),
+            None => self.sink.error(
+                rules::GROUP_DIMENSIONS,
+                Some(&m.meta.loc),
+                format!(
+                    "group '{}' needs dimension composite '{dimension_type}', which is not defined",
+                    m.meta.name
+                ),
+            ),
+        }
+        let computed = self.body(body, declared, out, path);
+        out[start].encoded_length = self.block_length(&m.meta, declared, computed);
+        close(out, start, Signal::EndGroup);
+    }
+
+    fn check_num_in_group(&mut self, c: &Composite, n: &Encoded) {
+        match n.primitive {
+            PrimitiveType::Uint8 | PrimitiveType::Uint16 => {}
+            PrimitiveType::Uint32 | PrimitiveType::Uint64 => {
+                // Counts above i32::MAX break common runtimes; require an explicit bound.
+                let bounded = n
+                    .max_value
+                    .as_ref()
+                    .and_then(PrimitiveValue::as_i128)
+                    .is_some_and(|m| m <= i128::from(i32::MAX));
+                if bounded {
+                    self.sink.warn(
+                        rules::GROUP_DIMENSIONS,
+                        Some(&n.meta.loc),
+                        format!("numInGroup of '{}' should be uint8 or uint16", c.meta.name),
+                    );
+                } else {
+                    self.sink.error(
+                        rules::GROUP_DIMENSIONS,
+                        Some(&n.meta.loc),
+                        format!(
+                            "numInGroup of '{}' is {} without maxValue <= 2147483647",
+                            c.meta.name,
+                            n.primitive.schema_name()
+                        ),
+                    );
+                }
+            }
+            other => self.sink.error(
+                rules::GROUP_DIMENSIONS,
+                Some(&n.meta.loc),
+                format!(
+                    "numInGroup of '{}' must be unsigned, not {}",
+                    c.meta.name,
+                    other.schema_name()
+                ),
+            ),
+        }
+    }
+
+    fn data(&mut self, m: &Member, type_name: &str, offset: i32, out: &mut Vec<Token>) {
+        let start = out.len();
+        let mut begin = Token::new(Signal::BeginVarData, &m.meta.name);
+        begin.id = m.id;
+        begin.version = m.meta.since_version;
+        begin.deprecated = m.meta.deprecated;
+        begin.offset = offset;
+        begin.description = m.meta.description.clone();
+        begin.encoding.semantic_type = m.meta.semantic_type.clone();
+        out.push(begin);
+        match self.resolve(type_name).as_deref().cloned() {
+            Some(TypeDef::Composite(c)) => {
+                let length = self.check_member_int(&c, "length", None, rules::VAR_DATA_ENCODING);
+                if length.is_some_and(|l| !l.primitive.is_unsigned_int()) {
+                    self.sink.error(
+                        rules::VAR_DATA_ENCODING,
+                        Some(&c.meta.loc),
+                        format!(
+                            "'length' of var data encoding '{}' must be unsigned",
+                            c.meta.name
+                        ),
+                    );
+                }
+                let var_data = c
+                    .members
+                    .iter()
+                    .position(|x| x.meta().name == "varData" && matches!(x, TypeDef::Encoded(_)));
+                let Some(var_data) = var_data else {
+                    self.sink.error(
+                        rules::VAR_DATA_ENCODING,
+                        Some(&c.meta.loc),
+                        format!(
+                            "var data encoding '{}' needs a <type> member 'varData'",
+                            c.meta.name
+                        ),
+                    );
+                    close(out, start, Signal::EndVarData);
+                    return;
+                };
+                // Pre-1.0 schemas omit length="0" on varData; its place makes it var data anyway.
+                let mut c = c;
+                if let TypeDef::Encoded(t) = &mut c.members[var_data] {
+                    t.length = 0;
+                }
+                self.stack.clear();
+                self.composite_tokens(&c, None, offset, out);
+            }
+            Some(_) => self.sink.error(
+                rules::VAR_DATA_ENCODING,
+                Some(&m.meta.loc),
+                format!(
+                    "data '{}' has type '{type_name}', which is not a length + varData composite",
+                    m.meta.name
+                ),
+            ),
+            None => self.sink.error(
+                rules::UNKNOWN_TYPE,
+                Some(&m.meta.loc),
+                format!("data '{}' has unknown type '{type_name}'", m.meta.name),
+            ),
+        }
+        close(out, start, Signal::EndVarData);
+    }
+
+    // ----- type tokens -----------------------------------------------------------------
+
+    /// An `Encoding` token for a `<type>`.
+    fn encoding_token(
+        &self,
+        t: &Encoded,
+        name: &str,
+        referenced: Option<&str>,
+        offset: i32,
+        presence: Presence,
+        field: Option<&Member>,
+    ) -> Token {
+        let mut tok = Token::new(Signal::Encoding, name);
+        tok.referenced_name = referenced.map(str::to_string);
+        tok.description = t.meta.description.clone();
+        tok.version = t.meta.since_version;
+        tok.deprecated = t.meta.deprecated;
+        tok.offset = offset;
+        tok.encoded_length = match (t.presence, t.length) {
+            (Presence::Constant, _) => 0,
+            (_, 0) => VARIABLE,
+            (_, n) => t.primitive.size() as i32 * n as i32,
+        };
+        let mut e = Encoding {
+            presence,
+            primitive_type: Some(t.primitive),
+            byte_order: self.schema.byte_order,
+            character_encoding: t.character_encoding.clone(),
+            semantic_type: field
+                .and_then(|f| f.meta.semantic_type.clone())
+                .or_else(|| t.meta.semantic_type.clone()),
+            epoch: field.and_then(|f| f.epoch.clone()),
+            time_unit: field.and_then(|f| f.time_unit.clone()),
+            ..Encoding::default()
+        };
+        match presence {
+            Presence::Required => {
+                e.min_value = t.min_value.clone();
+                e.max_value = t.max_value.clone();
+            }
+            Presence::Optional => {
+                e.min_value = t.min_value.clone();
+                e.max_value = t.max_value.clone();
+                e.null_value = t.null_value.clone();
+            }
+            Presence::Constant => e.const_value = t.const_value.clone(),
+        }
+        tok.encoding = e;
+        tok
+    }
+
+    /// Tokens of an enum or set.
+    fn valued_tokens(
+        &mut self,
+        v: &Valued,
+        signal: Signal,
+        referenced: Option<&str>,
+        offset: i32,
+        presence: Presence,
+        out: &mut Vec<Token>,
+    ) -> Option<Emitted> {
+        let (primitive, named) = self.valued_encoding(v)?;
+        let name = v.meta.name.clone();
+        let start = out.len();
+        let mut begin = Token::new(signal, name);
+        begin.referenced_name = referenced.map(str::to_string);
+        begin.description = v.meta.description.clone();
+        begin.version = v.meta.since_version;
+        begin.deprecated = v.meta.deprecated;
+        begin.offset = offset;
+        begin.encoded_length = primitive.size() as i32;
+        begin.encoding = Encoding {
+            presence: if presence == Presence::Constant {
+                Presence::Required
+            } else {
+                presence
+            },
+            primitive_type: Some(primitive),
+            byte_order: self.schema.byte_order,
+            semantic_type: v.meta.semantic_type.clone(),
+            ..Encoding::default()
+        };
+        if signal == Signal::BeginEnum {
+            begin.encoding.null_value = Some(self.enum_null(v, primitive, named.as_ref()));
+        }
+        out.push(begin);
+        let value_signal = if signal == Signal::BeginEnum {
+            Signal::ValidValue
+        } else {
+            Signal::Choice
+        };
+        for value in &v.values {
+            let mut t = Token::new(value_signal, &value.meta.name);
+            t.description = value.meta.description.clone();
+            t.version = value.meta.since_version;
+            t.deprecated = value.meta.deprecated;
+            t.encoding.primitive_type = Some(primitive);
+            t.encoding.byte_order = self.schema.byte_order;
+            t.encoding.const_value = if signal == Signal::BeginEnum {
+                parse_valid_value(&value.text, primitive)
+            } else {
+                value
+                    .text
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+                    .map(PrimitiveValue::UInt)
+            };
+            out.push(t);
+        }
+        close(
+            out,
+            start,
+            if signal == Signal::BeginEnum {
+                Signal::EndEnum
+            } else {
+                Signal::EndSet
+            },
+        );
+        Some(Emitted {
+            length: primitive.size() as i32,
+        })
+    }
+
+    /// Tokens of a composite; member offsets are relative to the composite.
+    fn composite_tokens(
+        &mut self,
+        c: &Composite,
+        referenced: Option<&str>,
+        offset: i32,
+        out: &mut Vec<Token>,
+    ) -> Option<Emitted> {
+        if self.stack.contains(&c.meta.name) || self.stack.len() > MAX_NESTING {
+            self.sink.error(
+                rules::CIRCULAR_REF,
+                Some(&c.meta.loc),
+                format!(
+                    "composite '{}' contains itself: {} -> {}",
+                    c.meta.name,
+                    self.stack.join(" -> "),
+                    c.meta.name
+                ),
+            );
+            return None;
+        }
+        self.stack.push(c.meta.name.clone());
+        let start = out.len();
+        let mut begin = Token::new(Signal::BeginComposite, &c.meta.name);
+        begin.referenced_name = referenced.map(str::to_string);
+        begin.description = c.meta.description.clone();
+        begin.version = c.meta.since_version;
+        begin.deprecated = c.meta.deprecated;
+        begin.offset = offset;
+        begin.encoding.semantic_type = c.meta.semantic_type.clone();
+        out.push(begin);
+        let mut at = 0i32;
+        let mut variable = false;
+        for member in &c.members {
+            let meta = member.meta();
+            if let Some(explicit) = meta.offset {
+                if explicit < at {
+                    self.sink.error(
+                        rules::COMPOSITE_OFFSET,
+                        Some(&meta.loc),
+                        format!(
+                            "member '{}' of composite '{}' has offset {explicit}, overlapping the previous member (next free offset is {at})",
+                            meta.name, c.meta.name
+                        ),
+                    );
+                }
+                at = explicit;
+            }
+            let length = self.member_tokens(member, at, out);
+            match length {
+                Some(VARIABLE) => variable = true,
+                Some(n) => at += n,
+                None => {}
+            }
+        }
+        self.stack.pop();
+        let length = if variable { VARIABLE } else { at };
+        out[start].encoded_length = length;
+        close(out, start, Signal::EndComposite);
+        Some(Emitted { length })
+    }
+
+    /// Tokens of one composite member at `offset`; returns its length.
+    fn member_tokens(
+        &mut self,
+        member: &TypeDef,
+        offset: i32,
+        out: &mut Vec<Token>,
+    ) -> Option<i32> {
+        match member {
+            TypeDef::Encoded(t) => {
+                let tok = self.encoding_token(t, &t.meta.name, None, offset, t.presence, None);
+                let length = tok.encoded_length;
+                out.push(tok);
+                Some(length)
+            }
+            TypeDef::Enum(v) => self
+                .valued_tokens(v, Signal::BeginEnum, None, offset, v.presence, out)
+                .map(|e| e.length),
+            TypeDef::Set(v) => self
+                .valued_tokens(v, Signal::BeginSet, None, offset, Presence::Required, out)
+                .map(|e| e.length),
+            TypeDef::Composite(c) => self
+                .composite_tokens(c, None, offset, out)
+                .map(|e| e.length),
+            TypeDef::Ref(r) => {
+                let Some(target) = self.resolve(&r.type_name).map(Cow::into_owned) else {
+                    self.sink.error(
+                        rules::UNKNOWN_TYPE,
+                        Some(&r.meta.loc),
+                        format!("ref '{}' names unknown type '{}'", r.meta.name, r.type_name),
+                    );
+                    return None;
+                };
+                // The referenced type appears under the ref's name, remembering its own.
+                let mut renamed = target;
+                let type_name = renamed.meta().name.clone();
+                renamed.meta_mut().name = r.meta.name.clone();
+                if r.meta.since_version > 0 {
+                    renamed.meta_mut().since_version = r.meta.since_version;
+                }
+                let start = out.len();
+                let length = match &renamed {
+                    TypeDef::Encoded(t) => {
+                        let tok = self.encoding_token(
+                            t,
+                            &t.meta.name,
+                            Some(&type_name),
+                            offset,
+                            t.presence,
+                            None,
+                        );
+                        let length = tok.encoded_length;
+                        out.push(tok);
+                        Some(length)
+                    }
+                    TypeDef::Enum(v) => self
+                        .valued_tokens(
+                            v,
+                            Signal::BeginEnum,
+                            Some(&type_name),
+                            offset,
+                            v.presence,
+                            out,
+                        )
+                        .map(|e| e.length),
+                    TypeDef::Set(v) => self
+                        .valued_tokens(
+                            v,
+                            Signal::BeginSet,
+                            Some(&type_name),
+                            offset,
+                            Presence::Required,
+                            out,
+                        )
+                        .map(|e| e.length),
+                    TypeDef::Composite(c) => {
+                        // The cycle guard works on type names, so restore it for the stack.
+                        let mut c = c.clone();
+                        c.meta.name = type_name.clone();
+                        let e = self.composite_tokens(&c, None, offset, out);
+                        if let Some(t) = out.get_mut(start) {
+                            t.name = r.meta.name.clone();
+                            t.referenced_name = Some(type_name.clone());
+                        }
+                        if let Some(t) = out.last_mut() {
+                            t.name = r.meta.name.clone();
+                            t.referenced_name = Some(type_name);
+                        }
+                        e.map(|e| e.length)
+                    }
+                    TypeDef::Ref(_) => None,
+                };
+                length
+            }
+        }
+    }
+}
+
+/// Sets the component token count of the begin token at `start` and appends its end token.
+fn close(out: &mut Vec<Token>, start: usize, end_signal: Signal) {
+    let count = (out.len() - start + 1) as i32;
+    out[start].component_token_count = count;
+    let mut end = out[start].clone();
+    end.signal = end_signal;
+    out.push(end);
+}
+
+/// Parses an enum's valid value: one character for `char`, otherwise an integer.
+fn parse_valid_value(text: &str, primitive: PrimitiveType) -> Option<PrimitiveValue> {
+    if primitive == PrimitiveType::Char {
+        let t = if text.trim().is_empty() {
+            text
+        } else {
+            text.trim()
+        };
+        return (t.len() == 1).then(|| PrimitiveValue::Int(i64::from(t.as_bytes()[0])));
+    }
+    PrimitiveValue::parse(text, primitive)
+}
