@@ -1,0 +1,1 @@
+//! Synthetic DEEP capture generator (placeholder, filled in below).
