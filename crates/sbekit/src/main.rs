@@ -16,9 +16,17 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Validate SBE schemas and report errors and warnings with file, line, column and rule.
+    Check(cmd::schema::CheckArgs),
+    /// Show a schema's messages, fields, offsets, sizes, groups and var data.
+    Inspect(cmd::schema::InspectArgs),
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {}
+    match cli.command {
+        Command::Check(args) => cmd::schema::check(args),
+        Command::Inspect(args) => cmd::schema::inspect(args),
+    }
 }

@@ -1,1 +1,2 @@
 //! Subcommand implementations.
+pub mod schema;
