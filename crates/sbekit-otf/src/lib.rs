@@ -49,6 +49,7 @@ mod decode;
 pub mod framing;
 mod json;
 mod plan;
+pub mod random;
 mod value;
 
 pub use decode::{DecodeError, ErrorKind, NoopVisitor, Visitor};
