@@ -179,7 +179,7 @@ fn property_tests_cover_every_reference_message() {
     assert_eq!(schemas().len(), SBEIR.len());
     let messages: usize = schemas().iter().map(|(ir, _)| ir.messages.len()).sum();
     // `which` ranges over 0..64, so every message is picked.
-    assert!(messages <= 64 && messages >= 4, "{messages} messages");
+    assert!((4..=64).contains(&messages), "{messages} messages");
     // The generator really exercises groups, var data and old writers.
     let (ir, decoder) = &schemas()[2];
     let car = &ir.messages[0];
