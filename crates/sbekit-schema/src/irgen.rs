@@ -470,6 +470,17 @@ impl<'a> Gen<'a> {
     }
 
     fn block_length(&mut self, meta: &Meta, declared: Option<i32>, computed: i32) -> i32 {
+        if computed.max(declared.unwrap_or(0)) > i32::from(u16::MAX) {
+            self.sink.error(
+                rules::BLOCK_LENGTH,
+                Some(&meta.loc),
+                format!(
+                    "'{}' needs a block of {} bytes; SBE block lengths are at most 65535",
+                    meta.name,
+                    computed.max(declared.unwrap_or(0))
+                ),
+            );
+        }
         match declared {
             Some(d) if d < computed => {
                 self.sink.error(
@@ -537,7 +548,7 @@ impl<'a> Gen<'a> {
                         }
                         offset = explicit;
                     } else if let Some(a) = m.alignment {
-                        offset = (offset + a - 1) / a * a;
+                        offset = offset.saturating_add(a - 1) / a * a;
                     }
                     let length = self.field(m, type_name, offset, out);
                     offset = offset.saturating_add(length.max(0));
@@ -945,6 +956,7 @@ impl<'a> Gen<'a> {
         tok.encoded_length = match (t.presence, t.length) {
             (Presence::Constant, _) => 0,
             (_, 0) => VARIABLE,
+            // Lengths were bounded when parsed, so this cannot overflow.
             (_, n) => t.primitive.size() as i32 * n as i32,
         };
         let mut e = Encoding {
@@ -1099,7 +1111,7 @@ impl<'a> Gen<'a> {
             let length = self.member_tokens(member, at, out);
             match length {
                 Some(VARIABLE) => variable = true,
-                Some(n) => at += n,
+                Some(n) => at = at.saturating_add(n),
                 None => {}
             }
         }

@@ -7,6 +7,9 @@ use crate::xml::Element;
 use sbekit_ir::{ByteOrder, Presence, PrimitiveType, PrimitiveValue};
 use std::collections::HashMap;
 
+/// Largest size of one `<type>` in bytes: a block length is a u16 on the wire.
+const MAX_TYPE_SIZE: u64 = u16::MAX as u64;
+
 /// Attributes shared by every named schema element.
 #[derive(Debug, Clone)]
 pub(crate) struct Meta {
@@ -442,6 +445,19 @@ impl Parser<'_> {
             }
         };
         let length = if variable { 0 } else { length };
+        // Keeps every later size computation far from i32 overflow; no SBE block is this big.
+        if u64::from(length) * primitive.size() as u64 > MAX_TYPE_SIZE {
+            self.sink.error(
+                rules::INVALID_ATTRIBUTE,
+                Some(&e.loc),
+                format!(
+                    "'{}' is {length} x {} bytes, more than an SBE block can hold ({MAX_TYPE_SIZE})",
+                    meta.name,
+                    primitive.size()
+                ),
+            );
+            return None;
+        }
         let presence = self.presence(e).unwrap_or_default();
         let character_encoding = non_empty(e.attr("characterEncoding"))
             .or_else(|| (primitive == PrimitiveType::Char).then(|| "US-ASCII".to_string()));
@@ -466,8 +482,8 @@ impl Parser<'_> {
         if presence == Presence::Constant {
             // The spec's own examples put the constant on its own line: trim, except a lone
             // space, which is a legitimate char constant.
-            let text = if e.text.trim().is_empty() {
-                e.text.as_str()
+            let text = if primitive == PrimitiveType::Char && e.text == " " {
+                " "
             } else {
                 e.text.trim()
             };

@@ -130,6 +130,19 @@ impl Loader {
         base: PathBuf,
         sink: &mut Sink,
     ) -> Option<Element> {
+        if let Some(line) = nesting_exceeds(text, MAX_DEPTH) {
+            let loc = Location {
+                file,
+                line,
+                column: 1,
+            };
+            sink.error(
+                rules::XML,
+                Some(&loc),
+                format!("elements nested deeper than {MAX_DEPTH} levels"),
+            );
+            return None;
+        }
         let options = roxmltree::ParsingOptions {
             allow_dtd: false,
             nodes_limit: 4_000_000,
@@ -245,4 +258,55 @@ impl Ctx<'_, '_> {
             column: pos.col,
         }
     }
+}
+
+/// Finds the line where element nesting first exceeds `limit`, by a quick scan of the text.
+///
+/// The XML parser recurses per nesting level, so absurdly deep input must be refused before
+/// it is parsed. Comments, CDATA, processing instructions and declarations are skipped; the
+/// scan need not validate anything else, as the parser does that next.
+fn nesting_exceeds(text: &str, limit: usize) -> Option<u32> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut line = 1u32;
+    let mut i = 0;
+    let skip_to = |from: usize, end: &[u8]| -> usize {
+        bytes[from..]
+            .windows(end.len())
+            .position(|w| w == end)
+            .map_or(bytes.len(), |p| from + p + end.len())
+    };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => line += 1,
+            b'<' => {
+                let rest = &bytes[i + 1..];
+                let end = if rest.starts_with(b"!--") {
+                    skip_to(i, b"-->")
+                } else if rest.starts_with(b"![CDATA[") {
+                    skip_to(i, b"]]>")
+                } else if rest.starts_with(b"?") || rest.starts_with(b"!") {
+                    skip_to(i, b">")
+                } else if rest.starts_with(b"/") {
+                    depth = depth.saturating_sub(1);
+                    skip_to(i, b">")
+                } else {
+                    let end = skip_to(i, b">");
+                    if end < 2 || bytes[end - 2] != b'/' {
+                        depth += 1;
+                        if depth > limit {
+                            return Some(line);
+                        }
+                    }
+                    end
+                };
+                line += bytes[i..end].iter().filter(|&&b| b == b'\n').count() as u32;
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }

@@ -177,7 +177,7 @@ fn outline(ir: &Ir) -> Result<Value, sbekit_ir::IrError> {
         .iter()
         .map(|m| {
             let begin = &m[0];
-            let body = outline_body(&m[1..m.len() - 1])?;
+            let body = outline_body(m.get(1..m.len().saturating_sub(1)).unwrap_or_default())?;
             Ok(json!({
                 "name": begin.name,
                 "id": begin.id,
@@ -202,7 +202,7 @@ fn outline(ir: &Ir) -> Result<Value, sbekit_ir::IrError> {
             sbekit_ir::ByteOrder::BigEndian => "bigEndian",
         },
         "header": {
-            "name": ir.header[0].name,
+            "name": ir.header.first().map(|t| t.name.as_str()),
             "length": header.encoded_length,
             "fields": ir.header.iter().filter(|t| t.signal == Signal::Encoding).map(|t| json!({
                 "name": t.name, "offset": t.offset, "size": t.encoded_length,
@@ -233,14 +233,22 @@ fn outline_body(body: &[Token]) -> Result<Value, sbekit_ir::IrError> {
         .collect();
     let groups = components(parts.groups)
         .map(|g| {
-            let dim_len = usize::try_from(g[1].component_token_count).unwrap_or(0);
-            let inner = outline_body(&g[1 + dim_len..g.len() - 1])?;
+            // A group is [begin, dimension composite.., body.., end]; a malformed .sbeir may lie.
+            let dim_len = g
+                .get(1)
+                .map_or(0, |t| usize::try_from(t.component_token_count).unwrap_or(0));
+            let inner_tokens = g
+                .get(1 + dim_len..g.len().saturating_sub(1))
+                .ok_or_else(|| {
+                    sbekit_ir::IrError::Malformed(format!("group '{}' is truncated", g[0].name))
+                })?;
+            let inner = outline_body(inner_tokens)?;
             Ok(json!({
                 "name": g[0].name,
                 "id": g[0].id,
                 "offset": g[0].offset,
                 "blockLength": g[0].encoded_length,
-                "dimensionType": g[1].name,
+                "dimensionType": g.get(1).map(|t| t.name.as_str()),
                 "sinceVersion": g[0].version,
                 "fields": inner["fields"],
                 "groups": inner["groups"],
@@ -250,13 +258,17 @@ fn outline_body(body: &[Token]) -> Result<Value, sbekit_ir::IrError> {
         .collect::<Result<Vec<_>, sbekit_ir::IrError>>()?;
     let data: Vec<Value> = components(parts.var_data)
         .map(|d| {
-            let length = d.iter().find(|t| t.signal == Signal::Encoding && t.name == "length");
-            let var = d.iter().find(|t| t.signal == Signal::Encoding && t.name == "varData");
+            let length = d
+                .iter()
+                .find(|t| t.signal == Signal::Encoding && t.name == "length");
+            let var = d
+                .iter()
+                .find(|t| t.signal == Signal::Encoding && t.name == "varData");
             json!({
                 "name": d[0].name,
                 "id": d[0].id,
                 "offset": d[0].offset,
-                "type": d[1].name,
+                "type": d.get(1).map(|t| t.name.as_str()),
                 "lengthType": length.map(|t| t.encoding.primitive().schema_name()),
                 "characterEncoding": var.and_then(|t| t.encoding.character_encoding.clone()),
                 "sinceVersion": d[0].version,
@@ -339,7 +351,10 @@ fn print_outline(o: &Value) {
             m["sinceVersion"],
             deprecated_note(m)
         );
-        println!("  {:>6} {:>5}  {:<28} {:<32} id", "offset", "size", "field", "type");
+        println!(
+            "  {:>6} {:>5}  {:<28} {:<32} id",
+            "offset", "size", "field", "type"
+        );
         print_body(m, 1);
     }
 }
