@@ -21,6 +21,10 @@ enum Command {
     Check(cmd::schema::CheckArgs),
     /// Show a schema's messages, fields, offsets, sizes, groups and var data.
     Inspect(cmd::schema::InspectArgs),
+    /// Decode SBE messages (a file or stdin) to JSON lines, driven by the schema's IR.
+    Decode(cmd::decode::DecodeArgs),
+    /// Write a schema's IR as a .sbeir file (the reference tool's IR format).
+    Ir(cmd::ir::IrArgs),
 }
 
 fn main() -> ExitCode {
@@ -28,5 +32,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => cmd::schema::check(args),
         Command::Inspect(args) => cmd::schema::inspect(args),
+        Command::Decode(args) => cmd::decode::run(args),
+        Command::Ir(args) => cmd::ir::run(args),
     }
 }

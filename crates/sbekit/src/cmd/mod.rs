@@ -1,2 +1,4 @@
 //! Subcommand implementations.
+pub mod decode;
+pub mod ir;
 pub mod schema;

@@ -1,0 +1,214 @@
+//! `sbekit decode`: decode a stream of SBE messages to JSON lines, driven by the schema's IR.
+
+use clap::Args;
+use sbekit_otf::framing::{Framing, MessageStream, StreamError, DEFAULT_MAX_MESSAGE};
+use sbekit_otf::{Decoder, JsonPrinter, NoopVisitor, Visitor};
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Decode SBE messages from a file or stdin and print them as JSON, one message per line.
+#[derive(Args)]
+#[command(after_help = "\
+Framings:
+  sbe     messages back to back, each starting with its SBE message header (default)
+  u16le   each message preceded by its length as a little-endian u16 (prefix not counted)
+  u32le   each message preceded by its length as a little-endian u32 (prefix not counted)
+  sofh    FIX Simple Open Framing Header: big-endian u32 length including the 6-byte header,
+          big-endian u16 encoding type 0xEB50 (SBE little endian) or 0x5BE0 (SBE big endian)
+
+Input is read through a bounded buffer, so files larger than memory stream in constant memory.
+A bad message is reported on stderr with its index and byte offset, and decoding stops; with
+--keep-going the length-prefixed framings skip the bad frame and go on (back-to-back messages
+cannot be resynchronised). Exit status: 0 if every message decoded, 1 if any failed, 2 on
+usage, schema or I/O errors.
+
+Examples:
+  sbekit decode --schema car.xml car.sbe
+  sbekit decode -s market.sbeir --framing sofh --template MarketDataIncrementalRefreshTrades capture.bin
+  cat stream.bin | sbekit decode -s car.xml --framing u32le --count -")]
+pub struct DecodeArgs {
+    /// The schema: an XML schema or a reference-format `.sbeir` IR file.
+    #[arg(short, long, value_name = "SCHEMA")]
+    schema: PathBuf,
+    /// The input file; `-` (the default) reads stdin.
+    #[arg(value_name = "FILE", default_value = "-")]
+    input: PathBuf,
+    /// How messages are delimited.
+    #[arg(long, default_value = "sbe", value_parser = parse_framing)]
+    framing: Framing,
+    /// Only decode messages of this template (id or name); others are skipped.
+    #[arg(long, value_name = "ID|NAME")]
+    template: Option<String>,
+    /// Indent the JSON (one message spans several lines).
+    #[arg(long)]
+    pretty: bool,
+    /// Print only the number of (matching) messages.
+    #[arg(long)]
+    count: bool,
+    /// After a bad message, go on with the next frame where the framing allows it.
+    #[arg(short = 'k', long)]
+    keep_going: bool,
+    /// Largest message accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MESSAGE)]
+    max_message_size: usize,
+}
+
+fn parse_framing(s: &str) -> Result<Framing, String> {
+    s.parse()
+}
+
+/// Runs `sbekit decode`.
+pub fn run(args: DecodeArgs) -> ExitCode {
+    let ir = match sbekit_schema::load_ir(&args.schema) {
+        Ok(ir) => ir,
+        Err(e) => return fail(format_args!("{e}")),
+    };
+    let decoder = match Decoder::new(&ir) {
+        Ok(d) => d,
+        Err(e) => return fail(format_args!("{}: {e}", args.schema.display())),
+    };
+    let template = match &args.template {
+        None => None,
+        Some(t) => {
+            let found = match t.parse::<u64>() {
+                Ok(id) => decoder.message_by_id(id),
+                Err(_) => decoder.message_by_name(t),
+            };
+            match found {
+                Some(m) => Some(m.id),
+                None => return fail(format_args!("the schema has no message '{t}'")),
+            }
+        }
+    };
+    let input: Box<dyn Read> = if args.input.as_os_str() == "-" {
+        Box::new(io::stdin().lock())
+    } else {
+        match File::open(&args.input) {
+            Ok(f) => Box::new(f),
+            Err(e) => return fail(format_args!("cannot open {}: {e}", args.input.display())),
+        }
+    };
+    let stream = MessageStream::new(input, args.framing, args.max_message_size);
+    let result = if args.count {
+        drive(&args, &decoder, template, stream, &mut NoopVisitor, |_| {
+            None
+        })
+    } else {
+        let mut printer = JsonPrinter::new(args.pretty);
+        drive(&args, &decoder, template, stream, &mut printer, |p| Some(p))
+    };
+    match result {
+        Ok(outcome) => {
+            if args.count {
+                let mut out = io::stdout().lock();
+                if let Err(e) = writeln!(out, "{}", outcome.decoded) {
+                    if e.kind() != io::ErrorKind::BrokenPipe {
+                        return fail(format_args!("cannot write output: {e}"));
+                    }
+                }
+            }
+            if outcome.errors > 0 {
+                eprintln!(
+                    "sbekit decode: {} message{} decoded, {} failed",
+                    outcome.decoded,
+                    if outcome.decoded == 1 { "" } else { "s" },
+                    outcome.errors
+                );
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => fail(format_args!("{e}")),
+    }
+}
+
+fn fail(msg: std::fmt::Arguments<'_>) -> ExitCode {
+    eprintln!("sbekit decode: {msg}");
+    ExitCode::from(2)
+}
+
+struct Outcome {
+    decoded: u64,
+    errors: u64,
+}
+
+/// Output is handed to stdout in chunks of about this size.
+const FLUSH_AT: usize = 256 << 10;
+
+/// Decodes the whole stream into `visitor`; `printer` exposes the visitor's JSON buffer (if it
+/// prints) so that output can be flushed and a failed message's partial output dropped.
+fn drive<R: Read, V: Visitor>(
+    args: &DecodeArgs,
+    decoder: &Decoder,
+    template: Option<u64>,
+    mut stream: MessageStream<R>,
+    visitor: &mut V,
+    printer: impl Fn(&mut V) -> Option<&mut JsonPrinter>,
+) -> io::Result<Outcome> {
+    let mut out = io::stdout().lock();
+    let mut outcome = Outcome {
+        decoded: 0,
+        errors: 0,
+    };
+    loop {
+        let mark = printer(visitor).map_or(0, |p| p.len());
+        match stream.next_message(decoder, template, visitor) {
+            Ok(Some(info)) => {
+                outcome.decoded += u64::from(info.decoded);
+                if let Some(p) = printer(visitor) {
+                    if p.len() >= FLUSH_AT {
+                        if !write_out(&mut out, p.output())? {
+                            return Ok(outcome);
+                        }
+                        p.clear();
+                    }
+                }
+            }
+            Ok(None) => break,
+            Err(StreamError::Io(e)) => {
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("reading {}: {e}", args.input.display()),
+                ))
+            }
+            Err(e @ StreamError::Message { resumable, .. }) => {
+                if let Some(p) = printer(visitor) {
+                    p.truncate(mark);
+                }
+                outcome.errors += 1;
+                eprintln!("sbekit decode: {e}");
+                if !args.keep_going {
+                    break;
+                }
+                if !resumable {
+                    if args.framing == Framing::Sbe {
+                        eprintln!(
+                            "sbekit decode: back-to-back messages cannot be resynchronised after a bad message; stopping"
+                        );
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    if let Some(p) = printer(visitor) {
+        write_out(&mut out, p.output())?;
+        p.clear();
+    }
+    match out.flush() {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e),
+        _ => Ok(outcome),
+    }
+}
+
+/// Writes `bytes`; returns false if the reader went away (a closed pipe ends output quietly).
+fn write_out(out: &mut impl Write, bytes: &[u8]) -> io::Result<bool> {
+    match out.write_all(bytes) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(e),
+    }
+}
