@@ -1,0 +1,28 @@
+//! Codecs generated at build time from the reference schemas' `.sbeir` files, for the tests
+//! and benchmarks of sbekit's Rust code generator.
+
+#![forbid(unsafe_code)]
+
+/// `example-schema.xml` (package `baseline`, version 0): the Car example.
+#[cfg(has_reference)]
+pub mod baseline {
+    include!(concat!(env!("OUT_DIR"), "/baseline.rs"));
+}
+
+/// `example-extension-schema.xml` (package `extension`, version 1).
+#[cfg(has_reference)]
+pub mod extension {
+    include!(concat!(env!("OUT_DIR"), "/extension.rs"));
+}
+
+/// `car.xml` from the reference benchmarks.
+#[cfg(has_reference)]
+pub mod car_bench {
+    include!(concat!(env!("OUT_DIR"), "/car_bench.rs"));
+}
+
+/// `fix-message-samples.xml` from the reference benchmarks.
+#[cfg(has_reference)]
+pub mod fix_samples {
+    include!(concat!(env!("OUT_DIR"), "/fix_samples.rs"));
+}

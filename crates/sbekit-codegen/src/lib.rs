@@ -1,0 +1,172 @@
+//! Rust code generation for SBE schemas.
+//!
+//! [`generate`] turns IR (from `sbekit_schema::load_ir` or a `.sbeir` file) into the source of
+//! one Rust module: for every message a checked decoder (`CarDecoder::decode`), group
+//! iterators, an encoder with ordered sections (`CarEncoder::new` ... `finish`), plus enums,
+//! bit sets, composites and a dispatcher over all messages (`AnyMessage::decode`). The output
+//! uses the small `sbekit-runtime` crate, contains no `unsafe`, and cannot panic on any input.
+//!
+//! [`write_module`] and [`write_crate`] put the output on disk atomically; [`format`] runs
+//! `rustfmt` over it.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod emit;
+mod model;
+pub mod names;
+
+use sbekit_ir::Ir;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Settings for the generated code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Path by which generated code names the runtime crate (default `::sbekit_runtime`).
+    pub runtime_path: String,
+    /// Run `rustfmt` over the output when it is available (default true).
+    pub rustfmt: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            runtime_path: "::sbekit_runtime".to_string(),
+            rustfmt: true,
+        }
+    }
+}
+
+/// Why code could not be generated.
+#[derive(Debug)]
+pub enum GenError {
+    /// The IR uses a construct the generator does not support (or is malformed).
+    Unsupported(String),
+    /// Writing the output failed.
+    Io(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for GenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GenError::Unsupported(m) => write!(f, "cannot generate Rust: {m}"),
+            GenError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for GenError {}
+
+/// Generates the Rust module for `ir`. Identical input gives identical output.
+pub fn generate(ir: &Ir, opts: &Options) -> Result<String, GenError> {
+    let schema = model::build(ir)?;
+    let text = emit::emit(&schema, opts);
+    Ok(if opts.rustfmt {
+        format(&text).unwrap_or(text)
+    } else {
+        text
+    })
+}
+
+/// The module file name for a schema: its package in snake case (`baseline.rs`).
+pub fn module_name(ir: &Ir) -> String {
+    let n = names::snake(&ir.package_name.replace('.', "_"));
+    if n == "_" || n.is_empty() {
+        "schema".into()
+    } else {
+        n.trim_start_matches('_').to_string()
+    }
+}
+
+/// Formats Rust source with `rustfmt` (edition 2021). `None` if rustfmt is missing or fails.
+pub fn format(source: &str) -> Option<String> {
+    let rustfmt = std::env::var_os("RUSTFMT").unwrap_or_else(|| "rustfmt".into());
+    let mut child = Command::new(rustfmt)
+        .args(["--edition", "2021", "--emit", "stdout", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdin = child.stdin.take()?;
+    let input = source.to_owned();
+    // Feed stdin from a thread so a large output cannot dead-lock on a full pipe.
+    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().ok()?;
+    feeder.join().ok()?.ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    String::from_utf8(out.stdout).ok()
+}
+
+/// Writes `contents` to `path` atomically (a temporary file in the same directory, then a
+/// rename), and only if the contents differ, so unchanged output keeps its timestamp.
+pub fn write_atomic(path: &Path, contents: &str) -> Result<(), GenError> {
+    let io = |e| GenError::Io(path.to_path_buf(), e);
+    if std::fs::read(path).is_ok_and(|old| old == contents.as_bytes()) {
+        return Ok(());
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, contents).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(e)
+    })
+}
+
+/// Writes the module for `ir` as `dir/<module_name>.rs`; returns the file's path.
+pub fn write_module(ir: &Ir, dir: &Path, opts: &Options) -> Result<PathBuf, GenError> {
+    let text = generate(ir, opts)?;
+    let path = dir.join(format!("{}.rs", module_name(ir)));
+    write_atomic(&path, &text)?;
+    Ok(path)
+}
+
+/// How a standalone crate refers to the runtime in its `Cargo.toml`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuntimeDep {
+    /// A version requirement on crates.io (`"0.1"`).
+    Version(String),
+    /// A path to a checkout of `sbekit-runtime`.
+    Path(PathBuf),
+}
+
+/// Writes a standalone crate `name` into `dir` (`Cargo.toml`, `src/lib.rs`).
+pub fn write_crate(
+    ir: &Ir,
+    dir: &Path,
+    name: &str,
+    runtime: &RuntimeDep,
+    opts: &Options,
+) -> Result<(), GenError> {
+    let mut opts = opts.clone();
+    opts.runtime_path = "::sbekit_runtime".into();
+    let body = generate(ir, &opts)?;
+    let dep = match runtime {
+        RuntimeDep::Version(v) => format!("{v:?}"),
+        RuntimeDep::Path(p) => format!("{{ path = {:?} }}", p.display().to_string()),
+    };
+    let toml = format!(
+        "[package]\nname = {name:?}\nversion = \"0.1.0\"\nedition = \"2021\"\ndescription = \"SBE codecs for schema package {:?}, generated by sbekit.\"\n\n[dependencies]\nsbekit-runtime = {dep}\n",
+        ir.package_name
+    );
+    let lib = format!(
+        "//! SBE codecs for schema package `{}` (id {}, version {}), generated by sbekit.\n\n#![no_std]\n#![forbid(unsafe_code)]\n\n{body}",
+        ir.package_name, ir.id, ir.version
+    );
+    write_atomic(&dir.join("Cargo.toml"), &toml)?;
+    write_atomic(&dir.join("src/lib.rs"), &lib)
+}
