@@ -14,11 +14,14 @@ use std::process::{Command, Output, Stdio};
 const BIN: &str = env!("CARGO_BIN_EXE_sbekit");
 const MESSAGES: usize = 24_000;
 
+/// A message's bytes and what decoding it must report.
+type Sample = (Vec<u8>, Vec<(String, Expected)>);
+
 struct Stream {
     ir: Ir,
     schema: PathBuf,
     /// Each message's bytes and expected values.
-    messages: Vec<(Vec<u8>, Vec<(String, Expected)>)>,
+    messages: Vec<Sample>,
 }
 
 fn stream(test: &str) -> Option<Stream> {
