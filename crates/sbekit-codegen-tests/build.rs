@@ -1,30 +1,38 @@
-//! Generates codecs for the reference `.sbeir` files into OUT_DIR. When the shared material is
-//! missing, nothing is generated and `cfg(has_reference)` stays off (tests then skip loudly,
-//! or fail under CI=true).
+//! Generates codecs for the reference schemas into OUT_DIR (four from the reference `.sbeir`
+//! files, the big-endian Car from its XML). When the shared material is missing, nothing is
+//! generated and `cfg(has_reference)` stays off (tests then skip loudly, or fail under CI=true).
 
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(has_reference)");
     println!("cargo:rerun-if-env-changed=SBEKIT_SHARED_DIR");
     println!("cargo:rerun-if-changed=build.rs");
-    let dir = sbekit_testdata::reference_sbe_dir().join("derived/sbeir");
+    let root = sbekit_testdata::reference_sbe_dir();
     let schemas = [
-        ("example-schema", "baseline.rs"),
-        ("example-extension-schema", "extension.rs"),
-        ("car", "car_bench.rs"),
-        ("fix-message-samples", "fix_samples.rs"),
+        ("derived/sbeir/example-schema.sbeir", "baseline.rs"),
+        (
+            "derived/sbeir/example-extension-schema.sbeir",
+            "extension.rs",
+        ),
+        ("derived/sbeir/car.sbeir", "car_bench.rs"),
+        ("derived/sbeir/fix-message-samples.sbeir", "fix_samples.rs"),
+        (
+            "sbe-tool/src/test/resources/example-bigendian-test-schema.xml",
+            "bigendian.rs",
+        ),
     ];
-    let paths: Vec<_> = schemas
-        .iter()
-        .map(|(n, _)| dir.join(format!("{n}.sbeir")))
-        .collect();
+    let paths: Vec<_> = schemas.iter().map(|(p, _)| root.join(p)).collect();
     if !paths.iter().all(|p| p.exists()) {
+        if sbekit_testdata::is_ci() {
+            panic!("reference schemas missing under {}", root.display());
+        }
         println!(
-            "cargo:warning=reference .sbeir files not found under {}; generated-code tests will skip",
-            dir.display()
+            "cargo:warning=reference schemas not found under {}; generated-code tests will skip",
+            root.display()
         );
         return;
     }
-    let cfg = sbekit_build::Config::new();
+    let mut cfg = sbekit_build::Config::new();
+    cfg.loader(|p| sbekit_schema::load_ir(p).map_err(|e| e.to_string()));
     for (path, (_, file)) in paths.iter().zip(schemas) {
         cfg.compile_as(path, file)
             .expect("SBE code generation failed");

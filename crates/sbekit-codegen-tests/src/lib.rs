@@ -26,3 +26,9 @@ pub mod car_bench {
 pub mod fix_samples {
     include!(concat!(env!("OUT_DIR"), "/fix_samples.rs"));
 }
+
+/// `example-bigendian-test-schema.xml`: the Car at big-endian byte order, compiled from XML.
+#[cfg(has_reference)]
+pub mod bigendian {
+    include!(concat!(env!("OUT_DIR"), "/bigendian.rs"));
+}
