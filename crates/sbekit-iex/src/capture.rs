@@ -97,7 +97,14 @@ enum TsRes {
 }
 
 impl TsRes {
+    #[inline]
     fn to_ns(self, units: u64) -> i64 {
+        // Fast path for the usual µs / ns resolutions.
+        match self {
+            TsRes::Dec(6) if units < (1 << 53) => return (units * 1000) as i64,
+            TsRes::Dec(9) if units <= i64::MAX as u64 => return units as i64,
+            _ => {}
+        }
         let ns: i128 = match self {
             TsRes::Dec(n) if n <= 9 => units as i128 * 10i128.pow(9 - n as u32),
             // Finer than 1 ns: divide (powers above 10^38 would overflow; clamp the exponent).
@@ -122,7 +129,7 @@ enum Endian {
 }
 
 impl Endian {
-    #[inline]
+    #[inline(always)]
     fn u16(self, b: &[u8], at: usize) -> u16 {
         let v = [b[at], b[at + 1]];
         match self {
@@ -130,7 +137,7 @@ impl Endian {
             Endian::Big => u16::from_be_bytes(v),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn u32(self, b: &[u8], at: usize) -> u32 {
         let v = [b[at], b[at + 1], b[at + 2], b[at + 3]];
         match self {
@@ -207,7 +214,35 @@ impl RecordParser {
         }
     }
 
+    /// A short description of the container format.
+    pub(crate) fn format_name(&self) -> &'static str {
+        match self.state {
+            State::Pcap {
+                endian: Endian::Little,
+                nanos: false,
+                ..
+            } => "pcap (little-endian, µs)",
+            State::Pcap {
+                endian: Endian::Little,
+                nanos: true,
+                ..
+            } => "pcap (little-endian, ns)",
+            State::Pcap {
+                endian: Endian::Big,
+                nanos: false,
+                ..
+            } => "pcap (big-endian, µs)",
+            State::Pcap {
+                endian: Endian::Big,
+                nanos: true,
+                ..
+            } => "pcap (big-endian, ns)",
+            State::PcapNg { .. } => "pcap-ng",
+        }
+    }
+
     /// How many bytes [`record_len`](Self::record_len) needs to see.
+    #[inline]
     pub(crate) fn prefix_len(&self) -> usize {
         match self.state {
             State::Pcap { .. } => 16,
@@ -217,6 +252,7 @@ impl RecordParser {
     }
 
     /// Total length of the record starting with `prefix` (which holds `prefix_len()` bytes).
+    #[inline]
     pub(crate) fn record_len(&self, prefix: &[u8], offset: u64) -> Result<usize, Error> {
         match &self.state {
             State::Pcap { endian, .. } => {
@@ -261,6 +297,7 @@ impl RecordParser {
 
     /// Parses one whole record. `offset` is the record's position in the capture.
     /// Returns `None` for records that carry no packet (interface descriptions, statistics...).
+    #[inline]
     pub(crate) fn parse<'a>(
         &mut self,
         rec: &'a [u8],
@@ -271,6 +308,7 @@ impl RecordParser {
 
     /// Like [`parse`](Self::parse) but returns where the packet is instead of borrowing it,
     /// which lets the streaming reader loop over non-packet records without borrow conflicts.
+    #[inline]
     fn classify(&mut self, rec: &[u8], offset: u64) -> Result<Option<PacketInfo>, Error> {
         match &mut self.state {
             State::Pcap {
@@ -482,6 +520,7 @@ impl<'a> PacketReader<'a> {
         self.pos as u64
     }
 
+    #[inline]
     fn step(&mut self) -> Result<Option<Packet<'a>>, Error> {
         loop {
             let rest = &self.data[self.pos..];
@@ -574,6 +613,11 @@ impl<R: Read> StreamPacketReader<R> {
     /// Bytes of the (decompressed) stream consumed so far.
     pub fn position(&self) -> u64 {
         self.pos
+    }
+
+    /// The container format ("pcap (little-endian, µs)", "pcap-ng", ...).
+    pub fn format_name(&self) -> &'static str {
+        self.parser.format_name()
     }
 
     /// The next packet, `None` at a clean end of input, or an error (after which it returns

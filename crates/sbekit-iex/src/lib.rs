@@ -145,18 +145,29 @@ pub fn open_stream(
     path: impl AsRef<Path>,
     opts: ReadOptions,
 ) -> Result<StreamSegments<DynRead>, Error> {
-    let io_err = |e: io::Error| Error::new(0, ErrorKind::Io(e.to_string()));
-    let mut file = File::open(path.as_ref()).map_err(io_err)?;
-    let mut head = [0u8; 2];
-    let n = read_up_to(&mut file, &mut head).map_err(io_err)?;
-    let file = File::open(path.as_ref()).map_err(io_err)?;
-    let input: DynRead = if n == 2 && sniff(&head) == Sniffed::Gzip {
-        Box::new(flate2::read::MultiGzDecoder::new(BufReader::with_capacity(
-            1 << 16,
-            file,
-        )))
+    let file = File::open(path.as_ref()).map_err(io_error)?;
+    stream_from_reader(file, opts)
+}
+
+/// Like [`open_stream`] for any reader (a file, a pipe, a counting wrapper...). Returns the
+/// segment reader and whether the input was gzip.
+pub fn stream_from_reader<R: Read + Send + 'static>(
+    input: R,
+    opts: ReadOptions,
+) -> Result<StreamSegments<DynRead>, Error> {
+    use std::io::BufRead;
+    let mut buffered = BufReader::with_capacity(1 << 16, input);
+    // Peek at the magic without consuming it.
+    let head = buffered.fill_buf().map_err(io_error)?;
+    let gzip = head.len() >= 2 && sniff(head) == Sniffed::Gzip;
+    let input: DynRead = if gzip {
+        Box::new(flate2::read::MultiGzDecoder::new(buffered))
     } else {
-        Box::new(BufReader::with_capacity(1 << 16, file))
+        Box::new(buffered)
     };
     StreamSegments::new(input, opts)
+}
+
+fn io_error(e: io::Error) -> Error {
+    Error::new(0, ErrorKind::Io(e.to_string()))
 }

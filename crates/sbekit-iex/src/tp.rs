@@ -461,6 +461,11 @@ impl<R: Read> StreamSegments<R> {
         self.packets.position()
     }
 
+    /// The container format ("pcap (little-endian, µs)", "pcap-ng", ...).
+    pub fn format_name(&self) -> &'static str {
+        self.packets.format_name()
+    }
+
     /// The next segment, `None` at the end, or an error.
     pub fn next_segment(&mut self) -> Option<Result<Segment<'_>, Error>> {
         if self.done {

@@ -25,6 +25,8 @@ enum Command {
     Decode(cmd::decode::DecodeArgs),
     /// Write a schema's IR as a .sbeir file (the reference tool's IR format).
     Ir(cmd::ir::IrArgs),
+    /// Read IEX market data captures (DEEP, TOPS, DEEP+) and write synthetic ones.
+    Iex(cmd::iex::IexArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,5 +36,6 @@ fn main() -> ExitCode {
         Command::Inspect(args) => cmd::schema::inspect(args),
         Command::Decode(args) => cmd::decode::run(args),
         Command::Ir(args) => cmd::ir::run(args),
+        Command::Iex(args) => cmd::iex::run(args),
     }
 }

@@ -1,4 +1,5 @@
 //! Subcommand implementations.
 pub mod decode;
+pub mod iex;
 pub mod ir;
 pub mod schema;
