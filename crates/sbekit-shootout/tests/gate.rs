@@ -1,0 +1,62 @@
+//! Runs the whole shootout (every format, latency and throughput passes, correctness gate) on a
+//! small synthetic day and on the go-iex DEEP10 sample. These tests exercise the code; they do
+//! not judge its speed.
+
+use sbekit_shootout::bench::{run, NoProgress, Options};
+use sbekit_shootout::codec::Format;
+use sbekit_shootout::data::Input;
+
+fn check(input: &Input, chunk_entries: usize) {
+    let opts = Options {
+        formats: Format::ALL.to_vec(),
+        runs: 2,
+        chunk_entries,
+        ..Options::default()
+    };
+    let out = run(input, &opts, &mut NoProgress).expect("shootout passes the gate");
+    assert!(
+        out.input.batches > 0,
+        "no segment with trades or price level updates"
+    );
+    assert!(out.input.trades > 0 && out.input.quotes > 0);
+    assert_eq!(out.formats.len(), Format::ALL.len());
+    for f in &out.formats {
+        assert_eq!(f.runs.len(), 2);
+        for r in &f.runs {
+            assert_eq!(r.messages, out.input.batches, "{}", f.format);
+            assert_eq!(
+                r.entries,
+                out.input.trades + out.input.quotes,
+                "{}",
+                f.format
+            );
+            assert_eq!(r.serialize.len(), out.input.batches, "{}", f.format);
+            assert_eq!(r.deserialize.len(), out.input.batches, "{}", f.format);
+            assert!(r.bytes > 0);
+        }
+        // Every run writes the same bytes.
+        assert_eq!(f.runs[0].bytes, f.runs[1].bytes, "{}", f.format);
+    }
+}
+
+#[test]
+fn synthetic_day_every_format_passes_the_gate() {
+    check(&Input::synthetic(60_000), 1 << 20);
+}
+
+#[test]
+fn synthetic_day_in_small_chunks() {
+    // Many chunks: aggregates are gated per chunk and figures summed over chunks.
+    check(&Input::synthetic(30_000), 2_000);
+}
+
+#[test]
+fn deep10_every_format_passes_the_gate() {
+    let Some(path) = sbekit_testdata::require(
+        "data/iex/go-iex/DEEP10.pcap.gz",
+        "deep10_every_format_passes_the_gate",
+    ) else {
+        return;
+    };
+    check(&Input::File(path), 1 << 20);
+}
