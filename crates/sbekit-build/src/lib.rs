@@ -2,11 +2,9 @@
 //!
 //! ```no_run
 //! // build.rs
-//! fn main() {
-//!     sbekit_build::Config::new()
-//!         .compile(&["schemas/car.sbeir"])
-//!         .expect("SBE code generation failed");
-//! }
+//! sbekit_build::Config::new()
+//!     .compile(&["schemas/car.sbeir"])
+//!     .expect("SBE code generation failed");
 //! ```
 //!
 //! ```ignore

@@ -143,6 +143,7 @@ const DECODER_RESERVED: &[&str] = &[
     "clone",
     "next",
     "min_block_length",
+    "raw_block",
 ];
 const ENCODER_RESERVED: &[&str] = &[
     "new",
@@ -155,6 +156,7 @@ const ENCODER_RESERVED: &[&str] = &[
     "count",
     "as_bytes",
     "position",
+    "raw_block",
 ];
 
 struct Gen<'s> {
@@ -264,8 +266,9 @@ fn prim_value(p: &Prim, size: usize, arr: &str, off: usize) -> (String, String) 
     (
         format!("[{t}; {}]", p.len),
         format!(
-            "{{ let b = rt::sub::<_, {size}>({arr}, {off}); ::core::array::from_fn(|i| {t}::from_{}_bytes(*rt::sub::<_, {es}>(b, i * {es}))) }}",
-            endian(p.order)
+            "{{ let b = rt::sub::<_, {size}>({arr}, {off}); ::core::array::from_fn(|i| {t}::from_{}_bytes(*rt::sub::<_, {es}>(b, {}))) }}",
+            endian(p.order),
+            if es == 1 { "i".to_string() } else { format!("i * {es}") }
         ),
     )
 }
@@ -474,7 +477,7 @@ impl Gen<'_> {
         w!(out, "impl {t} {{");
         for (m, c, b, desc, n) in &choices {
             doc(out, *desc, &format!("The `{n}` choice (bit {b})."));
-            w!(out, "pub const {c}: Self = Self(1 << {b});");
+            w!(out, "pub const {c}: Self = Self({});", mask(*b));
             let _ = m;
         }
         w!(
@@ -503,12 +506,14 @@ impl Gen<'_> {
             w!(out, "#[inline]");
             w!(
                 out,
-                "pub const fn {}(self) -> bool {{ self.0 & (1 << {b}) != 0 }}",
-                escape(m)
+                "pub const fn {}(self) -> bool {{ self.0 & {} != 0 }}",
+                escape(m),
+                mask(*b)
             );
             w!(out, "/// This set with `{n}` switched on or off.");
             w!(out, "#[inline]");
-            w!(out, "pub const fn with_{m}(self, on: bool) -> Self {{ if on {{ Self(self.0 | (1 << {b})) }} else {{ Self(self.0 & !(1 << {b})) }} }}");
+            let k = mask(*b);
+            w!(out, "pub const fn with_{m}(self, on: bool) -> Self {{ if on {{ Self(self.0 | {k}) }} else {{ Self(self.0 & !{k}) }} }}");
         }
         w!(out, "}}");
         w!(out, "");
@@ -1178,6 +1183,15 @@ impl Gen<'_> {
             out,
             "pub fn acting_version(&self) -> u64 {{ self.acting_version }}"
         );
+        w!(
+            out,
+            "/// The bytes of the fields every version has (the start of the block)."
+        );
+        w!(out, "#[inline]");
+        w!(
+            out,
+            "pub fn raw_block(&self) -> &'a [u8; {min}] {{ self.block }}"
+        );
         w!(out, "");
         // The one walk that checks a body: block, then each section in order.
         w!(out, "#[inline]");
@@ -1357,7 +1371,9 @@ impl Gen<'_> {
             read("dims", count.offset, count.ty, count.order)
         );
         w!(out, "if remaining > {max} {{ return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::InvalidDimension {{ found: remaining as u64 }}, pos)); }}");
-        w!(out, "if block_len < {p}Decoder::MIN_BLOCK_LENGTH {{ return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::BlockLengthTooShort {{ minimum: {p}Decoder::MIN_BLOCK_LENGTH, found: block_len }}, pos)); }}");
+        if body.min_block > 0 {
+            w!(out, "if block_len < {p}Decoder::MIN_BLOCK_LENGTH {{ return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::BlockLengthTooShort {{ minimum: {p}Decoder::MIN_BLOCK_LENGTH, found: block_len }}, pos)); }}");
+        }
         w!(
             out,
             "{OK}(Self {{ buf, pos: pos + {dim}, block_len, remaining, acting_version }})"
@@ -1478,6 +1494,15 @@ impl Gen<'_> {
         w!(out, "impl{lt} {p}Encoder{lt} {{");
         w!(out, "/// The block length written.");
         w!(out, "pub const BLOCK_LENGTH: usize = {bl};");
+        w!(
+            out,
+            "/// The block's bytes, for writing what the typed setters do not cover (padding)."
+        );
+        w!(out, "#[inline]");
+        w!(
+            out,
+            "pub fn raw_block(&mut self) -> &mut [u8; {bl}] {{ self.block }}"
+        );
         if let Some(id) = template {
             let h = &self.s.header;
             let bp = prim_of(&h.block_length);
@@ -1549,22 +1574,31 @@ impl Gen<'_> {
                 out,
                 "fn write_empty(&mut self, i: usize) -> {R}<(), rt::EncodeError> {{"
             );
-            w!(out, "match i {{");
+            // One section: an `if` (clippy: single_match); several: a `match`.
+            if k > 1 {
+                w!(out, "match i {{");
+            }
             for (i, (_, s)) in sections.iter().enumerate() {
-                match s {
+                let body = match s {
                     Section::Group { body, .. } => {
-                        w!(out, "{i} => {{ {}Writer::begin({tail_ref})?; }}", body.path)
+                        format!("{}Writer::begin({tail_ref})?;", body.path)
                     }
-                    Section::Var { len, .. } => w!(
-                        out,
-                        "{i} => self.tail.write_var({}::to_{}_bytes(0), &[])?,",
+                    Section::Var { len, .. } => format!(
+                        "self.tail.write_var({}::to_{}_bytes(0), &[])?;",
                         rty(len.ty),
                         endian(len.order)
                     ),
+                };
+                if k > 1 {
+                    w!(out, "{i} => {{ {body} }}");
+                } else {
+                    w!(out, "if i == {i} {{ {body} }}");
                 }
             }
-            w!(out, "_ => {{}}");
-            w!(out, "}}");
+            if k > 1 {
+                w!(out, "_ => {{}}");
+                w!(out, "}}");
+            }
             w!(out, "{OK}(())");
             w!(out, "}}");
             for (i, (m, s)) in sections.iter().enumerate() {
@@ -1796,4 +1830,9 @@ fn bstr(b: &[u8]) -> String {
         .map(|x| x.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A set choice's bit as a hexadecimal literal.
+fn mask(bit: u32) -> String {
+    format!("{:#x}", 1u64 << bit)
 }
