@@ -628,7 +628,7 @@ impl<W: Write> Gen<W> {
             Admin::System(code) => {
                 self.begin();
                 let ts = self.event_time(t);
-                self.push_msg(&admin_msg(&mut m, b'S', code, ts, None, 10));
+                self.push_msg(admin_msg(&mut m, b'S', code, ts, None, 10));
                 self.finish(t)?;
             }
             Admin::Directory => {

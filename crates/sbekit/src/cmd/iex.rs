@@ -234,7 +234,7 @@ fn stats_mapped(a: &StatsArgs, opts: ReadOptions, file_bytes: u64) -> Result<Out
     let mut n = 0u64;
     // With --keep-going a segment error is skipped (and counted) by the reader; only an error
     // that nothing follows (the end of the capture) is reported.
-    while let Some(s) = segs.next() {
+    for s in segs.by_ref() {
         match s {
             Ok(s) => {
                 error = None;
@@ -290,8 +290,7 @@ fn stats_streaming(
         Err(e) => error = Some(e),
         Ok(mut segs) => {
             let mut n = 0u64;
-            loop {
-                let Some(s) = segs.next_segment() else { break };
+            while let Some(s) = segs.next_segment() {
                 match s {
                     Ok(s) => {
                         error = None;
