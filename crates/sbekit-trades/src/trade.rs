@@ -1,0 +1,505 @@
+//! The [`Trade`] value and the two record layouts, both encoded and decoded by the codecs
+//! generated from `schemas/trades.xml`.
+//!
+//! Records are stored as bare SBE message blocks (the file header names the template once).
+//! The generated decoders read a block that follows an 8-byte message header, so a record view
+//! is made from a slice that starts [`HEADER_LENGTH`] bytes *before* the record
+//! ([`RecordLayout::view`]); those 8 bytes are never read (the header fields come from a
+//! constant). Files put the first record at offset 64, so every record has 8 bytes before it.
+
+use crate::codec::{
+    self, Currency, Exchange, HeaderFields, Side, TradeCompactDecoder, TradeCompactEncoder,
+    TradeLosslessDecoder, TradeLosslessEncoder,
+};
+use std::fmt;
+use std::str::FromStr;
+
+pub use crate::codec::HEADER_LENGTH;
+
+/// One trade, as a CSV row holds it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Trade {
+    /// Receive time, nanoseconds since the Unix epoch.
+    pub time: u64,
+    /// Traded quantity of the base currency.
+    pub amount: f64,
+    /// Venue.
+    pub exchange: Exchange,
+    /// Price in the quote currency.
+    pub price: f64,
+    /// The exchange's own time in nanoseconds, if it sent one (the CSV writes 0 when not).
+    pub server_time: Option<u64>,
+    /// Aggressor side ([`Side::None`] for the CSV's `na`).
+    pub side: Side,
+    /// Base currency of the ticker (`btc` in `btc_usd`).
+    pub base: Currency,
+    /// Quote currency of the ticker (`usd` in `btc_usd`).
+    pub quote: Currency,
+}
+
+/// Which record layout a file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LayoutKind {
+    /// [`Lossless`]: 40 bytes, every CSV value kept exactly (the default).
+    #[default]
+    Lossless,
+    /// [`Compact`]: 32 bytes, server time as a millisecond delta.
+    Compact,
+}
+
+impl LayoutKind {
+    /// Bytes per record.
+    pub const fn record_size(self) -> usize {
+        match self {
+            LayoutKind::Lossless => Lossless::SIZE,
+            LayoutKind::Compact => Compact::SIZE,
+        }
+    }
+    /// The schema's `Layout` value, as the file header stores it.
+    pub const fn to_codec(self) -> codec::Layout {
+        match self {
+            LayoutKind::Lossless => codec::Layout::Lossless,
+            LayoutKind::Compact => codec::Layout::Compact,
+        }
+    }
+    /// The layout a header value names, if it is one this code knows.
+    pub const fn from_codec(l: codec::Layout) -> Option<Self> {
+        match l {
+            codec::Layout::Lossless => Some(LayoutKind::Lossless),
+            codec::Layout::Compact => Some(LayoutKind::Compact),
+            codec::Layout::Unknown(_) => None,
+        }
+    }
+    /// `lossless` or `compact`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            LayoutKind::Lossless => "lossless",
+            LayoutKind::Compact => "compact",
+        }
+    }
+}
+
+impl fmt::Display for LayoutKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for LayoutKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "lossless" => Ok(LayoutKind::Lossless),
+            "compact" => Ok(LayoutKind::Compact),
+            _ => Err(format!(
+                "unknown layout '{s}' (expected lossless or compact)"
+            )),
+        }
+    }
+}
+
+/// Nanoseconds per unit of the compact layout's server-time delta (one millisecond).
+pub const DELTA_UNIT_NS: i64 = 1_000_000;
+
+/// The compact layout's server-time delta for a trade: `server_time - time` in milliseconds,
+/// rounded to the nearest millisecond (ties away from zero). `None` when the delta does not
+/// fit (more than 2147483647 ms, about 24.8 days, either way) or when converting back would
+/// not give a server time above zero.
+pub fn server_time_delta_ms(time: u64, server_time: u64) -> Option<i32> {
+    let d = i128::from(server_time) - i128::from(time);
+    let unit = i128::from(DELTA_UNIT_NS);
+    let q = (d.abs() + unit / 2) / unit;
+    let q = if d < 0 { -q } else { q };
+    let delta = i32::try_from(q).ok().filter(|&v| v != i32::MIN)?;
+    server_time_from_delta(time, delta).map(|_| delta)
+}
+
+/// The server time a compact record stands for: `time + delta` ms, if that is above zero and
+/// fits in `u64`.
+pub fn server_time_from_delta(time: u64, delta_ms: i32) -> Option<u64> {
+    let v = i128::from(time) + i128::from(delta_ms) * i128::from(DELTA_UNIT_NS);
+    u64::try_from(v).ok().filter(|&v| v > 0)
+}
+
+/// Why a trade cannot be written in a layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodeError(pub String);
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Read access to one record, whatever its layout.
+pub trait RecordView: Copy {
+    /// Receive time in ns.
+    fn time(&self) -> u64;
+    /// Price.
+    fn price(&self) -> f64;
+    /// Amount.
+    fn amount(&self) -> f64;
+    /// Venue.
+    fn exchange(&self) -> Exchange;
+    /// Base currency.
+    fn base(&self) -> Currency;
+    /// Quote currency.
+    fn quote(&self) -> Currency;
+    /// The whole trade (for the compact layout, server time as [`server_time_from_delta`]
+    /// gives it; a delta that gives no valid time reads as missing).
+    fn trade(&self) -> Trade;
+}
+
+/// A record layout: its size and how the generated codec reads and writes it.
+pub trait RecordLayout: Copy + Default + Send + Sync + 'static {
+    /// Which layout this is.
+    const KIND: LayoutKind;
+    /// Bytes per record (the message's block length).
+    const SIZE: usize;
+    /// The generated decoder.
+    type View<'a>: RecordView;
+    /// Reads the record that starts [`HEADER_LENGTH`] bytes into `buf`; `None` if `buf` is
+    /// shorter than `HEADER_LENGTH + SIZE`. The first `HEADER_LENGTH` bytes are not read.
+    fn view(buf: &[u8]) -> Option<Self::View<'_>>;
+    /// Writes `t` as one record into `out` (exactly `SIZE` bytes).
+    fn encode(t: &Trade, out: &mut [u8]) -> Result<(), EncodeError>;
+}
+
+/// The lossless layout (message `TradeLossless`, 40 bytes).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Lossless;
+
+/// The compact layout (message `TradeCompact`, 32 bytes).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Compact;
+
+const LOSSLESS_HEADER: HeaderFields = HeaderFields {
+    block_length: TradeLosslessDecoder::BLOCK_LENGTH as u16,
+    template_id: TradeLosslessDecoder::TEMPLATE_ID,
+    schema_id: codec::SCHEMA_ID,
+    version: codec::SCHEMA_VERSION,
+};
+
+const COMPACT_HEADER: HeaderFields = HeaderFields {
+    block_length: TradeCompactDecoder::BLOCK_LENGTH as u16,
+    template_id: TradeCompactDecoder::TEMPLATE_ID,
+    schema_id: codec::SCHEMA_ID,
+    version: codec::SCHEMA_VERSION,
+};
+
+fn encode_error(e: impl fmt::Debug) -> EncodeError {
+    EncodeError(format!("record encoder failed: {e:?}"))
+}
+
+fn copy_block(scratch: &[u8], size: usize, out: &mut [u8]) -> Result<(), EncodeError> {
+    match scratch.get(HEADER_LENGTH..HEADER_LENGTH + size) {
+        Some(block) if out.len() == size => {
+            out.copy_from_slice(block);
+            Ok(())
+        }
+        _ => Err(EncodeError(format!(
+            "record buffer is {} bytes, expected {size}",
+            out.len()
+        ))),
+    }
+}
+
+impl RecordView for TradeLosslessDecoder<'_> {
+    #[inline(always)]
+    fn time(&self) -> u64 {
+        TradeLosslessDecoder::time(self)
+    }
+    #[inline(always)]
+    fn price(&self) -> f64 {
+        TradeLosslessDecoder::price(self)
+    }
+    #[inline(always)]
+    fn amount(&self) -> f64 {
+        TradeLosslessDecoder::amount(self)
+    }
+    #[inline(always)]
+    fn exchange(&self) -> Exchange {
+        TradeLosslessDecoder::exchange(self)
+    }
+    #[inline(always)]
+    fn base(&self) -> Currency {
+        TradeLosslessDecoder::base(self)
+    }
+    #[inline(always)]
+    fn quote(&self) -> Currency {
+        TradeLosslessDecoder::quote(self)
+    }
+    fn trade(&self) -> Trade {
+        Trade {
+            time: self.time(),
+            amount: self.amount(),
+            exchange: self.exchange(),
+            price: self.price(),
+            server_time: self.server_time(),
+            side: self.side(),
+            base: self.base(),
+            quote: self.quote(),
+        }
+    }
+}
+
+impl RecordView for TradeCompactDecoder<'_> {
+    #[inline(always)]
+    fn time(&self) -> u64 {
+        TradeCompactDecoder::time(self)
+    }
+    #[inline(always)]
+    fn price(&self) -> f64 {
+        TradeCompactDecoder::price(self)
+    }
+    #[inline(always)]
+    fn amount(&self) -> f64 {
+        TradeCompactDecoder::amount(self)
+    }
+    #[inline(always)]
+    fn exchange(&self) -> Exchange {
+        TradeCompactDecoder::exchange(self)
+    }
+    #[inline(always)]
+    fn base(&self) -> Currency {
+        TradeCompactDecoder::base(self)
+    }
+    #[inline(always)]
+    fn quote(&self) -> Currency {
+        TradeCompactDecoder::quote(self)
+    }
+    fn trade(&self) -> Trade {
+        let time = self.time();
+        Trade {
+            time,
+            amount: self.amount(),
+            exchange: self.exchange(),
+            price: self.price(),
+            server_time: self
+                .server_time_delta()
+                .and_then(|d| server_time_from_delta(time, d)),
+            side: self.side(),
+            base: self.base(),
+            quote: self.quote(),
+        }
+    }
+}
+
+impl RecordLayout for Lossless {
+    const KIND: LayoutKind = LayoutKind::Lossless;
+    const SIZE: usize = TradeLosslessEncoder::BLOCK_LENGTH;
+    type View<'a> = TradeLosslessDecoder<'a>;
+
+    #[inline(always)]
+    fn view(buf: &[u8]) -> Option<Self::View<'_>> {
+        TradeLosslessDecoder::decode_body(buf, &LOSSLESS_HEADER).ok()
+    }
+
+    fn encode(t: &Trade, out: &mut [u8]) -> Result<(), EncodeError> {
+        let mut scratch = [0u8; HEADER_LENGTH + Self::SIZE];
+        let mut e = TradeLosslessEncoder::new(&mut scratch).map_err(encode_error)?;
+        e.exchange(t.exchange)
+            .base(t.base)
+            .quote(t.quote)
+            .side(t.side)
+            .reserved(0)
+            .time(t.time)
+            .server_time(t.server_time.filter(|&s| s != 0))
+            .price(t.price)
+            .amount(t.amount);
+        e.finish().map_err(encode_error)?;
+        copy_block(&scratch, Self::SIZE, out)
+    }
+}
+
+impl RecordLayout for Compact {
+    const KIND: LayoutKind = LayoutKind::Compact;
+    const SIZE: usize = TradeCompactEncoder::BLOCK_LENGTH;
+    type View<'a> = TradeCompactDecoder<'a>;
+
+    #[inline(always)]
+    fn view(buf: &[u8]) -> Option<Self::View<'_>> {
+        TradeCompactDecoder::decode_body(buf, &COMPACT_HEADER).ok()
+    }
+
+    fn encode(t: &Trade, out: &mut [u8]) -> Result<(), EncodeError> {
+        let delta = match t.server_time.filter(|&s| s != 0) {
+            None => None,
+            Some(s) => Some(server_time_delta_ms(t.time, s).ok_or_else(|| {
+                EncodeError(format!(
+                    "server_time {s} is {} ms from time {}: the compact layout holds at most \
+                     2147483647 ms either way (use the lossless layout)",
+                    (i128::from(s) - i128::from(t.time)) / i128::from(DELTA_UNIT_NS),
+                    t.time
+                ))
+            })?),
+        };
+        let mut scratch = [0u8; HEADER_LENGTH + Self::SIZE];
+        let mut e = TradeCompactEncoder::new(&mut scratch).map_err(encode_error)?;
+        e.exchange(t.exchange)
+            .base(t.base)
+            .quote(t.quote)
+            .side(t.side)
+            .server_time_delta(delta)
+            .time(t.time)
+            .price(t.price)
+            .amount(t.amount);
+        e.finish().map_err(encode_error)?;
+        copy_block(&scratch, Self::SIZE, out)
+    }
+}
+
+/// The bits of a record's first 8 bytes (read little-endian) that hold exchange, base and
+/// quote, and the value those bits have for one (exchange, base, quote), derived from the
+/// generated encoder rather than from hand-written offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyMask {
+    /// Mask over the first 8 bytes.
+    pub mask: u64,
+    /// Masked value for the wanted exchange and ticker.
+    pub key: u64,
+}
+
+fn first_word<L: RecordLayout>(t: &Trade) -> Option<u64> {
+    let mut rec = vec![0u8; L::SIZE];
+    L::encode(t, &mut rec).ok()?;
+    Some(u64::from_le_bytes(*rec.first_chunk::<8>()?))
+}
+
+impl KeyMask {
+    /// The mask and key for `exchange` and `base`/`quote` in layout `L`; `None` if those fields
+    /// are not all within the first 8 bytes or overlap other fields.
+    pub fn new<L: RecordLayout>(
+        exchange: Exchange,
+        base: Currency,
+        quote: Currency,
+    ) -> Option<Self> {
+        let blank = Trade {
+            time: 0,
+            amount: 0.0,
+            exchange: Exchange::Unknown(0),
+            price: 0.0,
+            server_time: None,
+            side: Side::Unknown(0),
+            base: Currency::Unknown(0),
+            quote: Currency::Unknown(0),
+        };
+        let ones = Trade {
+            exchange: Exchange::Unknown(0xFF),
+            base: Currency::Unknown(0xFF),
+            quote: Currency::Unknown(0xFF),
+            ..blank
+        };
+        let zero = first_word::<L>(&blank)?;
+        let mask = first_word::<L>(&ones)? ^ zero;
+        if mask.count_ones() != 24 {
+            return None;
+        }
+        let want = Trade {
+            exchange,
+            base,
+            quote,
+            ..blank
+        };
+        let key = first_word::<L>(&want)? & mask;
+        Some(KeyMask { mask, key })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Trade {
+        Trade {
+            time: 1_527_811_200_123_456_789,
+            amount: 0.015,
+            exchange: Exchange::Bmex,
+            price: 7512.5,
+            server_time: Some(1_527_811_200_100_000_000),
+            side: Side::Ask,
+            base: Currency::Btc,
+            quote: Currency::Usd,
+        }
+    }
+
+    fn roundtrip<L: RecordLayout>(t: &Trade) -> Trade {
+        let mut buf = vec![0xAAu8; HEADER_LENGTH + L::SIZE];
+        L::encode(t, &mut buf[HEADER_LENGTH..]).unwrap();
+        L::view(&buf).unwrap().trade()
+    }
+
+    #[test]
+    fn sizes_are_the_schema_block_lengths() {
+        assert_eq!(Lossless::SIZE, 40);
+        assert_eq!(Compact::SIZE, 32);
+        assert_eq!(64 % Compact::SIZE, 0, "two compact records per cache line");
+    }
+
+    #[test]
+    fn lossless_round_trip_is_exact() {
+        let t = sample();
+        assert_eq!(roundtrip::<Lossless>(&t), t);
+        let none = Trade {
+            server_time: None,
+            side: Side::None,
+            ..t
+        };
+        assert_eq!(roundtrip::<Lossless>(&none), none);
+    }
+
+    #[test]
+    fn compact_keeps_server_time_to_the_millisecond() {
+        let t = sample();
+        let back = roundtrip::<Compact>(&t);
+        // delta = -23.456789 ms -> -23 ms
+        assert_eq!(back.server_time, Some(t.time - 23_000_000));
+        assert_eq!(
+            Trade {
+                server_time: t.server_time,
+                ..back
+            },
+            t
+        );
+        let none = Trade {
+            server_time: None,
+            ..t
+        };
+        assert_eq!(roundtrip::<Compact>(&none), none);
+    }
+
+    #[test]
+    fn compact_delta_rounding_and_limits() {
+        let t = 10_000_000_000_000u64;
+        assert_eq!(server_time_delta_ms(t, t), Some(0));
+        assert_eq!(server_time_delta_ms(t, t + 499_999), Some(0));
+        assert_eq!(server_time_delta_ms(t, t + 500_000), Some(1));
+        assert_eq!(server_time_delta_ms(t, t - 500_000), Some(-1));
+        assert_eq!(server_time_delta_ms(t, t - 1_499_999), Some(-1));
+        let max = i64::from(i32::MAX) * DELTA_UNIT_NS;
+        assert_eq!(server_time_delta_ms(t, t + max as u64), Some(i32::MAX));
+        assert_eq!(server_time_delta_ms(t, t + max as u64 + 1_000_000), None);
+        // Converting back would give 0 (missing) or less: rejected.
+        assert_eq!(server_time_delta_ms(2_000_000, 1), None);
+        let far = Trade {
+            server_time: Some(sample().time + 30 * 86_400 * 1_000_000_000),
+            ..sample()
+        };
+        let mut out = [0u8; 32];
+        let e = Compact::encode(&far, &mut out).unwrap_err();
+        assert!(e.0.contains("2147483647 ms"), "{e}");
+    }
+
+    #[test]
+    fn key_mask_covers_exchange_and_ticker_bytes() {
+        for k in [
+            KeyMask::new::<Lossless>(Exchange::Bmex, Currency::Btc, Currency::Usd).unwrap(),
+            KeyMask::new::<Compact>(Exchange::Bmex, Currency::Btc, Currency::Usd).unwrap(),
+        ] {
+            assert_eq!(k.mask, 0x00FF_FFFF);
+            assert_eq!(k.key, 0x0006_0102); // usd=6, btc=1, bmex=2
+        }
+    }
+}
