@@ -32,3 +32,7 @@ pub mod fix_samples {
 pub mod bigendian {
     include!(concat!(env!("OUT_DIR"), "/bigendian.rs"));
 }
+
+#[cfg(has_reference)]
+pub mod bench_codecs;
+pub mod handwritten;

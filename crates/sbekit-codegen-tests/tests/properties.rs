@@ -47,8 +47,21 @@ fn car() -> impl Strategy<Value = Car> {
     let tail = (
         any::<u8>(),
         any::<u8>(),
-        prop::collection::vec((any::<u16>(), any::<f32>(), prop::collection::vec(any::<u8>(), 0..20)), 0..5),
-        prop::collection::vec((any::<u8>(), prop::collection::vec((any::<u16>(), any::<f32>()), 0..4)), 0..4),
+        prop::collection::vec(
+            (
+                any::<u16>(),
+                any::<f32>(),
+                prop::collection::vec(any::<u8>(), 0..20),
+            ),
+            0..5,
+        ),
+        prop::collection::vec(
+            (
+                any::<u8>(),
+                prop::collection::vec((any::<u16>(), any::<f32>()), 0..4),
+            ),
+            0..4,
+        ),
         prop::collection::vec(any::<u8>(), 0..40),
         prop::collection::vec(any::<u8>(), 0..40),
         prop::collection::vec(any::<u8>(), 0..40),
@@ -146,19 +159,31 @@ fn check(c: &Car, d: &CarDecoder<'_>) {
         .fuel_figures()
         .map(|f| (f.speed(), f.mpg().to_bits(), f.usage_description().to_vec()))
         .collect();
-    let want: Vec<_> = c.fuel.iter().map(|(s, m, u)| (*s, m.to_bits(), u.clone())).collect();
+    let want: Vec<_> = c
+        .fuel
+        .iter()
+        .map(|(s, m, u)| (*s, m.to_bits(), u.clone()))
+        .collect();
     assert_eq!(fuel, want);
     let perf: Vec<_> = d
         .performance_figures()
         .map(|p| {
-            let acc: Vec<_> = p.acceleration().map(|a| (a.mph(), a.seconds().to_bits())).collect();
+            let acc: Vec<_> = p
+                .acceleration()
+                .map(|a| (a.mph(), a.seconds().to_bits()))
+                .collect();
             (p.octane_rating(), acc)
         })
         .collect();
     let want: Vec<_> = c
         .perf
         .iter()
-        .map(|(o, a)| (*o, a.iter().map(|(m, s)| (*m, s.to_bits())).collect::<Vec<_>>()))
+        .map(|(o, a)| {
+            (
+                *o,
+                a.iter().map(|(m, s)| (*m, s.to_bits())).collect::<Vec<_>>(),
+            )
+        })
         .collect();
     assert_eq!(perf, want);
     assert_eq!(d.manufacturer(), &c.manufacturer[..]);
@@ -238,14 +263,22 @@ proptest! {
 
 #[test]
 fn all_207_prefixes_of_the_reference_vector_are_errors() {
-    let Some(p) = sbekit_testdata::require_reference("rust/car_example_baseline_data.sbe", "prefixes") else {
+    let Some(p) =
+        sbekit_testdata::require_reference("rust/car_example_baseline_data.sbe", "prefixes")
+    else {
         return;
     };
     let bytes = std::fs::read(p).unwrap();
     assert_eq!(bytes.len(), 207);
     for k in 0..bytes.len() {
         let e = CarDecoder::decode(&bytes[..k]).unwrap_err();
-        assert!(matches!(e.kind, sbekit_runtime::DecodeErrorKind::BufferTooShort { .. }), "{k}: {e}");
+        assert!(
+            matches!(
+                e.kind,
+                sbekit_runtime::DecodeErrorKind::BufferTooShort { .. }
+            ),
+            "{k}: {e}"
+        );
     }
     assert!(CarDecoder::decode(&bytes).is_ok());
 }
@@ -258,7 +291,13 @@ fn sections_out_of_order_are_rejected_and_skipped_ones_written_empty() {
     let Err(err) = e.manufacturer(b"Honda") else {
         panic!("out-of-order section accepted")
     };
-    assert!(matches!(err.kind, sbekit_runtime::EncodeErrorKind::OutOfOrder { section: 2, next_allowed: 4 }));
+    assert!(matches!(
+        err.kind,
+        sbekit_runtime::EncodeErrorKind::OutOfOrder {
+            section: 2,
+            next_allowed: 4
+        }
+    ));
     let n = e.finish().unwrap();
     let d = CarDecoder::decode(&buf[..n]).unwrap();
     assert_eq!(d.fuel_figures().len(), 0);
