@@ -27,6 +27,8 @@ enum Command {
     Ir(cmd::ir::IrArgs),
     /// Read IEX market data captures (DEEP, TOPS, DEEP+) and write synthetic ones.
     Iex(cmd::iex::IexArgs),
+    /// Trade store: CSV trades to fixed-size SBE records, memory-mapped queries, export.
+    Trades(cmd::trades::TradesArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,5 +39,6 @@ fn main() -> ExitCode {
         Command::Decode(args) => cmd::decode::run(args),
         Command::Ir(args) => cmd::ir::run(args),
         Command::Iex(args) => cmd::iex::run(args),
+        Command::Trades(args) => cmd::trades::run(args),
     }
 }

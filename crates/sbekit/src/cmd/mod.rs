@@ -3,3 +3,4 @@ pub mod decode;
 pub mod iex;
 pub mod ir;
 pub mod schema;
+pub mod trades;
