@@ -130,7 +130,7 @@ pub struct Outcome {
     pub input: InputStats,
     /// Per format, per run.
     pub formats: Vec<FormatRuns>,
-    /// Median cost of one `Instant::now()` pair, which every latency sample includes.
+    /// Median cost of a pair of clock reads, which every latency sample includes.
     pub clock_overhead_ns: u64,
     /// Symbols in the aggregates (of the last chunk).
     pub symbols: usize,
@@ -190,7 +190,9 @@ pub fn run(
         return Err(ShootoutError::Usage("--runs must be at least 1".into()));
     }
     let started = Instant::now();
-    let clock_overhead_ns = clock_overhead();
+    // quanta reads the TSC where it is invariant (and falls back to the OS clock elsewhere).
+    let clock = quanta::Clock::new();
+    let clock_overhead_ns = clock_overhead(&clock);
     let mut codecs: Vec<AnyCodec> = opts.formats.iter().map(|&f| AnyCodec::new(f)).collect();
     let mut figures: Vec<FormatRuns> = opts
         .formats
@@ -220,6 +222,7 @@ pub fn run(
                     out: &mut *out,
                     agg: &mut agg,
                     fig: &mut scratch,
+                    clock: &clock,
                 };
                 dispatch!(codec, c => pass.measure(c, false))?;
                 progress.step(fr.format, 0);
@@ -234,6 +237,7 @@ pub fn run(
                     out: &mut *out,
                     agg: &mut agg,
                     fig: &mut fr.runs[run],
+                    clock: &clock,
                 };
                 dispatch!(codec, c => pass.measure(c, opts.latency))?;
                 progress.step(fr.format, run + 1);
@@ -260,6 +264,7 @@ struct Pass<'a> {
     out: &'a mut [u8],
     agg: &'a mut Aggregates,
     fig: &'a mut RunFigures,
+    clock: &'a quanta::Clock,
 }
 
 impl Pass<'_> {
@@ -290,23 +295,25 @@ impl Pass<'_> {
             let mut pos = 0;
             for b in &chunk.batches {
                 let entries = chunk.entries_of(b);
-                let t0 = Instant::now();
+                let t0 = self.clock.raw();
                 let r = c.serialize(b.sequence, entries, self.out, pos);
-                let dt = t0.elapsed();
+                let t1 = self.clock.raw();
                 pos = r.map_err(|e| self.codec_err(e))?;
-                self.fig.serialize.saturating_record(dt.as_nanos() as u64);
-                self.fig.serialize_timed += dt;
+                let dt = self.clock.delta_as_nanos(t0, t1);
+                self.fig.serialize.saturating_record(dt);
+                self.fig.serialize_timed += Duration::from_nanos(dt);
             }
             end = Some(pos);
             self.agg.clear();
             let mut pos = 0;
             while pos < end.unwrap_or(0) {
-                let t0 = Instant::now();
+                let t0 = self.clock.raw();
                 let r = c.deserialize(self.out, pos, self.agg);
-                let dt = t0.elapsed();
+                let t1 = self.clock.raw();
                 pos = r.map_err(|e| self.codec_err(e))?;
-                self.fig.deserialize.saturating_record(dt.as_nanos() as u64);
-                self.fig.deserialize_timed += dt;
+                let dt = self.clock.delta_as_nanos(t0, t1);
+                self.fig.deserialize.saturating_record(dt);
+                self.fig.deserialize_timed += Duration::from_nanos(dt);
             }
             self.gate("latency")?;
         }
@@ -344,13 +351,30 @@ impl Pass<'_> {
     }
 }
 
-/// Median duration of two back-to-back `Instant::now()` calls, in ns.
-fn clock_overhead() -> u64 {
+/// Median duration of two back-to-back clock reads, in ns.
+fn clock_overhead(clock: &quanta::Clock) -> u64 {
     let mut h = histogram();
     for _ in 0..100_000 {
-        let t0 = Instant::now();
-        let dt = t0.elapsed();
-        h.saturating_record(dt.as_nanos() as u64);
+        let t0 = clock.raw();
+        let t1 = clock.raw();
+        h.saturating_record(clock.delta_as_nanos(t0, t1));
     }
     h.value_at_quantile(0.5)
+}
+
+/// Pins the calling thread to `cpu` (for `--pin`).
+pub fn pin_to_cpu(cpu: usize) -> Result<(), ShootoutError> {
+    let ids = core_affinity::get_core_ids().unwrap_or_default();
+    let Some(id) = ids.into_iter().find(|c| c.id == cpu) else {
+        return Err(ShootoutError::Usage(format!(
+            "--pin {cpu}: no such CPU available to this process"
+        )));
+    };
+    if core_affinity::set_for_current(id) {
+        Ok(())
+    } else {
+        Err(ShootoutError::Usage(format!(
+            "--pin {cpu}: the operating system refused"
+        )))
+    }
 }

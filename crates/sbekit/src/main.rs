@@ -27,6 +27,9 @@ enum Command {
     Ir(cmd::ir::IrArgs),
     /// Read IEX market data captures (DEEP, TOPS, DEEP+) and write synthetic ones.
     Iex(cmd::iex::IexArgs),
+    /// Binary format shootout on IEX data: sbekit SBE vs Cap'n Proto, FlatBuffers, Protocol
+    /// Buffers and rkyv (latency percentiles, throughput, correctness gate).
+    Shootout(cmd::shootout::ShootoutArgs),
     /// Trade store: CSV trades to fixed-size SBE records, memory-mapped queries, export.
     Trades(cmd::trades::TradesArgs),
 }
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => cmd::decode::run(args),
         Command::Ir(args) => cmd::ir::run(args),
         Command::Iex(args) => cmd::iex::run(args),
+        Command::Shootout(args) => cmd::shootout::run(args),
         Command::Trades(args) => cmd::trades::run(args),
     }
 }

@@ -3,4 +3,5 @@ pub mod decode;
 pub mod iex;
 pub mod ir;
 pub mod schema;
+pub mod shootout;
 pub mod trades;
