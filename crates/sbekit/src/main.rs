@@ -32,6 +32,8 @@ enum Command {
     Shootout(cmd::shootout::ShootoutArgs),
     /// Trade store: CSV trades to fixed-size SBE records, memory-mapped queries, export.
     Trades(cmd::trades::TradesArgs),
+    /// Generate Rust codecs (a crate or a module) from a schema.
+    Generate(cmd::generate::GenerateArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,5 +46,6 @@ fn main() -> ExitCode {
         Command::Iex(args) => cmd::iex::run(args),
         Command::Shootout(args) => cmd::shootout::run(args),
         Command::Trades(args) => cmd::trades::run(args),
+        Command::Generate(args) => cmd::generate::run(args),
     }
 }

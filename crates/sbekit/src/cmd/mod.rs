@@ -1,5 +1,6 @@
 //! Subcommand implementations.
 pub mod decode;
+pub mod generate;
 pub mod iex;
 pub mod ir;
 pub mod schema;

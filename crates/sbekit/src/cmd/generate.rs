@@ -1,0 +1,74 @@
+//! `sbekit generate --lang rust SCHEMA -o DIR`: Rust codecs as a standalone crate or a module.
+
+use clap::Args;
+use sbekit_codegen::{Options, RuntimeDep};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `sbekit generate`.
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// Target language (only `rust`).
+    #[arg(long, default_value = "rust")]
+    lang: String,
+    /// The schema: SBE XML or a `.sbeir` IR file.
+    schema: PathBuf,
+    /// Output directory.
+    #[arg(short, long)]
+    out: PathBuf,
+    /// Write one module file `<package>.rs` into the directory instead of a crate.
+    #[arg(long)]
+    module: bool,
+    /// Crate name (default: `<package>-sbe`).
+    #[arg(long)]
+    crate_name: Option<String>,
+    /// Depend on the runtime by path (a checkout of `crates/sbekit-runtime`) instead of by
+    /// version.
+    #[arg(long)]
+    runtime_path: Option<PathBuf>,
+    /// Leave the output unformatted (skip rustfmt).
+    #[arg(long)]
+    no_rustfmt: bool,
+}
+
+/// Runs `sbekit generate`.
+pub fn run(args: GenerateArgs) -> ExitCode {
+    if args.lang != "rust" {
+        eprintln!("sbekit generate: unsupported language '{}' (only 'rust')", args.lang);
+        return ExitCode::from(2);
+    }
+    let ir = match sbekit_schema::load_ir(&args.schema) {
+        Ok(ir) => ir,
+        Err(e) => {
+            eprintln!("sbekit generate: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let opts = Options {
+        rustfmt: !args.no_rustfmt,
+        ..Options::default()
+    };
+    let result = if args.module {
+        sbekit_codegen::write_module(&ir, &args.out, &opts).map(|p| p.display().to_string())
+    } else {
+        let name = args.crate_name.clone().unwrap_or_else(|| {
+            format!("{}-sbe", sbekit_codegen::module_name(&ir).replace('_', "-"))
+        });
+        let dep = match &args.runtime_path {
+            Some(p) => RuntimeDep::Path(p.clone()),
+            None => RuntimeDep::Version(env!("CARGO_PKG_VERSION").to_string()),
+        };
+        sbekit_codegen::write_crate(&ir, &args.out, &name, &dep, &opts)
+            .map(|()| format!("{} (crate {name})", args.out.display()))
+    };
+    match result {
+        Ok(what) => {
+            eprintln!("wrote {what}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("sbekit generate: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
