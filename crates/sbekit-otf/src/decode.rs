@@ -4,9 +4,14 @@ use crate::plan::{
     BlockPlan, Decoder, FieldNode, GroupPlan, MessageHeader, MessagePlan, NodeKind, Slot,
     VarDataPlan,
 };
-use crate::value::{read_scalar, read_uint, Array, EnumValue, Origin, SetValue, Value};
+use crate::plan::{HotOp, OpCode, Read};
+use crate::value::{
+    read_fast, read_raw, read_scalar, read_uint, Array, Be, EnumValue, Le, Order, Origin, SetValue,
+    Value,
+};
 use sbekit_ir::{ByteOrder, PrimitiveType};
 use std::fmt;
+use std::marker::PhantomData;
 
 /// Receives the parts of a message as the decoder walks it, in wire order.
 ///
@@ -186,53 +191,83 @@ impl Decoder {
         start: usize,
         visitor: &mut V,
     ) -> Result<usize, DecodeError> {
-        let mut walk = Walk {
-            buf,
-            order: self.order,
-            version: header.version,
-            visitor,
-        };
-        walk.visitor.begin_message(message, header);
-        let end = walk
-            .block(&message.body, start, header.block_length)
-            .map_err(|e| e.within(&message.name))?;
-        walk.visitor.end_message(message);
+        visitor.begin_message(message, header);
+        let end = match self.order {
+            ByteOrder::LittleEndian => Walk::<V, Le>::new(buf, header.version, visitor).block(
+                &message.body,
+                start,
+                header.block_length,
+            ),
+            ByteOrder::BigEndian => Walk::<V, Be>::new(buf, header.version, visitor).block(
+                &message.body,
+                start,
+                header.block_length,
+            ),
+        }
+        .map_err(|e| e.within(&message.name))?;
+        visitor.end_message(message);
         Ok(end)
     }
 }
 
-struct Walk<'b, 'v, V> {
+struct Walk<'b, 'v, V, O> {
     buf: &'b [u8],
     order: ByteOrder,
     version: u64,
     visitor: &'v mut V,
+    _order: PhantomData<O>,
 }
 
 /// `n` bytes of `buf` from `at`, or a truncation error naming `path`.
+#[inline(always)]
 fn take<'b>(buf: &'b [u8], at: usize, n: u64, path: &str) -> Result<&'b [u8], DecodeError> {
-    let available = buf.len().saturating_sub(at);
-    usize::try_from(n)
+    let got = usize::try_from(n)
         .ok()
         .and_then(|n| at.checked_add(n))
-        .and_then(|end| buf.get(at..end))
-        .ok_or_else(|| {
-            DecodeError::new(
-                at,
-                path,
-                ErrorKind::Truncated {
-                    needed: n,
-                    available,
-                },
-            )
-        })
+        .and_then(|end| buf.get(at..end));
+    match got {
+        Some(b) => Ok(b),
+        None => Err(truncated(buf, at, n, path)),
+    }
 }
 
+#[cold]
+#[inline(never)]
+fn truncated(buf: &[u8], at: usize, n: u64, path: &str) -> DecodeError {
+    DecodeError::new(
+        at,
+        path,
+        ErrorKind::Truncated {
+            needed: n,
+            available: buf.len().saturating_sub(at),
+        },
+    )
+}
+
+/// Reads an integer slot with the byte order fixed at compile time.
+#[inline(always)]
+fn read_slot_fast<O: Order>(bytes: &[u8], s: Slot) -> Option<u64> {
+    let b = bytes.get(s.offset..s.offset.checked_add(s.ty.size())?)?;
+    Some(read_raw::<O>(Read::of(s.ty)?, b))
+}
+
+#[inline(always)]
 fn read_slot(bytes: &[u8], s: Slot, order: ByteOrder) -> Option<u64> {
     let b = bytes.get(s.offset..s.offset.checked_add(s.ty.size())?)?;
     read_uint(b, s.ty, order)
 }
 
-impl<V: Visitor> Walk<'_, '_, V> {
+impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
+    fn new(buf: &'b [u8], version: u64, visitor: &'v mut V) -> Self {
+        Walk {
+            buf,
+            order: O::ORDER,
+            version,
+            visitor,
+            _order: PhantomData,
+        }
+    }
+
     /// Walks one block (root or group entry) whose fixed part starts at `start` and is
     /// `block_length` bytes long; returns the offset just past its groups and var data.
     fn block(
@@ -253,7 +288,7 @@ impl<V: Visitor> Walk<'_, '_, V> {
             ));
         }
         let block = take(self.buf, start, block_length, "")?;
-        self.fields(&plan.fields, block, start)?;
+        self.fields(plan, block, start)?;
         // `take` succeeded, so this cannot overflow.
         let mut pos = start + block.len();
         for g in &plan.groups {
@@ -265,14 +300,106 @@ impl<V: Visitor> Walk<'_, '_, V> {
         Ok(pos)
     }
 
-    fn fields(
+    /// The hot loop over a block's fields: wire values through the compiled operations,
+    /// everything else (constants, absent fields) through [`Self::node`].
+    #[inline]
+    fn fields(&mut self, plan: &BlockPlan, block: &[u8], start: usize) -> Result<(), DecodeError> {
+        // Each scalar arm reads with its type fixed, so `read_fast` folds to one load.
+        macro_rules! scalar {
+            ($op:ident, $node:ident, $r:expr) => {{
+                let b = self.range(block, start, $op, $node)?;
+                self.visitor
+                    .on_value($node, read_fast::<O>($r, b), Origin::Wire);
+            }};
+        }
+        for (op, node) in plan.ops.iter().zip(&plan.fields) {
+            if op.since > self.version {
+                self.node(&plan.fields, node, block, start)?;
+                continue;
+            }
+            match op.code {
+                OpCode::Char => scalar!(op, node, Read::Char),
+                OpCode::I8 => scalar!(op, node, Read::I8),
+                OpCode::U8 => scalar!(op, node, Read::U8),
+                OpCode::I16 => scalar!(op, node, Read::I16),
+                OpCode::U16 => scalar!(op, node, Read::U16),
+                OpCode::I32 => scalar!(op, node, Read::I32),
+                OpCode::U32 => scalar!(op, node, Read::U32),
+                OpCode::I64 => scalar!(op, node, Read::I64),
+                OpCode::U64 => scalar!(op, node, Read::U64),
+                OpCode::F32 => scalar!(op, node, Read::F32),
+                OpCode::F64 => scalar!(op, node, Read::F64),
+                OpCode::Chars => {
+                    let b = self.range(block, start, op, node)?;
+                    self.visitor.on_value(node, Value::Chars(b), Origin::Wire);
+                }
+                OpCode::Array(ty) => {
+                    let b = self.range(block, start, op, node)?;
+                    let a = Array {
+                        bytes: b,
+                        ty,
+                        order: O::ORDER,
+                    };
+                    self.visitor.on_value(node, Value::Array(a), Origin::Wire);
+                }
+                OpCode::Enum(r) => {
+                    let b = self.range(block, start, op, node)?;
+                    let raw = read_raw::<O>(r, b) as i64;
+                    let name = match &node.kind {
+                        NodeKind::Enum(e) => e.values.iter().find(|v| v.1 == raw),
+                        _ => None,
+                    }
+                    .map(|v| v.0.as_str());
+                    let value = Value::Enum(EnumValue { raw, name });
+                    self.visitor.on_value(node, value, Origin::Wire);
+                }
+                OpCode::Set(r) => {
+                    let b = self.range(block, start, op, node)?;
+                    let raw = read_raw::<O>(r, b);
+                    if let NodeKind::Set(st) = &node.kind {
+                        let value = Value::Set(SetValue {
+                            raw,
+                            choices: &st.choices,
+                        });
+                        self.visitor.on_value(node, value, Origin::Wire);
+                    }
+                }
+                OpCode::BeginComposite => self.visitor.begin_composite(node),
+                OpCode::EndComposite(begin) => self
+                    .visitor
+                    .end_composite(plan.fields.get(begin).unwrap_or(node)),
+                OpCode::Other => self.node(&plan.fields, node, block, start)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The bytes of a wire field; the block-length check makes a failure here impossible for
+    /// consistent IR, so the error is built out of line.
+    #[inline(always)]
+    fn range<'a>(
+        &self,
+        block: &'a [u8],
+        start: usize,
+        op: &HotOp,
+        node: &FieldNode,
+    ) -> Result<&'a [u8], DecodeError> {
+        match block.get(op.start..op.end) {
+            Some(b) => Ok(b),
+            None => Err(self.short(start, op.start, op.end.saturating_sub(op.start), node)),
+        }
+    }
+
+    /// One node the general way: constants, absent fields and anything unusual.
+    #[cold]
+    fn node(
         &mut self,
         nodes: &[FieldNode],
+        node: &FieldNode,
         block: &[u8],
         start: usize,
     ) -> Result<(), DecodeError> {
-        let mut i = 0;
-        while let Some(node) = nodes.get(i) {
+        {
             let present = node.since_version <= self.version;
             match &node.kind {
                 NodeKind::Primitive(p) => {
@@ -351,7 +478,6 @@ impl<V: Visitor> Walk<'_, '_, V> {
                         .end_composite(nodes.get(*begin).unwrap_or(node));
                 }
             }
-            i += 1;
         }
         Ok(())
     }
@@ -367,6 +493,7 @@ impl<V: Visitor> Walk<'_, '_, V> {
             .ok_or_else(|| self.short(start, slot.offset, slot.ty.size(), node))
     }
 
+    #[cold]
     /// A field reaching past its block; `required_length` normally rules this out, so this only
     /// fires for IR whose offsets disagree with its block lengths.
     fn short(&self, start: usize, offset: usize, size: usize, node: &FieldNode) -> DecodeError {
@@ -388,31 +515,24 @@ impl<V: Visitor> Walk<'_, '_, V> {
             return Ok(pos);
         }
         let dim = take(self.buf, pos, g.dimension_length as u64, &g.name)?;
-        let read = |s: Slot| {
-            read_slot(dim, s, self.order).ok_or_else(|| {
-                DecodeError::new(
-                    pos,
-                    &g.name,
-                    ErrorKind::Truncated {
-                        needed: g.dimension_length as u64,
-                        available: dim.len(),
-                    },
-                )
-            })
+        let (Some(block_length), Some(count)) = (
+            read_slot_fast::<O>(dim, g.block_length_slot),
+            read_slot_fast::<O>(dim, g.count_slot),
+        ) else {
+            // Only IR whose dimension fields lie outside the dimension composite gets here.
+            return Err(truncated(self.buf, pos, g.dimension_length as u64, &g.name));
         };
-        let block_length = read(g.block_length_slot)?;
-        let count = read(g.count_slot)?;
         let mut pos = pos + dim.len();
         // Every entry needs at least its block: reject impossible counts before walking.
-        let remaining = self.buf.len().saturating_sub(pos) as u128;
-        if u128::from(count) * u128::from(block_length) > remaining {
-            let needed = count.saturating_mul(block_length);
+        let remaining = self.buf.len().saturating_sub(pos);
+        let needed = count.saturating_mul(block_length);
+        if needed > remaining as u64 {
             return Err(DecodeError::new(
                 pos,
                 &g.name,
                 ErrorKind::Truncated {
                     needed,
-                    available: remaining as usize,
+                    available: remaining,
                 },
             ));
         }
@@ -435,7 +555,7 @@ impl<V: Visitor> Walk<'_, '_, V> {
         }
         let prefix_len = d.length_slot.offset.saturating_add(d.length_slot.ty.size());
         let prefix = take(self.buf, pos, prefix_len as u64, &d.name)?;
-        let len = read_slot(prefix, d.length_slot, self.order).unwrap_or(0);
+        let len = read_slot_fast::<O>(prefix, d.length_slot).unwrap_or(0);
         let data_start = pos.saturating_add(d.data_offset);
         let data = take(self.buf, data_start, len, &d.name)?;
         self.visitor.on_var_data(d, data, Origin::Wire);

@@ -69,11 +69,154 @@ pub struct BlockPlan {
     /// For each distinct `sinceVersion` v (ascending): the block length that fields of versions
     /// up to v need. A message whose acting block length is shorter is malformed.
     pub(crate) required: Vec<(u64, usize)>,
+    /// `fields` compiled to compact operations for the walker (same length and order).
+    pub(crate) ops: Vec<HotOp>,
+}
+
+/// How to read one primitive from the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Read {
+    Char,
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+    F64,
+}
+
+impl Read {
+    pub(crate) fn of(ty: PrimitiveType) -> Option<Read> {
+        Some(match ty {
+            PrimitiveType::Char => Read::Char,
+            PrimitiveType::Int8 => Read::I8,
+            PrimitiveType::Uint8 => Read::U8,
+            PrimitiveType::Int16 => Read::I16,
+            PrimitiveType::Uint16 => Read::U16,
+            PrimitiveType::Int32 => Read::I32,
+            PrimitiveType::Uint32 => Read::U32,
+            PrimitiveType::Int64 => Read::I64,
+            PrimitiveType::Uint64 => Read::U64,
+            PrimitiveType::Float => Read::F32,
+            PrimitiveType::Double => Read::F64,
+            PrimitiveType::None => return None,
+        })
+    }
+}
+
+/// A field node reduced to what the walker's hot loop needs; `start..end` is the node's byte
+/// range in its block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HotOp {
+    pub(crate) since: u64,
+    pub(crate) code: OpCode,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OpCode {
+    // Scalars read from the wire, one variant per type so the walker dispatches once.
+    Char,
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+    F64,
+    /// A char array.
+    Chars,
+    /// A numeric array of this element type.
+    Array(PrimitiveType),
+    /// An enum read from the wire.
+    Enum(Read),
+    /// A set read from the wire.
+    Set(Read),
+    /// A constant, or a node the general (slow) path handles.
+    Other,
+    BeginComposite,
+    EndComposite(usize),
+}
+
+impl OpCode {
+    fn scalar(r: Read) -> OpCode {
+        match r {
+            Read::Char => OpCode::Char,
+            Read::I8 => OpCode::I8,
+            Read::U8 => OpCode::U8,
+            Read::I16 => OpCode::I16,
+            Read::U16 => OpCode::U16,
+            Read::I32 => OpCode::I32,
+            Read::U32 => OpCode::U32,
+            Read::I64 => OpCode::I64,
+            Read::U64 => OpCode::U64,
+            Read::F32 => OpCode::F32,
+            Read::F64 => OpCode::F64,
+        }
+    }
+}
+
+fn compile_ops(fields: &[FieldNode]) -> Vec<HotOp> {
+    fields
+        .iter()
+        .map(|n| {
+            let range = |slot: Slot, len: usize| {
+                (
+                    slot.offset,
+                    slot.offset
+                        .saturating_add(slot.ty.size().saturating_mul(len)),
+                )
+            };
+            let (code, (start, end)) = match &n.kind {
+                NodeKind::Primitive(p) if p.constant.is_none() => {
+                    let code = match Read::of(p.slot.ty) {
+                        Some(Read::Char) if p.length != 1 => OpCode::Chars,
+                        Some(_) if p.length != 1 => OpCode::Array(p.slot.ty),
+                        Some(r) => OpCode::scalar(r),
+                        None => OpCode::Other,
+                    };
+                    (code, range(p.slot, p.length))
+                }
+                NodeKind::Enum(e) if e.constant.is_none() => (
+                    Read::of(e.slot.ty).map_or(OpCode::Other, OpCode::Enum),
+                    range(e.slot, 1),
+                ),
+                NodeKind::Set(st) => (
+                    Read::of(st.slot.ty).map_or(OpCode::Other, OpCode::Set),
+                    range(st.slot, 1),
+                ),
+                NodeKind::BeginComposite { .. } => (OpCode::BeginComposite, (0, 0)),
+                NodeKind::EndComposite { begin } => (OpCode::EndComposite(*begin), (0, 0)),
+                _ => (OpCode::Other, (0, 0)),
+            };
+            HotOp {
+                since: n.since_version,
+                code,
+                start,
+                end,
+            }
+        })
+        .collect()
 }
 
 impl BlockPlan {
     /// Block bytes the fields present at `acting_version` occupy.
+    #[inline]
     pub fn required_length(&self, acting_version: u64) -> usize {
+        // Usually the acting version knows every field.
+        if let Some(&(v, len)) = self.required.last() {
+            if v <= acting_version {
+                return len;
+            }
+        }
         self.required
             .iter()
             .take_while(|(v, _)| *v <= acting_version)
@@ -401,11 +544,13 @@ fn build_block(body: &[Token], order: ByteOrder) -> Result<BlockPlan, IrError> {
         var_data.push(build_var_data(&parts.var_data[i..end])?);
         i = end;
     }
+    let ops = compile_ops(&fields);
     Ok(BlockPlan {
         fields,
         groups,
         var_data,
         required,
+        ops,
     })
 }
 

@@ -1,5 +1,6 @@
 //! Decoded values, borrowed from the message buffer (or from the plan for constants and nulls).
 
+use crate::plan::Read;
 use sbekit_ir::{ByteOrder, PrimitiveType};
 
 /// Where a field's value came from.
@@ -120,6 +121,7 @@ impl<'a> SetValue<'a> {
 }
 
 /// Reads one primitive of type `ty` from exactly `bytes` (whose length must be the type's size).
+#[inline]
 pub(crate) fn read_scalar(bytes: &[u8], ty: PrimitiveType, order: ByteOrder) -> Option<Value<'_>> {
     Some(match ty {
         PrimitiveType::Char => Value::Char(*bytes.first()?),
@@ -139,6 +141,7 @@ pub(crate) fn read_scalar(bytes: &[u8], ty: PrimitiveType, order: ByteOrder) -> 
 
 /// Reads an integer of type `ty` as a `u64` (signed values sign-extended, then reinterpreted);
 /// used for header fields, group dimensions, var-data lengths, enums and sets.
+#[inline]
 pub(crate) fn read_uint(bytes: &[u8], ty: PrimitiveType, order: ByteOrder) -> Option<u64> {
     match read_scalar(bytes, ty, order)? {
         Value::Int(v) => Some(v as u64),
@@ -178,4 +181,86 @@ fn uint64(b: &[u8], o: ByteOrder) -> Option<u64> {
         ByteOrder::LittleEndian => u64::from_le_bytes(a),
         ByteOrder::BigEndian => u64::from_be_bytes(a),
     })
+}
+
+/// Byte order fixed at compile time, so the walker's hot loop has no order branches.
+pub(crate) trait Order {
+    const ORDER: ByteOrder;
+    fn u16(b: [u8; 2]) -> u16;
+    fn u32(b: [u8; 4]) -> u32;
+    fn u64(b: [u8; 8]) -> u64;
+}
+
+/// Little endian.
+pub(crate) struct Le;
+/// Big endian.
+pub(crate) struct Be;
+
+impl Order for Le {
+    const ORDER: ByteOrder = ByteOrder::LittleEndian;
+    #[inline(always)]
+    fn u16(b: [u8; 2]) -> u16 {
+        u16::from_le_bytes(b)
+    }
+    #[inline(always)]
+    fn u32(b: [u8; 4]) -> u32 {
+        u32::from_le_bytes(b)
+    }
+    #[inline(always)]
+    fn u64(b: [u8; 8]) -> u64 {
+        u64::from_le_bytes(b)
+    }
+}
+
+impl Order for Be {
+    const ORDER: ByteOrder = ByteOrder::BigEndian;
+    #[inline(always)]
+    fn u16(b: [u8; 2]) -> u16 {
+        u16::from_be_bytes(b)
+    }
+    #[inline(always)]
+    fn u32(b: [u8; 4]) -> u32 {
+        u32::from_be_bytes(b)
+    }
+    #[inline(always)]
+    fn u64(b: [u8; 8]) -> u64 {
+        u64::from_be_bytes(b)
+    }
+}
+
+/// The first `N` bytes of `b` (zeros if it is shorter, which the plan rules out).
+#[inline(always)]
+fn chunk<const N: usize>(b: &[u8]) -> [u8; N] {
+    b.first_chunk::<N>().copied().unwrap_or([0; N])
+}
+
+/// Reads a scalar of kind `r` from the start of `b`.
+#[inline(always)]
+pub(crate) fn read_fast<O: Order>(r: Read, b: &[u8]) -> Value<'_> {
+    match r {
+        Read::Char => Value::Char(chunk::<1>(b)[0]),
+        Read::U8 => Value::UInt(u64::from(chunk::<1>(b)[0])),
+        Read::I8 => Value::Int(i64::from(chunk::<1>(b)[0] as i8)),
+        Read::U16 => Value::UInt(u64::from(O::u16(chunk(b)))),
+        Read::I16 => Value::Int(i64::from(O::u16(chunk(b)) as i16)),
+        Read::U32 => Value::UInt(u64::from(O::u32(chunk(b)))),
+        Read::I32 => Value::Int(i64::from(O::u32(chunk(b)) as i32)),
+        Read::U64 => Value::UInt(O::u64(chunk(b))),
+        Read::I64 => Value::Int(O::u64(chunk(b)) as i64),
+        Read::F32 => Value::Float(f32::from_bits(O::u32(chunk(b)))),
+        Read::F64 => Value::Double(f64::from_bits(O::u64(chunk(b)))),
+    }
+}
+
+/// Reads an integer of kind `r` as raw bits (signed values sign-extended), for enums and sets.
+#[inline(always)]
+pub(crate) fn read_raw<O: Order>(r: Read, b: &[u8]) -> u64 {
+    match read_fast::<O>(r, b) {
+        Value::Int(v) => v as u64,
+        Value::UInt(v) => v,
+        Value::Char(c) => u64::from(c),
+        Value::Float(f) => u64::from(f.to_bits()),
+        Value::Double(d) => d.to_bits(),
+        _ => 0,
+    }
 }
