@@ -1,0 +1,53 @@
+//! Generator output is deterministic and rustfmt-clean.
+
+fn ir(name: &str) -> Option<sbekit_ir::Ir> {
+    let p = sbekit_testdata::require_reference(&format!("derived/sbeir/{name}.sbeir"), name)?;
+    Some(sbekit_ir::sbeir::decode(&std::fs::read(p).unwrap()).unwrap())
+}
+
+#[test]
+fn same_input_gives_identical_output() {
+    let Some(ir) = ir("fix-message-samples") else {
+        return;
+    };
+    let a = sbekit_codegen::generate(&ir, &Default::default()).unwrap();
+    let b = sbekit_codegen::generate(&ir, &Default::default()).unwrap();
+    assert_eq!(a, b);
+    assert!(a.contains("pub enum AnyMessage"));
+    assert!(!a.contains("unsafe"));
+}
+
+#[test]
+fn output_is_rustfmt_clean() {
+    let Some(ir) = ir("example-schema") else {
+        return;
+    };
+    let text = sbekit_codegen::generate(&ir, &Default::default()).unwrap();
+    match sbekit_codegen::format(&text) {
+        Some(formatted) => assert_eq!(formatted, text, "output changes under rustfmt"),
+        None => eprintln!("*** SKIPPED rustfmt check: rustfmt not available ***"),
+    }
+}
+
+#[test]
+fn module_is_written_atomically_and_only_when_changed() {
+    let Some(ir) = ir("car") else { return };
+    let dir = std::env::temp_dir().join(format!("sbekit-codegen-test-{}", std::process::id()));
+    let p = sbekit_codegen::write_module(&ir, &dir, &Default::default()).unwrap();
+    let t1 = std::fs::metadata(&p).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    sbekit_codegen::write_module(&ir, &dir, &Default::default()).unwrap();
+    assert_eq!(std::fs::metadata(&p).unwrap().modified().unwrap(), t1);
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".tmp")
+        })
+        .collect();
+    assert!(leftovers.is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
