@@ -35,6 +35,23 @@ fn visit(data: &[u8]) -> (u64, i64) {
     (n, acc)
 }
 
+/// Reference: just reading every 8 bytes of the buffer (the memory-bandwidth ceiling).
+fn read_all(data: &[u8]) -> u64 {
+    data.chunks_exact(8)
+        .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+        .fold(0u64, |a, b| a.wrapping_add(b))
+}
+
+/// Segment-level walk without touching messages (packet + frame + IEX-TP header cost).
+fn segments_only(data: &[u8]) -> u64 {
+    let mut acc = 0u64;
+    for seg in Segments::new(data, ReadOptions::default()).unwrap() {
+        let Ok(seg) = seg else { break };
+        acc = acc.wrapping_add(seg.first_seq() as u64 ^ seg.message_count() as u64);
+    }
+    acc
+}
+
 fn bench(c: &mut Criterion) {
     let mut data = Vec::new();
     let cfg = SynthConfig {
@@ -48,6 +65,12 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(data.len() as u64));
     g.bench_function("synth_2M_bytes", |b| {
         b.iter(|| black_box(visit(black_box(&data))))
+    });
+    g.bench_function("synth_2M_segments_only", |b| {
+        b.iter(|| black_box(segments_only(black_box(&data))))
+    });
+    g.bench_function("synth_2M_memory_read_ceiling", |b| {
+        b.iter(|| black_box(read_all(black_box(&data))))
     });
     g.throughput(Throughput::Elements(n));
     g.bench_function("synth_2M_messages", |b| {

@@ -5,6 +5,35 @@ use crate::error::{Error, ErrorKind};
 use crate::msg::Message;
 use crate::tp::{FrameCounters, Segment};
 use std::collections::{BTreeMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A fast hasher for 8-byte symbols packed into a `u64` (a multiply and a fold). Symbols are
+/// not attacker-chosen keys here, so SipHash's flood resistance is not needed.
+#[derive(Default, Clone, Copy)]
+pub struct SymbolHasher(u64);
+
+impl Hasher for SymbolHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        // Fold the high bits down: the table indexes by the low bits, and a product's low bits
+        // only depend on the key's low bytes (the first characters of the symbol).
+        let h = self.0;
+        h ^ (h >> 29) ^ (h >> 47)
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// The set of symbols seen, each packed little-endian into a `u64`.
+pub type SymbolSet = HashSet<u64, BuildHasherDefault<SymbolHasher>>;
 
 /// Identifies an IEX-TP stream: protocol id, channel id and session id.
 pub type SessionKey = (u16, u32, u32);
@@ -47,8 +76,9 @@ pub struct Stats {
     pub message_errors: u64,
     /// Bytes of IEX-TP payload (message blocks).
     pub payload_bytes: u64,
-    /// Distinct symbols seen in any message.
-    pub symbols: HashSet<[u8; 8]>,
+    /// Distinct symbols seen in any message, packed with `u64::from_le_bytes`.
+    pub symbols: SymbolSet,
+    last_symbol: u64,
     /// Earliest and latest segment send time (ns since the epoch).
     pub send_time: Option<(i64, i64)>,
     /// Earliest and latest message timestamp.
@@ -73,7 +103,8 @@ impl Default for Stats {
             count_mismatches: 0,
             message_errors: 0,
             payload_bytes: 0,
-            symbols: HashSet::new(),
+            symbols: SymbolSet::default(),
+            last_symbol: u64::MAX,
             send_time: None,
             event_time: None,
             capture_time: None,
@@ -162,9 +193,11 @@ impl Stats {
             widen(&mut self.event_time, t);
         }
         if let Some(sym) = m.symbol() {
-            // Only allocate for symbols not yet seen.
-            if !self.symbols.contains(sym.bytes()) {
-                self.symbols.insert(*sym.bytes());
+            let key = u64::from_le_bytes(*sym.bytes());
+            // Bursts often repeat a symbol: skip the set lookup then.
+            if key != self.last_symbol {
+                self.last_symbol = key;
+                self.symbols.insert(key);
             }
         }
     }
