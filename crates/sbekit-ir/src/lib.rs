@@ -200,7 +200,10 @@ impl PrimitiveType {
 
     /// True for the unsigned integer types.
     pub fn is_unsigned_int(self) -> bool {
-        matches!(self, Self::Uint8 | Self::Uint16 | Self::Uint32 | Self::Uint64)
+        matches!(
+            self,
+            Self::Uint8 | Self::Uint16 | Self::Uint32 | Self::Uint64
+        )
     }
 
     /// True for `float` and `double`.

@@ -8,8 +8,8 @@
 //! [`decode`] never panics: every length is checked against the input.
 
 use crate::{
-    view::component_end, ByteOrder, Encoding, Ir, IrError, Presence, PrimitiveType,
-    PrimitiveValue, Signal, Token,
+    view::component_end, ByteOrder, Encoding, Ir, IrError, Presence, PrimitiveType, PrimitiveValue,
+    Signal, Token,
 };
 
 /// Fixed part of `TokenCodec`: five int32, four uint8 codes, deprecated int32.
@@ -103,7 +103,8 @@ fn encode_token(out: &mut Vec<u8>, t: &Token) {
     out.push(e.byte_order as u8);
     out.push(e.presence as u8);
     out.extend_from_slice(&t.deprecated.to_le_bytes());
-    let value = |v: &Option<PrimitiveValue>| v.as_ref().map(|v| v.to_le_bytes(ty)).unwrap_or_default();
+    let value =
+        |v: &Option<PrimitiveValue>| v.as_ref().map(|v| v.to_le_bytes(ty)).unwrap_or_default();
     put_var(out, t.name.as_bytes());
     put_var(out, &value(&e.const_value));
     put_var(out, &value(&e.min_value));
@@ -320,7 +321,11 @@ mod tests {
             // A cut between whole messages is a valid, shorter IR; any other cut must be an
             // error, never a panic.
             if let Ok(ir) = decode(&bytes[..n]) {
-                assert_eq!(encode(&ir), &bytes[..n], "prefix {n} decoded to something else");
+                assert_eq!(
+                    encode(&ir),
+                    &bytes[..n],
+                    "prefix {n} decoded to something else"
+                );
                 assert!(ir.messages.is_empty(), "prefix {n} kept a cut message");
             }
         }

@@ -214,7 +214,10 @@ mod tests {
         }
         let nan = PrimitiveValue::Float(f64::NAN);
         assert_eq!(
-            PrimitiveValue::from_le_bytes(&nan.to_le_bytes(PrimitiveType::Double), PrimitiveType::Double),
+            PrimitiveValue::from_le_bytes(
+                &nan.to_le_bytes(PrimitiveType::Double),
+                PrimitiveType::Double
+            ),
             Some(nan)
         );
     }

@@ -52,5 +52,8 @@ fn example_schema_ir_has_the_reference_layout() {
         .filter(|t| t.signal == Signal::BeginGroup)
         .map(|t| t.name.as_str())
         .collect();
-    assert_eq!(group_names, ["fuelFigures", "performanceFigures", "acceleration"]);
+    assert_eq!(
+        group_names,
+        ["fuelFigures", "performanceFigures", "acceleration"]
+    );
 }
