@@ -18,9 +18,17 @@ fn check_accepts_the_project_schemas() {
         .arg(repo_file("schemas/shootout-2019.xml"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(stdout.matches(": ok (1 message, 0 warnings)").count(), 2, "{stdout}");
+    assert_eq!(
+        stdout.matches(": ok (1 message, 0 warnings)").count(),
+        2,
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -40,7 +48,11 @@ fn check_reports_errors_with_location_and_exit_code_1() {
         "{stderr}"
     );
 
-    let out = sbekit().args(["check", "--json"]).arg(&bad).output().unwrap();
+    let out = sbekit()
+        .args(["check", "--json"])
+        .arg(&bad)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report[0]["ok"], false);
@@ -50,7 +62,10 @@ fn check_reports_errors_with_location_and_exit_code_1() {
         .iter()
         .map(|d| d["rule"].as_str().unwrap())
         .collect();
-    assert!(rules.contains(&"unknown-type") && rules.contains(&"message-header"), "{rules:?}");
+    assert!(
+        rules.contains(&"unknown-type") && rules.contains(&"message-header"),
+        "{rules:?}"
+    );
 }
 
 #[test]
@@ -70,7 +85,10 @@ fn inspect_shows_offsets_and_block_lengths() {
     assert_eq!(updates["blockLength"], 30);
     assert_eq!(updates["offset"], -1);
     let side = &updates["fields"][5];
-    assert_eq!((side["name"].as_str(), side["offset"].as_i64()), (Some("side"), Some(29)));
+    assert_eq!(
+        (side["name"].as_str(), side["offset"].as_i64()),
+        (Some("side"), Some(29))
+    );
 
     let text = sbekit()
         .arg("inspect")
@@ -78,8 +96,14 @@ fn inspect_shows_offsets_and_block_lengths() {
         .output()
         .unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
-    assert!(text.contains("message MarketUpdates id=1 blockLength=8"), "{text}");
-    assert!(text.contains("group levelUpdates id=8 blockLength=30"), "{text}");
+    assert!(
+        text.contains("message MarketUpdates id=1 blockLength=8"),
+        "{text}"
+    );
+    assert!(
+        text.contains("group levelUpdates id=8 blockLength=30"),
+        "{text}"
+    );
 }
 
 #[test]
