@@ -34,7 +34,10 @@ pub struct GenerateArgs {
 /// Runs `sbekit generate`.
 pub fn run(args: GenerateArgs) -> ExitCode {
     if args.lang != "rust" {
-        eprintln!("sbekit generate: unsupported language '{}' (only 'rust')", args.lang);
+        eprintln!(
+            "sbekit generate: unsupported language '{}' (only 'rust')",
+            args.lang
+        );
         return ExitCode::from(2);
     }
     let ir = match sbekit_schema::load_ir(&args.schema) {
