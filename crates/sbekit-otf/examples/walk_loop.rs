@@ -28,7 +28,36 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let ir = sbekit_ir::sbeir::decode(&std::fs::read(&args[1]).expect("read IR")).expect("IR");
     let decoder = sbekit_otf::Decoder::new(&ir).expect("plan");
-    let bytes = std::fs::read(&args[2]).expect("read message");
+    // `md` builds the two-entry market-data message the bench uses.
+    let bytes = if args[2] == "md" {
+        let tokens = ir
+            .messages
+            .iter()
+            .find(|m| m[0].name == "MarketDataIncrementalRefreshTrades")
+            .expect("market data message");
+        let opts = sbekit_otf::random::Options {
+            max_group: 2,
+            ..Default::default()
+        };
+        (0..)
+            .map(|seed| {
+                sbekit_otf::random::random_message(
+                    &ir,
+                    tokens,
+                    &mut sbekit_otf::random::Rng::new(seed),
+                    &opts,
+                )
+            })
+            .find(|m| {
+                m.expected.iter().any(|(p, e)| {
+                    p.ends_with("MdIncGrp") && *e == sbekit_otf::random::Expected::Count(2)
+                })
+            })
+            .expect("a two-entry message")
+            .bytes
+    } else {
+        std::fs::read(&args[2]).expect("read message")
+    };
     let n: u64 = args[3].parse().expect("count");
     let t = std::time::Instant::now();
     let mut s = Sum::default();

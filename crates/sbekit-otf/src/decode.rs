@@ -144,9 +144,17 @@ impl std::error::Error for DecodeError {}
 impl Decoder {
     /// Reads the message header at the start of `buf`.
     pub fn read_header(&self, buf: &[u8]) -> Result<MessageHeader, DecodeError> {
+        match self.order {
+            ByteOrder::LittleEndian => self.header_in::<Le>(buf),
+            ByteOrder::BigEndian => self.header_in::<Be>(buf),
+        }
+    }
+
+    #[inline(always)]
+    fn header_in<O: Order>(&self, buf: &[u8]) -> Result<MessageHeader, DecodeError> {
         let h = &self.header;
         let bytes = take(buf, 0, h.length as u64, "messageHeader")?;
-        let get = |s: Slot| read_slot(bytes, s, self.order).unwrap_or(0);
+        let get = |s: Slot| read_slot_fast::<O>(bytes, s).unwrap_or(0);
         Ok(MessageHeader {
             block_length: get(h.block_length),
             template_id: get(h.template_id),
@@ -160,7 +168,18 @@ impl Decoder {
     /// Returns the message's length in bytes; bytes after it are not looked at. Errors carry
     /// offsets from the start of `buf`. The header's schema id must be the schema's.
     pub fn decode<V: Visitor>(&self, buf: &[u8], visitor: &mut V) -> Result<usize, DecodeError> {
-        let header = self.read_header(buf)?;
+        match self.order {
+            ByteOrder::LittleEndian => self.decode_in::<Le, V>(buf, visitor),
+            ByteOrder::BigEndian => self.decode_in::<Be, V>(buf, visitor),
+        }
+    }
+
+    fn decode_in<O: Order, V: Visitor>(
+        &self,
+        buf: &[u8],
+        visitor: &mut V,
+    ) -> Result<usize, DecodeError> {
+        let header = self.header_in::<O>(buf)?;
         if header.schema_id != self.schema_id {
             return Err(DecodeError::new(
                 self.header.schema_id.offset,
@@ -171,14 +190,14 @@ impl Decoder {
                 },
             ));
         }
-        let message = self.message_by_id(header.template_id).ok_or_else(|| {
-            DecodeError::new(
+        let Some(message) = self.message_by_id(header.template_id) else {
+            return Err(DecodeError::new(
                 self.header.template_id.offset,
                 "",
                 ErrorKind::UnknownTemplate(header.template_id),
-            )
-        })?;
-        self.decode_message(message, &header, buf, self.header.length, visitor)
+            ));
+        };
+        self.message_in::<O, V>(message, &header, buf, self.header.length, visitor)
     }
 
     /// Decodes a message body whose header was already read: the root block starts at
@@ -191,20 +210,27 @@ impl Decoder {
         start: usize,
         visitor: &mut V,
     ) -> Result<usize, DecodeError> {
-        visitor.begin_message(message, header);
-        let end = match self.order {
-            ByteOrder::LittleEndian => Walk::<V, Le>::new(buf, header.version, visitor).block(
-                &message.body,
-                start,
-                header.block_length,
-            ),
-            ByteOrder::BigEndian => Walk::<V, Be>::new(buf, header.version, visitor).block(
-                &message.body,
-                start,
-                header.block_length,
-            ),
+        match self.order {
+            ByteOrder::LittleEndian => {
+                self.message_in::<Le, V>(message, header, buf, start, visitor)
+            }
+            ByteOrder::BigEndian => self.message_in::<Be, V>(message, header, buf, start, visitor),
         }
-        .map_err(|e| e.within(&message.name))?;
+    }
+
+    #[inline(always)]
+    fn message_in<O: Order, V: Visitor>(
+        &self,
+        message: &MessagePlan,
+        header: &MessageHeader,
+        buf: &[u8],
+        start: usize,
+        visitor: &mut V,
+    ) -> Result<usize, DecodeError> {
+        visitor.begin_message(message, header);
+        let end = Walk::<V, O>::new(buf, header.version, visitor)
+            .block(&message.body, start, header.block_length)
+            .map_err(|e| e.within(&message.name))?;
         visitor.end_message(message);
         Ok(end)
     }
@@ -268,14 +294,14 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
         }
     }
 
-    /// Walks one block (root or group entry) whose fixed part starts at `start` and is
-    /// `block_length` bytes long; returns the offset just past its groups and var data.
-    fn block(
-        &mut self,
+    /// Fails if a block is shorter than the fields present at the acting version need.
+    #[inline(always)]
+    fn check_block(
+        &self,
         plan: &BlockPlan,
         start: usize,
         block_length: u64,
-    ) -> Result<usize, DecodeError> {
+    ) -> Result<(), DecodeError> {
         let required = plan.required_length(self.version);
         if block_length < required as u64 {
             return Err(DecodeError::new(
@@ -287,6 +313,18 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
                 },
             ));
         }
+        Ok(())
+    }
+
+    /// Walks one block (root or group entry) whose fixed part starts at `start` and is
+    /// `block_length` bytes long; returns the offset just past its groups and var data.
+    fn block(
+        &mut self,
+        plan: &BlockPlan,
+        start: usize,
+        block_length: u64,
+    ) -> Result<usize, DecodeError> {
+        self.check_block(plan, start, block_length)?;
         let block = take(self.buf, start, block_length, "")?;
         self.fields(plan, block, start)?;
         // `take` succeeded, so this cannot overflow.
@@ -312,7 +350,8 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
                     .on_value($node, read_fast::<O>($r, b), Origin::Wire);
             }};
         }
-        for (op, node) in plan.ops.iter().zip(&plan.fields) {
+        for node in &plan.fields {
+            let op = &node.op;
             if op.since > self.version {
                 self.node(&plan.fields, node, block, start)?;
                 continue;
@@ -362,6 +401,24 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
                             choices: &st.choices,
                         });
                         self.visitor.on_value(node, value, Origin::Wire);
+                    }
+                }
+                OpCode::ConstScalar => {
+                    if let NodeKind::Primitive(p) = &node.kind {
+                        if let Some(v) = p.const_scalar {
+                            self.visitor.on_value(node, v, Origin::Constant);
+                        }
+                    }
+                }
+                OpCode::ConstEnum => {
+                    if let NodeKind::Enum(e) = &node.kind {
+                        if let Some((name, raw)) = e.constant.and_then(|c| e.values.get(c)) {
+                            let value = Value::Enum(EnumValue {
+                                raw: *raw,
+                                name: Some(name),
+                            });
+                            self.visitor.on_value(node, value, Origin::Constant);
+                        }
                     }
                 }
                 OpCode::BeginComposite => self.visitor.begin_composite(node),
@@ -537,12 +594,30 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
             ));
         }
         self.visitor.begin_group(g, count);
-        for index in 0..count {
-            self.visitor.begin_entry(g, index);
-            pos = self
-                .block(&g.body, pos, block_length)
-                .map_err(|e| e.within(format_args!("{}[{index}]", g.name)))?;
-            self.visitor.end_entry(g, index);
+        if g.body.groups.is_empty() && g.body.var_data.is_empty() && count > 0 {
+            // Entries that are only a fixed block (the common case): check the block length
+            // once and walk the fields without the general per-block machinery. The count check
+            // above guarantees every entry's block is in the buffer.
+            self.check_block(&g.body, pos, block_length)
+                .map_err(|e| e.within(format_args!("{}[0]", g.name)))?;
+            let len = block_length as usize;
+            for index in 0..count {
+                self.visitor.begin_entry(g, index);
+                let block = take(self.buf, pos, block_length, "")
+                    .map_err(|e| e.within(format_args!("{}[{index}]", g.name)))?;
+                self.fields(&g.body, block, pos)
+                    .map_err(|e| e.within(format_args!("{}[{index}]", g.name)))?;
+                pos += len;
+                self.visitor.end_entry(g, index);
+            }
+        } else {
+            for index in 0..count {
+                self.visitor.begin_entry(g, index);
+                pos = self
+                    .block(&g.body, pos, block_length)
+                    .map_err(|e| e.within(format_args!("{}[{index}]", g.name)))?;
+                self.visitor.end_entry(g, index);
+            }
         }
         self.visitor.end_group(g);
         Ok(pos)

@@ -2,6 +2,7 @@
 //! sizes, enum and set tables, constants and null values, so that walking a message does no
 //! name lookups, no token scanning and no allocation.
 
+use crate::value::{read_scalar, Value};
 use sbekit_ir::{
     split_components, ByteOrder, Ir, IrError, Presence, PrimitiveType, PrimitiveValue, Signal,
     Token,
@@ -69,8 +70,6 @@ pub struct BlockPlan {
     /// For each distinct `sinceVersion` v (ascending): the block length that fields of versions
     /// up to v need. A message whose acting block length is shorter is malformed.
     pub(crate) required: Vec<(u64, usize)>,
-    /// `fields` compiled to compact operations for the walker (same length and order).
-    pub(crate) ops: Vec<HotOp>,
 }
 
 /// How to read one primitive from the wire.
@@ -140,7 +139,11 @@ pub(crate) enum OpCode {
     Enum(Read),
     /// A set read from the wire.
     Set(Read),
-    /// A constant, or a node the general (slow) path handles.
+    /// A scalar constant (precomputed in the node).
+    ConstScalar,
+    /// An enum constant (`valueRef`).
+    ConstEnum,
+    /// A char-array constant, or a node the general (slow) path handles.
     Other,
     BeginComposite,
     EndComposite(usize),
@@ -164,10 +167,18 @@ impl OpCode {
     }
 }
 
-fn compile_ops(fields: &[FieldNode]) -> Vec<HotOp> {
-    fields
-        .iter()
-        .map(|n| {
+impl HotOp {
+    const PLACEHOLDER: HotOp = HotOp {
+        since: 0,
+        code: OpCode::Other,
+        start: 0,
+        end: 0,
+    };
+}
+
+fn compile_ops(fields: &mut [FieldNode]) {
+    for n in fields.iter_mut() {
+        n.op = {
             let range = |slot: Slot, len: usize| {
                 (
                     slot.offset,
@@ -185,6 +196,8 @@ fn compile_ops(fields: &[FieldNode]) -> Vec<HotOp> {
                     };
                     (code, range(p.slot, p.length))
                 }
+                NodeKind::Primitive(p) if p.const_scalar.is_some() => (OpCode::ConstScalar, (0, 0)),
+                NodeKind::Enum(e) if e.constant.is_some() => (OpCode::ConstEnum, (0, 0)),
                 NodeKind::Enum(e) if e.constant.is_none() => (
                     Read::of(e.slot.ty).map_or(OpCode::Other, OpCode::Enum),
                     range(e.slot, 1),
@@ -203,8 +216,8 @@ fn compile_ops(fields: &[FieldNode]) -> Vec<HotOp> {
                 start,
                 end,
             }
-        })
-        .collect()
+        };
+    }
 }
 
 impl BlockPlan {
@@ -239,6 +252,8 @@ pub struct FieldNode {
     pub depth: u32,
     /// What the node is.
     pub kind: NodeKind,
+    /// The node compiled for the walker's hot loop (kept inline so the loop reads one array).
+    pub(crate) op: HotOp,
 }
 
 /// The kind of a [`FieldNode`].
@@ -277,6 +292,8 @@ pub struct PrimitiveNode {
     pub null_value: PrimitiveValue,
     /// The constant's bytes in wire order (constants only).
     pub(crate) constant: Option<Box<[u8]>>,
+    /// A scalar constant's value, decoded once.
+    pub(crate) const_scalar: Option<Value<'static>>,
     /// `length` null values in wire order, reported for absent fields.
     pub(crate) absent: Box<[u8]>,
 }
@@ -364,6 +381,8 @@ pub struct Decoder {
     pub(crate) messages: Vec<MessagePlan>,
     /// (template id, index into `messages`), sorted by id.
     pub(crate) by_id: Vec<(u64, usize)>,
+    /// Index into `messages` by template id (`u32::MAX`: none), when the ids are small.
+    pub(crate) dense: Vec<u32>,
 }
 
 impl Decoder {
@@ -409,6 +428,16 @@ impl Decoder {
             .map(|(i, m)| (m.id, i))
             .collect();
         by_id.sort_unstable();
+        // Template ids are usually small: index them directly.
+        let mut dense = Vec::new();
+        if let Some(&(max, _)) = by_id.last().filter(|(max, _)| *max < 4096) {
+            dense = vec![u32::MAX; max as usize + 1];
+            for &(id, i) in &by_id {
+                if let (Some(slot), Ok(i)) = (dense.get_mut(id as usize), u32::try_from(i)) {
+                    *slot = i;
+                }
+            }
+        }
         Ok(Decoder {
             order,
             schema_id: u64::try_from(ir.id).unwrap_or(0),
@@ -416,6 +445,7 @@ impl Decoder {
             header,
             messages,
             by_id,
+            dense,
         })
     }
 
@@ -446,6 +476,10 @@ impl Decoder {
 
     /// The plan of the message with template id `id`.
     pub fn message_by_id(&self, id: u64) -> Option<&MessagePlan> {
+        if !self.dense.is_empty() {
+            let i = *self.dense.get(usize::try_from(id).ok()?)?;
+            return self.messages.get(i as usize);
+        }
         let i = self.by_id.binary_search_by_key(&id, |&(k, _)| k).ok()?;
         self.by_id.get(i).and_then(|&(_, m)| self.messages.get(m))
     }
@@ -544,13 +578,12 @@ fn build_block(body: &[Token], order: ByteOrder) -> Result<BlockPlan, IrError> {
         var_data.push(build_var_data(&parts.var_data[i..end])?);
         i = end;
     }
-    let ops = compile_ops(&fields);
+    compile_ops(&mut fields);
     Ok(BlockPlan {
         fields,
         groups,
         var_data,
         required,
-        ops,
     })
 }
 
@@ -600,6 +633,12 @@ fn build_type(
             let null_value = t.encoding.applicable_null_value();
             let one = wire_bytes(&null_value, ty, order);
             let absent = one.repeat(length).into_boxed_slice();
+            // Scalar constants (not char arrays) are decoded once here.
+            let const_scalar = constant
+                .as_deref()
+                .filter(|c| length == 1 && c.len() == ty.size())
+                .and_then(|c| read_scalar(c, ty, order))
+                .and_then(owned_scalar);
             NodeKind::Primitive(PrimitiveNode {
                 slot,
                 length,
@@ -607,6 +646,7 @@ fn build_type(
                 character_encoding: t.encoding.character_encoding.clone(),
                 null_value,
                 constant,
+                const_scalar,
                 absent,
             })
         }
@@ -686,6 +726,7 @@ fn build_type(
                 since_version,
                 depth,
                 kind: NodeKind::BeginComposite { end: 0 },
+                op: HotOp::PLACEHOLDER,
             });
             let mut j = i + 1;
             let last = end.saturating_sub(1);
@@ -714,6 +755,7 @@ fn build_type(
                 since_version,
                 depth,
                 kind: NodeKind::EndComposite { begin },
+                op: HotOp::PLACEHOLDER,
             });
             return Ok(end);
         }
@@ -730,6 +772,7 @@ fn build_type(
         since_version,
         depth,
         kind,
+        op: HotOp::PLACEHOLDER,
     });
     Ok(end)
 }
@@ -786,6 +829,18 @@ fn build_var_data(tokens: &[Token]) -> Result<VarDataPlan, IrError> {
         },
         data_offset: offset_of(data)?,
         character_encoding: data.encoding.character_encoding.clone(),
+    })
+}
+
+/// A scalar value detached from any buffer.
+fn owned_scalar(v: Value<'_>) -> Option<Value<'static>> {
+    Some(match v {
+        Value::Int(i) => Value::Int(i),
+        Value::UInt(u) => Value::UInt(u),
+        Value::Float(f) => Value::Float(f),
+        Value::Double(d) => Value::Double(d),
+        Value::Char(c) => Value::Char(c),
+        _ => return None,
     })
 }
 
