@@ -1,6 +1,6 @@
 //! Capture containers: classic pcap (both byte orders, µs and ns) and pcap-ng.
 //!
-//! The format is sniffed from the magic number, never from the file name. One [`RecordParser`]
+//! The format is sniffed from the magic number, never from the file name. One record parser
 //! turns whole records into [`Packet`]s; the slice reader ([`PacketReader`]) and the streaming
 //! reader ([`StreamPacketReader`]) only differ in how they obtain those record bytes.
 

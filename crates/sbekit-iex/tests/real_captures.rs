@@ -286,3 +286,57 @@ fn deep_plus_all_message_types() {
         }
     }
 }
+
+/// Every small OMI fixture parses without error and contains the message type its file name
+/// names (the `Tops.IexTp.v1.5` directory actually holds TOPS 1.6 packets, per the data README).
+#[test]
+fn omi_fixtures_contain_their_named_types() {
+    let cases: &[(&str, u8)] = &[
+        ("Deep.IexTp.v1.0/PriceLevelBuyUpdateMessage.pcap", b'8'),
+        ("Deep.IexTp.v1.0/PriceLevelSellUpdateMessage.pcap", b'5'),
+        ("DeepPlus.IexTp.1.0.2/B_TradeBreak.pcap", b'B'),
+        ("DeepPlus.IexTp.1.0.2/D_SecurityDirectory.pcap", b'D'),
+        ("DeepPlus.IexTp.1.0.2/E_SecurityEvent.pcap", b'E'),
+        ("DeepPlus.IexTp.1.0.2/H_TradingStatus.pcap", b'H'),
+        ("DeepPlus.IexTp.1.0.2/I_RetailLiquidityIndicator.pcap", b'I'),
+        ("DeepPlus.IexTp.1.0.2/L_OrderExecuted.pcap", b'L'),
+        ("DeepPlus.IexTp.1.0.2/M_OrderModify.pcap", b'M'),
+        ("DeepPlus.IexTp.1.0.2/O_OperationalHaltStatus.pcap", b'O'),
+        ("DeepPlus.IexTp.1.0.2/P_ShortSalePriceTestStatus.pcap", b'P'),
+        ("DeepPlus.IexTp.1.0.2/R_OrderDelete.pcap", b'R'),
+        ("DeepPlus.IexTp.1.0.2/S_SystemEvent.pcap", b'S'),
+        ("DeepPlus.IexTp.1.0.2/T_Trade.pcap", b'T'),
+        ("DeepPlus.IexTp.1.0.2/a_AddOrder.pcap", b'a'),
+        ("Tops.IexTp.v1.5/AuctionInformationMessage.pcap", b'A'),
+        ("Tops.IexTp.v1.5/OfficialPriceMessage.pcap", b'X'),
+        ("Tops.IexTp.v1.5/OperationalHaltStatusMessage.pcap", b'O'),
+        ("Tops.IexTp.v1.5/QuoteUpdateMessage.pcap", b'Q'),
+        ("Tops.IexTp.v1.5/SecurityDirectoryMessage.pcap", b'D'),
+        ("Tops.IexTp.v1.5/ShortSalePriceTestStatusMessage.pcap", b'P'),
+        ("Tops.IexTp.v1.5/SystemEventMessage.pcap", b'S'),
+        ("Tops.IexTp.v1.5/TradeReportMessage.pcap", b'T'),
+        ("Tops.IexTp.v1.5/TradingStatusMessage.pcap", b'H'),
+        ("Tops.IexTp.v1.6/QuoteUpdateMessage.pcap", b'Q'),
+    ];
+    for (file, t) in cases {
+        let Some(p) = sbekit_testdata::require(
+            &format!("data/iex/omi-data-packets/Iex/{file}"),
+            "omi_fixtures_contain_their_named_types",
+        ) else {
+            return;
+        };
+        let (s, err) = count(&p);
+        assert!(err.is_none(), "{file}: {err:?}");
+        assert!(n(&s, *t) > 0, "{file} has no {} message", *t as char);
+        assert_eq!(s.unknown_messages(), 0, "{file}");
+    }
+    let Some(p) = sbekit_testdata::require(
+        "data/iex/omi-data-packets/Iex/Deep.IexTp.v1.0/Heartbeat.pcap",
+        "omi_fixtures_contain_their_named_types",
+    ) else {
+        return;
+    };
+    let (s, err) = count(&p);
+    assert!(err.is_none());
+    assert_eq!((s.segments, s.heartbeats, s.messages), (1, 1, 0));
+}
