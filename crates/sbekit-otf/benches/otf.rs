@@ -20,6 +20,7 @@ use sbekit_otf::{Decoder, FieldNode, JsonPrinter, Origin, Value, VarDataPlan, Vi
 struct Sum(u64);
 
 impl Visitor for Sum {
+    #[inline]
     fn on_value(&mut self, _node: &FieldNode, value: Value<'_>, _origin: Origin) {
         self.0 = self.0.wrapping_add(match value {
             Value::Int(i) => i as u64,
@@ -34,6 +35,7 @@ impl Visitor for Sum {
         });
     }
 
+    #[inline]
     fn on_var_data(&mut self, _field: &VarDataPlan, data: &[u8], _origin: Origin) {
         self.0 = self.0.wrapping_add(data.len() as u64);
     }

@@ -385,7 +385,7 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
                     let b = self.range(block, start, op, node)?;
                     let raw = read_raw::<O>(r, b) as i64;
                     let name = match &node.kind {
-                        NodeKind::Enum(e) => e.values.iter().find(|v| v.1 == raw),
+                        NodeKind::Enum(e) => e.lookup(raw),
                         _ => None,
                     }
                     .map(|v| v.0.as_str());
@@ -507,7 +507,7 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
                     };
                     let name = match e.constant {
                         Some(c) => e.values.get(c),
-                        None => e.values.iter().find(|v| v.1 == raw),
+                        None => e.lookup(raw),
                     }
                     .map(|v| v.0.as_str());
                     self.visitor

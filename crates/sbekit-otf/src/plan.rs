@@ -311,6 +311,23 @@ pub struct EnumNode {
     pub null_raw: i64,
     /// For a constant field (`valueRef`): the index of the valid value it names.
     pub constant: Option<usize>,
+    /// For one-byte enums: the index of the valid value for each raw byte (`u8::MAX`: none),
+    /// so the walker finds names without scanning.
+    pub(crate) by_byte: Option<Box<[u8; 256]>>,
+}
+
+impl EnumNode {
+    /// The valid value (name, raw) whose raw value is `raw`.
+    #[inline]
+    pub fn lookup(&self, raw: i64) -> Option<&(String, i64)> {
+        match &self.by_byte {
+            Some(table) => {
+                let i = *table.get(usize::try_from(raw).ok()?)?;
+                self.values.get(usize::from(i))
+            }
+            None => self.values.iter().find(|v| v.1 == raw),
+        }
+    }
 }
 
 /// One choice of a set.
@@ -687,12 +704,28 @@ fn build_type(
                 }
                 None => None,
             };
+            let by_byte = (ty.size() == 1 && values.len() < 255).then(|| {
+                let mut table = Box::new([u8::MAX; 256]);
+                // Signed bytes are looked up by their sign-extended value, so only 0..=127
+                // hit the table; negative raw values fall outside it (and are not found).
+                for (i, (_, raw)) in values.iter().enumerate().rev() {
+                    if let (Ok(b), Ok(i)) = (usize::try_from(*raw), u8::try_from(i)) {
+                        if let Some(slot) = table.get_mut(b) {
+                            *slot = i;
+                        }
+                    }
+                }
+                table
+            });
+            // A signed one-byte enum with negative values needs the scan.
+            let by_byte = by_byte.filter(|_| values.iter().all(|(_, r)| (0..256).contains(r)));
             NodeKind::Enum(EnumNode {
                 slot,
                 type_name: t.type_name().to_string(),
                 values,
                 null_raw,
                 constant,
+                by_byte,
             })
         }
         Signal::BeginSet => {
