@@ -146,7 +146,7 @@ pub fn open_stream(
     opts: ReadOptions,
 ) -> Result<StreamSegments<DynRead>, Error> {
     let file = File::open(path.as_ref()).map_err(io_error)?;
-    stream_from_reader(file, opts)
+    Ok(stream_from_reader(file, opts)?.0)
 }
 
 /// Like [`open_stream`] for any reader (a file, a pipe, a counting wrapper...). Returns the
@@ -154,7 +154,7 @@ pub fn open_stream(
 pub fn stream_from_reader<R: Read + Send + 'static>(
     input: R,
     opts: ReadOptions,
-) -> Result<StreamSegments<DynRead>, Error> {
+) -> Result<(StreamSegments<DynRead>, bool), Error> {
     use std::io::BufRead;
     let mut buffered = BufReader::with_capacity(1 << 16, input);
     // Peek at the magic without consuming it.
@@ -165,7 +165,7 @@ pub fn stream_from_reader<R: Read + Send + 'static>(
     } else {
         Box::new(buffered)
     };
-    StreamSegments::new(input, opts)
+    Ok((StreamSegments::new(input, opts)?, gzip))
 }
 
 fn io_error(e: io::Error) -> Error {

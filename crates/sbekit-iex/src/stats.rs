@@ -149,7 +149,9 @@ impl Stats {
         if let Some(expected) = s.next_seq {
             if first > expected {
                 s.gaps += 1;
-                s.missing_messages += (first - expected) as u64;
+                // i128: corrupt or hostile sequence numbers must not overflow.
+                let missing = (first as i128 - expected as i128).min(u64::MAX as i128) as u64;
+                s.missing_messages = s.missing_messages.saturating_add(missing);
             } else if first < expected {
                 if first <= 1 || seg.stream_offset() == 0 {
                     s.resets += 1;

@@ -152,6 +152,26 @@ fn synth_to_stdout_matches_file_and_streams_into_stats() {
     assert_eq!(zipped["format"], "gzip / pcap-ng");
     assert_eq!(plain["by_type"], zipped["by_type"]);
     assert_eq!(plain["messages"], 3000);
+
+    // A pipe is read once, as a stream: `synth -o - | stats /dev/stdin`.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sbekit"))
+        .args(["iex", "stats", "--json", "/dev/stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let bytes = out.stdout.clone();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        stdin.write_all(&bytes).unwrap();
+    });
+    let piped = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(piped.status.success());
+    let piped = json(&piped);
+    assert_eq!(piped["format"], "pcap-ng");
+    assert_eq!(piped["by_type"], plain["by_type"]);
 }
 
 /// A stored (uncompressed) gzip member, written by hand so the test needs no gzip library:

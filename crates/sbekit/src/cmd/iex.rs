@@ -171,27 +171,25 @@ fn stats(a: StatsArgs) -> ExitCode {
     let opts = ReadOptions {
         keep_going: a.keep_going,
     };
-    let mut head = [0u8; 4];
-    let file_bytes = std::fs::metadata(&a.file).map(|m| m.len()).unwrap_or(0);
-    let sniffed = match File::open(&a.file).and_then(|mut f| {
-        let mut n = 0;
-        while n < 4 {
-            let k = f.read(&mut head[n..])?;
-            if k == 0 {
-                break;
-            }
-            n += k;
-        }
-        Ok(n)
-    }) {
-        Ok(n) => sbekit_iex::sniff(&head[..n]),
+    let meta = match std::fs::metadata(&a.file) {
+        Ok(m) => m,
         Err(e) => return fail(format_args!("{}: {e}", a.file.display())),
     };
-    let regular = std::fs::metadata(&a.file).is_ok_and(|m| m.is_file());
-    let outcome = if sniffed == Sniffed::Gzip || !regular {
-        stats_streaming(&a, opts, file_bytes, sniffed == Sniffed::Gzip)
+    // Pipes and devices are read once, as a stream (which detects gzip itself); regular files
+    // are sniffed: gzip is streamed, anything else memory-mapped.
+    let outcome = if !meta.is_file() {
+        stats_streaming(&a, opts, 0)
     } else {
-        stats_mapped(&a, opts, file_bytes)
+        let mut head = [0u8; 2];
+        let n = match File::open(&a.file).and_then(|mut f| f.read(&mut head)) {
+            Ok(n) => n,
+            Err(e) => return fail(format_args!("{}: {e}", a.file.display())),
+        };
+        if sbekit_iex::sniff(&head[..n]) == Sniffed::Gzip {
+            stats_streaming(&a, opts, meta.len())
+        } else {
+            stats_mapped(&a, opts, meta.len())
+        }
     };
     let o = match outcome {
         Ok(o) => o,
@@ -268,12 +266,7 @@ fn stats_mapped(a: &StatsArgs, opts: ReadOptions, file_bytes: u64) -> Result<Out
     })
 }
 
-fn stats_streaming(
-    a: &StatsArgs,
-    opts: ReadOptions,
-    file_bytes: u64,
-    gzip: bool,
-) -> Result<Outcome, String> {
+fn stats_streaming(a: &StatsArgs, opts: ReadOptions, file_bytes: u64) -> Result<Outcome, String> {
     let file = File::open(&a.file).map_err(|e| e.to_string())?;
     let count = Arc::new(AtomicU64::new(0));
     let counting = Counting {
@@ -286,9 +279,11 @@ fn stats_streaming(
     let mut error = None;
     let mut format = "unknown";
     let mut bytes_read = 0;
+    let mut gzip = false;
     match sbekit_iex::stream_from_reader(counting, opts) {
         Err(e) => error = Some(e),
-        Ok(mut segs) => {
+        Ok((mut segs, gz)) => {
+            gzip = gz;
             let mut n = 0u64;
             while let Some(s) = segs.next_segment() {
                 match s {
