@@ -666,3 +666,39 @@ fn capture_from_vec_and_open_agree() {
         .segments(ReadOptions::default())
         .is_err());
 }
+
+#[test]
+fn stats_sequence_gaps_resets_and_backwards() {
+    let m = trade(b"GAP     ", 1, 1, 1);
+    let segs = [
+        iextp(0x8004, 9, 1, 0, 1, &[&m, &m]),      // 1, 2
+        iextp(0x8004, 9, 3, 84, 2, &[&m]),         // 3: continuous
+        iextp(0x8004, 9, 10, 126, 3, &[&m]),       // expected 4: gap of 6
+        iextp(0x8004, 9, 11, 168, 4, &[]),         // heartbeat announcing 11: continuous
+        iextp(0x8004, 9, 1, 0, 5, &[&m]),          // restart at 1, offset 0: reset
+        iextp(0x8004, 9, 1, 42, 6, &[&m]),         // expected 2, got 1: a reset (sequence 1)
+        iextp(0x8004, 9, 1, 42, 7, &[&m, &m, &m]), // expected 2 again: reset
+        iextp(0x8004, 9, 3, 200, 8, &[&m]),        // expected 4, got 3: backwards (duplicate)
+        iextp(0x8003, 9, 1, 0, 9, &[&m]),          // another protocol: its own session
+    ];
+    let recs: Vec<_> = segs.iter().map(|s| (1u32, 0u32, udp(s))).collect();
+    let data = pcap(false, false, 1, &recs);
+    let mut stats = sbekit_iex::stats::Stats::default();
+    for s in Segments::new(&data, ReadOptions::default()).unwrap() {
+        stats.add_segment(&s.unwrap(), false).unwrap();
+    }
+    assert_eq!(stats.sessions.len(), 2);
+    let deep = &stats.sessions[&(0x8004, 1, 9)];
+    assert_eq!(deep.segments, 8);
+    assert_eq!(deep.heartbeats, 1);
+    assert_eq!((deep.gaps, deep.missing_messages), (1, 6));
+    assert_eq!(deep.resets, 3);
+    assert_eq!(deep.backwards, 1);
+    assert_eq!(deep.next_seq, Some(4));
+    let tops = &stats.sessions[&(0x8003, 1, 9)];
+    assert_eq!((tops.segments, tops.gaps, tops.resets), (1, 0, 0));
+    assert_eq!(stats.total_gaps(), (1, 6));
+    assert_eq!(stats.messages, 11);
+    assert_eq!(stats.symbols.len(), 1);
+    assert_eq!(stats.send_time, Some((1, 9)));
+}

@@ -111,11 +111,31 @@ fn skew_concentrates_trading_on_popular_symbols() {
     let (bytes, _) = synth(&cfg);
     let cap = Capture::from_vec(bytes);
     let mut per_sym = std::collections::HashMap::<[u8; 8], u64>::new();
+    let (mut plus, mut deletes, mut trades) = (0u64, 0u64, 0u64);
     for m in cap.messages(ReadOptions::default()).unwrap() {
-        if let sbekit_iex::Message::PriceLevelUpdate(u) = m.unwrap() {
-            *per_sym.entry(*u.symbol().bytes()).or_default() += 1;
+        match m.unwrap() {
+            sbekit_iex::Message::PriceLevelUpdate(u) => {
+                *per_sym.entry(*u.symbol().bytes()).or_default() += 1;
+                plus += 1;
+                deletes += (u.size() == 0) as u64;
+                assert!(u.price().raw() > 0);
+                assert!(u.event_flags() <= 1);
+            }
+            sbekit_iex::Message::TradeReport(t) => {
+                trades += 1;
+                assert!(t.price().raw() > 0 && t.size() > 0);
+                // The odd-lot bit is set exactly for trades under a round lot.
+                assert_eq!(t.sale_condition() & 0x20 != 0, t.size() < 100);
+            }
+            _ => {}
         }
     }
+    let delete_share = deletes as f64 / plus as f64;
+    assert!(
+        (delete_share - cfg.plu_delete_share).abs() < 0.01,
+        "{delete_share}"
+    );
+    assert!(trades > 0);
     let mut v: Vec<u64> = per_sym.into_values().collect();
     v.sort_unstable_by(|a, b| b.cmp(a));
     let total: u64 = v.iter().sum();
