@@ -325,7 +325,6 @@ impl<W: Write> Gen<W> {
             .collect();
         let (y, m, d) = cfg.date;
         let day0 = crate::stats::days_from_civil(y as i64, m, d) * 86_400 * NS;
-        let trading_msgs = cfg.messages;
         Gen {
             w,
             rng,
@@ -349,7 +348,8 @@ impl<W: Write> Gen<W> {
             stream_offset: 0,
             now: 0,
             last_send: None,
-            remaining: trading_msgs,
+            // Set by `run` once the administrative traffic is planned.
+            remaining: 0,
             trade_id: 1_000_000,
             last_trade: None,
             thr: Thresholds {
