@@ -151,6 +151,7 @@ const ENCODER_RESERVED: &[&str] = &[
     "complete",
     "begin_section",
     "write_empty",
+    "fill",
     "fmt",
     "entry",
     "count",
@@ -1074,6 +1075,8 @@ impl Gen<'_> {
         let min = b.min_block;
         let k = b.sections.len();
         let versioned = b.has_versioned_fields();
+        // Entries of groups without nested sections are sliced by the iterator directly.
+        let fixed_entry = template.is_none() && k == 0;
         let mut names = Names::new(DECODER_RESERVED);
         let fields: Vec<(String, &Field)> =
             b.fields.iter().map(|f| (names.take(&f.name), f)).collect();
@@ -1115,7 +1118,9 @@ impl Gen<'_> {
             w!(out, "sec: [usize; {}],", k + 1);
         }
         w!(out, "acting_version: u64,");
-        w!(out, "end: usize,");
+        if !fixed_entry {
+            w!(out, "end: usize,");
+        }
         w!(out, "}}");
         w!(out, "");
         w!(out, "impl<'a> {p}Decoder<'a> {{");
@@ -1193,47 +1198,63 @@ impl Gen<'_> {
             "pub fn raw_block(&self) -> &'a [u8; {min}] {{ self.block }}"
         );
         w!(out, "");
-        // The one walk that checks a body: block, then each section in order.
-        w!(out, "#[inline]");
-        w!(out, "fn parse(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> {R}<Self, rt::DecodeError> {{");
-        w!(out, "let blk_end = match pos.checked_add(block_len) {{ {SOME}(e) if e <= buf.len() => e, _ => return {ERR}(rt::DecodeError::too_short(pos, block_len, buf.len())) }};");
-        w!(out, "let blk = match buf.get(pos..blk_end) {{ {SOME}(b) => b, {NONE} => return {ERR}(rt::DecodeError::too_short(pos, block_len, buf.len())) }};");
-        w!(out, "let block = match blk.first_chunk::<{min}>() {{ {SOME}(b) => b, {NONE} => return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::BlockLengthTooShort {{ minimum: {min}, found: block_len }}, pos)) }};");
-        if k > 0 {
-            w!(out, "let mut p = blk_end;");
-            w!(out, "let mut sec = [0usize; {}];", k + 1);
-            for (i, (_, s)) in sections.iter().enumerate() {
-                w!(out, "sec[{i}] = p;");
-                let step = match s {
+        if fixed_entry {
+            w!(out, "#[inline]");
+            w!(
+                out,
+                "fn from_block(blk: &'a [u8], acting_version: u64) -> {O}<Self> {{"
+            );
+            w!(out, "let block = blk.first_chunk::<{min}>()?;");
+            if versioned {
+                w!(out, "{SOME}(Self {{ block, blk, acting_version }})");
+            } else {
+                w!(out, "{SOME}(Self {{ block, acting_version }})");
+            }
+            w!(out, "}}");
+            w!(out, "");
+        } else {
+            // The one walk that checks a body: block, then each section in order.
+            w!(out, "#[inline]");
+            w!(out, "fn parse(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> {R}<Self, rt::DecodeError> {{");
+            w!(out, "let blk_end = match pos.checked_add(block_len) {{ {SOME}(e) if e <= buf.len() => e, _ => return {ERR}(rt::DecodeError::too_short(pos, block_len, buf.len())) }};");
+            w!(out, "let blk = match buf.get(pos..blk_end) {{ {SOME}(b) => b, {NONE} => return {ERR}(rt::DecodeError::too_short(pos, block_len, buf.len())) }};");
+            w!(out, "let block = match blk.first_chunk::<{min}>() {{ {SOME}(b) => b, {NONE} => return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::BlockLengthTooShort {{ minimum: {min}, found: block_len }}, pos)) }};");
+            if k > 0 {
+                w!(out, "let mut p = blk_end;");
+                w!(out, "let mut sec = [0usize; {}];", k + 1);
+                for (i, (_, s)) in sections.iter().enumerate() {
+                    w!(out, "sec[{i}] = p;");
+                    let step = match s {
                     Section::Group { body, .. } => format!("p = {}Iter::skip(buf, p, acting_version)?;", body.path),
                     Section::Var { len, .. } => format!("p = rt::var_end(buf, p, |b: [u8; {}]| rt::Int::to_usize({}::from_{}_bytes(b)))?;", len.ty.size(), rty(len.ty), endian(len.order)),
                 };
-                if s.since() > 0 {
-                    w!(out, "if acting_version >= {} {{ {step} }}", s.since());
-                } else {
-                    w!(out, "{step}");
+                    if s.since() > 0 {
+                        w!(out, "if acting_version >= {} {{ {step} }}", s.since());
+                    } else {
+                        w!(out, "{step}");
+                    }
                 }
+                w!(out, "sec[{k}] = p;");
             }
-            w!(out, "sec[{k}] = p;");
+            let mut fields_init = vec!["block".to_string()];
+            if versioned {
+                fields_init.push("blk".into());
+            } else {
+                w!(out, "let _ = blk;");
+            }
+            if k > 0 {
+                fields_init.push("buf".into());
+                fields_init.push("sec".into());
+                fields_init.push("acting_version".into());
+                fields_init.push("end: p".into());
+            } else {
+                fields_init.push("acting_version".into());
+                fields_init.push("end: blk_end".into());
+            }
+            w!(out, "{OK}(Self {{ {} }})", fields_init.join(", "));
+            w!(out, "}}");
+            w!(out, "");
         }
-        let mut fields_init = vec!["block".to_string()];
-        if versioned {
-            fields_init.push("blk".into());
-        } else {
-            w!(out, "let _ = blk;");
-        }
-        if k > 0 {
-            fields_init.push("buf".into());
-            fields_init.push("sec".into());
-            fields_init.push("acting_version".into());
-            fields_init.push("end: p".into());
-        } else {
-            fields_init.push("acting_version".into());
-            fields_init.push("end: blk_end".into());
-        }
-        w!(out, "{OK}(Self {{ {} }})", fields_init.join(", "));
-        w!(out, "}}");
-        w!(out, "");
         for (m, f) in &fields {
             self.getter(m, f, "self.block", true);
         }
@@ -1255,7 +1276,8 @@ impl Gen<'_> {
                         &format!("The entries of the `{name}` group."),
                     );
                     w!(out, "#[inline]");
-                    let make = format!("{it}::at(self.buf, self.sec[{i}], self.acting_version).unwrap_or_else(|_| {it}::empty(self.buf))");
+                    let make =
+                        format!("{it}::resume(self.buf, self.sec[{i}], self.acting_version)");
                     if *since > 0 {
                         w!(out, "///");
                         w!(out, "/// Since schema version {since}: `None` when the message's acting version is older.");
@@ -1345,62 +1367,105 @@ impl Gen<'_> {
         let out = &mut self.out;
         let max = count.max.min(u64::from(u32::MAX));
         w!(out, "/// Iterates over the entries of a `{name}` group (checked when the message was decoded).");
+        let fixed = body.is_fixed();
+        let rb = read("dims", bl.offset, bl.ty, bl.order);
+        let rc = read("dims", count.offset, count.ty, count.order);
         w!(out, "#[derive(Clone, Copy)]");
         w!(out, "pub struct {p}Iter<'a> {{");
-        w!(out, "buf: &'a [u8],");
-        w!(out, "pos: usize,");
+        if fixed {
+            w!(out, "rest: &'a [u8],");
+        } else {
+            w!(out, "buf: &'a [u8],");
+            w!(out, "pos: usize,");
+        }
         w!(out, "block_len: usize,");
         w!(out, "remaining: usize,");
         w!(out, "acting_version: u64,");
         w!(out, "}}");
         w!(out, "");
         w!(out, "impl<'a> {p}Iter<'a> {{");
-        w!(out, "fn empty(buf: &'a [u8]) -> Self {{ Self {{ buf, pos: 0, block_len: 0, remaining: 0, acting_version: 0 }} }}");
-        w!(out, "");
+        // Checks the group header (the walk in `decode`).
         w!(out, "#[inline]");
-        w!(out, "fn at(buf: &'a [u8], pos: usize, acting_version: u64) -> {R}<Self, rt::DecodeError> {{");
+        w!(
+            out,
+            "fn check_dims(buf: &'a [u8], pos: usize) -> {R}<(usize, usize), rt::DecodeError> {{"
+        );
         w!(out, "let dims = match rt::chunk::<{dim}>(buf, pos) {{ {SOME}(d) => d, {NONE} => return {ERR}(rt::DecodeError::too_short(pos, {dim}, buf.len())) }};");
-        w!(
-            out,
-            "let block_len = rt::Int::to_usize({});",
-            read("dims", bl.offset, bl.ty, bl.order)
-        );
-        w!(
-            out,
-            "let remaining = rt::Int::to_usize({});",
-            read("dims", count.offset, count.ty, count.order)
-        );
+        w!(out, "let block_len = rt::Int::to_usize({rb});");
+        w!(out, "let remaining = rt::Int::to_usize({rc});");
         w!(out, "if remaining > {max} {{ return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::InvalidDimension {{ found: remaining as u64 }}, pos)); }}");
         if body.min_block > 0 {
             w!(out, "if block_len < {p}Decoder::MIN_BLOCK_LENGTH {{ return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::BlockLengthTooShort {{ minimum: {p}Decoder::MIN_BLOCK_LENGTH, found: block_len }}, pos)); }}");
         }
-        w!(
-            out,
-            "{OK}(Self {{ buf, pos: pos + {dim}, block_len, remaining, acting_version }})"
-        );
+        w!(out, "{OK}((block_len, remaining))");
         w!(out, "}}");
         w!(out, "");
         w!(out, "/// Checks the group at `pos`; returns where it ends.");
         w!(out, "#[inline]");
         w!(out, "fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> {R}<usize, rt::DecodeError> {{");
-        w!(out, "let it = Self::at(buf, pos, acting_version)?;");
-        if body.is_fixed() {
-            w!(out, "match it.block_len.checked_mul(it.remaining).and_then(|n| it.pos.checked_add(n)) {{");
-            w!(out, "{SOME}(end) if end <= buf.len() => {OK}(end),");
-            w!(out, "_ => {ERR}(rt::DecodeError::too_short(it.pos, it.block_len.saturating_mul(it.remaining), buf.len())),");
-            w!(out, "}}");
-        } else {
-            w!(out, "let mut p = it.pos;");
-            w!(out, "for _ in 0..it.remaining {{");
+        w!(
+            out,
+            "let (block_len, remaining) = Self::check_dims(buf, pos)?;"
+        );
+        w!(out, "let start = pos + {dim};");
+        if fixed {
+            w!(out, "let _ = acting_version;");
             w!(
                 out,
-                "let end = {p}Decoder::parse(buf, p, it.block_len, acting_version)?.end;"
+                "match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {{"
+            );
+            w!(out, "{SOME}(end) if end <= buf.len() => {OK}(end),");
+            w!(out, "_ => {ERR}(rt::DecodeError::too_short(start, block_len.saturating_mul(remaining), buf.len())),");
+            w!(out, "}}");
+        } else {
+            w!(out, "let mut p = start;");
+            w!(out, "for _ in 0..remaining {{");
+            w!(
+                out,
+                "let end = {p}Decoder::parse(buf, p, block_len, acting_version)?.end;"
             );
             // Entries that take no bytes are all alike; no need to walk them all.
             w!(out, "if end == p {{ break; }}");
             w!(out, "p = end;");
             w!(out, "}}");
             w!(out, "{OK}(p)");
+        }
+        w!(out, "}}");
+        w!(out, "");
+        // The group was checked by `decode`; this only re-reads its header (still bounds-checked,
+        // so a decoder can never be made to panic).
+        w!(out, "#[inline]");
+        w!(
+            out,
+            "fn resume(buf: &'a [u8], pos: usize, acting_version: u64) -> Self {{"
+        );
+        w!(
+            out,
+            "let (block_len, remaining) = match rt::chunk::<{dim}>(buf, pos) {{"
+        );
+        w!(
+            out,
+            "{SOME}(dims) => (rt::Int::to_usize({rb}), rt::Int::to_usize({rc})),"
+        );
+        w!(out, "{NONE} => (0, 0),");
+        w!(out, "}};");
+        w!(out, "let start = pos.saturating_add({dim});");
+        if fixed {
+            w!(out, "match block_len.checked_mul(remaining).and_then(|n| buf.get(start..start.checked_add(n)?)) {{");
+            w!(
+                out,
+                "{SOME}(rest) => Self {{ rest, block_len, remaining, acting_version }},"
+            );
+            w!(
+                out,
+                "{NONE} => Self {{ rest: &[], block_len, remaining: 0, acting_version }},"
+            );
+            w!(out, "}}");
+        } else {
+            w!(
+                out,
+                "Self {{ buf, pos: start, block_len, remaining, acting_version }}"
+            );
         }
         w!(out, "}}");
         w!(out, "}}");
@@ -1410,16 +1475,23 @@ impl Gen<'_> {
         w!(out, "#[inline]");
         w!(out, "fn next(&mut self) -> {O}<{p}Decoder<'a>> {{");
         w!(out, "if self.remaining == 0 {{ return {NONE}; }}");
-        w!(
-            out,
-            "match {p}Decoder::parse(self.buf, self.pos, self.block_len, self.acting_version) {{"
-        );
-        w!(
-            out,
-            "{OK}(e) => {{ self.pos = e.end; self.remaining -= 1; {SOME}(e) }}"
-        );
-        w!(out, "{ERR}(_) => {{ self.remaining = 0; {NONE} }}");
-        w!(out, "}}");
+        if fixed {
+            w!(
+                out,
+                "let (e, rest) = self.rest.split_at_checked(self.block_len)?;"
+            );
+            w!(out, "self.rest = rest;");
+            w!(out, "self.remaining -= 1;");
+            w!(out, "{p}Decoder::from_block(e, self.acting_version)");
+        } else {
+            w!(out, "match {p}Decoder::parse(self.buf, self.pos, self.block_len, self.acting_version) {{");
+            w!(
+                out,
+                "{OK}(e) => {{ self.pos = e.end; self.remaining -= 1; {SOME}(e) }}"
+            );
+            w!(out, "{ERR}(_) => {{ self.remaining = 0; {NONE} }}");
+            w!(out, "}}");
+        }
         w!(out, "}}");
         w!(out, "#[inline]");
         w!(out, "fn size_hint(&self) -> (usize, {O}<usize>) {{ (self.remaining, {SOME}(self.remaining)) }}");
@@ -1463,6 +1535,11 @@ impl Gen<'_> {
             }
         }
         let is_msg = template.is_some();
+        let tail_place = if is_msg || k == 0 {
+            "self.tail"
+        } else {
+            "*self.tail"
+        };
         let (lt, tail_ty, tail_ref) = if is_msg || k == 0 {
             ("<'a>", "rt::Tail<'a>", "&mut self.tail")
         } else {
@@ -1552,28 +1629,30 @@ impl Gen<'_> {
                 "fn begin_section(&mut self, i: usize) -> {R}<(), rt::EncodeError> {{"
             );
             w!(out, "if self.next > i {{ return {ERR}(rt::EncodeError::new(rt::EncodeErrorKind::OutOfOrder {{ section: i, next_allowed: self.next }}, self.tail.position())); }}");
-            w!(
-                out,
-                "while self.next < i {{ self.write_empty(self.next)?; self.next += 1; }}"
-            );
+            // Skipped sections are filled out of line, with the tail moved in and out by
+            // value, so the encoder's address never escapes and its state stays in registers.
+            w!(out, "if self.next < i {{");
+            w!(out, "let t = ::core::mem::take({tail_ref});");
+            w!(out, "{tail_place} = Self::fill(t, self.next, i)?;");
+            w!(out, "}}");
             w!(out, "self.next = i + 1;");
             w!(out, "{OK}(())");
             w!(out, "}}");
             w!(out, "");
             w!(out, "#[inline]");
             w!(out, "fn complete(&mut self) -> {R}<(), rt::EncodeError> {{");
-            w!(
-                out,
-                "while self.next < {k} {{ self.write_empty(self.next)?; self.next += 1; }}"
-            );
+            w!(out, "if self.next < {k} {{");
+            w!(out, "let t = ::core::mem::take({tail_ref});");
+            w!(out, "{tail_place} = Self::fill(t, self.next, {k})?;");
+            w!(out, "self.next = {k};");
+            w!(out, "}}");
             w!(out, "{OK}(())");
             w!(out, "}}");
             w!(out, "");
+            w!(out, "/// Writes sections `from..to` empty.");
             w!(out, "#[cold]");
-            w!(
-                out,
-                "fn write_empty(&mut self, i: usize) -> {R}<(), rt::EncodeError> {{"
-            );
+            w!(out, "fn fill(mut tail: rt::Tail<'a>, from: usize, to: usize) -> {R}<rt::Tail<'a>, rt::EncodeError> {{");
+            w!(out, "for i in from..to {{");
             // One section: an `if` (clippy: single_match); several: a `match`.
             if k > 1 {
                 w!(out, "match i {{");
@@ -1581,10 +1660,10 @@ impl Gen<'_> {
             for (i, (_, s)) in sections.iter().enumerate() {
                 let body = match s {
                     Section::Group { body, .. } => {
-                        format!("{}Writer::begin({tail_ref})?;", body.path)
+                        format!("{}Writer::begin(&mut tail)?;", body.path)
                     }
                     Section::Var { len, .. } => format!(
-                        "self.tail.write_var({}::to_{}_bytes(0), &[])?;",
+                        "tail.write_var({}::to_{}_bytes(0), &[])?;",
                         rty(len.ty),
                         endian(len.order)
                     ),
@@ -1599,7 +1678,8 @@ impl Gen<'_> {
                 w!(out, "_ => {{}}");
                 w!(out, "}}");
             }
-            w!(out, "{OK}(())");
+            w!(out, "}}");
+            w!(out, "{OK}(tail)");
             w!(out, "}}");
             for (i, (m, s)) in sections.iter().enumerate() {
                 let id = escape(m);

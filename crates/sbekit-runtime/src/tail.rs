@@ -7,7 +7,7 @@ use crate::{EncodeError, EncodeErrorKind};
 /// Each reservation splits the slice, so the reserved bytes are an independent `&'a mut`
 /// borrow: a group entry's block stays writable while its nested groups and var data are
 /// appended after it.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Tail<'a> {
     rest: &'a mut [u8],
     pos: usize,
@@ -30,7 +30,7 @@ impl<'a> Tail<'a> {
     #[inline(always)]
     pub fn take(&mut self, len: usize) -> Result<&'a mut [u8], EncodeError> {
         if len > self.rest.len() {
-            return Err(self.too_short(len));
+            return Err(too_short(len, self.rest.len(), self.pos));
         }
         let rest = core::mem::take(&mut self.rest);
         let (head, rest) = rest.split_at_mut(len.min(rest.len()));
@@ -43,7 +43,7 @@ impl<'a> Tail<'a> {
     #[inline(always)]
     pub fn take_array<const N: usize>(&mut self) -> Result<&'a mut [u8; N], EncodeError> {
         if N > self.rest.len() {
-            return Err(self.too_short(N));
+            return Err(too_short(N, self.rest.len(), self.pos));
         }
         let rest = core::mem::take(&mut self.rest);
         match rest.split_first_chunk_mut::<N>() {
@@ -60,17 +60,6 @@ impl<'a> Tail<'a> {
                 self.pos,
             )),
         }
-    }
-
-    #[cold]
-    fn too_short(&self, needed: usize) -> EncodeError {
-        EncodeError::new(
-            EncodeErrorKind::BufferTooShort {
-                needed,
-                available: self.rest.len(),
-            },
-            self.pos,
-        )
     }
 
     /// Appends `data`.
@@ -95,4 +84,13 @@ impl<'a> Tail<'a> {
         }
         Ok(())
     }
+}
+
+/// The error for a reservation that does not fit. Takes plain values (not `&Tail`) so the
+/// tail's address never escapes into an out-of-line call, which would keep it out of
+/// registers in the hot path.
+#[cold]
+#[inline(never)]
+fn too_short(needed: usize, available: usize, pos: usize) -> EncodeError {
+    EncodeError::new(EncodeErrorKind::BufferTooShort { needed, available }, pos)
 }
