@@ -635,3 +635,78 @@ impl<'a> Message<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds a message of `len` bytes with the common prefix filled in.
+    fn msg(t: u8, code: u8, len: usize) -> Vec<u8> {
+        let mut m = vec![0u8; len];
+        m[0] = t;
+        m[1] = code;
+        m[2..10].copy_from_slice(&1_234_567_890_123_456_789i64.to_le_bytes());
+        if len >= 18 {
+            m[10..18].copy_from_slice(b"ZVZZT   ");
+        }
+        m
+    }
+
+    #[test]
+    fn every_known_type_dispatches_to_its_view_at_its_spec_length() {
+        for t in 0..=255u8 {
+            let Some(len) = spec_len(t) else {
+                assert!(matches!(
+                    Message::parse(&[t, 0, 0]),
+                    Ok(Message::Unknown(_))
+                ));
+                continue;
+            };
+            let m = msg(t, 1, len);
+            let parsed = Message::parse(&m).unwrap();
+            assert_eq!(parsed.msg_type(), t);
+            assert_eq!(parsed.raw().len(), len);
+            assert_eq!(parsed.timestamp(), Some(1_234_567_890_123_456_789));
+            assert!(!matches!(parsed, Message::Unknown(_)), "{}", type_label(t));
+            assert_eq!(parsed.symbol().is_some(), t != b'S');
+            if t != b'S' {
+                assert_eq!(parsed.symbol().unwrap().as_str(), "ZVZZT");
+            }
+            // One byte short is rejected with the minimum length; longer is accepted.
+            assert_eq!(Message::parse(&m[..len - 1]).unwrap_err(), len);
+            let mut longer = m.clone();
+            longer.extend_from_slice(&[9; 7]);
+            assert_eq!(Message::parse(&longer).unwrap().raw().len(), len + 7);
+            assert_ne!(type_name(t), "unknown");
+        }
+    }
+
+    #[test]
+    fn clear_book_and_order_delete_fields() {
+        // DEEP+ 'C' Clear Book: type, reserved, timestamp, symbol (18 bytes).
+        let m = msg(b'C', 0, 18);
+        let Ok(Message::ClearBook(c)) = Message::parse(&m) else {
+            panic!()
+        };
+        assert_eq!(c.symbol().as_str(), "ZVZZT");
+        // 'R' Order Delete: order id at 18.
+        let mut m = msg(b'R', 0, 26);
+        m[18..26].copy_from_slice(&(-7i64).to_le_bytes());
+        let Ok(Message::OrderDelete(r)) = Message::parse(&m) else {
+            panic!()
+        };
+        assert_eq!(r.order_id(), -7);
+    }
+
+    #[test]
+    fn price_and_symbol_text() {
+        assert_eq!(Price(990_500).to_string(), "99.0500");
+        assert_eq!(Price(-1).to_string(), "-0.0001");
+        assert_eq!(Price(i64::MIN).to_string(), "-922337203685477.5808");
+        assert_eq!(Price(100_000_500).to_f64(), 10_000.05);
+        assert_eq!(Symbol(b"JPM-A   ").as_str(), "JPM-A");
+        assert_eq!(Symbol(b"        ").as_str(), "");
+        assert_eq!(Symbol(b"AB\xffC    ").as_str(), "AB");
+        assert_eq!(Symbol(b"ABCDEFGH").as_str(), "ABCDEFGH");
+    }
+}

@@ -344,3 +344,55 @@ fn dfr_messages() {
         (0x58, 640, 10_900, 14_601_771)
     );
 }
+
+#[test]
+fn omi_quote_official_price_and_symbology() {
+    let Some((cap, _)) = nth(
+        "omi-data-packets/Iex/Tops.IexTp.v1.6/QuoteUpdateMessage.pcap",
+        "omi_quote",
+        0,
+    ) else {
+        return;
+    };
+    // 51 00 ... ATSG: bid 18773 @ 24.19, ask 24.25 x 60677 (ask price before ask size).
+    let Message::QuoteUpdate(q) = get(&cap, 0) else {
+        panic!()
+    };
+    assert_eq!(q.flags(), 0);
+    assert_eq!(q.symbol().as_str(), "ATSG");
+    assert_eq!((q.bid_size(), q.bid_price().raw()), (18_773, 241_900));
+    assert_eq!((q.ask_price().raw(), q.ask_size()), (242_500, 60_677));
+    assert_eq!(q.timestamp(), 1_517_065_700_930_439_360);
+
+    let Some((cap, _)) = nth(
+        "omi-data-packets/Iex/Tops.IexTp.v1.5/OfficialPriceMessage.pcap",
+        "omi_official_price",
+        0,
+    ) else {
+        return;
+    };
+    // 58 51 ... ZXIET 0x0f4240: official opening price $100.00.
+    let Message::OfficialPrice(x) = get(&cap, 0) else {
+        panic!()
+    };
+    assert_eq!((x.price_type(), x.symbol().as_str()), (b'Q', "ZXIET"));
+    assert_eq!(x.official_price().raw(), 1_000_000);
+
+    let Some((cap, _)) = nth(
+        "omi-data-packets/Iex/DeepPlus.IexTp.1.0.2/H_TradingStatus.pcap",
+        "omi_symbology",
+        0,
+    ) else {
+        return;
+    };
+    // Nasdaq symbology beyond [A-Z]: 41 41 43 2b = "AAC+", 41 41 43 3d = "AAC=".
+    let Message::TradingStatus(h) = get(&cap, 23) else {
+        panic!()
+    };
+    assert_eq!(h.symbol().as_str(), "AAC+");
+    let Message::TradingStatus(h) = get(&cap, 27) else {
+        panic!()
+    };
+    assert_eq!(h.symbol().as_str(), "AAC=");
+    assert_eq!(h.status(), b'T');
+}
