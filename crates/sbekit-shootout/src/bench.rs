@@ -304,6 +304,8 @@ impl Pass<'_> {
                 self.fig.serialize_timed += Duration::from_nanos(dt);
             }
             end = Some(pos);
+            c.prepare_read(self.out, pos)
+                .map_err(|e| self.codec_err(e))?;
             self.agg.clear();
             let mut pos = 0;
             while pos < end.unwrap_or(0) {
@@ -334,6 +336,8 @@ impl Pass<'_> {
             ))));
         }
         let written = pos;
+        c.prepare_read(self.out, written)
+            .map_err(|e| self.codec_err(e))?;
         self.agg.clear();
         let t0 = Instant::now();
         let mut pos = 0;

@@ -5,6 +5,10 @@ use crate::agg::Aggregates;
 use crate::data::Entry;
 use std::fmt;
 
+pub mod capnp;
+pub mod flatbuffers;
+pub mod protobuf;
+pub mod rkyv;
 pub mod sbe;
 
 /// Why a format failed to write or read a message.
@@ -49,6 +53,14 @@ pub trait Codec {
         pos: usize,
         agg: &mut Aggregates,
     ) -> Result<usize, CodecError>;
+
+    /// Called (untimed) after a serializing pass wrote `buf[..end]` and before it is read.
+    /// Formats read without validation use it to validate every message once, which is what
+    /// makes their unchecked reads sound; the others do nothing.
+    fn prepare_read(&mut self, buf: &[u8], end: usize) -> Result<(), CodecError> {
+        let _ = (buf, end);
+        Ok(())
+    }
 }
 
 /// The rows of the shootout.
@@ -58,26 +70,116 @@ pub enum Format {
     Sbe,
     /// sbekit-generated SBE codec, `schemas/shootout-2019.xml` (the original's message shape).
     Sbe2019,
+    /// Cap'n Proto, standard (unpacked) framing.
+    Capnp,
+    /// Cap'n Proto, packed framing.
+    CapnpPacked,
+    /// FlatBuffers, read with the verifier.
+    FlatBuffers,
+    /// FlatBuffers, read without the verifier (validated once, untimed).
+    FlatBuffersUnchecked,
+    /// Protocol Buffers (prost).
+    Protobuf,
+    /// rkyv, read with bytecheck validation.
+    Rkyv,
+    /// rkyv, read without validation (validated once, untimed).
+    RkyvUnchecked,
 }
+
+/// Per format: id, label, notes (framing; what is copied; what allocates).
+const TABLE: &[(Format, &str, &str, &str)] = &[
+    (
+        Format::Sbe,
+        "sbe",
+        "sbekit SBE (market-data)",
+        "self-delimiting (decode returns the length, no prefix); encoded in place into the \
+         buffer; decode checks the whole message once, then plain loads; no allocation",
+    ),
+    (
+        Format::Sbe2019,
+        "sbe-2019",
+        "sbekit SBE (2019 schema)",
+        "self-delimiting (decode walks the var-data symbols, no prefix); encoded in place; \
+         no allocation",
+    ),
+    (
+        Format::Capnp,
+        "capnp",
+        "Cap'n Proto",
+        "segment-table framing; a new Builder per message on a reused scratch segment, copied \
+         out by write_message; one small heap allocation per message (the builder's segment \
+         list; builders cannot be reused); reads in place without allocation",
+    ),
+    (
+        Format::CapnpPacked,
+        "capnp-packed",
+        "Cap'n Proto packed",
+        "as Cap'n Proto, packed while copying out; one small allocation per message written; \
+         reads by unpacking into a reused buffer, no allocation",
+    ),
+    (
+        Format::FlatBuffers,
+        "flatbuffers",
+        "FlatBuffers (verified)",
+        "u32 size prefix; builder and offset vector reused, finished bytes copied into the \
+         buffer; verifier on every message read; no allocation",
+    ),
+    (
+        Format::FlatBuffersUnchecked,
+        "flatbuffers-unchecked",
+        "FlatBuffers (unchecked)",
+        "as FlatBuffers; the buffer is verified once, untimed, then read with \
+         size_prefixed_root_unchecked (unsafe); no allocation",
+    ),
+    (
+        Format::Protobuf,
+        "protobuf",
+        "Protocol Buffers (prost)",
+        "varint length prefix; message structs and strings reused, encoded straight into the \
+         buffer; decoding merges into a reused struct but allocates one String per IEX message",
+    ),
+    (
+        Format::Rkyv,
+        "rkyv",
+        "rkyv (validated)",
+        "u32 length + padding to 8-byte alignment; reused structs and arena, archived straight \
+         into the buffer; bytecheck validation on every message read; no allocation",
+    ),
+    (
+        Format::RkyvUnchecked,
+        "rkyv-unchecked",
+        "rkyv (unchecked)",
+        "as rkyv; the buffer is validated once, untimed, then read with access_unchecked \
+         (unsafe); no allocation",
+    ),
+];
 
 impl Format {
     /// Every format, in report order (the baseline first).
-    pub const ALL: &'static [Format] = &[Format::Sbe, Format::Sbe2019];
+    pub const ALL: &'static [Format] = &[
+        Format::Sbe,
+        Format::Sbe2019,
+        Format::Capnp,
+        Format::CapnpPacked,
+        Format::FlatBuffers,
+        Format::FlatBuffersUnchecked,
+        Format::Protobuf,
+        Format::Rkyv,
+        Format::RkyvUnchecked,
+    ];
+
+    fn row(self) -> &'static (Format, &'static str, &'static str, &'static str) {
+        TABLE.iter().find(|r| r.0 == self).unwrap_or(&TABLE[0])
+    }
 
     /// The short name used on the command line and in JSON.
     pub fn id(self) -> &'static str {
-        match self {
-            Format::Sbe => "sbe",
-            Format::Sbe2019 => "sbe-2019",
-        }
+        self.row().1
     }
 
     /// The row label in reports.
     pub fn label(self) -> &'static str {
-        match self {
-            Format::Sbe => "sbekit SBE (market-data)",
-            Format::Sbe2019 => "sbekit SBE (2019 schema)",
-        }
+        self.row().2
     }
 
     /// The format for a short name.
@@ -85,16 +187,9 @@ impl Format {
         Format::ALL.iter().copied().find(|f| f.id() == id)
     }
 
-    /// How the format frames messages and what it cannot avoid allocating.
+    /// How the format frames messages, what it copies and what it cannot avoid allocating.
     pub fn notes(self) -> &'static str {
-        match self {
-            Format::Sbe => {
-                "self-delimiting (decode returns the length); writes in place; no allocation"
-            }
-            Format::Sbe2019 => {
-                "self-delimiting (decode walks the var data); writes in place; no allocation"
-            }
-        }
+        self.row().3
     }
 }
 
@@ -111,6 +206,20 @@ pub enum AnyCodec {
     Sbe(sbe::SbeMarketData),
     /// [`Format::Sbe2019`].
     Sbe2019(sbe::Sbe2019),
+    /// [`Format::Capnp`].
+    Capnp(Box<capnp::Capnp>),
+    /// [`Format::CapnpPacked`].
+    CapnpPacked(Box<capnp::CapnpPacked>),
+    /// [`Format::FlatBuffers`].
+    FlatBuffers(Box<flatbuffers::FlatBuffers>),
+    /// [`Format::FlatBuffersUnchecked`].
+    FlatBuffersUnchecked(Box<flatbuffers::FlatBuffersUnchecked>),
+    /// [`Format::Protobuf`].
+    Protobuf(Box<protobuf::Protobuf>),
+    /// [`Format::Rkyv`].
+    Rkyv(Box<rkyv::Rkyv>),
+    /// [`Format::RkyvUnchecked`].
+    RkyvUnchecked(Box<rkyv::RkyvUnchecked>),
 }
 
 impl AnyCodec {
@@ -119,16 +228,51 @@ impl AnyCodec {
         match format {
             Format::Sbe => AnyCodec::Sbe(Default::default()),
             Format::Sbe2019 => AnyCodec::Sbe2019(Default::default()),
+            Format::Capnp => AnyCodec::Capnp(Default::default()),
+            Format::CapnpPacked => AnyCodec::CapnpPacked(Default::default()),
+            Format::FlatBuffers => AnyCodec::FlatBuffers(Default::default()),
+            Format::FlatBuffersUnchecked => AnyCodec::FlatBuffersUnchecked(Default::default()),
+            Format::Protobuf => AnyCodec::Protobuf(Default::default()),
+            Format::Rkyv => AnyCodec::Rkyv(Default::default()),
+            Format::RkyvUnchecked => AnyCodec::RkyvUnchecked(Default::default()),
         }
     }
 }
 
-/// Calls `$body` with `$c` bound to the concrete codec inside an [`AnyCodec`].
+/// Calls `$body` with `$c` bound to the concrete codec inside an [`AnyCodec`] (as `&mut C`).
 macro_rules! dispatch {
     ($any:expr, $c:ident => $body:expr) => {
         match $any {
             $crate::codec::AnyCodec::Sbe($c) => $body,
             $crate::codec::AnyCodec::Sbe2019($c) => $body,
+            $crate::codec::AnyCodec::Capnp(b) => {
+                let $c = &mut **b;
+                $body
+            }
+            $crate::codec::AnyCodec::CapnpPacked(b) => {
+                let $c = &mut **b;
+                $body
+            }
+            $crate::codec::AnyCodec::FlatBuffers(b) => {
+                let $c = &mut **b;
+                $body
+            }
+            $crate::codec::AnyCodec::FlatBuffersUnchecked(b) => {
+                let $c = &mut **b;
+                $body
+            }
+            $crate::codec::AnyCodec::Protobuf(b) => {
+                let $c = &mut **b;
+                $body
+            }
+            $crate::codec::AnyCodec::Rkyv(b) => {
+                let $c = &mut **b;
+                $body
+            }
+            $crate::codec::AnyCodec::RkyvUnchecked(b) => {
+                let $c = &mut **b;
+                $body
+            }
         }
     };
 }
