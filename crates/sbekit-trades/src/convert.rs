@@ -1,8 +1,8 @@
 //! CSV to trade file, streaming in constant memory.
 
-use crate::csvio::{self, Columns};
 use crate::error::{Error, Result};
 use crate::file::{Header, PushError, TradeWriter};
+use crate::reader::TradeReader;
 use crate::trade::LayoutKind;
 use std::fs::File;
 use std::io::Read;
@@ -73,35 +73,13 @@ pub fn convert(
     } else {
         Box::new(File::open(input).map_err(|e| Error::io(input, e))?)
     };
-    let mut rdr = csvio::reader(reader);
-    let name = input.display().to_string();
-    let bad = |line: u64, reason: String| Error::BadRow {
-        path: name.clone(),
-        line,
-        reason,
-    };
-    let csv_err = |e: csv::Error| {
-        let line = e.position().map(|p| p.line()).unwrap_or(0);
-        bad(line, format!("cannot read CSV: {e}"))
-    };
-    let mut rec = csv::ByteRecord::new();
-    if !rdr.read_byte_record(&mut rec).map_err(csv_err)? {
-        return Err(bad(
-            1,
-            format!("empty input: expected a header line '{}'", csvio::HEADER),
-        ));
-    }
-    let fields: Vec<&[u8]> = rec.iter().collect();
-    let cols = Columns::from_header(&fields).map_err(|r| bad(1, r))?;
+    let mut rdr = TradeReader::new(reader, &input.display().to_string())?;
     let mut w = TradeWriter::create(output, opts.layout)?;
     let (mut rows, mut skipped) = (0u64, 0u64);
     let mut first_skipped = Vec::new();
-    loop {
-        if !rdr.read_byte_record(&mut rec).map_err(csv_err)? {
-            break;
-        }
+    while let Some((line, row)) = rdr.next_row()? {
         rows += 1;
-        let reason = match cols.parse(&rec) {
+        let reason = match row {
             Ok(t) => match w.push(&t) {
                 Ok(()) => None,
                 Err(PushError::Reject(r)) => Some(r),
@@ -110,9 +88,12 @@ pub fn convert(
             Err(r) => Some(r),
         };
         if let Some(reason) = reason {
-            let line = rec.position().map(|p| p.line()).unwrap_or(0);
             if !opts.skip_invalid {
-                return Err(bad(line, reason));
+                return Err(Error::BadRow {
+                    path: input.display().to_string(),
+                    line,
+                    reason,
+                });
             }
             skipped += 1;
             if first_skipped.len() < opts.keep_reasons {
@@ -120,10 +101,10 @@ pub fn convert(
             }
         }
         if rows % PROGRESS_EVERY == 0 {
-            progress(rdr.position().byte(), rows);
+            progress(rdr.bytes_read(), rows);
         }
     }
-    let bytes_in = rdr.position().byte();
+    let bytes_in = rdr.bytes_read();
     progress(bytes_in, rows);
     let header = w.finish()?;
     Ok(ConvertReport {

@@ -81,14 +81,25 @@ impl Columns {
 
     /// Parses one data row.
     pub fn parse(&self, rec: &csv::ByteRecord) -> Result<Trade, String> {
-        if rec.len() != self.width {
-            return Err(format!(
-                "expected {} fields, found {}",
-                self.width,
-                rec.len()
-            ));
+        self.parse_with(rec.len(), |i| rec.get(i).unwrap_or(b""))
+    }
+
+    /// Parses one data row given as its fields.
+    pub fn parse_fields<F: AsRef<[u8]>>(&self, fields: &[F]) -> Result<Trade, String> {
+        self.parse_with(fields.len(), |i| {
+            fields.get(i).map_or(&b""[..], AsRef::as_ref)
+        })
+    }
+
+    fn parse_with<'a>(
+        &self,
+        len: usize,
+        field: impl Fn(usize) -> &'a [u8],
+    ) -> Result<Trade, String> {
+        if len != self.width {
+            return Err(format!("expected {} fields, found {len}", self.width));
         }
-        let f = |c: usize| rec.get(self.idx[c]).unwrap_or(b"");
+        let f = |c: usize| field(self.idx[c]);
         let time = parse_u64(f(0)).map_err(|e| format!("time: {e}"))?;
         let amount = parse_f64(f(1)).map_err(|e| format!("amount: {e}"))?;
         let exchange = parse_exchange(f(2))?;
@@ -122,8 +133,51 @@ fn show(b: &[u8]) -> String {
     }
 }
 
+/// The value of 8 ASCII digits (the first one most significant), or `None` if any byte is
+/// not a digit. Branch-free SWAR: all 8 bytes are checked and combined in a few integer
+/// operations.
+#[inline(always)]
+fn eight_digits(chunk: [u8; 8]) -> Option<u64> {
+    const HI: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    let x = u64::from_le_bytes(chunk);
+    // Every byte is 0x30..=0x3F, and adding 6 does not leave that range: 0x30..=0x39.
+    if x & HI != ZEROS || x.wrapping_add(0x0606_0606_0606_0606) & HI != ZEROS {
+        return None;
+    }
+    let v = x - ZEROS; // one digit per byte, the first digit in the lowest byte
+    let v = v.wrapping_mul(10).wrapping_add(v >> 8); // pairs: 10*d[2i] + d[2i+1] in byte 2i
+    let lo = (v & 0x0000_00FF_0000_00FF).wrapping_mul(100 + (1_000_000 << 32));
+    let hi = ((v >> 16) & 0x0000_00FF_0000_00FF).wrapping_mul(1 + (10_000 << 32));
+    Some(lo.wrapping_add(hi) >> 32)
+}
+
 /// An unsigned decimal integer (digits only, at most `u64::MAX`).
 pub fn parse_u64(b: &[u8]) -> Result<u64, String> {
+    // Up to 19 digits cannot overflow: take 8 digits at a time.
+    if !b.is_empty() && b.len() <= 19 {
+        let mut v = 0u64;
+        let mut rest = b;
+        while let Some((chunk, r)) = rest.split_first_chunk::<8>() {
+            match eight_digits(*chunk) {
+                Some(d) => v = v * 100_000_000 + d,
+                None => return parse_u64_slow(b),
+            }
+            rest = r;
+        }
+        for &c in rest {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                return parse_u64_slow(b);
+            }
+            v = v * 10 + u64::from(d);
+        }
+        return Ok(v);
+    }
+    parse_u64_slow(b)
+}
+
+fn parse_u64_slow(b: &[u8]) -> Result<u64, String> {
     if b.is_empty() {
         return Err("empty".into());
     }
@@ -141,8 +195,46 @@ pub fn parse_u64(b: &[u8]) -> Result<u64, String> {
     Ok(v)
 }
 
+/// Exact powers of ten as f64 (10^22 is the largest that is exact).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// `digits[.digits]` with a mantissa of at most 2^53 and at most 22 decimals, as the
+/// correctly rounded f64: both the mantissa and the power of ten are exact doubles, and one
+/// IEEE division rounds correctly (Clinger's fast path), so this equals what `str::parse`
+/// gives. `None` for anything else (left to `str::parse`).
+#[inline]
+fn parse_f64_fast(b: &[u8]) -> Option<f64> {
+    let (mut m, mut digits, mut frac, mut dot) = (0u64, 0u32, 0usize, false);
+    for &c in b {
+        if c == b'.' {
+            if dot {
+                return None;
+            }
+            dot = true;
+            continue;
+        }
+        let d = c.wrapping_sub(b'0');
+        if d > 9 || digits >= 19 {
+            return None;
+        }
+        m = m * 10 + u64::from(d);
+        digits += 1;
+        frac += usize::from(dot);
+    }
+    if digits == 0 || m > 1 << 53 {
+        return None;
+    }
+    Some(m as f64 / *POW10.get(frac)?)
+}
+
 /// A finite, non-negative decimal number.
 pub fn parse_f64(b: &[u8]) -> Result<f64, String> {
+    if let Some(v) = parse_f64_fast(b) {
+        return Ok(v);
+    }
     let s = std::str::from_utf8(b).map_err(|_| format!("{} is not a number", show(b)))?;
     if s.is_empty() {
         return Err("empty".into());
@@ -317,6 +409,101 @@ mod tests {
         let mut out = Vec::new();
         write_row(&mut out, &t).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), line);
+    }
+
+    #[test]
+    fn integer_parsing_matches_std() {
+        let cases = [
+            "0",
+            "7",
+            "12345678",
+            "123456789",
+            "1527811200123456789",
+            "9999999999999999999",
+            "18446744073709551615",
+            "00000000000000000001",
+            "1234567a",
+            "12345678a",
+            "1a",
+            "",
+            "18446744073709551616",
+            " 1",
+            "+1",
+            "-1",
+            "12:45678",
+            "1234/678",
+        ];
+        for c in cases {
+            assert_eq!(
+                parse_u64(c.as_bytes()).ok(),
+                c.parse::<u64>().ok().filter(|_| !c.starts_with('+')),
+                "{c:?}"
+            );
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = x >> (x % 64);
+            assert_eq!(parse_u64(v.to_string().as_bytes()), Ok(v));
+        }
+    }
+
+    #[test]
+    fn float_fast_path_matches_std() {
+        let cases = [
+            "0",
+            "0.0",
+            "1",
+            "1.",
+            ".5",
+            "13500.01",
+            "0.08807679",
+            "0.00000001",
+            "2.0001",
+            "9007199254740993",
+            "9007199254740992",
+            "123456789.123456789",
+            "1e5",
+            "1E-3",
+            "0.1234567890123456789012",
+            "12345678901234567890",
+            "1.2.3",
+            ".",
+            "",
+            "abc",
+            "inf",
+            "-0",
+            "-1.5",
+            "0.3",
+            "7512.5",
+            "0.000000000000000000000001",
+        ];
+        for c in cases {
+            let want = c.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0);
+            let got = parse_f64(c.as_bytes()).ok();
+            assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{c:?}");
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..50_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = x % (1 << 54);
+            let d = (x >> 56) as usize % 24;
+            let s = if d == 0 {
+                m.to_string()
+            } else {
+                let t = format!("{m:0>width$}", width = d + 1);
+                format!("{}.{}", &t[..t.len() - d], &t[t.len() - d..])
+            };
+            assert_eq!(
+                parse_f64(s.as_bytes()).map(f64::to_bits),
+                Ok(s.parse::<f64>().unwrap().to_bits()),
+                "{s}"
+            );
+        }
     }
 
     #[test]

@@ -217,6 +217,14 @@ pub struct TradeWriter {
 
 const WRITE_CHUNK: usize = 1 << 20;
 
+/// The writer's buffer: records after [`HEADER_LENGTH`] bytes of slack that
+/// [`RecordLayout::append`] borrows.
+fn with_slack() -> Vec<u8> {
+    let mut v = Vec::with_capacity(HEADER_LENGTH + WRITE_CHUNK + 64);
+    v.resize(HEADER_LENGTH, 0);
+    v
+}
+
 impl TradeWriter {
     /// Starts a file that will appear at `path` when [`Self::finish`] succeeds.
     pub fn create(path: &Path, layout: LayoutKind) -> Result<Self> {
@@ -245,7 +253,7 @@ impl TradeWriter {
             tmp,
             file: Some(file),
             layout,
-            buf: Vec::with_capacity(WRITE_CHUNK + 64),
+            buf: with_slack(),
             crc: crc32fast::Hasher::new(),
             count: 0,
             time_min: 0,
@@ -266,7 +274,7 @@ impl TradeWriter {
 
     /// Bytes written so far (header area included).
     pub fn bytes(&self) -> u64 {
-        self.bytes + self.buf.len() as u64
+        self.bytes + (self.buf.len() - HEADER_LENGTH) as u64
     }
 
     /// Appends one trade. Trades must come in non-decreasing time order.
@@ -277,16 +285,11 @@ impl TradeWriter {
                 t.time, self.time_max
             )));
         }
-        let at = self.buf.len();
-        let size = self.layout.record_size();
-        self.buf.resize(at + size, 0);
-        let out = &mut self.buf[at..];
         let r = match self.layout {
-            LayoutKind::Lossless => Lossless::encode(t, out),
-            LayoutKind::Compact => Compact::encode(t, out),
+            LayoutKind::Lossless => Lossless::append(t, &mut self.buf),
+            LayoutKind::Compact => Compact::append(t, &mut self.buf),
         };
         if let Err(e) = r {
-            self.buf.truncate(at);
             return Err(PushError::Reject(e.0));
         }
         if self.count == 0 {
@@ -294,7 +297,7 @@ impl TradeWriter {
         }
         self.time_max = t.time;
         self.count += 1;
-        if self.buf.len() >= WRITE_CHUNK {
+        if self.buf.len() >= WRITE_CHUNK + HEADER_LENGTH {
             self.flush_buf().map_err(PushError::Io)?;
         }
         Ok(())
@@ -302,11 +305,11 @@ impl TradeWriter {
 
     fn flush_buf(&mut self) -> Result<()> {
         if let Some(f) = self.file.as_mut() {
-            self.crc.update(&self.buf);
-            f.write_all(&self.buf)
-                .map_err(|e| Error::io(&self.tmp, e))?;
-            self.bytes += self.buf.len() as u64;
-            self.buf.clear();
+            let records = &self.buf[HEADER_LENGTH..];
+            self.crc.update(records);
+            f.write_all(records).map_err(|e| Error::io(&self.tmp, e))?;
+            self.bytes += records.len() as u64;
+            self.buf.truncate(HEADER_LENGTH);
         }
         Ok(())
     }

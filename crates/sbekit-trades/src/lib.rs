@@ -30,6 +30,7 @@ pub mod file;
 pub mod map;
 pub mod mem;
 pub mod query;
+pub mod reader;
 pub mod stats;
 pub mod synth;
 pub mod trade;

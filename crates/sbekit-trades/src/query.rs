@@ -17,9 +17,10 @@
 //! to warm its windows up).
 
 use crate::codec::{Currency, Exchange};
-use crate::csvio::{self, Columns};
+use crate::csvio;
 use crate::error::{Error, Result};
 use crate::file::TradeFile;
+use crate::reader::TradeReader;
 use crate::trade::{
     Compact, KeyMask, LayoutKind, Lossless, RecordLayout, RecordView, HEADER_LENGTH,
 };
@@ -76,15 +77,21 @@ impl Sums {
     }
 
     /// Adds one trade, `b`/`g` being 1 if it is a bmex/gdax btc/usd trade and 0 otherwise.
-    /// Adding `x·0 = 0` leaves a sum bit-for-bit unchanged, so this equals conditional adds.
+    ///
+    /// Branch-free: each increment is ANDed with an all-ones or all-zeros bit mask (the
+    /// bitwise form of multiplying by 1 or 0, which compilers tend to turn back into a
+    /// branch). A masked increment is +0.0, and adding +0.0 leaves a sum bit-for-bit
+    /// unchanged, so this equals adding only the matching trades.
     #[inline(always)]
     fn trade(&mut self, price: f64, amount: f64, b: u32, g: u32) {
         let pv = price * amount;
-        let (fb, fg) = (f64::from(b), f64::from(g));
-        self.pv[0] += pv * fb;
-        self.v[0] += amount * fb;
-        self.pv[1] += pv * fg;
-        self.v[1] += amount * fg;
+        let mb = 0u64.wrapping_sub(u64::from(b));
+        let mg = 0u64.wrapping_sub(u64::from(g));
+        let and = |x: f64, m: u64| f64::from_bits(x.to_bits() & m);
+        self.pv[0] += and(pv, mb);
+        self.v[0] += and(amount, mb);
+        self.pv[1] += and(pv, mg);
+        self.v[1] += and(amount, mg);
         self.n[0] += u64::from(b);
         self.n[1] += u64::from(g);
     }
@@ -539,32 +546,19 @@ fn csv_trades(
     mut each: impl FnMut(&crate::trade::Trade) -> Result<()>,
 ) -> Result<u64> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut rdr = csvio::reader(file);
     let name = path.display().to_string();
+    let mut rdr = TradeReader::new(file, &name)?;
     let bad = |line: u64, reason: String| Error::BadRow {
         path: name.clone(),
         line,
         reason,
     };
-    let mut rec = csv::ByteRecord::new();
-    let read = |rdr: &mut csv::Reader<File>, rec: &mut csv::ByteRecord| {
-        rdr.read_byte_record(rec).map_err(|e| {
-            let line = e.position().map(|p| p.line()).unwrap_or(0);
-            bad(line, format!("cannot read CSV: {e}"))
-        })
-    };
-    if !read(&mut rdr, &mut rec)? {
-        return Err(bad(1, "empty input: expected a header line".into()));
-    }
-    let fields: Vec<&[u8]> = rec.iter().collect();
-    let cols = Columns::from_header(&fields).map_err(|r| bad(1, r))?;
     let (mut rows, mut last) = (0u64, 0u64);
-    while read(&mut rdr, &mut rec)? {
-        let line = || rec.position().map(|p| p.line()).unwrap_or(0);
-        let t = cols.parse(&rec).map_err(|r| bad(line(), r))?;
+    while let Some((line, row)) = rdr.next_row()? {
+        let t = row.map_err(|r| bad(line, r))?;
         if rows > 0 && t.time < last {
             return Err(bad(
-                line(),
+                line,
                 format!("time {} is before the previous row's {last}", t.time),
             ));
         }

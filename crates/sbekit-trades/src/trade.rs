@@ -165,6 +165,10 @@ pub trait RecordLayout: Copy + Default + Send + Sync + 'static {
     fn view(buf: &[u8]) -> Option<Self::View<'_>>;
     /// Writes `t` as one record into `out` (exactly `SIZE` bytes).
     fn encode(t: &Trade, out: &mut [u8]) -> Result<(), EncodeError>;
+    /// Appends `t` as one record to `out`, encoding in place: the generated encoder writes a
+    /// whole message, so the last [`HEADER_LENGTH`] bytes already in `out` serve as room for
+    /// its header and are restored afterwards. `out` must hold at least that many bytes.
+    fn append(t: &Trade, out: &mut Vec<u8>) -> Result<(), EncodeError>;
 }
 
 /// The lossless layout (message `TradeLossless`, 40 bytes).
@@ -193,17 +197,16 @@ fn encode_error(e: impl fmt::Debug) -> EncodeError {
     EncodeError(format!("record encoder failed: {e:?}"))
 }
 
-fn copy_block(scratch: &[u8], size: usize, out: &mut [u8]) -> Result<(), EncodeError> {
-    match scratch.get(HEADER_LENGTH..HEADER_LENGTH + size) {
-        Some(block) if out.len() == size => {
-            out.copy_from_slice(block);
-            Ok(())
-        }
-        _ => Err(EncodeError(format!(
-            "record buffer is {} bytes, expected {size}",
-            out.len()
-        ))),
+fn copy_block(block: &[u8], out: &mut [u8]) -> Result<(), EncodeError> {
+    if out.len() != block.len() {
+        return Err(EncodeError(format!(
+            "record buffer is {} bytes, expected {}",
+            out.len(),
+            block.len()
+        )));
     }
+    out.copy_from_slice(block);
+    Ok(())
 }
 
 impl RecordView for TradeLosslessDecoder<'_> {
@@ -298,20 +301,67 @@ impl RecordLayout for Lossless {
     }
 
     fn encode(t: &Trade, out: &mut [u8]) -> Result<(), EncodeError> {
-        let mut scratch = [0u8; HEADER_LENGTH + Self::SIZE];
-        let mut e = TradeLosslessEncoder::new(&mut scratch).map_err(encode_error)?;
-        e.exchange(t.exchange)
-            .base(t.base)
-            .quote(t.quote)
-            .side(t.side)
-            .reserved(0)
-            .time(t.time)
-            .server_time(t.server_time.filter(|&s| s != 0))
-            .price(t.price)
-            .amount(t.amount);
-        e.finish().map_err(encode_error)?;
-        copy_block(&scratch, Self::SIZE, out)
+        copy_block(&lossless_message(t)?[HEADER_LENGTH..], out)
     }
+
+    #[inline]
+    fn append(t: &Trade, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        append_in_place(out, Self::SIZE, |msg| {
+            let mut e = TradeLosslessEncoder::new(msg).map_err(encode_error)?;
+            lossless_fields(&mut e, t);
+            e.finish().map_err(encode_error).map(|_| ())
+        })
+    }
+}
+
+/// Sets every field of a `TradeLossless` block.
+#[inline(always)]
+fn lossless_fields(e: &mut TradeLosslessEncoder<'_>, t: &Trade) {
+    e.exchange(t.exchange)
+        .base(t.base)
+        .quote(t.quote)
+        .side(t.side)
+        .reserved(0)
+        .time(t.time)
+        .server_time(t.server_time.filter(|&s| s != 0))
+        .price(t.price)
+        .amount(t.amount);
+}
+
+/// `t` as a whole `TradeLossless` message (header and block), by the generated encoder.
+fn lossless_message(t: &Trade) -> Result<[u8; HEADER_LENGTH + Lossless::SIZE], EncodeError> {
+    let mut scratch = [0u8; HEADER_LENGTH + Lossless::SIZE];
+    let mut e = TradeLosslessEncoder::new(&mut scratch).map_err(encode_error)?;
+    lossless_fields(&mut e, t);
+    e.finish().map_err(encode_error)?;
+    Ok(scratch)
+}
+
+/// Grows `out` by `size` bytes and lets `write` put a whole message (header and block) over
+/// the last [`HEADER_LENGTH`] old bytes and the new ones; then puts the old bytes back.
+#[inline(always)]
+fn append_in_place(
+    out: &mut Vec<u8>,
+    size: usize,
+    write: impl FnOnce(&mut [u8]) -> Result<(), EncodeError>,
+) -> Result<(), EncodeError> {
+    let at = out.len();
+    let Some(room) = at.checked_sub(HEADER_LENGTH) else {
+        return Err(EncodeError(format!(
+            "append needs {HEADER_LENGTH} bytes already in the buffer"
+        )));
+    };
+    let saved: [u8; HEADER_LENGTH] = match out.get(room..at).and_then(|s| s.first_chunk()) {
+        Some(s) => *s,
+        None => [0; HEADER_LENGTH],
+    };
+    out.resize(at + size, 0);
+    let r = write(&mut out[room..]);
+    out[room..at].copy_from_slice(&saved);
+    if r.is_err() {
+        out.truncate(at);
+    }
+    r
 }
 
 impl RecordLayout for Compact {
@@ -325,30 +375,56 @@ impl RecordLayout for Compact {
     }
 
     fn encode(t: &Trade, out: &mut [u8]) -> Result<(), EncodeError> {
-        let delta = match t.server_time.filter(|&s| s != 0) {
-            None => None,
-            Some(s) => Some(server_time_delta_ms(t.time, s).ok_or_else(|| {
-                EncodeError(format!(
-                    "server_time {s} is {} ms from time {}: the compact layout holds at most \
-                     2147483647 ms either way (use the lossless layout)",
-                    (i128::from(s) - i128::from(t.time)) / i128::from(DELTA_UNIT_NS),
-                    t.time
-                ))
-            })?),
-        };
-        let mut scratch = [0u8; HEADER_LENGTH + Self::SIZE];
-        let mut e = TradeCompactEncoder::new(&mut scratch).map_err(encode_error)?;
-        e.exchange(t.exchange)
-            .base(t.base)
-            .quote(t.quote)
-            .side(t.side)
-            .server_time_delta(delta)
-            .time(t.time)
-            .price(t.price)
-            .amount(t.amount);
-        e.finish().map_err(encode_error)?;
-        copy_block(&scratch, Self::SIZE, out)
+        copy_block(&compact_message(t)?[HEADER_LENGTH..], out)
     }
+
+    #[inline]
+    fn append(t: &Trade, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let delta = compact_delta(t)?;
+        append_in_place(out, Self::SIZE, |msg| {
+            let mut e = TradeCompactEncoder::new(msg).map_err(encode_error)?;
+            compact_fields(&mut e, t, delta);
+            e.finish().map_err(encode_error).map(|_| ())
+        })
+    }
+}
+
+/// The compact server-time delta of `t`, or why it has none.
+fn compact_delta(t: &Trade) -> Result<Option<i32>, EncodeError> {
+    match t.server_time.filter(|&s| s != 0) {
+        None => Ok(None),
+        Some(s) => server_time_delta_ms(t.time, s).map(Some).ok_or_else(|| {
+            EncodeError(format!(
+                "server_time {s} is {} ms from time {}: the compact layout holds at most \
+                 2147483647 ms either way (use the lossless layout)",
+                (i128::from(s) - i128::from(t.time)) / i128::from(DELTA_UNIT_NS),
+                t.time
+            ))
+        }),
+    }
+}
+
+/// Sets every field of a `TradeCompact` block.
+#[inline(always)]
+fn compact_fields(e: &mut TradeCompactEncoder<'_>, t: &Trade, delta: Option<i32>) {
+    e.exchange(t.exchange)
+        .base(t.base)
+        .quote(t.quote)
+        .side(t.side)
+        .server_time_delta(delta)
+        .time(t.time)
+        .price(t.price)
+        .amount(t.amount);
+}
+
+/// `t` as a whole `TradeCompact` message (header and block), by the generated encoder.
+fn compact_message(t: &Trade) -> Result<[u8; HEADER_LENGTH + Compact::SIZE], EncodeError> {
+    let delta = compact_delta(t)?;
+    let mut scratch = [0u8; HEADER_LENGTH + Compact::SIZE];
+    let mut e = TradeCompactEncoder::new(&mut scratch).map_err(encode_error)?;
+    compact_fields(&mut e, t, delta);
+    e.finish().map_err(encode_error)?;
+    Ok(scratch)
 }
 
 /// The bits of a record's first 8 bytes (read little-endian) that hold exchange, base and
@@ -429,6 +505,28 @@ mod tests {
         let mut buf = vec![0xAAu8; HEADER_LENGTH + L::SIZE];
         L::encode(t, &mut buf[HEADER_LENGTH..]).unwrap();
         L::view(&buf).unwrap().trade()
+    }
+
+    #[test]
+    fn append_matches_encode_and_keeps_earlier_bytes() {
+        let t = sample();
+        let mut out = vec![1, 2, 3, 4, 5, 6, 7, 8, 9];
+        Lossless::append(&t, &mut out).unwrap();
+        Compact::append(&t, &mut out).unwrap();
+        assert_eq!(&out[..9], &[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        let mut a = [0u8; 40];
+        Lossless::encode(&t, &mut a).unwrap();
+        assert_eq!(&out[9..49], &a);
+        let mut b = [0u8; 32];
+        Compact::encode(&t, &mut b).unwrap();
+        assert_eq!(&out[49..], &b);
+        let far = Trade {
+            server_time: Some(u64::MAX),
+            ..t
+        };
+        assert!(Compact::append(&far, &mut out).is_err());
+        assert_eq!(out.len(), 81, "nothing appended on error");
+        assert!(Lossless::append(&t, &mut vec![0; 3]).is_err());
     }
 
     #[test]
