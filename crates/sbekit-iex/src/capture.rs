@@ -306,6 +306,76 @@ impl RecordParser {
         Ok(self.classify(rec, offset)?.map(|i| i.packet(rec, offset)))
     }
 
+    /// The common case in one pass: a well-formed little-endian pcap record or pcap-ng enhanced
+    /// packet block, whole in `rest`. Returns the record length and the packet, or `None` to
+    /// let the general path handle (and report) anything else.
+    #[inline(always)]
+    fn fast_packet<'a>(&self, rest: &'a [u8], off: u64) -> Option<(usize, Packet<'a>)> {
+        let le32 =
+            |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+        match &self.state {
+            State::Pcap {
+                endian: Endian::Little,
+                nanos,
+                link_type,
+            } => {
+                let head: &[u8; 16] = rest.get(..16)?.try_into().ok()?;
+                let incl = le32(head, 8) as usize;
+                let len = 16 + incl;
+                if incl as u64 > MAX_RECORD || rest.len() < len {
+                    return None;
+                }
+                let frac = le32(head, 4) as i64;
+                let ts =
+                    le32(head, 0) as i64 * 1_000_000_000 + if *nanos { frac } else { frac * 1000 };
+                Some((
+                    len,
+                    Packet {
+                        timestamp_ns: Some(ts),
+                        link_type: *link_type,
+                        data: &rest[16..len],
+                        orig_len: le32(head, 12),
+                        offset: off + 16,
+                    },
+                ))
+            }
+            State::PcapNg {
+                endian: Some(Endian::Little),
+                ifaces,
+            } => {
+                let head: &[u8; 28] = rest.get(..28)?.try_into().ok()?;
+                if le32(head, 0) != PCAPNG_EPB {
+                    return None;
+                }
+                let len = le32(head, 4) as usize;
+                let cap = le32(head, 20) as usize;
+                if len % 4 != 0
+                    || len > rest.len()
+                    || len as u64 > MAX_RECORD
+                    || cap > len.checked_sub(32)?
+                {
+                    return None;
+                }
+                if le32(rest, len - 4) as usize != len {
+                    return None;
+                }
+                let iface = ifaces.get(le32(head, 8) as usize)?;
+                let units = ((le32(head, 12) as u64) << 32) | le32(head, 16) as u64;
+                Some((
+                    len,
+                    Packet {
+                        timestamp_ns: Some(iface.tsres.to_ns(units)),
+                        link_type: iface.link_type,
+                        data: &rest[28..28 + cap],
+                        orig_len: le32(head, 24),
+                        offset: off + 28,
+                    },
+                ))
+            }
+            _ => None,
+        }
+    }
+
     /// Like [`parse`](Self::parse) but returns where the packet is instead of borrowing it,
     /// which lets the streaming reader loop over non-packet records without borrow conflicts.
     #[inline]
@@ -523,11 +593,16 @@ impl<'a> PacketReader<'a> {
     #[inline]
     fn step(&mut self) -> Result<Option<Packet<'a>>, Error> {
         loop {
-            let rest = &self.data[self.pos..];
+            let data: &'a [u8] = self.data;
+            let rest = &data[self.pos..];
             if rest.is_empty() {
                 return Ok(None);
             }
             let off = self.pos as u64;
+            if let Some((len, p)) = self.parser.fast_packet(rest, off) {
+                self.pos += len;
+                return Ok(Some(p));
+            }
             let need = self.parser.prefix_len();
             if rest.len() < need {
                 return Err(Error::truncated(
@@ -546,7 +621,6 @@ impl<'a> PacketReader<'a> {
                     rest.len() as u64,
                 ));
             }
-            let data: &'a [u8] = self.data;
             let rec = &data[self.pos..self.pos + len];
             self.pos += len;
             if let Some(p) = self.parser.parse(rec, off)? {
