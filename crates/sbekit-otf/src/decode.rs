@@ -270,11 +270,17 @@ fn truncated(buf: &[u8], at: usize, n: u64, path: &str) -> DecodeError {
     )
 }
 
-/// Reads an integer slot with the byte order fixed at compile time.
+/// Reads an integer slot with the byte order fixed at compile time. Lengths and counts are
+/// nearly always `uint16`/`uint32`/`uint8`, so those skip the general dispatch.
 #[inline(always)]
 fn read_slot_fast<O: Order>(bytes: &[u8], s: Slot) -> Option<u64> {
-    let b = bytes.get(s.offset..s.offset.checked_add(s.ty.size())?)?;
-    Some(read_raw::<O>(Read::of(s.ty)?, b))
+    let tail = bytes.get(s.offset..)?;
+    match s.ty {
+        PrimitiveType::Uint16 => Some(u64::from(O::u16(*tail.first_chunk::<2>()?))),
+        PrimitiveType::Uint32 => Some(u64::from(O::u32(*tail.first_chunk::<4>()?))),
+        PrimitiveType::Uint8 => tail.first().map(|&b| u64::from(b)),
+        ty => Some(read_raw::<O>(Read::of(ty)?, tail.get(..ty.size())?)),
+    }
 }
 
 #[inline(always)]
@@ -350,9 +356,10 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
                     .on_value($node, read_fast::<O>($r, b), Origin::Wire);
             }};
         }
+        let version = self.version;
         for node in &plan.fields {
             let op = &node.op;
-            if op.since > self.version {
+            if op.since > version {
                 self.node(&plan.fields, node, block, start)?;
                 continue;
             }
