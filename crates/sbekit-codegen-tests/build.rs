@@ -31,11 +31,25 @@ fn main() {
         );
         return;
     }
+    // Schemas of this crate: evolution across versions, and Rust keywords in every position.
+    let own = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    let own_schemas = [
+        ("versioned-v0.xml", "versioned_v0.rs"),
+        ("versioned-v1.xml", "versioned_v1.rs"),
+        ("keywords.xml", "keywords.rs"),
+    ];
     let mut cfg = sbekit_build::Config::new();
     cfg.loader(|p| sbekit_schema::load_ir(p).map_err(|e| e.to_string()));
     for (path, (_, file)) in paths.iter().zip(schemas) {
         cfg.compile_as(path, file)
             .expect("SBE code generation failed");
     }
+    for (f, out) in own_schemas {
+        cfg.compile_as(&own.join(f), out)
+            .expect("SBE code generation failed");
+    }
+    let custom = root.join("sbe-tool/src/test/resources/custom-header-type.xml");
+    cfg.compile_as(&custom, "custom_header.rs")
+        .expect("SBE code generation failed");
     println!("cargo:rustc-cfg=has_reference");
 }

@@ -33,6 +33,30 @@ pub mod bigendian {
     include!(concat!(env!("OUT_DIR"), "/bigendian.rs"));
 }
 
+/// `schemas/versioned-v0.xml`: the base version of an evolving schema.
+#[cfg(has_reference)]
+pub mod versioned_v0 {
+    include!(concat!(env!("OUT_DIR"), "/versioned_v0.rs"));
+}
+
+/// `schemas/versioned-v1.xml`: version 1 adds fields, a group entry field, a group and var data.
+#[cfg(has_reference)]
+pub mod versioned_v1 {
+    include!(concat!(env!("OUT_DIR"), "/versioned_v1.rs"));
+}
+
+/// `schemas/keywords.xml`: Rust keywords and prelude names as every kind of schema name.
+#[cfg(has_reference)]
+pub mod keywords {
+    include!(concat!(env!("OUT_DIR"), "/keywords.rs"));
+}
+
+/// `custom-header-type.xml`: a message header composite named `foo` (`headerType`).
+#[cfg(has_reference)]
+pub mod custom_header {
+    include!(concat!(env!("OUT_DIR"), "/custom_header.rs"));
+}
+
 #[cfg(has_reference)]
 pub mod bench_codecs;
 pub mod handwritten;

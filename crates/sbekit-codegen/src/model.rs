@@ -213,6 +213,14 @@ pub fn build(ir: &Ir) -> Result<Schema, GenError> {
         .ok_or_else(|| bad("IR has no message header"))?;
     let header_type = head.type_name().to_string();
     let members = composite(&mut s, &ir.header)?;
+    // The header composite is a type like any other (users may read or write it directly).
+    s.composites
+        .entry(header_type.clone())
+        .or_insert_with(|| CompositeDef {
+            description: head.description.clone(),
+            size: usize::try_from(head.encoded_length).unwrap_or(0),
+            members: members.clone(),
+        });
     let find = |n: &str| -> Result<Field, GenError> {
         members
             .iter()
