@@ -343,41 +343,66 @@ fn bad_messages_are_reported_and_skipped_with_keep_going() {
 #[test]
 fn ir_command_writes_reference_compatible_sbeir() {
     let test = "ir_command_writes_reference_compatible_sbeir";
-    let (Some(xml), Some(reference), Some(vector)) = (
+    let dir = tempfile::tempdir().unwrap();
+    for (xml, name) in [
+        (
+            "sbe-samples/src/main/resources/example-schema.xml",
+            "example-schema",
+        ),
+        (
+            "sbe-samples/src/main/resources/example-extension-schema.xml",
+            "example-extension-schema",
+        ),
+        ("sbe-benchmarks/src/main/resources/car.xml", "car"),
+        (
+            "sbe-benchmarks/src/main/resources/fix-message-samples.xml",
+            "fix-message-samples",
+        ),
+    ] {
+        let (Some(xml), Some(reference)) = (
+            sbekit_testdata::require_reference(xml, test),
+            sbekit_testdata::require_reference(&format!("derived/sbeir/{name}.sbeir"), test),
+        ) else {
+            return;
+        };
+        let out_path = dir.path().join(format!("{name}.sbeir"));
+        let out = run(
+            &[
+                "ir",
+                xml.to_str().unwrap(),
+                "-o",
+                out_path.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let ours = sbeir::decode(&std::fs::read(&out_path).unwrap()).unwrap();
+        let theirs = sbeir::decode(&std::fs::read(&reference).unwrap()).unwrap();
+        assert_eq!(
+            ours, theirs,
+            "{name}: IR written from the XML differs from the reference"
+        );
+    }
+    // The written IR drives the decoder like the XML does.
+    let (Some(xml), Some(vector)) = (
         sbekit_testdata::require_reference(
             "sbe-samples/src/main/resources/example-schema.xml",
             test,
         ),
-        sbekit_testdata::require_reference("derived/sbeir/example-schema.sbeir", test),
         sbekit_testdata::require_reference("rust/car_example_baseline_data.sbe", test),
     ) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let out_path = dir.path().join("car.sbeir");
-    let out = run(
-        &[
-            "ir",
-            xml.to_str().unwrap(),
-            "-o",
-            out_path.to_str().unwrap(),
-        ],
-        None,
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let ours = sbeir::decode(&std::fs::read(&out_path).unwrap()).unwrap();
-    let theirs = sbeir::decode(&std::fs::read(&reference).unwrap()).unwrap();
-    assert_eq!(ours, theirs);
-    // The written IR drives the decoder like the XML does.
+    let ir_path = dir.path().join("example-schema.sbeir");
     let via_ir = run(
         &[
             "decode",
             "-s",
-            out_path.to_str().unwrap(),
+            ir_path.to_str().unwrap(),
             vector.to_str().unwrap(),
         ],
         None,
@@ -394,4 +419,7 @@ fn ir_command_writes_reference_compatible_sbeir() {
     assert!(via_ir.status.success() && via_xml.status.success());
     assert_eq!(via_ir.stdout, via_xml.stdout);
     assert!(String::from_utf8_lossy(&via_ir.stdout).contains("\"model\":\"Civic VTi\""));
+    // `-o -` writes to stdout.
+    let out = run(&["ir", xml.to_str().unwrap(), "-o", "-"], None);
+    assert_eq!(out.stdout, std::fs::read(&ir_path).unwrap());
 }
