@@ -792,3 +792,103 @@ fn read_full<R: Read>(r: &mut R, buf: &mut [u8], offset: u64) -> Result<usize, E
     }
     Ok(n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A pcap-ng section (SHB + IDB, µs) followed by one EPB carrying `frame`.
+    fn epb_capture(frame: &[u8]) -> (Vec<u8>, usize) {
+        let mut v = Vec::new();
+        let shb = [
+            0x0a, 0x0d, 0x0d, 0x0a, 28, 0, 0, 0, 0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0, 0xff, 0xff,
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 28, 0, 0, 0,
+        ];
+        v.extend_from_slice(&shb);
+        let idb = [
+            1, 0, 0, 0, 20, 0, 0, 0, 1, 0, 0, 0, 0xff, 0xff, 0, 0, 20, 0, 0, 0,
+        ];
+        v.extend_from_slice(&idb);
+        let start = v.len();
+        let padded = frame.len().div_ceil(4) * 4;
+        let len = (32 + padded) as u32;
+        v.extend_from_slice(&6u32.to_le_bytes());
+        v.extend_from_slice(&len.to_le_bytes());
+        v.extend_from_slice(&0u32.to_le_bytes());
+        v.extend_from_slice(&7u32.to_le_bytes());
+        v.extend_from_slice(&9u32.to_le_bytes());
+        v.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        v.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        v.extend_from_slice(frame);
+        v.resize(start + 28 + padded, 0);
+        v.extend_from_slice(&len.to_le_bytes());
+        (v, start)
+    }
+
+    proptest! {
+        /// The fast path agrees with the checked path on every record it accepts, for pcap-ng
+        /// EPBs and classic pcap records with corrupted headers.
+        #[test]
+        fn fast_path_matches_checked_path(
+            frame in proptest::collection::vec(any::<u8>(), 0..64),
+            edits in proptest::collection::vec((0usize..40, any::<u8>()), 0..3),
+            pcap in any::<bool>(),
+        ) {
+            let (mut data, start) = if pcap {
+                let mut v = vec![0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0];
+                v.extend_from_slice(&[0; 8]);
+                v.extend_from_slice(&65535u32.to_le_bytes());
+                v.extend_from_slice(&1u32.to_le_bytes());
+                let start = v.len();
+                v.extend_from_slice(&5u32.to_le_bytes());
+                v.extend_from_slice(&6u32.to_le_bytes());
+                v.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+                v.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+                v.extend_from_slice(&frame);
+                (v, start)
+            } else {
+                epb_capture(&frame)
+            };
+            for (at, v) in edits {
+                if start + at < data.len() {
+                    data[start + at] = v;
+                }
+            }
+            let (mut parser, _) = RecordParser::new(&data).unwrap();
+            if !pcap {
+                // Feed the SHB and IDB through the checked path first.
+                for at in [0usize, 28] {
+                    let len = parser.record_len(&data[at..], at as u64).unwrap();
+                    parser.parse(&data[at..at + len], at as u64).unwrap();
+                }
+            }
+            let rest = &data[start..];
+            if let Some((len, fast)) = parser.fast_packet(rest, start as u64) {
+                let checked_len = parser.record_len(rest, start as u64).unwrap();
+                prop_assert_eq!(len, checked_len);
+                let slow = parser.parse(&rest[..len], start as u64).unwrap().unwrap();
+                prop_assert_eq!(fast.data, slow.data);
+                prop_assert_eq!(fast.timestamp_ns, slow.timestamp_ns);
+                prop_assert_eq!((fast.offset, fast.orig_len, fast.link_type), (slow.offset, slow.orig_len, slow.link_type));
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_takes_the_common_records() {
+        let (data, start) = epb_capture(&[1, 2, 3, 4, 5]);
+        let (mut parser, _) = RecordParser::new(&data).unwrap();
+        for at in [0usize, 28] {
+            let len = parser.record_len(&data[at..], at as u64).unwrap();
+            parser.parse(&data[at..at + len], at as u64).unwrap();
+        }
+        let (len, p) = parser.fast_packet(&data[start..], start as u64).unwrap();
+        assert_eq!((len, p.data), (40, &[1u8, 2, 3, 4, 5][..]));
+        assert_eq!(p.timestamp_ns, Some(((7u64 << 32) | 9) as i64 * 1000));
+        // Cut short: the fast path declines and the checked path reports the truncation.
+        assert!(parser
+            .fast_packet(&data[start..data.len() - 1], 0)
+            .is_none());
+    }
+}

@@ -49,6 +49,47 @@ fn be16(b: &[u8], at: usize) -> Option<u16> {
 /// Finds the UDP datagram in a frame of the given link type.
 #[inline]
 pub fn udp_datagram(link_type: u32, frame: &[u8]) -> Result<Datagram<'_>, Skip> {
+    if link_type == LINKTYPE_ETHERNET {
+        if let Some(d) = untagged_udp(frame) {
+            return Ok(d);
+        }
+    }
+    general(link_type, frame)
+}
+
+/// The common case in one pass: untagged Ethernet, IPv4 without options, unfragmented UDP.
+/// Gives exactly what [`general`] gives for such frames, and `None` for everything else.
+#[inline(always)]
+fn untagged_udp(frame: &[u8]) -> Option<Datagram<'_>> {
+    let h: &[u8; 42] = frame.get(..42)?.try_into().ok()?;
+    if h[12] != 0x08
+        || h[13] != 0x00
+        || h[14] != 0x45
+        || h[23] != 17
+        || (h[20] & 0x3f) != 0
+        || h[21] != 0
+    {
+        return None;
+    }
+    let total = u16::from_be_bytes([h[16], h[17]]) as usize;
+    let udp_len = u16::from_be_bytes([h[38], h[39]]) as usize;
+    let ip_len = total.clamp(20, frame.len() - 14);
+    if udp_len < 8 || ip_len < 28 {
+        return None;
+    }
+    let end = 42 + (udp_len - 8).min(ip_len - 28);
+    Some(Datagram {
+        src: [h[26], h[27], h[28], h[29]],
+        dst: [h[30], h[31], h[32], h[33]],
+        src_port: u16::from_be_bytes([h[34], h[35]]),
+        dst_port: u16::from_be_bytes([h[36], h[37]]),
+        payload: &frame[42..end],
+        payload_offset: 42,
+    })
+}
+
+/// Any supported link type, VLAN tags, IPv4 options.
+fn general(link_type: u32, frame: &[u8]) -> Result<Datagram<'_>, Skip> {
     let ip_start = match link_type {
         LINKTYPE_ETHERNET => {
             let mut at = 12;
@@ -117,4 +158,53 @@ pub fn udp_datagram(link_type: u32, frame: &[u8]) -> Result<Datagram<'_>, Skip> 
         payload,
         payload_offset: ip_start + ihl + 8,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn valid_frame(payload_len: usize) -> Vec<u8> {
+        let mut f = vec![0u8; 42 + payload_len];
+        f[12] = 0x08;
+        f[14] = 0x45;
+        f[16..18].copy_from_slice(&((28 + payload_len) as u16).to_be_bytes());
+        f[23] = 17;
+        f[38..40].copy_from_slice(&((8 + payload_len) as u16).to_be_bytes());
+        f
+    }
+
+    proptest! {
+        /// The one-pass fast path agrees with the general decoder on every frame it accepts.
+        #[test]
+        fn fast_path_matches_general(
+            len in 0usize..64,
+            edits in proptest::collection::vec((0usize..50, any::<u8>()), 0..4),
+            extra in 0usize..8,
+        ) {
+            let mut f = valid_frame(len);
+            f.resize(f.len() + extra, 0xaa); // trailing padding
+            for (at, v) in edits {
+                if at < f.len() {
+                    f[at] = v;
+                }
+            }
+            if let Some(d) = untagged_udp(&f) {
+                let g = general(LINKTYPE_ETHERNET, &f).expect("general rejects a fast-path frame");
+                prop_assert_eq!(d.payload, g.payload);
+                prop_assert_eq!(d.payload_offset, g.payload_offset);
+                prop_assert_eq!((d.src, d.dst, d.src_port, d.dst_port), (g.src, g.dst, g.src_port, g.dst_port));
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_takes_the_common_frame() {
+        let f = valid_frame(40);
+        assert_eq!(untagged_udp(&f).unwrap().payload.len(), 40);
+        let mut tagged = f.clone();
+        tagged[12] = 0x81;
+        assert!(untagged_udp(&tagged).is_none());
+    }
 }
