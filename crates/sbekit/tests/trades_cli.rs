@@ -105,6 +105,19 @@ fn synth_convert_verify_export_round_trip() {
         "lossless round trip is exact"
     );
 
+    let pq = dir.path().join("a.parquet");
+    let out = sbekit(&["trades", "export", "--parquet", s(&bin), "-o", s(&pq)]);
+    ok(&out);
+    assert!(
+        stderr(&out).contains("export: 50000 rows to"),
+        "{}",
+        stderr(&out)
+    );
+    let bytes = std::fs::read(&pq).unwrap();
+    assert!(bytes.starts_with(b"PAR1") && bytes.ends_with(b"PAR1"));
+    let out = sbekit(&["trades", "export", s(&bin), "-o", s(&pq)]);
+    assert_eq!(out.status.code(), Some(2), "a format is required");
+
     let compact = dir.path().join("a32.sbe");
     ok(&sbekit(&[
         "trades",
