@@ -891,4 +891,39 @@ mod tests {
             .fast_packet(&data[start..data.len() - 1], 0)
             .is_none());
     }
+
+    #[test]
+    fn synthetic_captures_take_the_fast_path_for_every_packet() {
+        let mut data = Vec::new();
+        let cfg = crate::synth::SynthConfig {
+            messages: 5_000,
+            ..crate::synth::SynthConfig::default()
+        };
+        crate::synth::generate(&cfg, &mut data).unwrap();
+        let mut r = PacketReader::new(&data).unwrap();
+        let (mut fast, mut slow) = (0, 0);
+        loop {
+            let rest = &data[r.pos..];
+            if rest.is_empty() {
+                break;
+            }
+            match r.parser.fast_packet(rest, r.pos as u64) {
+                Some((len, _)) => {
+                    fast += 1;
+                    r.pos += len;
+                }
+                None => {
+                    slow += 1;
+                    let len = r.parser.record_len(rest, r.pos as u64).unwrap();
+                    r.parser.parse(&rest[..len], r.pos as u64).unwrap();
+                    r.pos += len;
+                }
+            }
+        }
+        assert_eq!(
+            slow, 2,
+            "only the section and interface headers take the checked path"
+        );
+        assert!(fast > 1_000);
+    }
 }
