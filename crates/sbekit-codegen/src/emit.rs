@@ -1254,6 +1254,46 @@ impl Gen<'_> {
             w!(out, "{OK}(Self {{ {} }})", fields_init.join(", "));
             w!(out, "}}");
             w!(out, "");
+            if template.is_none() {
+                // The same walk for entries of a message `decode` already checked: it only
+                // locates the sections (every access stays bounds-checked, so it cannot panic).
+                w!(out, "#[inline]");
+                w!(out, "fn parse_trusted(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> {O}<Self> {{");
+                w!(out, "let blk_end = pos.saturating_add(block_len);");
+                w!(out, "let blk = buf.get(pos..blk_end)?;");
+                w!(out, "let block = blk.first_chunk::<{min}>()?;");
+                w!(out, "let mut p = blk_end;");
+                w!(out, "let mut sec = [0usize; {}];", k + 1);
+                for (i, (_, s)) in sections.iter().enumerate() {
+                    w!(out, "sec[{i}] = p;");
+                    let step = match s {
+                        Section::Group { body, .. } => format!("p = {}Iter::end_trusted(buf, p, acting_version)?;", body.path),
+                        Section::Var { len, .. } => format!(
+                            "p = {{ let n = rt::Int::to_usize({}::from_{}_bytes(*rt::chunk::<{}>(buf, p)?)); p.saturating_add({} + n) }};",
+                            rty(len.ty), endian(len.order), len.ty.size(), len.ty.size()
+                        ),
+                    };
+                    if s.since() > 0 {
+                        w!(out, "if acting_version >= {} {{ {step} }}", s.since());
+                    } else {
+                        w!(out, "{step}");
+                    }
+                }
+                w!(out, "sec[{k}] = p;");
+                if versioned {
+                    w!(
+                        out,
+                        "{SOME}(Self {{ block, blk, buf, sec, acting_version, end: p }})"
+                    );
+                } else {
+                    w!(
+                        out,
+                        "{SOME}(Self {{ block, buf, sec, acting_version, end: p }})"
+                    );
+                }
+                w!(out, "}}");
+                w!(out, "");
+            }
         }
         for (m, f) in &fields {
             self.getter(m, f, "self.block", true);
@@ -1341,11 +1381,12 @@ impl Gen<'_> {
             return;
         }
         // Iterators for the groups of this message, outermost first is not required.
-        self.iters(b);
+        self.iters(b, false);
     }
 
     /// Group iterators for every group under `b`.
-    fn iters(&mut self, b: &Body) {
+    /// `nested`: the groups are inside group entries (not directly in a message).
+    fn iters(&mut self, b: &Body, nested: bool) {
         for s in &b.sections {
             if let Section::Group {
                 name,
@@ -1356,13 +1397,22 @@ impl Gen<'_> {
                 ..
             } = s
             {
-                self.iter(name, body, *dim_size, block_len, count);
-                self.iters(body);
+                self.iter(name, body, *dim_size, block_len, count, nested);
+                self.iters(body, true);
             }
         }
     }
 
-    fn iter(&mut self, name: &str, body: &Body, dim: usize, bl: &DimField, count: &DimField) {
+    #[allow(clippy::too_many_arguments)] // One call site; the group's parts.
+    fn iter(
+        &mut self,
+        name: &str,
+        body: &Body,
+        dim: usize,
+        bl: &DimField,
+        count: &DimField,
+        nested: bool,
+    ) {
         let p = &body.path;
         let out = &mut self.out;
         let max = count.max.min(u64::from(u32::MAX));
@@ -1436,6 +1486,38 @@ impl Gen<'_> {
         }
         w!(out, "}}");
         w!(out, "");
+        if nested {
+            w!(out, "/// Where the (already checked) group at `pos` ends.");
+            w!(out, "#[inline]");
+            w!(
+                out,
+                "fn end_trusted(buf: &'a [u8], pos: usize, acting_version: u64) -> {O}<usize> {{"
+            );
+            w!(out, "let dims = rt::chunk::<{dim}>(buf, pos)?;");
+            w!(out, "let block_len = rt::Int::to_usize({rb});");
+            w!(out, "let remaining = rt::Int::to_usize({rc});");
+            w!(out, "let start = pos.saturating_add({dim});");
+            if fixed {
+                w!(out, "let _ = acting_version;");
+                w!(
+                    out,
+                    "{SOME}(start.saturating_add(block_len.saturating_mul(remaining)))"
+                );
+            } else {
+                w!(out, "let mut p = start;");
+                w!(out, "for _ in 0..remaining {{");
+                w!(
+                    out,
+                    "let end = {p}Decoder::parse_trusted(buf, p, block_len, acting_version)?.end;"
+                );
+                w!(out, "if end == p {{ break; }}");
+                w!(out, "p = end;");
+                w!(out, "}}");
+                w!(out, "{SOME}(p)");
+            }
+            w!(out, "}}");
+            w!(out, "");
+        }
         // The group was checked by `decode`; this only re-reads its header (still bounds-checked,
         // so a decoder can never be made to panic).
         w!(out, "#[inline]");
@@ -1488,12 +1570,12 @@ impl Gen<'_> {
             w!(out, "self.remaining -= 1;");
             w!(out, "{p}Decoder::from_block(e, self.acting_version)");
         } else {
-            w!(out, "match {p}Decoder::parse(self.buf, self.pos, self.block_len, self.acting_version) {{");
+            w!(out, "match {p}Decoder::parse_trusted(self.buf, self.pos, self.block_len, self.acting_version) {{");
             w!(
                 out,
-                "{OK}(e) => {{ self.pos = e.end; self.remaining -= 1; {SOME}(e) }}"
+                "{SOME}(e) => {{ self.pos = e.end; self.remaining -= 1; {SOME}(e) }}"
             );
-            w!(out, "{ERR}(_) => {{ self.remaining = 0; {NONE} }}");
+            w!(out, "{NONE} => {{ self.remaining = 0; {NONE} }}");
             w!(out, "}}");
         }
         w!(out, "}}");

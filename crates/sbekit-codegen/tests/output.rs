@@ -51,3 +51,38 @@ fn module_is_written_atomically_and_only_when_changed() {
     assert!(leftovers.is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn standalone_crate_builds() {
+    let Some(ir) = ir("example-schema") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("sbekit-codegen-crate-{}", std::process::id()));
+    let runtime = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sbekit-runtime");
+    sbekit_codegen::write_crate(
+        &ir,
+        &dir,
+        "baseline-sbe",
+        &sbekit_codegen::RuntimeDep::Path(runtime),
+        &Default::default(),
+    )
+    .unwrap();
+    // An empty [workspace] keeps the temporary crate out of any enclosing workspace.
+    let toml = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, format!("{text}\n[workspace]\n")).unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .args(["check", "--quiet", "--offline"])
+        .env("RUSTFLAGS", "-D warnings")
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .current_dir(&dir)
+        .status()
+        .unwrap();
+    assert!(
+        status.success(),
+        "generated crate in {} does not build",
+        dir.display()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
