@@ -53,14 +53,14 @@ fn car() -> impl Strategy<Value = Car> {
                 any::<f32>(),
                 prop::collection::vec(any::<u8>(), 0..20),
             ),
-            0..5,
+            0..9,
         ),
         prop::collection::vec(
             (
                 any::<u8>(),
                 prop::collection::vec((any::<u16>(), any::<f32>()), 0..4),
             ),
-            0..4,
+            0..9,
         ),
         prop::collection::vec(any::<u8>(), 0..40),
         prop::collection::vec(any::<u8>(), 0..40),
