@@ -612,15 +612,9 @@ impl<'a> Gen<'a> {
             }
         }
         let start = out.len();
-        let mut begin = Token::new(Signal::BeginField, &m.meta.name);
-        begin.id = m.id;
-        begin.version = m.meta.since_version;
-        begin.deprecated = m.meta.deprecated;
-        begin.offset = offset;
-        begin.description = m.meta.description.clone();
+        let mut begin = member_begin(Signal::BeginField, m, offset);
         begin.encoding.epoch = m.epoch.clone();
         begin.encoding.time_unit = m.time_unit.clone();
-        begin.encoding.semantic_type = m.meta.semantic_type.clone();
         out.push(begin);
 
         let type_presence = match &td {
@@ -785,14 +779,7 @@ impl<'a> Gen<'a> {
         path: &str,
     ) {
         let start = out.len();
-        let mut begin = Token::new(Signal::BeginGroup, &m.meta.name);
-        begin.id = m.id;
-        begin.version = m.meta.since_version;
-        begin.deprecated = m.meta.deprecated;
-        begin.offset = offset;
-        begin.description = m.meta.description.clone();
-        begin.encoding.semantic_type = m.meta.semantic_type.clone();
-        out.push(begin);
+        out.push(member_begin(Signal::BeginGroup, m, offset));
         match self.resolve(dimension_type).as_deref().cloned() {
             Some(TypeDef::Composite(c)) => {
                 self.check_member_int(
@@ -873,14 +860,7 @@ impl<'a> Gen<'a> {
 
     fn data(&mut self, m: &Member, type_name: &str, offset: i32, out: &mut Vec<Token>) {
         let start = out.len();
-        let mut begin = Token::new(Signal::BeginVarData, &m.meta.name);
-        begin.id = m.id;
-        begin.version = m.meta.since_version;
-        begin.deprecated = m.meta.deprecated;
-        begin.offset = offset;
-        begin.description = m.meta.description.clone();
-        begin.encoding.semantic_type = m.meta.semantic_type.clone();
-        out.push(begin);
+        out.push(member_begin(Signal::BeginVarData, m, offset));
         match self.resolve(type_name).as_deref().cloned() {
             Some(TypeDef::Composite(c)) => {
                 let length = self.check_member_int(&c, "length", None, rules::VAR_DATA_ENCODING);
@@ -1129,7 +1109,35 @@ impl<'a> Gen<'a> {
         offset: i32,
         out: &mut Vec<Token>,
     ) -> Option<i32> {
-        match member {
+        let TypeDef::Ref(r) = member else {
+            return self.type_tokens(member, offset, out);
+        };
+        let Some(target) = self.resolve(&r.type_name).map(Cow::into_owned) else {
+            self.sink.error(
+                rules::UNKNOWN_TYPE,
+                Some(&r.meta.loc),
+                format!("ref '{}' names unknown type '{}'", r.meta.name, r.type_name),
+            );
+            return None;
+        };
+        let start = out.len();
+        let length = self.type_tokens(&target, offset, out)?;
+        // The referenced type appears under the ref's name, remembering its own.
+        let type_name = target.meta().name.clone();
+        for i in [start, out.len() - 1] {
+            let t = &mut out[i];
+            t.name = r.meta.name.clone();
+            t.referenced_name = Some(type_name.clone());
+            if r.meta.since_version > 0 {
+                t.version = r.meta.since_version;
+            }
+        }
+        Some(length)
+    }
+
+    /// Tokens of a type defined in place at `offset`; returns its length.
+    fn type_tokens(&mut self, td: &TypeDef, offset: i32, out: &mut Vec<Token>) -> Option<i32> {
+        match td {
             TypeDef::Encoded(t) => {
                 let tok = self.encoding_token(t, &t.meta.name, None, offset, t.presence, None);
                 let length = tok.encoded_length;
@@ -1145,78 +1153,22 @@ impl<'a> Gen<'a> {
             TypeDef::Composite(c) => self
                 .composite_tokens(c, None, offset, out)
                 .map(|e| e.length),
-            TypeDef::Ref(r) => {
-                let Some(target) = self.resolve(&r.type_name).map(Cow::into_owned) else {
-                    self.sink.error(
-                        rules::UNKNOWN_TYPE,
-                        Some(&r.meta.loc),
-                        format!("ref '{}' names unknown type '{}'", r.meta.name, r.type_name),
-                    );
-                    return None;
-                };
-                // The referenced type appears under the ref's name, remembering its own.
-                let mut renamed = target;
-                let type_name = renamed.meta().name.clone();
-                renamed.meta_mut().name = r.meta.name.clone();
-                if r.meta.since_version > 0 {
-                    renamed.meta_mut().since_version = r.meta.since_version;
-                }
-                let start = out.len();
-                let length = match &renamed {
-                    TypeDef::Encoded(t) => {
-                        let tok = self.encoding_token(
-                            t,
-                            &t.meta.name,
-                            Some(&type_name),
-                            offset,
-                            t.presence,
-                            None,
-                        );
-                        let length = tok.encoded_length;
-                        out.push(tok);
-                        Some(length)
-                    }
-                    TypeDef::Enum(v) => self
-                        .valued_tokens(
-                            v,
-                            Signal::BeginEnum,
-                            Some(&type_name),
-                            offset,
-                            v.presence,
-                            out,
-                        )
-                        .map(|e| e.length),
-                    TypeDef::Set(v) => self
-                        .valued_tokens(
-                            v,
-                            Signal::BeginSet,
-                            Some(&type_name),
-                            offset,
-                            Presence::Required,
-                            out,
-                        )
-                        .map(|e| e.length),
-                    TypeDef::Composite(c) => {
-                        // The cycle guard works on type names, so restore it for the stack.
-                        let mut c = c.clone();
-                        c.meta.name = type_name.clone();
-                        let e = self.composite_tokens(&c, None, offset, out);
-                        if let Some(t) = out.get_mut(start) {
-                            t.name = r.meta.name.clone();
-                            t.referenced_name = Some(type_name.clone());
-                        }
-                        if let Some(t) = out.last_mut() {
-                            t.name = r.meta.name.clone();
-                            t.referenced_name = Some(type_name);
-                        }
-                        e.map(|e| e.length)
-                    }
-                    TypeDef::Ref(_) => None,
-                };
-                length
-            }
+            // SBE has no refs to refs; `resolve` never returns one.
+            TypeDef::Ref(_) => None,
         }
     }
+}
+
+/// The begin token of a field, group or data, with the attributes they share.
+fn member_begin(signal: Signal, m: &Member, offset: i32) -> Token {
+    let mut t = Token::new(signal, &m.meta.name);
+    t.id = m.id;
+    t.version = m.meta.since_version;
+    t.deprecated = m.meta.deprecated;
+    t.offset = offset;
+    t.description = m.meta.description.clone();
+    t.encoding.semantic_type = m.meta.semantic_type.clone();
+    t
 }
 
 /// Sets the component token count of the begin token at `start` and appends its end token.

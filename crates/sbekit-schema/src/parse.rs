@@ -88,15 +88,6 @@ impl TypeDef {
             TypeDef::Ref(t) => &t.meta,
         }
     }
-
-    pub fn meta_mut(&mut self) -> &mut Meta {
-        match self {
-            TypeDef::Encoded(t) => &mut t.meta,
-            TypeDef::Composite(t) => &mut t.meta,
-            TypeDef::Enum(t) | TypeDef::Set(t) => &mut t.meta,
-            TypeDef::Ref(t) => &mut t.meta,
-        }
-    }
 }
 
 /// A `<field>`, `<group>` or `<data>` of a message or group.
