@@ -312,6 +312,8 @@ impl<R: Read> MessageStream<R> {
             let msg = format!("stream ends inside a {prefix}-byte framing prefix");
             return Err(self.fail(MessageError::Frame(msg), false, frame_offset));
         }
+        // In bounds: `prefix` bytes are buffered (checked above), and `p` has exactly the
+        // framing's prefix length, which each arm below reads.
         let p = &self.buf[self.start..self.start + prefix];
         let payload_len: u64 = match self.framing {
             Framing::Sbe => 0,
