@@ -13,9 +13,9 @@ pub struct SymbolStats {
     /// Total traded volume (sum of trade sizes).
     pub volume: u64,
     /// Trades seen.
-    pub trades: u64,
+    pub trades: u32,
     /// Price level updates seen.
-    pub quotes: u64,
+    pub quotes: u32,
     /// Lowest bid price (buy side price level updates), `i64::MAX` when none.
     pub bid_low: i64,
     /// Highest bid price, `i64::MIN` when none.
@@ -40,12 +40,16 @@ impl Default for SymbolStats {
     }
 }
 
+/// One cache line per symbol, so an update costs at most one miss.
 #[derive(Clone, Copy)]
+#[repr(align(64))]
 struct Slot {
     key: u64,
     used: bool,
     stats: SymbolStats,
 }
+
+const _: () = assert!(std::mem::size_of::<Slot>() == 64);
 
 const EMPTY: Slot = Slot {
     key: 0,

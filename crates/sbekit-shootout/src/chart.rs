@@ -1,13 +1,15 @@
-//! The latency chart: per format, p50 / p99 / p99.9 / max of serialize and deserialize on a
-//! logarithmic axis, as SVG (plotters, SVG backend only: no fonts or image libraries).
+//! The latency chart: per format, p50 / p99 / p99.9 of serialize and deserialize on a
+//! logarithmic axis, as SVG (plotters, SVG backend only: no fonts or image libraries). The
+//! maximum is left out: it measures the scheduler (preemptions of milliseconds), not the
+//! format, and would flatten everything else; the table and JSON have it.
 
 use crate::report::{PhaseSummary, Summary};
 use plotters::prelude::*;
 
-const PERCENTILES: [&str; 4] = ["p50", "p99", "p99.9", "max"];
+const PERCENTILES: [&str; 3] = ["p50", "p99", "p99.9"];
 
-fn points(p: &PhaseSummary) -> [u64; 4] {
-    [p.p50_ns, p.p99_ns, p.p999_ns, p.max_ns]
+fn points(p: &PhaseSummary) -> [u64; 3] {
+    [p.p50_ns, p.p99_ns, p.p999_ns]
 }
 
 /// A distinct color per row.
@@ -59,27 +61,29 @@ fn draw<DB: DrawingBackend>(
                 .chain(points(&f.deserialize))
         })
         .collect();
-    let hi = all.iter().copied().max().unwrap_or(1).max(10) as f64 * 2.0;
-    let lo = all.iter().copied().filter(|&v| v > 0).min().unwrap_or(1) as f64 / 2.0;
+    let hi = all.iter().copied().max().unwrap_or(1).max(10) as f64 * 1.5;
+    // Room below the lowest line for the legend.
+    let lo = all.iter().copied().filter(|&v| v > 0).min().unwrap_or(1) as f64 / 12.0;
     for (area, name, ser) in [(&left, "serialize", true), (&right, "deserialize", false)] {
         let mut chart = ChartBuilder::on(area)
             .caption(name, ("sans-serif", 16))
             .margin(12)
             .x_label_area_size(30)
             .y_label_area_size(60)
-            .build_cartesian_2d(-0.25f64..3.25f64, (lo.max(1.0)..hi).log_scale())?;
+            .build_cartesian_2d(-0.2f64..2.2f64, (lo.max(1.0)..hi).log_scale())?;
         chart
             .configure_mesh()
-            .x_labels(4)
+            .x_labels(3)
             .x_label_formatter(&|x| {
                 let i = x.round() as i64;
-                if (x - i as f64).abs() < 0.01 && (0..4).contains(&i) {
+                if (x - i as f64).abs() < 0.01 && (0..3).contains(&i) {
                     PERCENTILES[i as usize].to_string()
                 } else {
                     String::new()
                 }
             })
             .y_desc("ns")
+            .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()?;
         for (i, f) in summary.formats.iter().enumerate() {
             let p = if ser { &f.serialize } else { &f.deserialize };
@@ -100,7 +104,7 @@ fn draw<DB: DrawingBackend>(
         if ser {
             chart
                 .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
+                .position(SeriesLabelPosition::LowerRight)
                 .background_style(WHITE.mix(0.85))
                 .border_style(BLACK)
                 .label_font(("sans-serif", 12))

@@ -52,7 +52,7 @@ pub struct ShootoutArgs {
     #[arg(long, value_name = "CPU")]
     pin: Option<usize>,
     /// Trades and updates held in memory at once; bigger inputs are processed in chunks.
-    #[arg(long, default_value_t = 8_000_000, value_name = "N")]
+    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
     chunk: usize,
     /// Write shootout.json, shootout.txt and the latency chart shootout.svg into this directory.
     #[arg(long, value_name = "DIR")]
