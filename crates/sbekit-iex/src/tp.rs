@@ -403,6 +403,18 @@ impl<'a> Messages<'a> {
     pub fn counters(&self) -> &FrameCounters {
         self.segments.counters()
     }
+
+    /// Counts a skipped message error, or ends the iteration (kept out of the hot loop).
+    #[cold]
+    fn message_error(&mut self, e: Error) -> Error {
+        if self.segments.opts.keep_going {
+            self.segments.counters.skipped_errors += 1;
+        } else {
+            self.segments.done = true;
+            self.current.pos = self.current.buf.len();
+        }
+        e
+    }
 }
 
 impl<'a> Iterator for Messages<'a> {
@@ -411,21 +423,15 @@ impl<'a> Iterator for Messages<'a> {
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            match self.current.next() {
-                Some(Ok(m)) => return Some(Ok(m)),
-                Some(Err(e)) => {
-                    if self.segments.opts.keep_going {
-                        self.segments.counters.skipped_errors += 1;
-                    } else {
-                        self.segments.done = true;
-                        self.current.pos = self.current.buf.len();
-                    }
-                    return Some(Err(e));
-                }
-                None => match self.segments.next()? {
-                    Ok(s) => self.current = s.messages(),
-                    Err(e) => return Some(Err(e)),
-                },
+            if let Some(item) = self.current.next() {
+                return Some(match item {
+                    Ok(m) => Ok(m),
+                    Err(e) => Err(self.message_error(e)),
+                });
+            }
+            match self.segments.next()? {
+                Ok(s) => self.current = s.messages(),
+                Err(e) => return Some(Err(e)),
             }
         }
     }
