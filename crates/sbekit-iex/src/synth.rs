@@ -32,7 +32,8 @@ pub struct SynthConfig {
     pub trade_share: f64,
     /// Share of price level updates that delete a level (size 0).
     pub plu_delete_share: f64,
-    /// Trading date (year, month, day); times follow the US Eastern daylight-time session.
+    /// Trading date (year, month, day); session times are US Eastern (EDT or EST by the US
+    /// daylight-saving rules).
     pub date: (i32, u32, u32),
     /// Emit a heartbeat segment for every idle second, as IEX does.
     pub heartbeats: bool,
@@ -227,8 +228,21 @@ const FRAME_HDR: usize = 14 + 20 + 8;
 const NS: i64 = 1_000_000_000;
 const MIN: i64 = 60 * NS;
 const HOUR: i64 = 60 * MIN;
-/// US Eastern daylight time is UTC-4.
-const ET_OFFSET: i64 = 4 * HOUR;
+
+/// Offset of US Eastern time from UTC on a date (days since the epoch): 4 hours from the second
+/// Sunday of March to the first Sunday of November (EDT), 5 hours otherwise (EST).
+fn eastern_offset(year: i64, day: i64) -> i64 {
+    use crate::stats::days_from_civil;
+    // 1970-01-01 was a Thursday: (days + 4) % 7 is 0 on Sundays.
+    let first_sunday_on_or_after = |d: i64| d + (7 - (d + 4).rem_euclid(7)) % 7;
+    let dst_start = first_sunday_on_or_after(days_from_civil(year, 3, 1)) + 7;
+    let dst_end = first_sunday_on_or_after(days_from_civil(year, 11, 1));
+    if (dst_start..dst_end).contains(&day) {
+        4 * HOUR
+    } else {
+        5 * HOUR
+    }
+}
 /// The IEX-listed test symbols, which get directory entries, auctions and official prices.
 const TEST_SYMBOLS: [&[u8; 8]; 3] = [b"ZIEXT   ", b"ZEXIT   ", b"ZXIET   "];
 /// The session is split into minute buckets of trading intensity from 08:00 to 17:00 ET.
@@ -251,6 +265,7 @@ struct Gen<W: Write> {
     /// Cumulative intensity over the minute buckets.
     intensity: Vec<f64>,
     day0: i64,
+    et_offset: i64,
     /// Packet under construction: EPB header + frame + IEX-TP header, then message blocks.
     pkt: Vec<u8>,
     pkt_msgs: u16,
@@ -324,7 +339,9 @@ impl<W: Write> Gen<W> {
             })
             .collect();
         let (y, m, d) = cfg.date;
-        let day0 = crate::stats::days_from_civil(y as i64, m, d) * 86_400 * NS;
+        let days = crate::stats::days_from_civil(y as i64, m, d);
+        let day0 = days * 86_400 * NS;
+        let et_offset = eastern_offset(y as i64, days);
         Gen {
             w,
             rng,
@@ -342,6 +359,7 @@ impl<W: Write> Gen<W> {
             cdf,
             intensity,
             day0,
+            et_offset,
             pkt: Vec::with_capacity(2048),
             pkt_msgs: 0,
             seq: 1,
@@ -370,7 +388,7 @@ impl<W: Write> Gen<W> {
 
     /// Time of day in ET as ns since the epoch.
     fn et(&self, h: i64, m: i64) -> i64 {
-        self.day0 + ET_OFFSET + h * HOUR + m * MIN
+        self.day0 + self.et_offset + h * HOUR + m * MIN
     }
 
     fn run(&mut self) -> io::Result<()> {
@@ -964,6 +982,21 @@ mod tests {
         for x in [-8.0, -1.0, 0.0, 0.3, 5.3] {
             assert!((exp(x) / x.exp() - 1.0).abs() < 1e-12, "exp {x}");
         }
+    }
+
+    #[test]
+    fn eastern_time_follows_us_dst() {
+        use crate::stats::days_from_civil;
+        let off = |y, m, d| eastern_offset(y, days_from_civil(y, m, d)) / HOUR;
+        // 2023: DST from Sunday March 12 to Sunday November 5.
+        assert_eq!((off(2023, 3, 11), off(2023, 3, 12)), (5, 4));
+        assert_eq!((off(2023, 11, 4), off(2023, 11, 5)), (4, 5));
+        assert_eq!((off(2023, 10, 2), off(2024, 1, 15)), (4, 5));
+        // 2024: March 10 to November 3.
+        assert_eq!(
+            (off(2024, 3, 9), off(2024, 3, 10), off(2024, 11, 3)),
+            (5, 4, 5)
+        );
     }
 
     #[test]

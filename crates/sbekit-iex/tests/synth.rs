@@ -143,3 +143,18 @@ fn skew_concentrates_trading_on_popular_symbols() {
     // Zipf 0.95 over the universe used: the top 10 carry roughly a quarter.
     assert!((0.15..0.40).contains(&top10), "{top10}");
 }
+
+#[test]
+fn winter_dates_use_eastern_standard_time() {
+    let cfg = SynthConfig {
+        seed: 1,
+        messages: 20_000,
+        date: (2024, 1, 16),
+        ..SynthConfig::default()
+    };
+    let (bytes, summary) = synth(&cfg);
+    // 07:30 EST is 12:30 UTC; 17:05 EST is 22:05 UTC.
+    assert!(sbekit_iex::stats::format_utc(summary.time_span.0).starts_with("2024-01-16T12:30"));
+    assert!(sbekit_iex::stats::format_utc(summary.time_span.1).starts_with("2024-01-16T22:05"));
+    assert_eq!(parse(bytes).messages, 20_000);
+}

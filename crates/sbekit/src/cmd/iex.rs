@@ -89,7 +89,7 @@ pub struct SynthArgs {
     /// Share of trade reports among trading messages (0 to 1).
     #[arg(long, default_value_t = SynthConfig::default().trade_share)]
     trade_share: f64,
-    /// Trading date, YYYY-MM-DD.
+    /// Trading date, YYYY-MM-DD (session times in US Eastern time).
     #[arg(long, default_value = "2023-10-02", value_parser = parse_date)]
     date: (i32, u32, u32),
     /// Do not write heartbeat segments for idle seconds.
