@@ -259,3 +259,53 @@ fn errors_and_help() {
         assert!(text.contains("Examples:"), "{args:?}: {text}");
     }
 }
+
+#[test]
+fn keep_going_skips_a_corrupt_segment() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("c.pcapng");
+    let f_s = f.to_str().unwrap();
+    let out = sbekit(&[
+        "iex",
+        "synth",
+        "--messages",
+        "2000",
+        "--no-heartbeats",
+        "-o",
+        f_s,
+    ]);
+    assert!(out.status.success());
+    let mut bytes = std::fs::read(&f).unwrap();
+    // Walk the pcap-ng blocks (SHB, IDB, then EPBs) to the 10th EPB and make its IEX-TP
+    // payload length claim more bytes than the datagram has.
+    let mut at = 0usize;
+    for _ in 0..(2 + 9) {
+        at += u32::from_le_bytes(bytes[at + 4..at + 8].try_into().unwrap()) as usize;
+    }
+    assert_eq!(
+        u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()),
+        6,
+        "an EPB"
+    );
+    let tp = at + 28 + 42;
+    bytes[tp + 12..tp + 14].copy_from_slice(&0xffffu16.to_le_bytes());
+    std::fs::write(&f, &bytes).unwrap();
+
+    let strict = sbekit(&["iex", "stats", "--json", f_s]);
+    assert_eq!(strict.status.code(), Some(1));
+    let s = json(&strict);
+    assert_eq!(s["error"]["offset"], tp as u64);
+    assert_eq!(s["segments"], 9, "stops at the corrupt 10th segment");
+
+    let lenient = sbekit(&["iex", "stats", "--json", "--keep-going", f_s]);
+    assert!(lenient.status.success());
+    let l = json(&lenient);
+    assert_eq!(l["error"], Value::Null);
+    assert_eq!(l["skipped_errors"], 1);
+    let strict_msgs = s["messages"].as_u64().unwrap();
+    let lenient_msgs = l["messages"].as_u64().unwrap();
+    assert!(
+        lenient_msgs > strict_msgs && lenient_msgs < 2000,
+        "{lenient_msgs}"
+    );
+}
