@@ -77,10 +77,10 @@ pub fn convert(
     let mut w = TradeWriter::create(output, opts.layout)?;
     let (mut rows, mut skipped) = (0u64, 0u64);
     let mut first_skipped = Vec::new();
-    while let Some((line, row)) = rdr.next_row()? {
+    while let Some((line, row)) = rdr.next_raw()? {
         rows += 1;
         let reason = match row {
-            Ok(t) => match w.push(&t) {
+            Ok(t) => match w.push_raw(&t) {
                 Ok(()) => None,
                 Err(PushError::Reject(r)) => Some(r),
                 Err(PushError::Io(e)) => return Err(e),

@@ -24,7 +24,9 @@
 use crate::codec::{self, TradeFileHeaderDecoder, TradeFileHeaderEncoder};
 use crate::error::{Error, Result};
 use crate::map::map_range;
-use crate::trade::{Compact, LayoutKind, Lossless, RecordLayout, RecordView, Trade, HEADER_LENGTH};
+use crate::trade::{
+    Compact, LayoutKind, Lossless, RawTrade, RecordLayout, RecordView, Trade, HEADER_LENGTH,
+};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::ops::Range;
@@ -278,7 +280,14 @@ impl TradeWriter {
     }
 
     /// Appends one trade. Trades must come in non-decreasing time order.
+    #[inline]
     pub fn push(&mut self, t: &Trade) -> std::result::Result<(), PushError> {
+        self.push_raw(&RawTrade::from(t))
+    }
+
+    /// Appends one trade given with raw codes (see [`RawTrade`]).
+    #[inline]
+    pub fn push_raw(&mut self, t: &RawTrade) -> std::result::Result<(), PushError> {
         if self.count > 0 && t.time < self.time_max {
             return Err(PushError::Reject(format!(
                 "time {} is before the previous row's {} (rows must be in time order)",

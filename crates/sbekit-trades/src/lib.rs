@@ -36,4 +36,4 @@ pub mod synth;
 pub mod trade;
 
 pub use error::Error;
-pub use trade::{Compact, LayoutKind, Lossless, RecordLayout, Trade};
+pub use trade::{Compact, LayoutKind, Lossless, RawTrade, RecordLayout, Trade};

@@ -10,7 +10,7 @@
 use crate::codec::{Currency, Exchange, Side};
 use crate::csvio::{self, Columns};
 use crate::error::{Error, Result};
-use crate::trade::Trade;
+use crate::trade::{RawTrade, Trade};
 use std::io::Read;
 
 const BUF: usize = 1 << 20;
@@ -34,8 +34,8 @@ pub struct TradeReader<R: Read> {
     base: u64,
     cols: Columns,
     standard: bool,
-    exchanges: Vec<(u64, Exchange)>,
-    currencies: Vec<(u64, Currency)>,
+    exchanges: NameTable,
+    currencies: NameTable,
 }
 
 /// Up to 8 bytes as a little-endian integer (the lookup key of a short name).
@@ -47,6 +47,60 @@ fn key(b: &[u8]) -> Option<u64> {
     k[..b.len()].copy_from_slice(b);
     Some(u64::from_le_bytes(k))
 }
+
+/// Names (of at most 8 bytes) to raw codes by a perfect hash: one multiply, one load, one
+/// compare, no data-dependent branch.
+struct NameTable {
+    mul: u64,
+    slots: [(u64, u8); 64],
+}
+
+impl NameTable {
+    const EMPTY: u64 = u64::MAX;
+
+    fn new(names: Vec<(&str, u8)>) -> Self {
+        let keys: Vec<(u64, u8)> = names
+            .iter()
+            .filter_map(|(n, c)| Some((key(n.as_bytes())?, *c)))
+            .collect();
+        // Find a multiplier that sends every key to its own slot (a few tries at most for a
+        // dozen keys in 64 slots); fall back to the last one tried, with lookups then
+        // missing some names, which only sends their rows down the slow path.
+        let mut mul = 0x9E37_79B9_7F4A_7C15u64;
+        let mut slots = [(Self::EMPTY, 0u8); 64];
+        for _ in 0..10_000 {
+            slots = [(Self::EMPTY, 0u8); 64];
+            let mut ok = true;
+            for &(k, c) in &keys {
+                let i = (k.wrapping_mul(mul) >> 58) as usize;
+                if slots[i].0 != Self::EMPTY {
+                    ok = false;
+                    break;
+                }
+                slots[i] = (k, c);
+            }
+            if ok {
+                break;
+            }
+            mul = mul
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407)
+                | 1;
+        }
+        NameTable { mul, slots }
+    }
+
+    /// The code of the name whose [`key`] is `k`.
+    #[inline(always)]
+    fn get(&self, k: u64) -> Option<u8> {
+        let (sk, c) = self.slots[(k.wrapping_mul(self.mul) >> 58) as usize];
+        (sk == k).then_some(c)
+    }
+}
+
+const SIDE_BID: u32 = u32::from_le_bytes(*b"bid,");
+const SIDE_ASK: u32 = u32::from_le_bytes(*b"ask,");
+const SIDE_NA: u32 = u32::from_le_bytes(*b"na,\0");
 
 /// Per-byte flags (high nibble set) for bytes of `x` that are not ASCII digits.
 #[inline(always)]
@@ -80,6 +134,17 @@ const POW10_U64: [u64; 9] = [
     10_000_000,
     100_000_000,
 ];
+
+/// 10^0 ..= 10^19.
+const POW10_U64_ALL: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
 
 const POW10_F64: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
@@ -162,7 +227,9 @@ impl Cursor<'_> {
             if total > 19 {
                 return None;
             }
-            m = int.checked_mul(10u64.pow(nf))?.checked_add(f)?;
+            m = int
+                .checked_mul(*POW10_U64_ALL.get(nf as usize)?)?
+                .checked_add(f)?;
             frac = nf;
         }
         if total == 0 || total > 19 || m > 1 << 53 {
@@ -198,14 +265,18 @@ impl<R: Read> TradeReader<R> {
             base: 0,
             cols: Columns::standard(),
             standard: true,
-            exchanges: Exchange::ALL
-                .iter()
-                .filter_map(|e| Some((key(e.name()?.as_bytes())?, *e)))
-                .collect(),
-            currencies: Currency::ALL
-                .iter()
-                .filter_map(|c| Some((key(c.name()?.as_bytes())?, *c)))
-                .collect(),
+            exchanges: NameTable::new(
+                Exchange::ALL
+                    .iter()
+                    .filter_map(|e| Some((e.name()?, e.to_raw())))
+                    .collect(),
+            ),
+            currencies: NameTable::new(
+                Currency::ALL
+                    .iter()
+                    .filter_map(|c| Some((c.name()?, c.to_raw())))
+                    .collect(),
+            ),
         };
         let Some((line, start, end)) = r.next_line()? else {
             return Err(r.bad(
@@ -301,10 +372,10 @@ impl<R: Read> TradeReader<R> {
         }
     }
 
-    /// Looks up a short name among `table` by its bytes `buf[start..end]` (loaded as one
-    /// 8-byte word when the buffer allows, so no copy).
+    /// Looks up the name `buf[start..end]` (loaded as one 8-byte word when the buffer
+    /// allows, so no copy).
     #[inline(always)]
-    fn lookup<T: Copy>(table: &[(u64, T)], buf: &[u8], start: usize, end: usize) -> Option<T> {
+    fn lookup(table: &NameTable, buf: &[u8], start: usize, end: usize) -> Option<u8> {
         let len = end.checked_sub(start)?;
         if len == 0 || len > 8 {
             return None;
@@ -313,13 +384,13 @@ impl<R: Read> TradeReader<R> {
             Some(w) => u64::from_le_bytes(*w) & (u64::MAX >> (64 - 8 * len)),
             None => key(buf.get(start..end)?)?,
         };
-        table.iter().find(|(x, _)| *x == k).map(|(_, v)| *v)
+        table.get(k)
     }
 
     /// The fast path over the line starting at `start`: the trade and where the next line
     /// starts, or `None` when it does not apply.
     #[inline(always)]
-    fn fast(&self, start: usize) -> Option<(Trade, usize)> {
+    fn fast(&self, start: usize) -> Option<(RawTrade, usize)> {
         let buf = &self.buf[..self.filled];
         let mut c = Cursor {
             b: buf,
@@ -333,12 +404,16 @@ impl<R: Read> TradeReader<R> {
         let exchange = Self::lookup(&self.exchanges, buf, e0, c.i - 1)?;
         let price = c.f64_field()?;
         let server_time = c.u64_field()?;
-        let side = match c.word(3)? {
-            b"na" => Side::None,
-            b"bid" => Side::Bid,
-            b"ask" => Side::Ask,
-            _ => return None,
-        };
+        // Side without a data-dependent branch: bid and ask are equally common.
+        let w = u32::from_le_bytes(*buf.get(c.i..)?.first_chunk::<4>()?);
+        let (bid, ask, na) = (w == SIDE_BID, w == SIDE_ASK, w & 0x00FF_FFFF == SIDE_NA);
+        if !(bid | ask | na) || c.i + 3 >= self.complete {
+            return None;
+        }
+        let side = u8::from(bid) * Side::Bid.to_raw()
+            + u8::from(ask) * Side::Ask.to_raw()
+            + u8::from(na) * Side::None.to_raw();
+        c.i += 3 + usize::from(bid | ask);
         // The ticker runs to the newline, which is before `complete` in a complete line.
         let t0 = c.i;
         let tail = buf.get(t0..self.complete)?;
@@ -351,15 +426,15 @@ impl<R: Read> TradeReader<R> {
         let base = Self::lookup(&self.currencies, buf, t0, us)?;
         let quote = Self::lookup(&self.currencies, buf, us + 1, t1)?;
         Some((
-            Trade {
+            RawTrade {
                 time,
                 amount,
-                exchange,
                 price,
-                server_time: (server_time != 0).then_some(server_time),
-                side,
+                server_time,
+                exchange,
                 base,
                 quote,
+                side,
             },
             t0 + nl + 1,
         ))
@@ -369,6 +444,14 @@ impl<R: Read> TradeReader<R> {
     /// or why the row is not one. I/O errors are `Err`.
     #[inline]
     pub fn next_row(&mut self) -> Result<Option<(u64, std::result::Result<Trade, String>)>> {
+        Ok(self
+            .next_raw()?
+            .map(|(line, r)| (line, r.map(|t| t.trade()))))
+    }
+
+    /// [`Self::next_row`] with the codes left raw (see [`RawTrade`]).
+    #[inline]
+    pub fn next_raw(&mut self) -> Result<Option<(u64, std::result::Result<RawTrade, String>)>> {
         if self.pos >= self.complete {
             self.fill()?;
         }
@@ -385,7 +468,9 @@ impl<R: Read> TradeReader<R> {
             None => Ok(None),
             Some((line, start, end)) => Ok(Some((
                 line,
-                split_line(&self.buf[start..end]).and_then(|f| cols.parse_fields(&f)),
+                split_line(&self.buf[start..end])
+                    .and_then(|f| cols.parse_fields(&f))
+                    .map(|t| RawTrade::from(&t)),
             ))),
         }
     }
@@ -519,6 +604,21 @@ mod tests {
             assert_eq!(t.price, (i * 3) as f64 + 0.25);
             assert_eq!(t.server_time, (i > 0).then_some(i as u64 * 7));
         }
+    }
+
+    #[test]
+    fn name_tables_are_perfect() {
+        let r = TradeReader::new(csvio::HEADER.as_bytes(), "t").unwrap();
+        for e in Exchange::ALL {
+            let k = key(e.name().unwrap().as_bytes()).unwrap();
+            assert_eq!(r.exchanges.get(k), Some(e.to_raw()));
+        }
+        for c in Currency::ALL {
+            let k = key(c.name().unwrap().as_bytes()).unwrap();
+            assert_eq!(r.currencies.get(k), Some(c.to_raw()));
+        }
+        assert_eq!(r.exchanges.get(key(b"nyse").unwrap()), None);
+        assert_eq!(r.currencies.get(key(b"btc").unwrap() ^ 1), None);
     }
 
     #[test]
