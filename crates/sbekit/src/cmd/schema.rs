@@ -4,6 +4,7 @@ use clap::Args;
 use sbekit_ir::{split_components, Ir, Presence, Signal, Token};
 use sbekit_schema::{compile_file, looks_like_xml, Compiled, Options, Severity};
 use serde_json::{json, Value};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -93,13 +94,26 @@ pub fn check(args: CheckArgs) -> ExitCode {
             }
         }
     }
-    if args.json {
-        println!("{}", Value::Array(report));
+    if args.json && write_stdout(&format!("{}\n", Value::Array(report))) != ExitCode::SUCCESS {
+        return ExitCode::from(1);
     }
     if all_ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// Writes to stdout; a closed pipe (`| head`) ends quietly instead of panicking like `println!`.
+fn write_stdout(text: &str) -> ExitCode {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sbekit: error: writing output: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -158,15 +172,14 @@ pub fn inspect(args: InspectArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let mut text = String::new();
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&outline).unwrap_or_default()
-        );
+        text = serde_json::to_string_pretty(&outline).unwrap_or_default();
+        text.push('\n');
     } else {
-        print_outline(&outline);
+        print_outline(&outline, &mut text);
     }
-    ExitCode::SUCCESS
+    write_stdout(&text)
 }
 
 /// A JSON outline of the schema, also the model the text printer walks.
@@ -312,8 +325,9 @@ fn presence_label(p: Presence) -> &'static str {
     }
 }
 
-fn print_outline(o: &Value) {
-    println!(
+fn print_outline(o: &Value, out: &mut String) {
+    let _ = writeln!(
+        out,
         "schema {} id={} version={} semanticVersion={} byteOrder={}",
         o["package"].as_str().unwrap_or_default(),
         o["id"],
@@ -335,15 +349,17 @@ fn print_outline(o: &Value) {
             )
         })
         .collect();
-    println!(
+    let _ = writeln!(
+        out,
         "header {} ({} bytes): {}",
         h["name"].as_str().unwrap_or_default(),
         h["length"],
         fields.join(", ")
     );
     for m in o["messages"].as_array().into_iter().flatten() {
-        println!();
-        println!(
+        out.push('\n');
+        let _ = writeln!(
+            out,
             "message {} id={} blockLength={} sinceVersion={}{}",
             m["name"].as_str().unwrap_or_default(),
             m["id"],
@@ -351,11 +367,12 @@ fn print_outline(o: &Value) {
             m["sinceVersion"],
             deprecated_note(m)
         );
-        println!(
+        let _ = writeln!(
+            out,
             "  {:>6} {:>5}  {:<28} {:<32} id",
             "offset", "size", "field", "type"
         );
-        print_body(m, 1);
+        print_body(m, 1, out);
     }
 }
 
@@ -374,7 +391,7 @@ fn offset_label(v: &Value) -> String {
     }
 }
 
-fn print_body(b: &Value, depth: usize) {
+fn print_body(b: &Value, depth: usize, out: &mut String) {
     let pad = "  ".repeat(depth);
     for f in b["fields"].as_array().into_iter().flatten() {
         let mut notes = String::new();
@@ -387,7 +404,8 @@ fn print_body(b: &Value, depth: usize) {
         if f["sinceVersion"].as_i64().unwrap_or(0) > 0 {
             notes.push_str(&format!(" since={}", f["sinceVersion"]));
         }
-        println!(
+        let _ = writeln!(
+            out,
             "{pad}{:>6} {:>5}  {:<28} {:<32} {}{notes}",
             offset_label(&f["offset"]),
             f["size"].to_string(),
@@ -397,7 +415,8 @@ fn print_body(b: &Value, depth: usize) {
         );
     }
     for g in b["groups"].as_array().into_iter().flatten() {
-        println!(
+        let _ = writeln!(
+            out,
             "{pad}{:>6} {:>5}  group {} id={} blockLength={} dimensions={}",
             offset_label(&g["offset"]),
             "",
@@ -406,10 +425,11 @@ fn print_body(b: &Value, depth: usize) {
             g["blockLength"],
             g["dimensionType"].as_str().unwrap_or_default()
         );
-        print_body(g, depth + 1);
+        print_body(g, depth + 1, out);
     }
     for d in b["data"].as_array().into_iter().flatten() {
-        println!(
+        let _ = writeln!(
+            out,
             "{pad}{:>6} {:>5}  data {} id={} type={} (length {}{})",
             offset_label(&d["offset"]),
             "",
