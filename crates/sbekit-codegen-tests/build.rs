@@ -48,6 +48,10 @@ fn main() {
         cfg.compile_as(&own.join(f), out)
             .expect("SBE code generation failed");
     }
+    cfg.keywords(sbekit_build::KeywordStyle::Suffix);
+    cfg.compile_as(&own.join("keywords.xml"), "keywords_suffix.rs")
+        .expect("SBE code generation failed");
+    cfg.keywords(sbekit_build::KeywordStyle::Raw);
     let custom = root.join("sbe-tool/src/test/resources/custom-header-type.xml");
     cfg.compile_as(&custom, "custom_header.rs")
         .expect("SBE code generation failed");

@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub use sbekit_codegen::KeywordStyle;
 use sbekit_codegen::{GenError, Options};
 use sbekit_ir::Ir;
 use std::path::{Path, PathBuf};
@@ -66,6 +67,12 @@ impl Config {
     /// Whether to run rustfmt over the output.
     pub fn rustfmt(&mut self, on: bool) -> &mut Self {
         self.options.rustfmt = on;
+        self
+    }
+
+    /// How schema names that are Rust keywords become identifiers (default: raw identifiers).
+    pub fn keywords(&mut self, style: KeywordStyle) -> &mut Self {
+        self.options.keywords = style;
         self
     }
 

@@ -51,6 +51,12 @@ pub mod keywords {
     include!(concat!(env!("OUT_DIR"), "/keywords.rs"));
 }
 
+/// `schemas/keywords.xml` generated with `KeywordStyle::Suffix` (`match_` instead of `r#match`).
+#[cfg(has_reference)]
+pub mod keywords_suffix {
+    include!(concat!(env!("OUT_DIR"), "/keywords_suffix.rs"));
+}
+
 /// `custom-header-type.xml`: a message header composite named `foo` (`headerType`).
 #[cfg(has_reference)]
 pub mod custom_header {

@@ -154,6 +154,20 @@ fn keywords_as_names_round_trip() {
 }
 
 #[test]
+fn keywords_with_suffix_style() {
+    use sbekit_codegen_tests::keywords_suffix::*;
+    let mut buf = [0u8; 64];
+    let mut e = TypeEncoder::new(&mut buf).unwrap();
+    e.match_(1).self_(2).struct_(Struct::TYPE);
+    e.async_(b"x").unwrap();
+    let n = e.finish().unwrap();
+    let d = TypeDecoder::decode(&buf[..n]).unwrap();
+    assert_eq!((d.match_(), d.self_()), (1, 2));
+    assert!(d.struct_().type_());
+    assert_eq!(d.async_(), b"x");
+}
+
+#[test]
 fn custom_header_type() {
     use custom_header::*;
     let mut buf = [0u8; 32];

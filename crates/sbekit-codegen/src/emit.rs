@@ -8,7 +8,8 @@
 use crate::model::{
     Body, CompositeDef, DimField, EnumDef, Field, Kind, Prim, Schema, Section, SetDef,
 };
-use crate::names::{camel, escape, screaming, snake, type_name};
+use crate::names::{camel, escape_with, screaming, snake, type_name};
+use crate::KeywordStyle;
 use crate::Options;
 use sbekit_ir::{ByteOrder, Presence, PrimitiveType, PrimitiveValue};
 use std::collections::BTreeSet;
@@ -162,6 +163,7 @@ const ENCODER_RESERVED: &[&str] = &[
 
 struct Gen<'s> {
     s: &'s Schema,
+    keywords: KeywordStyle,
     out: String,
     /// Rust names of the composites' decoder/encoder pairs and messages, by schema name.
     msg_suffix: BTreeSet<String>,
@@ -171,6 +173,7 @@ struct Gen<'s> {
 pub fn emit(s: &Schema, opts: &Options) -> String {
     let mut g = Gen {
         s,
+        keywords: opts.keywords,
         out: String::new(),
         msg_suffix: BTreeSet::new(),
     };
@@ -326,7 +329,7 @@ impl Gen<'_> {
         let mut variants: Vec<(String, &str, String, Option<&String>)> = Vec::new();
         let mut raws = BTreeSet::new();
         for (vn, v, d) in &e.values {
-            let mut id = escape(&camel(vn));
+            let mut id = escape_with(self.keywords, &camel(vn));
             while used.contains(&id) {
                 id.push('_');
             }
@@ -508,7 +511,7 @@ impl Gen<'_> {
             w!(
                 out,
                 "pub const fn {}(self) -> bool {{ self.0 & {} != 0 }}",
-                escape(m),
+                escape_with(self.keywords, m),
                 mask(*b)
             );
             w!(out, "/// This set with `{n}` switched on or off.");
@@ -534,7 +537,11 @@ impl Gen<'_> {
         );
         w!(out, "f.debug_struct({t:?})");
         for (m, _, _, _, n) in &choices {
-            w!(out, ".field({n:?}, &self.{}())", escape(m));
+            w!(
+                out,
+                ".field({n:?}, &self.{}())",
+                escape_with(self.keywords, m)
+            );
         }
         w!(out, ".finish()");
         w!(out, "}}");
@@ -617,7 +624,7 @@ impl Gen<'_> {
     /// A read accessor for a field or member. `arr` is a fixed-size array expression covering
     /// all version-0 fields; versioned fields (when `versioned`) read from `self.blk`.
     fn getter(&mut self, m: &str, f: &Field, arr: &str, in_body: bool) {
-        let id = escape(m);
+        let id = escape_with(self.keywords, m);
         let desc = f.description.as_ref();
         let fallback = format!("The `{}` field.", f.name);
         let versioned = in_body && f.since > 0;
@@ -791,7 +798,7 @@ impl Gen<'_> {
         if f.is_constant() {
             return;
         }
-        let id = escape(m);
+        let id = escape_with(self.keywords, m);
         let out = &mut self.out;
         let off = f.offset;
         let put = if in_body { "rt::put" } else { "rt::put_slice" };
@@ -929,7 +936,7 @@ impl Gen<'_> {
         );
         w!(out, "let mut d = f.debug_struct({name:?});");
         for (m, fd) in fields {
-            let id = escape(m);
+            let id = escape_with(self.keywords, m);
             let versioned = in_body && fd.since > 0 && !fd.is_constant();
             let text_arr = matches!(&fd.kind, Kind::Prim(p) if p.len > 1 && is_text(p))
                 || matches!(&fd.kind, Kind::Prim(p) if matches!(p.constant, Some(PrimitiveValue::Bytes(_))) && p.presence == Presence::Constant);
@@ -952,7 +959,7 @@ impl Gen<'_> {
             }
         }
         for (m, sec) in sections {
-            let id = escape(m);
+            let id = escape_with(self.keywords, m);
             match sec {
                 Section::Group { .. } => w!(out, "d.field({:?}, &self.{id}());", sec.name()),
                 Section::Var { since, .. } => {
@@ -1299,7 +1306,7 @@ impl Gen<'_> {
             self.getter(m, f, "self.block", true);
         }
         for (i, (m, s)) in sections.iter().enumerate() {
-            let id = escape(m);
+            let id = escape_with(self.keywords, m);
             let out = &mut self.out;
             match s {
                 Section::Group {
@@ -1768,7 +1775,7 @@ impl Gen<'_> {
             w!(out, "{OK}(tail)");
             w!(out, "}}");
             for (i, (m, s)) in sections.iter().enumerate() {
-                let id = escape(m);
+                let id = escape_with(self.keywords, m);
                 match s {
                     Section::Group {
                         name,
@@ -1936,7 +1943,7 @@ impl Gen<'_> {
             if !seen.insert(id) {
                 continue;
             }
-            let v = escape(&m.path);
+            let v = escape_with(self.keywords, &m.path);
             w!(out, "/// A `{}` message (template id {id}).", m.name);
             w!(out, "{v}({}Decoder<'a>),", m.path);
             variants.push((v, m.path.clone(), id));

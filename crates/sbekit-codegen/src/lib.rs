@@ -29,6 +29,19 @@ pub struct Options {
     pub runtime_path: String,
     /// Run `rustfmt` over the output when it is available (default true).
     pub rustfmt: bool,
+    /// How schema names that are Rust keywords become identifiers.
+    pub keywords: KeywordStyle,
+}
+
+/// How schema names that are Rust keywords become identifiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KeywordStyle {
+    /// Raw identifiers (`r#type`); `self`, `Self`, `super` and `crate`, which cannot be raw,
+    /// get a trailing underscore.
+    #[default]
+    Raw,
+    /// A trailing underscore for every keyword (`type_`).
+    Suffix,
 }
 
 impl Default for Options {
@@ -36,6 +49,7 @@ impl Default for Options {
         Options {
             runtime_path: "::sbekit_runtime".to_string(),
             rustfmt: true,
+            keywords: KeywordStyle::Raw,
         }
     }
 }
@@ -74,10 +88,12 @@ pub fn generate(ir: &Ir, opts: &Options) -> Result<String, GenError> {
 /// The module file name for a schema: its package in snake case (`baseline.rs`).
 pub fn module_name(ir: &Ir) -> String {
     let n = names::snake(&ir.package_name.replace('.', "_"));
-    if n == "_" || n.is_empty() {
+    let n = n.trim_start_matches('_');
+    if n.is_empty() {
         "schema".into()
     } else {
-        n.trim_start_matches('_').to_string()
+        // A file name usable in `mod name;`: keywords get a suffix.
+        names::escape_with(KeywordStyle::Suffix, n)
     }
 }
 

@@ -108,6 +108,17 @@ pub fn escape(ident: &str) -> String {
     }
 }
 
+/// Like [`escape`], with keywords suffixed by `_` instead of made raw when `style` says so.
+pub fn escape_with(style: crate::KeywordStyle, ident: &str) -> String {
+    match style {
+        crate::KeywordStyle::Raw => escape(ident),
+        crate::KeywordStyle::Suffix if KEYWORDS.contains(&ident) || NOT_RAW.contains(&ident) => {
+            format!("{ident}_")
+        }
+        crate::KeywordStyle::Suffix => ident.to_string(),
+    }
+}
+
 /// A type name that does not shadow anything generated code refers to unqualified.
 pub fn type_name(name: &str) -> String {
     const RESERVED: &[&str] = &[
@@ -175,5 +186,8 @@ mod tests {
         assert_eq!(type_name("Option"), "OptionType");
         assert_eq!(snake("1st"), "_1st");
         assert_eq!(camel("2way"), "N2way");
+        assert_eq!(escape_with(crate::KeywordStyle::Suffix, "type"), "type_");
+        assert_eq!(escape_with(crate::KeywordStyle::Suffix, "self"), "self_");
+        assert_eq!(escape_with(crate::KeywordStyle::Suffix, "car"), "car");
     }
 }

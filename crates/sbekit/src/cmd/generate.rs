@@ -1,7 +1,7 @@
 //! `sbekit generate --lang rust SCHEMA -o DIR`: Rust codecs as a standalone crate or a module.
 
 use clap::Args;
-use sbekit_codegen::{Options, RuntimeDep};
+use sbekit_codegen::{KeywordStyle, Options, RuntimeDep};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -26,6 +26,9 @@ pub struct GenerateArgs {
     /// version.
     #[arg(long)]
     runtime_path: Option<PathBuf>,
+    /// Schema names that are Rust keywords: `raw` identifiers (`r#type`) or a `suffix` (`type_`).
+    #[arg(long, default_value = "raw", value_parser = ["raw", "suffix"])]
+    keywords: String,
     /// Leave the output unformatted (skip rustfmt).
     #[arg(long)]
     no_rustfmt: bool,
@@ -49,6 +52,11 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     };
     let opts = Options {
         rustfmt: !args.no_rustfmt,
+        keywords: if args.keywords == "suffix" {
+            KeywordStyle::Suffix
+        } else {
+            KeywordStyle::Raw
+        },
         ..Options::default()
     };
     let result = if args.module {
