@@ -48,7 +48,14 @@ fn draw<DB: DrawingBackend>(
     let title = format!(
         "Latency per message, median of {} run(s) (ns, log scale) - {}",
         summary.runs,
-        summary.input.chars().take(70).collect::<String>()
+        summary
+            .input
+            .rsplit('/')
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(70)
+            .collect::<String>()
     );
     let root = root.titled(&title, ("sans-serif", 18))?;
     let (left, right) = root.split_horizontally(600);
