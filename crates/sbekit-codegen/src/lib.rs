@@ -6,7 +6,7 @@
 //! bit sets, composites and a dispatcher over all messages (`AnyMessage::decode`). The output
 //! uses the small `sbekit-runtime` crate, contains no `unsafe`, and cannot panic on any input.
 //!
-//! [`write_module`] and [`write_crate`] put the output on disk atomically; [`format`] runs
+//! [`write_module`] and [`write_crate`] put the output on disk atomically; [`format()`] runs
 //! `rustfmt` over it.
 
 #![forbid(unsafe_code)]
