@@ -132,6 +132,8 @@ pub struct Outcome {
     pub formats: Vec<FormatRuns>,
     /// Median cost of a pair of clock reads, which every latency sample includes.
     pub clock_overhead_ns: u64,
+    /// Smallest non-zero difference of two clock reads seen: the clock's resolution.
+    pub clock_step_ns: u64,
     /// Symbols in the aggregates (of the last chunk).
     pub symbols: usize,
     /// Wall time of the whole shootout.
@@ -193,7 +195,7 @@ pub fn run(
     let started = Instant::now();
     // quanta reads the TSC where it is invariant (and falls back to the OS clock elsewhere).
     let clock = quanta::Clock::new();
-    let clock_overhead_ns = clock_overhead(&clock);
+    let (clock_overhead_ns, clock_step_ns) = clock_overhead(&clock);
     let mut codecs: Vec<AnyCodec> = opts.formats.iter().map(|&f| AnyCodec::new(f)).collect();
     let mut figures: Vec<FormatRuns> = opts
         .formats
@@ -252,6 +254,7 @@ pub fn run(
         input: input_stats,
         formats: figures,
         clock_overhead_ns,
+        clock_step_ns,
         symbols,
         elapsed: started.elapsed(),
     })
@@ -356,15 +359,24 @@ impl Pass<'_> {
     }
 }
 
-/// Median duration of two back-to-back clock reads, in ns.
-fn clock_overhead(clock: &quanta::Clock) -> u64 {
+/// Median duration of two back-to-back clock reads, and the smallest non-zero step the clock
+/// showed, in ns.
+fn clock_overhead(clock: &quanta::Clock) -> (u64, u64) {
     let mut h = histogram();
+    let mut step = u64::MAX;
     for _ in 0..100_000 {
         let t0 = clock.raw();
         let t1 = clock.raw();
-        h.saturating_record(clock.delta_as_nanos(t0, t1));
+        let d = clock.delta_as_nanos(t0, t1);
+        h.saturating_record(d);
+        if d > 0 {
+            step = step.min(d);
+        }
     }
-    h.value_at_quantile(0.5)
+    (
+        h.value_at_quantile(0.5),
+        if step == u64::MAX { 0 } else { step },
+    )
 }
 
 /// Pins the calling thread to `cpu` (for `--pin`).

@@ -152,6 +152,8 @@ pub struct Summary {
     pub warmup: bool,
     /// Median cost of reading the clock twice, ns; every latency sample includes it.
     pub clock_overhead_ns: u64,
+    /// The clock's resolution (smallest non-zero step seen), ns: latencies are quantized to it.
+    pub clock_step_ns: u64,
     /// The format ratios are relative to.
     pub baseline: &'static str,
     /// Always `passed`: a failed gate aborts the run with an error.
@@ -294,6 +296,7 @@ impl Summary {
             runs: opts.runs,
             warmup: opts.warmup,
             clock_overhead_ns: outcome.clock_overhead_ns,
+            clock_step_ns: outcome.clock_step_ns,
             baseline: outcome.formats.first().map_or("", |f| f.format.label()),
             gate: "passed",
             elapsed_s: secs(outcome.elapsed),
@@ -338,10 +341,12 @@ impl Summary {
         let _ = writeln!(
             s,
             "Medians of {} run(s){}; latencies are per format message and include ~{} ns of \
-             clock overhead; ratios are to {} (x > 1: slower/larger). Correctness gate: {}.",
+             clock overhead (clock step {} ns); ratios are to {} (x > 1: slower/larger). \
+             Correctness gate: {}.",
             self.runs,
             if self.warmup { " after a warm-up" } else { "" },
             self.clock_overhead_ns,
+            self.clock_step_ns,
             self.baseline,
             self.gate
         );
