@@ -64,3 +64,35 @@ fn deep10_every_format_passes_the_gate() {
     };
     check(&Input::File(path), 1 << 20, 1);
 }
+
+/// With the reference tool's codecs built in, both SBE generators must write the same bytes for
+/// the same schema and values.
+#[cfg(feature = "reference-sbe")]
+#[test]
+fn reference_codecs_write_the_same_bytes_as_sbekit() {
+    use sbekit_shootout::codec::reference::{RefSbe2019, RefSbeMarketData};
+    use sbekit_shootout::codec::sbe::{Sbe2019, SbeMarketData};
+    use sbekit_shootout::codec::Codec;
+    use sbekit_shootout::data::for_each_chunk;
+
+    fn write(c: &mut impl Codec, chunk: &sbekit_shootout::data::Chunk) -> Vec<u8> {
+        let mut out = vec![0u8; chunk.entries.len() * 64 + chunk.batches.len() * 64];
+        let mut pos = 0;
+        for b in &chunk.batches {
+            pos = c
+                .serialize(b.sequence, chunk.entries_of(b), &mut out, pos)
+                .unwrap();
+        }
+        out.truncate(pos);
+        out
+    }
+    for_each_chunk(&Input::synthetic(20_000), None, 1 << 20, |chunk| {
+        assert_eq!(
+            write(&mut SbeMarketData, chunk),
+            write(&mut RefSbeMarketData, chunk)
+        );
+        assert_eq!(write(&mut Sbe2019, chunk), write(&mut RefSbe2019, chunk));
+        Ok::<(), sbekit_shootout::data::InputError>(())
+    })
+    .unwrap();
+}

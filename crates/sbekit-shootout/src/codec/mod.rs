@@ -8,6 +8,8 @@ use std::fmt;
 pub mod capnp;
 pub mod flatbuffers;
 pub mod protobuf;
+#[cfg(feature = "reference-sbe")]
+pub mod reference;
 pub mod rkyv;
 pub mod sbe;
 
@@ -84,6 +86,12 @@ pub enum Format {
     Rkyv,
     /// rkyv, read without validation (validated once, untimed).
     RkyvUnchecked,
+    /// The reference tool's generated Rust, `schemas/market-data.xml`.
+    #[cfg(feature = "reference-sbe")]
+    RefSbe,
+    /// The reference tool's generated Rust, `schemas/shootout-2019.xml`.
+    #[cfg(feature = "reference-sbe")]
+    RefSbe2019,
 }
 
 /// Per format: id, label, notes (framing; what is copied; what allocates).
@@ -154,6 +162,24 @@ const TABLE: &[(Format, &str, &str, &str)] = &[
     ),
 ];
 
+/// The rows of the `reference-sbe` feature.
+#[cfg(feature = "reference-sbe")]
+static REFERENCE: [(Format, &str, &str, &str); 2] = [
+    (
+        Format::RefSbe,
+        "ref-sbe",
+        "reference SBE (market-data)",
+        "the reference tool's (sbe-all 1.38.1) generated Rust; in place, no allocation; \
+         decoders do not validate lengths first (out-of-bounds reads panic)",
+    ),
+    (
+        Format::RefSbe2019,
+        "ref-sbe-2019",
+        "reference SBE (2019 schema)",
+        "the reference tool's generated Rust for the 2019 shape; in place, no allocation",
+    ),
+];
+
 impl Format {
     /// Every format, in report order (the baseline first).
     pub const ALL: &'static [Format] = &[
@@ -166,9 +192,17 @@ impl Format {
         Format::Protobuf,
         Format::Rkyv,
         Format::RkyvUnchecked,
+        #[cfg(feature = "reference-sbe")]
+        Format::RefSbe,
+        #[cfg(feature = "reference-sbe")]
+        Format::RefSbe2019,
     ];
 
     fn row(self) -> &'static (Format, &'static str, &'static str, &'static str) {
+        #[cfg(feature = "reference-sbe")]
+        if let Some(r) = REFERENCE.iter().find(|r| r.0 == self) {
+            return r;
+        }
         TABLE.iter().find(|r| r.0 == self).unwrap_or(&TABLE[0])
     }
 
@@ -220,6 +254,12 @@ pub enum AnyCodec {
     Rkyv(Box<rkyv::Rkyv>),
     /// [`Format::RkyvUnchecked`].
     RkyvUnchecked(Box<rkyv::RkyvUnchecked>),
+    /// [`Format::RefSbe`].
+    #[cfg(feature = "reference-sbe")]
+    RefSbe(reference::RefSbeMarketData),
+    /// [`Format::RefSbe2019`].
+    #[cfg(feature = "reference-sbe")]
+    RefSbe2019(reference::RefSbe2019),
 }
 
 impl AnyCodec {
@@ -235,6 +275,10 @@ impl AnyCodec {
             Format::Protobuf => AnyCodec::Protobuf(Default::default()),
             Format::Rkyv => AnyCodec::Rkyv(Default::default()),
             Format::RkyvUnchecked => AnyCodec::RkyvUnchecked(Default::default()),
+            #[cfg(feature = "reference-sbe")]
+            Format::RefSbe => AnyCodec::RefSbe(Default::default()),
+            #[cfg(feature = "reference-sbe")]
+            Format::RefSbe2019 => AnyCodec::RefSbe2019(Default::default()),
         }
     }
 }
@@ -273,6 +317,10 @@ macro_rules! dispatch {
                 let $c = &mut **b;
                 $body
             }
+            #[cfg(feature = "reference-sbe")]
+            $crate::codec::AnyCodec::RefSbe($c) => $body,
+            #[cfg(feature = "reference-sbe")]
+            $crate::codec::AnyCodec::RefSbe2019($c) => $body,
         }
     };
 }
