@@ -14,7 +14,7 @@ fn points(p: &PhaseSummary) -> [u64; 3] {
 
 /// A distinct color per row.
 fn color(i: usize) -> RGBColor {
-    const C: [RGBColor; 10] = [
+    const C: [RGBColor; 12] = [
         RGBColor(214, 39, 40),
         RGBColor(255, 127, 14),
         RGBColor(31, 119, 180),
@@ -25,6 +25,8 @@ fn color(i: usize) -> RGBColor {
         RGBColor(127, 127, 127),
         RGBColor(188, 189, 34),
         RGBColor(23, 190, 207),
+        RGBColor(0, 0, 0),
+        RGBColor(0, 90, 50),
     ];
     C[i % C.len()]
 }
