@@ -84,9 +84,9 @@ impl Progress for Bar {
     fn step(&mut self, format: Format, run: usize) {
         if let Some(b) = &self.bar {
             b.set_message(if run == 0 {
-                format!("{} warm-up", format.id())
+                format!("{} warm-up done", format.id())
             } else {
-                format!("{} run {run}", format.id())
+                format!("{} run {run} done", format.id())
             });
             b.inc(1);
         }
