@@ -17,8 +17,9 @@
 //! 0..64 with that field zeroed; `recordsCrc32` covers every record byte.
 //!
 //! [`TradeWriter`] writes a file atomically: records go to `NAME.PID.partial` in the same
-//! directory behind an all-zero header; only when every record is on disk is the header written,
-//! the file synced and renamed to `NAME`. A file cut short at any point before that has no
+//! directory behind an all-zero header (written, checksummed and synced every 64 MiB by a
+//! thread of its own, so parsing overlaps the kernel's copying and the disk); only when every
+//! record is on disk is the header written, the file synced and renamed to `NAME`. A file cut short at any point before that has no
 //! magic (and is not at `NAME`), so nothing accepts it as a trade file.
 
 use crate::codec::{self, TradeFileHeaderDecoder, TradeFileHeaderEncoder};
@@ -32,6 +33,8 @@ use std::io::{Read, Write};
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
+use std::thread::JoinHandle;
 
 /// The first 8 bytes of every trade file.
 pub const MAGIC: &[u8; 8] = b"SBETRADE";
@@ -187,6 +190,14 @@ impl Header {
                 h.data_offset
             ));
         }
+        if (h.record_count > 0 && h.time_min > h.time_max)
+            || (h.record_count == 0 && (h.time_min, h.time_max) != (0, 0))
+        {
+            return Err(format!(
+                "time range {}..{} is impossible for {} records",
+                h.time_min, h.time_max, h.record_count
+            ));
+        }
         if h.record_count > (u64::MAX - DATA_OFFSET) / u64::from(h.record_size) {
             return Err(format!("record count {} is impossible", h.record_count));
         }
@@ -207,10 +218,9 @@ pub enum PushError {
 pub struct TradeWriter {
     path: PathBuf,
     tmp: PathBuf,
-    file: Option<File>,
+    bg: Option<Background>,
     layout: LayoutKind,
     buf: Vec<u8>,
-    crc: crc32fast::Hasher,
     count: u64,
     time_min: u64,
     time_max: u64,
@@ -218,6 +228,56 @@ pub struct TradeWriter {
 }
 
 const WRITE_CHUNK: usize = 1 << 20;
+/// Record buffers queued for the writing thread (bounds memory to a few MiB).
+const QUEUE: usize = 4;
+/// The writing thread syncs the data every this many bytes, so the disk works while the
+/// parser does and the final sync has little left to wait for.
+const SYNC_EVERY: u64 = 64 << 20;
+
+/// A thread that checksums and writes record buffers, in order.
+struct Background {
+    tx: Option<SyncSender<Vec<u8>>>,
+    free: Receiver<Vec<u8>>,
+    handle: Option<JoinHandle<Result<(File, u32)>>>,
+}
+
+impl Background {
+    fn spawn(mut file: File, tmp: PathBuf) -> Self {
+        let (tx, rx) = sync_channel::<Vec<u8>>(QUEUE);
+        let (free_tx, free) = channel::<Vec<u8>>();
+        let handle = std::thread::spawn(move || -> Result<(File, u32)> {
+            let mut crc = crc32fast::Hasher::new();
+            let mut unsynced = 0u64;
+            for mut v in rx {
+                let records = v.get(HEADER_LENGTH..).unwrap_or(&[]);
+                crc.update(records);
+                file.write_all(records).map_err(|e| Error::io(&tmp, e))?;
+                unsynced += records.len() as u64;
+                if unsynced >= SYNC_EVERY {
+                    file.sync_data().map_err(|e| Error::io(&tmp, e))?;
+                    unsynced = 0;
+                }
+                v.truncate(HEADER_LENGTH);
+                let _ = free_tx.send(v);
+            }
+            Ok((file, crc.finalize()))
+        });
+        Background {
+            tx: Some(tx),
+            free,
+            handle: Some(handle),
+        }
+    }
+
+    /// Stops the thread; its file and checksum, or its error.
+    fn join(&mut self) -> Result<(File, u32)> {
+        self.tx = None;
+        match self.handle.take().map(JoinHandle::join) {
+            Some(Ok(r)) => r,
+            _ => Err(Error::Invalid("the writing thread failed".into())),
+        }
+    }
+}
 
 /// The writer's buffer: records after [`HEADER_LENGTH`] bytes of slack that
 /// [`RecordLayout::append`] borrows.
@@ -252,11 +312,10 @@ impl TradeWriter {
             .map_err(|e| Error::io(&tmp, e))?;
         Ok(TradeWriter {
             path: path.to_path_buf(),
+            bg: Some(Background::spawn(file, tmp.clone())),
             tmp,
-            file: Some(file),
             layout,
             buf: with_slack(),
-            crc: crc32fast::Hasher::new(),
             count: 0,
             time_min: 0,
             time_max: 0,
@@ -312,13 +371,20 @@ impl TradeWriter {
         Ok(())
     }
 
+    /// Hands the buffered records to the writing thread.
     fn flush_buf(&mut self) -> Result<()> {
-        if let Some(f) = self.file.as_mut() {
-            let records = &self.buf[HEADER_LENGTH..];
-            self.crc.update(records);
-            f.write_all(records).map_err(|e| Error::io(&self.tmp, e))?;
-            self.bytes += records.len() as u64;
-            self.buf.truncate(HEADER_LENGTH);
+        let Some(bg) = self.bg.as_mut() else {
+            return Ok(());
+        };
+        let next = bg.free.try_recv().unwrap_or_else(|_| with_slack());
+        let full = std::mem::replace(&mut self.buf, next);
+        self.bytes += (full.len() - HEADER_LENGTH) as u64;
+        let sent = bg.tx.as_ref().map(|tx| tx.send(full).is_ok());
+        if sent != Some(true) {
+            // The thread stopped: it has an error to tell.
+            let err = bg.join().err();
+            self.bg = None;
+            return Err(err.unwrap_or_else(|| Error::Invalid("the writing thread stopped".into())));
         }
         Ok(())
     }
@@ -326,36 +392,44 @@ impl TradeWriter {
     /// Writes the header, syncs and renames the file into place; returns the header.
     pub fn finish(mut self) -> Result<Header> {
         self.flush_buf()?;
-        let header = Header::new(
-            self.layout,
-            self.count,
-            self.time_min,
-            self.time_max,
-            self.crc.clone().finalize(),
-        );
-        let file = self
-            .file
+        let mut bg = self
+            .bg
             .take()
             .ok_or_else(|| Error::Invalid("trade writer already finished".into()))?;
-        let io = |e| Error::io(&self.tmp, e);
-        file.sync_data().map_err(io)?;
-        file.write_all_at(&header.encode(), 0).map_err(io)?;
-        file.sync_all().map_err(io)?;
-        drop(file);
-        std::fs::rename(&self.tmp, &self.path).map_err(|e| Error::io(&self.path, e))?;
-        if let Some(dir) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            // Make the rename itself durable; not all platforms can sync a directory.
-            if let Ok(d) = File::open(dir) {
-                let _ = d.sync_all();
+        let joined = bg.join();
+        // From here on the temporary file is removed by hand on failure.
+        let result = joined.and_then(|(file, crc)| {
+            let header = Header::new(self.layout, self.count, self.time_min, self.time_max, crc);
+            let io = |e| Error::io(&self.tmp, e);
+            file.sync_data().map_err(io)?;
+            file.write_all_at(&header.encode(), 0).map_err(io)?;
+            file.sync_all().map_err(io)?;
+            drop(file);
+            std::fs::rename(&self.tmp, &self.path).map_err(|e| Error::io(&self.path, e))?;
+            Ok(header)
+        });
+        match result {
+            Ok(header) => {
+                if let Some(dir) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    // Make the rename itself durable; not all platforms can sync a directory.
+                    if let Ok(d) = File::open(dir) {
+                        let _ = d.sync_all();
+                    }
+                }
+                Ok(header)
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&self.tmp);
+                Err(e)
             }
         }
-        Ok(header)
     }
 }
 
 impl Drop for TradeWriter {
     fn drop(&mut self) {
-        if self.file.take().is_some() {
+        if let Some(mut bg) = self.bg.take() {
+            let _ = bg.join();
             let _ = std::fs::remove_file(&self.tmp);
         }
     }

@@ -234,11 +234,23 @@ fn split(n: u64, parts: usize) -> Vec<Range<u64>> {
         .collect()
 }
 
-fn easy_rows(parts: Vec<HourAcc>, first_hour: u64, last_hour: u64) -> Vec<EasyRow> {
-    let mut hours = vec![Sums::default(); (last_hour - first_hour + 1) as usize];
-    for p in parts.iter().filter(|p| p.started) {
+/// Merges per-part hour sums into one row per hour from the first part's first hour to the
+/// last part's last hour (parts cover disjoint, ascending record ranges).
+fn easy_rows(parts: Vec<HourAcc>) -> Vec<EasyRow> {
+    let started: Vec<&HourAcc> = parts.iter().filter(|p| p.started).collect();
+    let (Some(first), Some(last)) = (
+        started.iter().map(|p| p.base).min(),
+        started
+            .iter()
+            .map(|p| p.base + p.hours.len().saturating_sub(1) as u64)
+            .max(),
+    ) else {
+        return Vec::new();
+    };
+    let mut hours = vec![Sums::default(); (last - first + 1) as usize];
+    for p in started {
         for (i, s) in p.hours.iter().enumerate() {
-            if let Some(slot) = hours.get_mut((p.base - first_hour) as usize + i) {
+            if let Some(slot) = hours.get_mut((p.base - first) as usize + i) {
                 slot.add(s);
             }
         }
@@ -247,7 +259,7 @@ fn easy_rows(parts: Vec<HourAcc>, first_hour: u64, last_hour: u64) -> Vec<EasyRo
         .iter()
         .enumerate()
         .map(|(i, s)| EasyRow {
-            hour: (first_hour + i as u64) * HOUR_NS,
+            hour: (first + i as u64) * HOUR_NS,
             ratio: s.ratio(),
         })
         .collect()
@@ -288,8 +300,7 @@ pub fn easy(f: &TradeFile, threads: usize, kernel: Kernel) -> Result<Vec<EasyRow
         LayoutKind::Lossless => run_parts(ranges, |r| easy_range::<Lossless>(f, r, kernel))?,
         LayoutKind::Compact => run_parts(ranges, |r| easy_range::<Compact>(f, r, kernel))?,
     };
-    let h = f.header();
-    Ok(easy_rows(parts, h.time_min / HOUR_NS, h.time_max / HOUR_NS))
+    Ok(easy_rows(parts))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -572,12 +583,7 @@ fn csv_trades(
 /// The easy query straight over a CSV file (parsing every row), for comparison.
 pub fn easy_csv(path: &Path) -> Result<(Vec<EasyRow>, u64)> {
     let mut acc = HourAcc::default();
-    let (mut first, mut last) = (0, 0);
     let rows = csv_trades(path, |t| {
-        if !acc.started {
-            first = t.time;
-        }
-        last = t.time;
         if t.time >= acc.hour_end {
             acc.roll(t.time);
         }
@@ -585,13 +591,7 @@ pub fn easy_csv(path: &Path) -> Result<(Vec<EasyRow>, u64)> {
         acc.cur.trade(t.price, t.amount, b, g);
         Ok(())
     })?;
-    if rows == 0 {
-        return Ok((Vec::new(), 0));
-    }
-    Ok((
-        easy_rows(vec![acc.finish()], first / HOUR_NS, last / HOUR_NS),
-        rows,
-    ))
+    Ok((easy_rows(vec![acc.finish()]), rows))
 }
 
 /// The hard query straight over a CSV file, for comparison; returns the rows read.

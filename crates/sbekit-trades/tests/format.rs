@@ -287,6 +287,11 @@ fn header_encodes_and_decodes() {
     assert_eq!(&b[..8], MAGIC);
     assert_eq!(Header::decode(&b).unwrap(), h);
     assert_eq!(h.file_size(), 64 + 12 * 32);
+    // A well-checksummed header that cannot be right is refused too.
+    let bad = Header::new(LayoutKind::Compact, 2, 9, 5, 0).encode();
+    assert!(Header::decode(&bad)
+        .unwrap_err()
+        .contains("time range 9..5 is impossible"));
 }
 
 #[test]
@@ -313,8 +318,14 @@ fn interrupted_writes_leave_nothing_verify_accepts() {
     let tmp = w.temp_path().to_path_buf();
     std::mem::forget(w);
     assert!(!out.exists());
+    // Records reach the file from the writing thread: wait for the first megabyte.
+    let mut waited = 0;
+    while std::fs::metadata(&tmp).unwrap().len() < DATA_OFFSET + (1 << 20) && waited < 100 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
     assert!(
-        std::fs::metadata(&tmp).unwrap().len() > 1 << 20,
+        std::fs::metadata(&tmp).unwrap().len() >= DATA_OFFSET + (1 << 20),
         "records reached the disk"
     );
     let e = verify(&tmp).unwrap_err().to_string();
