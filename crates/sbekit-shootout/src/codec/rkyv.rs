@@ -155,11 +155,12 @@ impl Writer {
             }
         }
         while msg.messages.len() < entries.len() {
-            msg.messages.push(self.spare.pop().unwrap_or(Message {
-                timestamp: 0,
-                symbol: String::with_capacity(8),
-                body: Body::Trade { price: 0, size: 0 },
-            }));
+            msg.messages
+                .push(self.spare.pop().unwrap_or_else(|| Message {
+                    timestamp: 0,
+                    symbol: String::with_capacity(8),
+                    body: Body::Trade { price: 0, size: 0 },
+                }));
         }
         for (m, e) in msg.messages.iter_mut().zip(entries) {
             m.timestamp = e.timestamp;
