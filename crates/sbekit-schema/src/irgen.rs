@@ -85,11 +85,6 @@ struct Gen<'a> {
     stack: Vec<String>,
 }
 
-/// What a type contributes to a field: tokens plus its size.
-struct Emitted {
-    length: i32,
-}
-
 impl<'a> Gen<'a> {
     // ----- type resolution -------------------------------------------------------------
 
@@ -154,7 +149,7 @@ impl<'a> Gen<'a> {
                 TypeDef::Composite(c) => {
                     // Lays the composite out once, reporting offset problems and cycles.
                     self.stack.clear();
-                    let _ = self.composite_tokens(c, None, 0, &mut Vec::new());
+                    let _ = self.composite_tokens(c, 0, &mut Vec::new());
                 }
                 TypeDef::Enum(v) => self.check_enum(v),
                 TypeDef::Set(v) => self.check_set(v),
@@ -400,7 +395,7 @@ impl<'a> Gen<'a> {
         }
         let mut tokens = Vec::new();
         self.stack.clear();
-        self.composite_tokens(&c, None, 0, &mut tokens)?;
+        self.composite_tokens(&c, 0, &mut tokens)?;
         Some(tokens)
     }
 
@@ -650,7 +645,7 @@ impl<'a> Gen<'a> {
                         ),
                     );
                 }
-                let mut tok = self.encoding_token(t, &t.meta.name, None, offset, presence, Some(m));
+                let mut tok = self.encoding_token(t, &t.meta.name, offset, presence, Some(m));
                 tok.version = tok.version.max(m.meta.since_version);
                 if presence == Presence::Constant {
                     tok.encoded_length = 0;
@@ -677,34 +672,28 @@ impl<'a> Gen<'a> {
                     }
                 }
                 // The enum's own tokens keep the enum's presence; the field token carries the field's.
-                if let Some(e) =
-                    self.valued_tokens(v, Signal::BeginEnum, None, offset, v.presence, out)
-                {
-                    length = if presence == Presence::Constant {
-                        0
-                    } else {
-                        e.length
-                    };
+                if let Some(e) = self.valued_tokens(v, Signal::BeginEnum, offset, v.presence, out) {
+                    length = if presence == Presence::Constant { 0 } else { e };
                 }
             }
             TypeDef::Set(v) => {
                 if let Some(e) =
-                    self.valued_tokens(v, Signal::BeginSet, None, offset, Presence::Required, out)
+                    self.valued_tokens(v, Signal::BeginSet, offset, Presence::Required, out)
                 {
-                    length = e.length;
+                    length = e;
                 }
             }
             TypeDef::Composite(c) => {
                 self.stack.clear();
-                if let Some(e) = self.composite_tokens(c, None, offset, out) {
-                    if e.length == VARIABLE {
+                if let Some(e) = self.composite_tokens(c, offset, out) {
+                    if e == VARIABLE {
                         self.sink.error(
                             rules::VAR_DATA_ENCODING,
                             Some(&m.meta.loc),
                             format!("field '{}' has variable-length composite '{}'; use <data> for var data", m.meta.name, c.meta.name),
                         );
                     }
-                    length = e.length.max(0);
+                    length = e.max(0);
                 }
             }
             TypeDef::Ref(_) => {}
@@ -794,7 +783,7 @@ impl<'a> Gen<'a> {
                     self.check_num_in_group(&c, &n);
                 }
                 self.stack.clear();
-                self.composite_tokens(&c, None, 0, out);
+                self.composite_tokens(&c, 0, out);
             }
             Some(_) => self.sink.error(
                 rules::GROUP_DIMENSIONS,
@@ -896,7 +885,7 @@ impl<'a> Gen<'a> {
                     t.length = 0;
                 }
                 self.stack.clear();
-                self.composite_tokens(&c, None, offset, out);
+                self.composite_tokens(&c, offset, out);
             }
             Some(_) => self.sink.error(
                 rules::VAR_DATA_ENCODING,
@@ -922,13 +911,11 @@ impl<'a> Gen<'a> {
         &self,
         t: &Encoded,
         name: &str,
-        referenced: Option<&str>,
         offset: i32,
         presence: Presence,
         field: Option<&Member>,
     ) -> Token {
         let mut tok = Token::new(Signal::Encoding, name);
-        tok.referenced_name = referenced.map(str::to_string);
         tok.description = t.meta.description.clone();
         tok.version = t.meta.since_version;
         tok.deprecated = t.meta.deprecated;
@@ -972,16 +959,14 @@ impl<'a> Gen<'a> {
         &mut self,
         v: &Valued,
         signal: Signal,
-        referenced: Option<&str>,
         offset: i32,
         presence: Presence,
         out: &mut Vec<Token>,
-    ) -> Option<Emitted> {
+    ) -> Option<i32> {
         let (primitive, named) = self.valued_encoding(v)?;
         let name = v.meta.name.clone();
         let start = out.len();
         let mut begin = Token::new(signal, name);
-        begin.referenced_name = referenced.map(str::to_string);
         begin.description = v.meta.description.clone();
         begin.version = v.meta.since_version;
         begin.deprecated = v.meta.deprecated;
@@ -1035,19 +1020,16 @@ impl<'a> Gen<'a> {
                 Signal::EndSet
             },
         );
-        Some(Emitted {
-            length: primitive.size() as i32,
-        })
+        Some(primitive.size() as i32)
     }
 
     /// Tokens of a composite; member offsets are relative to the composite.
     fn composite_tokens(
         &mut self,
         c: &Composite,
-        referenced: Option<&str>,
         offset: i32,
         out: &mut Vec<Token>,
-    ) -> Option<Emitted> {
+    ) -> Option<i32> {
         if self.stack.contains(&c.meta.name) || self.stack.len() > MAX_NESTING {
             self.sink.error(
                 rules::CIRCULAR_REF,
@@ -1064,7 +1046,6 @@ impl<'a> Gen<'a> {
         self.stack.push(c.meta.name.clone());
         let start = out.len();
         let mut begin = Token::new(Signal::BeginComposite, &c.meta.name);
-        begin.referenced_name = referenced.map(str::to_string);
         begin.description = c.meta.description.clone();
         begin.version = c.meta.since_version;
         begin.deprecated = c.meta.deprecated;
@@ -1099,7 +1080,7 @@ impl<'a> Gen<'a> {
         let length = if variable { VARIABLE } else { at };
         out[start].encoded_length = length;
         close(out, start, Signal::EndComposite);
-        Some(Emitted { length })
+        Some(length)
     }
 
     /// Tokens of one composite member at `offset`; returns its length.
@@ -1139,20 +1120,20 @@ impl<'a> Gen<'a> {
     fn type_tokens(&mut self, td: &TypeDef, offset: i32, out: &mut Vec<Token>) -> Option<i32> {
         match td {
             TypeDef::Encoded(t) => {
-                let tok = self.encoding_token(t, &t.meta.name, None, offset, t.presence, None);
+                let tok = self.encoding_token(t, &t.meta.name, offset, t.presence, None);
                 let length = tok.encoded_length;
                 out.push(tok);
                 Some(length)
             }
             TypeDef::Enum(v) => self
-                .valued_tokens(v, Signal::BeginEnum, None, offset, v.presence, out)
-                .map(|e| e.length),
+                .valued_tokens(v, Signal::BeginEnum, offset, v.presence, out)
+                ,
             TypeDef::Set(v) => self
-                .valued_tokens(v, Signal::BeginSet, None, offset, Presence::Required, out)
-                .map(|e| e.length),
+                .valued_tokens(v, Signal::BeginSet, offset, Presence::Required, out)
+                ,
             TypeDef::Composite(c) => self
-                .composite_tokens(c, None, offset, out)
-                .map(|e| e.length),
+                .composite_tokens(c, offset, out)
+                ,
             // SBE has no refs to refs; `resolve` never returns one.
             TypeDef::Ref(_) => None,
         }
