@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod layout;
 pub mod sbeir;
 mod value;
 mod view;

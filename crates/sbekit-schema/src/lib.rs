@@ -134,6 +134,15 @@ pub fn load_ir(path: &Path) -> Result<Ir, LoadError> {
     })
 }
 
+/// Loads a schema (XML or `.sbeir`, as [`load_ir`]) and builds its checked layout model.
+pub fn load_layout(path: &Path) -> Result<sbekit_ir::layout::Layout, LoadError> {
+    let ir = load_ir(path)?;
+    sbekit_ir::layout::Layout::from_ir(&ir).map_err(|source| LoadError::Ir {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
 /// True if `bytes` start like an XML document.
 pub fn looks_like_xml(bytes: &[u8]) -> bool {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);

@@ -1,0 +1,1157 @@
+//! The layout model: a schema's messages as a typed tree, built once from the flat tokens and
+//! checked once.
+//!
+//! Every consumer of a schema (the Rust and TypeScript generators, the on-the-fly decoder and
+//! encoder, `inspect`, the Arrow bridge, the compatibility checker) reads this model instead of
+//! walking tokens. Offsets, sizes, presence, null values, constants and the block length each
+//! acting version requires are worked out here, in one place, so that consumers cannot disagree.
+//!
+//! [`Layout::from_ir`] rejects malformed IR (a hostile `.sbeir`) with an [`IrError`]: component
+//! counts that overrun, fields outside their block, array sizes that are not a whole number of
+//! elements, set bits beyond the encoding's width, nesting deeper than [`MAX_NESTING`], a type
+//! name defined with two different shapes. It never panics and never fills in a silent default.
+//!
+//! Enum, set and composite definitions are shared tables ([`Layout::enums`], [`Layout::sets`],
+//! [`Layout::composites`]), referred to by index from fields. A composite used as a field also
+//! carries its members inline ([`FieldKind::Composite::members`]), because a member's effective
+//! `sinceVersion` depends on the field that holds it.
+
+use crate::view::component_end;
+use crate::{
+    split_components, ByteOrder, Ir, IrError, Presence, PrimitiveType, PrimitiveValue, Signal,
+    Token,
+};
+use serde::Serialize;
+
+/// How deep groups and composites may nest before the IR is refused as hostile.
+pub const MAX_NESTING: usize = 32;
+
+/// A whole schema as a typed layout.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Layout {
+    /// Schema `package`.
+    pub package: String,
+    /// Namespace name, if the IR has one.
+    pub namespace: Option<String>,
+    /// Schema `id`.
+    pub id: u32,
+    /// Schema `version`.
+    pub version: u32,
+    /// Schema `semanticVersion`.
+    pub semantic_version: Option<String>,
+    /// Byte order of every multi-byte primitive.
+    pub byte_order: ByteOrder,
+    /// The message header.
+    pub header: Header,
+    /// Enum definitions, by first use.
+    pub enums: Vec<EnumDef>,
+    /// Set definitions, by first use.
+    pub sets: Vec<SetDef>,
+    /// Composite definitions, by first use (the header's composite among them).
+    pub composites: Vec<CompositeDef>,
+    /// The messages, in IR order.
+    pub messages: Vec<Message>,
+}
+
+/// Index of an enum in [`Layout::enums`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct EnumId(pub usize);
+
+/// Index of a set in [`Layout::sets`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct SetId(pub usize);
+
+/// Index of a composite in [`Layout::composites`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct CompositeId(pub usize);
+
+/// An integer in a fixed place: a header field, a group dimension member, a var-data length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct IntSlot {
+    /// Offset from the start of the enclosing composite.
+    pub offset: usize,
+    /// An integer primitive type.
+    pub ty: PrimitiveType,
+    /// The largest value the schema allows (its `maxValue`, capped at the type's own maximum).
+    pub max: u64,
+    /// For a constant header member: its value, which is then not on the wire.
+    pub constant: Option<u64>,
+}
+
+impl IntSlot {
+    /// The byte just past this slot.
+    pub fn end(&self) -> usize {
+        self.offset + self.ty.size()
+    }
+}
+
+/// The message header composite.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Header {
+    /// The header's composite definition (all its members, the four standard ones included).
+    pub composite: CompositeId,
+    /// Size of the header in bytes.
+    pub size: usize,
+    /// The root block's length.
+    pub block_length: IntSlot,
+    /// The message's template id.
+    pub template_id: IntSlot,
+    /// The schema id.
+    pub schema_id: IntSlot,
+    /// The writer's schema version (the acting version).
+    pub version: IntSlot,
+}
+
+/// One message template.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Message {
+    /// Message name.
+    pub name: String,
+    /// Template id.
+    pub id: u32,
+    /// Description from the schema.
+    pub description: Option<String>,
+    /// FIX semantic type (`D`, `8`, ...).
+    pub semantic_type: Option<String>,
+    /// `sinceVersion` of the message.
+    pub since_version: u32,
+    /// Version the message was deprecated in; 0 if it is not.
+    pub deprecated: u32,
+    /// The root block, its groups and var data.
+    pub block: Block,
+}
+
+/// A message body or one group entry: fixed fields, then groups, then var data.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Block {
+    /// The block length this schema writes (at least the extent of its fields).
+    pub block_length: usize,
+    /// Fields of the fixed block, in schema order.
+    pub fields: Vec<Field>,
+    /// Repeating groups, in order.
+    pub groups: Vec<Group>,
+    /// Variable-length data, in order.
+    pub var_data: Vec<VarData>,
+    /// For each distinct field `sinceVersion` v, ascending: the block bytes that the fields of
+    /// versions up to v occupy. A block shorter than this at acting version v is malformed.
+    pub required: Vec<(u32, usize)>,
+}
+
+impl Block {
+    /// The block bytes that the fields present at `acting_version` occupy.
+    pub fn required_length(&self, acting_version: u32) -> usize {
+        self.required
+            .iter()
+            .take_while(|(v, _)| *v <= acting_version)
+            .last()
+            .map_or(0, |&(_, len)| len)
+    }
+
+    /// The block bytes that every version's fields occupy (the shortest acceptable block).
+    pub fn min_length(&self) -> usize {
+        self.required_length(0)
+    }
+
+    /// True when entries have a fixed size: no groups and no var data.
+    pub fn is_fixed(&self) -> bool {
+        self.groups.is_empty() && self.var_data.is_empty()
+    }
+
+    /// True when any field on the wire is newer than version 0.
+    pub fn has_versioned_fields(&self) -> bool {
+        self.fields
+            .iter()
+            .any(|f| f.since_version > 0 && !f.is_constant())
+    }
+}
+
+/// A field of a block, or a member of a composite.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Field {
+    /// Field (or member) name.
+    pub name: String,
+    /// Field id; -1 for composite members.
+    pub id: i32,
+    /// Description from the schema (the field's, else its type's).
+    pub description: Option<String>,
+    /// Offset from the start of the enclosing block or composite.
+    pub offset: usize,
+    /// Bytes on the wire; 0 for constants.
+    pub size: usize,
+    /// Effective `sinceVersion`: a member is never older than the field that holds it.
+    pub since_version: u32,
+    /// Version the field was deprecated in; 0 if it is not.
+    pub deprecated: u32,
+    /// Required, optional or constant.
+    pub presence: Presence,
+    /// The name of the field's type as the schema gives it (`ModelYear`, `uint8`, `Engine`).
+    pub type_name: String,
+    /// FIX semantic type (`Price`, `UTCTimestamp`, ...).
+    pub semantic_type: Option<String>,
+    /// What the field holds.
+    pub kind: FieldKind,
+}
+
+impl Field {
+    /// True for a constant: no bytes on the wire, the value comes from the schema.
+    pub fn is_constant(&self) -> bool {
+        self.presence == Presence::Constant
+    }
+
+    /// True when the field may carry its null value.
+    pub fn is_optional(&self) -> bool {
+        self.presence == Presence::Optional
+    }
+
+    /// The byte just past the field in its block or composite.
+    pub fn end(&self) -> usize {
+        self.offset + self.size
+    }
+}
+
+/// What a [`Field`] holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum FieldKind {
+    /// A primitive scalar or fixed array.
+    Primitive(Primitive),
+    /// An enum value.
+    Enum {
+        /// The enum's definition.
+        def: EnumId,
+        /// For a constant field: the index of the valid value it names (`valueRef`).
+        constant: Option<usize>,
+    },
+    /// A bit set.
+    Set {
+        /// The set's definition.
+        def: SetId,
+    },
+    /// A composite.
+    Composite {
+        /// The composite's definition.
+        def: CompositeId,
+        /// This use's members, with versions and offsets relative to the composite.
+        members: Vec<Field>,
+    },
+}
+
+/// A primitive scalar or fixed-length array.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Primitive {
+    /// Element type.
+    pub ty: PrimitiveType,
+    /// Number of elements (1 for a scalar).
+    pub length: usize,
+    /// The null value in force (the schema's or the type's default).
+    pub null_value: PrimitiveValue,
+    /// The minimum value in force.
+    pub min_value: PrimitiveValue,
+    /// The maximum value in force.
+    pub max_value: PrimitiveValue,
+    /// A constant's value (constants only): a number, a character, or a character array.
+    pub constant: Option<PrimitiveValue>,
+    /// Character encoding of char data (`US-ASCII`, `UTF-8`, ...).
+    pub character_encoding: Option<String>,
+    /// Epoch of a timestamp (`unix`).
+    pub epoch: Option<String>,
+    /// Time unit of a timestamp (`nanosecond`).
+    pub time_unit: Option<String>,
+}
+
+impl Primitive {
+    /// True for a `char` array longer than one character (a string).
+    pub fn is_char_array(&self) -> bool {
+        self.ty == PrimitiveType::Char && self.length != 1
+    }
+}
+
+/// An enum type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EnumDef {
+    /// Type name.
+    pub name: String,
+    /// Description from the schema.
+    pub description: Option<String>,
+    /// Encoding type (`uint8`, `char`, ...).
+    pub encoding: PrimitiveType,
+    /// The null value of the encoding (for optional enum fields).
+    pub null_value: PrimitiveValue,
+    /// Valid values in schema order.
+    pub values: Vec<EnumValue>,
+}
+
+impl EnumDef {
+    /// The null value's wire bits (see [`EnumValue::bits`]).
+    pub fn null_bits(&self) -> u64 {
+        wire_bits(&self.null_value, self.encoding)
+    }
+
+    /// The valid value whose wire bits are `bits`.
+    pub fn value_by_bits(&self, bits: u64) -> Option<(usize, &EnumValue)> {
+        self.values.iter().enumerate().find(|(_, v)| v.bits == bits)
+    }
+
+    /// The valid value called `name`.
+    pub fn value_by_name(&self, name: &str) -> Option<(usize, &EnumValue)> {
+        self.values.iter().enumerate().find(|(_, v)| v.name == name)
+    }
+
+    /// The index of a valid value that the schema lists with the null value's encoding (the
+    /// SBE 1.0 optional-boolean idiom, `<validValue name="NullValue">255</validValue>`).
+    /// Decoders report such a value as null.
+    pub fn null_listed_as_value(&self) -> Option<usize> {
+        let null = self.null_bits();
+        self.values.iter().position(|v| v.bits == null)
+    }
+}
+
+/// One valid value of an enum.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EnumValue {
+    /// Value name.
+    pub name: String,
+    /// The value as the schema gives it.
+    pub value: PrimitiveValue,
+    /// The value's bits as an unsigned integer of the encoding's width (what a decoder reads).
+    pub bits: u64,
+    /// `sinceVersion` of the value.
+    pub since_version: u32,
+    /// Version the value was deprecated in; 0 if it is not.
+    pub deprecated: u32,
+    /// Description from the schema.
+    pub description: Option<String>,
+}
+
+/// A bit set type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SetDef {
+    /// Type name.
+    pub name: String,
+    /// Description from the schema.
+    pub description: Option<String>,
+    /// Encoding type (an unsigned integer).
+    pub encoding: PrimitiveType,
+    /// Choices in schema order.
+    pub choices: Vec<SetChoice>,
+}
+
+/// One choice of a set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SetChoice {
+    /// Choice name.
+    pub name: String,
+    /// Bit position, below the encoding's width.
+    pub bit: u32,
+    /// `sinceVersion` of the choice.
+    pub since_version: u32,
+    /// Version the choice was deprecated in; 0 if it is not.
+    pub deprecated: u32,
+    /// Description from the schema.
+    pub description: Option<String>,
+}
+
+/// A composite type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CompositeDef {
+    /// Type name.
+    pub name: String,
+    /// Description from the schema.
+    pub description: Option<String>,
+    /// FIX semantic type.
+    pub semantic_type: Option<String>,
+    /// Encoded size in bytes.
+    pub size: usize,
+    /// Members as the type defines them (versions are the members' own).
+    pub members: Vec<Field>,
+}
+
+/// A repeating group.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Group {
+    /// Group name.
+    pub name: String,
+    /// Group id.
+    pub id: i32,
+    /// Description from the schema.
+    pub description: Option<String>,
+    /// `sinceVersion` of the group.
+    pub since_version: u32,
+    /// Version the group was deprecated in; 0 if it is not.
+    pub deprecated: u32,
+    /// The dimension composite in front of the entries.
+    pub dimension: Dimension,
+    /// One entry's fields, nested groups and var data.
+    pub block: Block,
+}
+
+/// A group's dimension composite.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Dimension {
+    /// Type name (`groupSizeEncoding`).
+    pub type_name: String,
+    /// Size in bytes.
+    pub size: usize,
+    /// The entries' block length.
+    pub block_length: IntSlot,
+    /// The number of entries.
+    pub num_in_group: IntSlot,
+}
+
+/// A variable-length data field: a length prefix, then that many bytes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VarData {
+    /// Field name.
+    pub name: String,
+    /// Field id.
+    pub id: i32,
+    /// Description from the schema.
+    pub description: Option<String>,
+    /// `sinceVersion` of the field.
+    pub since_version: u32,
+    /// Version the field was deprecated in; 0 if it is not.
+    pub deprecated: u32,
+    /// Type name of the length/data composite (`varStringEncoding`).
+    pub type_name: String,
+    /// The length prefix, at offset 0.
+    pub length: IntSlot,
+    /// Offset of the data from the start of the prefix (the prefix's size).
+    pub data_offset: usize,
+    /// Element type of the data (`uint8` or `char`).
+    pub data_type: PrimitiveType,
+    /// Character encoding of the data; `None` for raw bytes.
+    pub character_encoding: Option<String>,
+}
+
+impl VarData {
+    /// True when the data is text (it has a character encoding or is `char`).
+    pub fn is_text(&self) -> bool {
+        self.character_encoding.is_some() || self.data_type == PrimitiveType::Char
+    }
+}
+
+impl Layout {
+    /// Builds and checks the layout of every message in `ir`.
+    pub fn from_ir(ir: &Ir) -> Result<Layout, IrError> {
+        let mut b = Builder::default();
+        let byte_order = ir.byte_order();
+        let header = b.header(&ir.header)?;
+        let mut messages = Vec::with_capacity(ir.messages.len());
+        for tokens in &ir.messages {
+            messages.push(b.message(tokens)?);
+        }
+        for (i, m) in messages.iter().enumerate() {
+            if messages[..i].iter().any(|o| o.id == m.id) {
+                return Err(malformed(format!(
+                    "two messages have template id {} ('{}')",
+                    m.id, m.name
+                )));
+            }
+        }
+        Ok(Layout {
+            package: ir.package_name.clone(),
+            namespace: ir.namespace_name.clone(),
+            id: non_negative(ir.id, "schema id", &ir.package_name)?,
+            version: non_negative(ir.version, "schema version", &ir.package_name)?,
+            semantic_version: ir.semantic_version.clone(),
+            byte_order,
+            header,
+            enums: b.enums,
+            sets: b.sets,
+            composites: b.composites,
+            messages,
+        })
+    }
+
+    /// The enum definition `id` refers to.
+    pub fn enum_def(&self, id: EnumId) -> &EnumDef {
+        &self.enums[id.0]
+    }
+
+    /// The set definition `id` refers to.
+    pub fn set_def(&self, id: SetId) -> &SetDef {
+        &self.sets[id.0]
+    }
+
+    /// The composite definition `id` refers to.
+    pub fn composite_def(&self, id: CompositeId) -> &CompositeDef {
+        &self.composites[id.0]
+    }
+
+    /// The header's composite definition.
+    pub fn header_composite(&self) -> &CompositeDef {
+        self.composite_def(self.header.composite)
+    }
+
+    /// The message with template id `id`.
+    pub fn message(&self, id: u32) -> Option<&Message> {
+        self.messages.iter().find(|m| m.id == id)
+    }
+
+    /// The message called `name`.
+    pub fn message_by_name(&self, name: &str) -> Option<&Message> {
+        self.messages.iter().find(|m| m.name == name)
+    }
+}
+
+/// The wire bits of a schema value for type `ty`: an unsigned integer of the type's width.
+pub fn wire_bits(v: &PrimitiveValue, ty: PrimitiveType) -> u64 {
+    let bytes = v.to_le_bytes(ty);
+    let mut buf = [0u8; 8];
+    let n = bytes.len().min(8);
+    buf[..n].copy_from_slice(&bytes[..n]);
+    u64::from_le_bytes(buf)
+}
+
+fn malformed(msg: impl Into<String>) -> IrError {
+    IrError::Malformed(msg.into())
+}
+
+fn in_context(e: IrError, name: &str) -> IrError {
+    match e {
+        IrError::Malformed(m) => IrError::Malformed(format!("{name}: {m}")),
+        other => other,
+    }
+}
+
+fn non_negative(v: i32, what: &str, name: &str) -> Result<u32, IrError> {
+    u32::try_from(v).map_err(|_| malformed(format!("{what} of '{name}' is {v}")))
+}
+
+fn usize_of(v: i32, what: &str, name: &str) -> Result<usize, IrError> {
+    usize::try_from(v).map_err(|_| malformed(format!("{what} of '{name}' is {v}")))
+}
+
+fn version(t: &Token) -> u32 {
+    u32::try_from(t.version).unwrap_or(0)
+}
+
+fn deprecated(t: &Token) -> u32 {
+    u32::try_from(t.deprecated).unwrap_or(0)
+}
+
+/// The components of `tokens` one after another, each checked against the slice.
+fn components(tokens: &[Token]) -> Result<Vec<&[Token]>, IrError> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let end = component_end(tokens, i)?;
+        out.push(&tokens[i..end]);
+        i = end;
+    }
+    Ok(out)
+}
+
+/// The tokens between a component's begin and end tokens.
+fn inner(comp: &[Token]) -> &[Token] {
+    if comp.len() >= 2 {
+        &comp[1..comp.len() - 1]
+    } else {
+        &[]
+    }
+}
+
+#[derive(Default)]
+struct Builder {
+    enums: Vec<EnumDef>,
+    sets: Vec<SetDef>,
+    composites: Vec<CompositeDef>,
+}
+
+impl Builder {
+    fn header(&mut self, tokens: &[Token]) -> Result<Header, IrError> {
+        let head = tokens
+            .first()
+            .filter(|t| t.signal == Signal::BeginComposite)
+            .ok_or_else(|| malformed("the message header is not a composite"))?;
+        if component_end(tokens, 0)? != tokens.len() {
+            return Err(malformed("tokens after the message header composite"));
+        }
+        let (composite, members) = self.composite(tokens, 0, 0)?;
+        let size = usize_of(head.encoded_length, "length", &head.name)?;
+        let slot = |name: &str| int_slot(&members, name, "message header", true);
+        Ok(Header {
+            composite,
+            size,
+            block_length: slot("blockLength")?,
+            template_id: slot("templateId")?,
+            schema_id: slot("schemaId")?,
+            version: slot("version")?,
+        })
+    }
+
+    fn message(&mut self, tokens: &[Token]) -> Result<Message, IrError> {
+        let first = tokens
+            .first()
+            .filter(|t| t.signal == Signal::BeginMessage)
+            .ok_or_else(|| malformed("a message does not start with BeginMessage"))?;
+        if component_end(tokens, 0)? != tokens.len() {
+            return Err(malformed(format!("tokens after message '{}'", first.name)));
+        }
+        let block = self
+            .block(first, inner(tokens), 0)
+            .map_err(|e| in_context(e, &first.name))?;
+        Ok(Message {
+            name: first.name.clone(),
+            id: non_negative(first.id, "template id", &first.name)?,
+            description: first.description.clone(),
+            semantic_type: first.encoding.semantic_type.clone(),
+            since_version: version(first),
+            deprecated: deprecated(first),
+            block,
+        })
+    }
+
+    fn block(&mut self, begin: &Token, body: &[Token], depth: usize) -> Result<Block, IrError> {
+        if depth > MAX_NESTING {
+            return Err(malformed(format!(
+                "groups nest deeper than {MAX_NESTING} levels"
+            )));
+        }
+        let parts = split_components(body)?;
+        let mut fields = Vec::new();
+        for comp in components(parts.fields)? {
+            fields.push(self.field(comp)?);
+        }
+        let declared = usize_of(begin.encoded_length, "block length", &begin.name)?;
+        let extent = fields.iter().map(Field::end).max().unwrap_or(0);
+        if extent > declared {
+            return Err(malformed(format!(
+                "'{}' has block length {declared} but its fields need {extent} bytes",
+                begin.name
+            )));
+        }
+        let mut groups = Vec::new();
+        for comp in components(parts.groups)? {
+            groups.push(self.group(comp, depth + 1)?);
+        }
+        let mut var_data = Vec::new();
+        for comp in components(parts.var_data)? {
+            var_data.push(var_data_of(comp)?);
+        }
+        let mut by_version: Vec<(u32, usize)> = fields
+            .iter()
+            .filter(|f| !f.is_constant())
+            .map(|f| (f.since_version, f.end()))
+            .collect();
+        by_version.sort_unstable();
+        let mut required: Vec<(u32, usize)> = Vec::new();
+        for (v, end) in by_version {
+            let max = required.last().map_or(0, |&(_, m)| m).max(end);
+            match required.last_mut() {
+                Some(last) if last.0 == v => last.1 = max,
+                _ => required.push((v, max)),
+            }
+        }
+        Ok(Block {
+            block_length: declared,
+            fields,
+            groups,
+            var_data,
+            required,
+        })
+    }
+
+    fn group(&mut self, comp: &[Token], depth: usize) -> Result<Group, IrError> {
+        let g = &comp[0];
+        let body = inner(comp);
+        let dim_end = match body.first() {
+            Some(d) if d.signal == Signal::BeginComposite => component_end(body, 0)?,
+            _ => return Err(malformed(format!("group '{}' has no dimensions", g.name))),
+        };
+        let (dimension, _) = self.composite(&body[..dim_end], 0, depth)?;
+        let dim = self.composites[dimension.0].clone();
+        let slot = |name: &str| int_slot(&dim.members, name, &g.name, false);
+        let dimension = Dimension {
+            type_name: dim.name.clone(),
+            size: dim.size,
+            block_length: slot("blockLength")?,
+            num_in_group: slot("numInGroup")?,
+        };
+        let block = self
+            .block(g, &body[dim_end..], depth)
+            .map_err(|e| in_context(e, &g.name))?;
+        Ok(Group {
+            name: g.name.clone(),
+            id: g.id,
+            description: g.description.clone(),
+            since_version: version(g),
+            deprecated: deprecated(g),
+            dimension,
+            block,
+        })
+    }
+
+    /// One field component: `BeginField`, its type's tokens, `EndField`.
+    fn field(&mut self, comp: &[Token]) -> Result<Field, IrError> {
+        let f = &comp[0];
+        let ty_tokens = inner(comp);
+        if ty_tokens.is_empty() {
+            return Err(malformed(format!("field '{}' has no type", f.name)));
+        }
+        if component_end(ty_tokens, 0)? != ty_tokens.len() {
+            return Err(malformed(format!("field '{}' has two types", f.name)));
+        }
+        let ty = &ty_tokens[0];
+        let presence = if f.is_constant() || ty.is_constant() {
+            Presence::Constant
+        } else if f.is_optional() || ty.is_optional() {
+            Presence::Optional
+        } else {
+            Presence::Required
+        };
+        let offset = usize_of(f.offset, "offset", &f.name)?;
+        let since = version(f).max(version(ty));
+        let mut field = self
+            .member(ty_tokens, presence, since, 0)
+            .map_err(|e| in_context(e, &f.name))?;
+        field.name = f.name.clone();
+        field.id = f.id;
+        field.description = f.description.clone().or(field.description);
+        field.offset = offset;
+        field.since_version = since;
+        field.deprecated = deprecated(f).max(field.deprecated);
+        field.semantic_type = f.encoding.semantic_type.clone().or(field.semantic_type);
+        if field.is_constant() {
+            field.size = 0;
+            // A constant field carries its value (a literal or a resolved `valueRef`).
+            let value = f.encoding.const_value.as_ref();
+            match &mut field.kind {
+                FieldKind::Primitive(p) => {
+                    if let Some(v) = value {
+                        p.constant = Some(v.clone());
+                    }
+                    if p.constant.is_none() {
+                        return Err(malformed(format!("constant '{}' has no value", f.name)));
+                    }
+                }
+                FieldKind::Enum { def, constant } => {
+                    let text = value
+                        .or(ty.encoding.const_value.as_ref())
+                        .map(PrimitiveValue::to_string)
+                        .ok_or_else(|| {
+                            malformed(format!("constant enum '{}' names no value", f.name))
+                        })?;
+                    // A valueRef reads `EnumType.Value`; the value is the part after the dot.
+                    let wanted = text.rsplit('.').next().unwrap_or_default();
+                    let e = &self.enums[def.0];
+                    *constant = Some(e.value_by_name(wanted).map(|(i, _)| i).ok_or_else(|| {
+                        malformed(format!(
+                            "constant '{}' names '{text}', not a value of '{}'",
+                            f.name, e.name
+                        ))
+                    })?);
+                }
+                _ => {
+                    return Err(malformed(format!(
+                        "constant '{}' is neither a primitive nor an enum",
+                        f.name
+                    )))
+                }
+            }
+        }
+        Ok(field)
+    }
+
+    /// A type's tokens used as a field or composite member: `toks[0]` is an encoding or the
+    /// begin token of an enum, set or composite. Name, offset and size come from `toks[0]`.
+    fn member(
+        &mut self,
+        toks: &[Token],
+        presence: Presence,
+        parent_since: u32,
+        depth: usize,
+    ) -> Result<Field, IrError> {
+        let t = &toks[0];
+        let since = parent_since.max(version(t));
+        let offset = usize::try_from(t.offset).unwrap_or(0);
+        let encoded = usize::try_from(t.encoded_length).unwrap_or(0);
+        let kind = match t.signal {
+            Signal::Encoding => FieldKind::Primitive(primitive(t, presence)?),
+            Signal::BeginEnum => FieldKind::Enum {
+                def: self.enum_def(toks)?,
+                constant: None,
+            },
+            Signal::BeginSet => FieldKind::Set {
+                def: self.set_def(toks)?,
+            },
+            Signal::BeginComposite => {
+                let (def, members) = self.composite(toks, since, depth + 1)?;
+                FieldKind::Composite { def, members }
+            }
+            other => {
+                return Err(malformed(format!(
+                    "unexpected {other:?} token '{}' as a type",
+                    t.name
+                )))
+            }
+        };
+        let size = match &kind {
+            FieldKind::Primitive(p) if presence != Presence::Constant => {
+                p.ty.size().saturating_mul(p.length)
+            }
+            FieldKind::Enum { def, .. } if presence != Presence::Constant => {
+                self.enums[def.0].encoding.size()
+            }
+            FieldKind::Set { def } => self.sets[def.0].encoding.size(),
+            FieldKind::Composite { def, .. } => self.composites[def.0].size,
+            _ => 0,
+        };
+        if presence != Presence::Constant && encoded != size {
+            return Err(malformed(format!(
+                "'{}' is {encoded} bytes long but its type takes {size}",
+                t.name
+            )));
+        }
+        Ok(Field {
+            name: t.name.clone(),
+            id: -1,
+            description: t.description.clone(),
+            offset,
+            size,
+            since_version: since,
+            deprecated: deprecated(t),
+            presence,
+            type_name: t.type_name().to_string(),
+            semantic_type: t.encoding.semantic_type.clone(),
+            kind,
+        })
+    }
+
+    /// Builds (or finds) a composite's definition; returns it and this use's members.
+    fn composite(
+        &mut self,
+        toks: &[Token],
+        since: u32,
+        depth: usize,
+    ) -> Result<(CompositeId, Vec<Field>), IrError> {
+        if depth > MAX_NESTING {
+            return Err(malformed(format!(
+                "composites nest deeper than {MAX_NESTING} levels"
+            )));
+        }
+        let t = &toks[0];
+        let size = usize_of(t.encoded_length, "length", &t.name)?;
+        let mut members = Vec::new();
+        for comp in components(inner(toks))? {
+            let m = &comp[0];
+            let presence = m.encoding.presence;
+            let mut field = self.member(comp, presence, since, depth)?;
+            if m.offset < 0 {
+                return Err(malformed(format!("member '{}' has no offset", m.name)));
+            }
+            if field.end() > size {
+                return Err(malformed(format!(
+                    "member '{}' ends at byte {} of the {size}-byte composite '{}'",
+                    m.name,
+                    field.end(),
+                    t.name
+                )));
+            }
+            field.id = -1;
+            members.push(field);
+        }
+        let name = t.type_name().to_string();
+        let def = CompositeDef {
+            name: name.clone(),
+            description: t.description.clone(),
+            semantic_type: t.encoding.semantic_type.clone(),
+            size,
+            members: members.clone(),
+        };
+        if let Some(i) = self.composites.iter().position(|c| c.name == name) {
+            if !same_shape(&self.composites[i], &def) {
+                return Err(malformed(format!(
+                    "composite '{name}' is defined with two different layouts"
+                )));
+            }
+            return Ok((CompositeId(i), members));
+        }
+        self.composites.push(def);
+        Ok((CompositeId(self.composites.len() - 1), members))
+    }
+
+    fn enum_def(&mut self, toks: &[Token]) -> Result<EnumId, IrError> {
+        let t = &toks[0];
+        let encoding = t.encoding.primitive();
+        if !(encoding == PrimitiveType::Char
+            || encoding.is_unsigned_int()
+            || encoding.is_signed_int())
+        {
+            return Err(malformed(format!(
+                "enum '{}' is encoded as {encoding:?}",
+                t.name
+            )));
+        }
+        let mut values = Vec::new();
+        for v in inner(toks) {
+            if v.signal != Signal::ValidValue {
+                return Err(malformed(format!("unexpected {:?} in enum", v.signal)));
+            }
+            let value = v
+                .encoding
+                .const_value
+                .clone()
+                .ok_or_else(|| malformed(format!("valid value '{}' has no value", v.name)))?;
+            values.push(EnumValue {
+                name: v.name.clone(),
+                bits: wire_bits(&value, encoding),
+                value,
+                since_version: version(v),
+                deprecated: deprecated(v),
+                description: v.description.clone(),
+            });
+        }
+        let def = EnumDef {
+            name: t.type_name().to_string(),
+            description: t.description.clone(),
+            encoding,
+            null_value: t.encoding.applicable_null_value(),
+            values,
+        };
+        if let Some(i) = self.enums.iter().position(|e| e.name == def.name) {
+            let e = &self.enums[i];
+            let same = e.encoding == def.encoding
+                && e.values.len() == def.values.len()
+                && e.values
+                    .iter()
+                    .zip(&def.values)
+                    .all(|(a, b)| a.name == b.name && a.bits == b.bits);
+            if !same {
+                return Err(malformed(format!(
+                    "enum '{}' is defined with two different value lists",
+                    def.name
+                )));
+            }
+            return Ok(EnumId(i));
+        }
+        self.enums.push(def);
+        Ok(EnumId(self.enums.len() - 1))
+    }
+
+    fn set_def(&mut self, toks: &[Token]) -> Result<SetId, IrError> {
+        let t = &toks[0];
+        let encoding = t.encoding.primitive();
+        if !encoding.is_unsigned_int() {
+            return Err(malformed(format!(
+                "set '{}' is encoded as {encoding:?}",
+                t.name
+            )));
+        }
+        let width = encoding.size() * 8;
+        let mut choices = Vec::new();
+        for c in inner(toks) {
+            if c.signal != Signal::Choice {
+                return Err(malformed(format!("unexpected {:?} in set", c.signal)));
+            }
+            let bit = c
+                .encoding
+                .const_value
+                .as_ref()
+                .and_then(PrimitiveValue::as_u64)
+                .and_then(|b| u32::try_from(b).ok())
+                .filter(|&b| (b as usize) < width)
+                .ok_or_else(|| {
+                    malformed(format!(
+                        "choice '{}' is not a bit of a {width}-bit set",
+                        c.name
+                    ))
+                })?;
+            choices.push(SetChoice {
+                name: c.name.clone(),
+                bit,
+                since_version: version(c),
+                deprecated: deprecated(c),
+                description: c.description.clone(),
+            });
+        }
+        let def = SetDef {
+            name: t.type_name().to_string(),
+            description: t.description.clone(),
+            encoding,
+            choices,
+        };
+        if let Some(i) = self.sets.iter().position(|s| s.name == def.name) {
+            let s = &self.sets[i];
+            let same = s.encoding == def.encoding
+                && s.choices.len() == def.choices.len()
+                && s.choices
+                    .iter()
+                    .zip(&def.choices)
+                    .all(|(a, b)| a.name == b.name && a.bit == b.bit);
+            if !same {
+                return Err(malformed(format!(
+                    "set '{}' is defined with two different choice lists",
+                    def.name
+                )));
+            }
+            return Ok(SetId(i));
+        }
+        self.sets.push(def);
+        Ok(SetId(self.sets.len() - 1))
+    }
+}
+
+/// A primitive encoding token as a field of the given presence.
+fn primitive(t: &Token, presence: Presence) -> Result<Primitive, IrError> {
+    let e = &t.encoding;
+    let ty = e.primitive();
+    if ty == PrimitiveType::None {
+        return Err(malformed(format!("'{}' has no primitive type", t.name)));
+    }
+    let length = if presence == Presence::Constant {
+        t.array_length()
+    } else {
+        let encoded = usize_of(t.encoded_length, "length", &t.name)?;
+        if encoded == 0 || encoded % ty.size() != 0 {
+            return Err(malformed(format!(
+                "'{}' is {encoded} bytes long, not a whole number of {}s",
+                t.name,
+                ty.schema_name()
+            )));
+        }
+        encoded / ty.size()
+    };
+    Ok(Primitive {
+        ty,
+        length,
+        null_value: e.applicable_null_value(),
+        min_value: e.applicable_min_value(),
+        max_value: e.applicable_max_value(),
+        constant: if presence == Presence::Constant {
+            e.const_value.clone()
+        } else {
+            None
+        },
+        character_encoding: e.character_encoding.clone(),
+        epoch: e.epoch.clone(),
+        time_unit: e.time_unit.clone(),
+    })
+}
+
+/// A var-data component: `BeginVarData`, its length/data composite, `EndVarData`.
+fn var_data_of(comp: &[Token]) -> Result<VarData, IrError> {
+    let v = &comp[0];
+    let body = inner(comp);
+    let dims = match body.first() {
+        Some(d) if d.signal == Signal::BeginComposite && component_end(body, 0)? == body.len() => d,
+        _ => return Err(malformed(format!("var data '{}' has no composite", v.name))),
+    };
+    let find = |n: &str| {
+        body.iter()
+            .find(|t| t.signal == Signal::Encoding && t.name == n)
+            .ok_or_else(|| malformed(format!("var data '{}' has no '{n}'", v.name)))
+    };
+    let len = find("length")?;
+    let data = find("varData")?;
+    let length = slot_of(len, &v.name)?;
+    let data_offset = usize_of(data.offset, "offset", &data.name)?;
+    if length.offset != 0 || data_offset != length.end() {
+        return Err(malformed(format!(
+            "var data '{}' does not put its length first and its data right after",
+            v.name
+        )));
+    }
+    let data_type = data.encoding.primitive();
+    if data_type.size() != 1 {
+        return Err(malformed(format!(
+            "var data '{}' holds {data_type:?}, not bytes",
+            v.name
+        )));
+    }
+    Ok(VarData {
+        name: v.name.clone(),
+        id: v.id,
+        description: v.description.clone(),
+        since_version: version(v),
+        deprecated: deprecated(v),
+        type_name: dims.type_name().to_string(),
+        length,
+        data_offset,
+        data_type,
+        character_encoding: data.encoding.character_encoding.clone(),
+    })
+}
+
+/// An integer encoding token as a slot.
+fn slot_of(t: &Token, owner: &str) -> Result<IntSlot, IrError> {
+    let ty = t.encoding.primitive();
+    if !(ty.is_unsigned_int() || ty.is_signed_int()) || t.array_length() != 1 {
+        return Err(malformed(format!(
+            "'{owner}.{}' is not an integer scalar",
+            t.name
+        )));
+    }
+    Ok(IntSlot {
+        offset: usize_of(t.offset, "offset", &t.name)?,
+        ty,
+        max: slot_max(ty, &t.encoding.applicable_max_value()),
+        constant: None,
+    })
+}
+
+/// The largest value a slot may carry: the schema's `maxValue` in force (for an unsigned type
+/// without one, the type's maximum less one, as the reference tool's encoders enforce).
+fn slot_max(ty: PrimitiveType, max: &PrimitiveValue) -> u64 {
+    let type_max = ty.default_max().as_u64().unwrap_or(0);
+    max.as_u64().map_or(type_max, |m| m.min(type_max))
+}
+
+/// The integer member `name` of a composite, as a slot; constants only where `allow_constant`.
+fn int_slot(
+    members: &[Field],
+    name: &str,
+    owner: &str,
+    allow_constant: bool,
+) -> Result<IntSlot, IrError> {
+    let m = members
+        .iter()
+        .find(|m| m.name == name)
+        .ok_or_else(|| malformed(format!("'{owner}' has no '{name}'")))?;
+    match &m.kind {
+        FieldKind::Primitive(p)
+            if p.length == 1
+                && (p.ty.is_unsigned_int() || p.ty.is_signed_int())
+                && (allow_constant || !m.is_constant()) =>
+        {
+            let constant =
+                match &p.constant {
+                    Some(v) => Some(v.as_u64().ok_or_else(|| {
+                        malformed(format!("'{owner}.{name}' is the constant {v}"))
+                    })?),
+                    None => None,
+                };
+            Ok(IntSlot {
+                offset: m.offset,
+                ty: p.ty,
+                max: slot_max(p.ty, &p.max_value),
+                constant,
+            })
+        }
+        _ => Err(malformed(format!(
+            "'{owner}.{name}' is not an integer on the wire"
+        ))),
+    }
+}
+
+/// True when two definitions of one composite name lay their members out alike.
+fn same_shape(a: &CompositeDef, b: &CompositeDef) -> bool {
+    a.size == b.size
+        && a.members.len() == b.members.len()
+        && a.members.iter().zip(&b.members).all(|(x, y)| {
+            x.name == y.name
+                && x.offset == y.offset
+                && x.size == y.size
+                && x.presence == y.presence
+                && same_kind(&x.kind, &y.kind)
+        })
+}
+
+fn same_kind(a: &FieldKind, b: &FieldKind) -> bool {
+    match (a, b) {
+        (FieldKind::Primitive(x), FieldKind::Primitive(y)) => x.ty == y.ty && x.length == y.length,
+        (FieldKind::Enum { def: x, .. }, FieldKind::Enum { def: y, .. }) => x == y,
+        (FieldKind::Set { def: x }, FieldKind::Set { def: y }) => x == y,
+        (FieldKind::Composite { def: x, .. }, FieldKind::Composite { def: y, .. }) => x == y,
+        _ => false,
+    }
+}
