@@ -4,7 +4,8 @@ use crate::plan::{
     BlockPlan, Decoder, FieldNode, GroupPlan, MessageHeader, MessagePlan, NodeKind, Slot,
     VarDataPlan,
 };
-use crate::plan::{HotOp, OpCode, Read};
+use crate::plan::{HotOp, OpCode};
+use crate::value::Read;
 use crate::value::{
     read_fast, read_raw, read_scalar, read_uint, Array, Be, EnumValue, Le, Order, Origin, SetValue,
     Value,
@@ -48,6 +49,33 @@ pub struct NoopVisitor;
 
 impl Visitor for NoopVisitor {}
 
+/// Bounds on the work one message may ask of the decoder, against hostile input.
+///
+/// Group counts are checked against the bytes left in the buffer, but entries of a block
+/// with no bytes (all constants, or block length 0) take no room, so a 28-byte message could
+/// declare four billion of them. The entry budget bounds that: the walk visits at most
+/// `max_group_entries` entries per message, in all its groups and nesting levels together.
+/// Group nesting depth is bounded by the schema (see [`sbekit_ir::layout::MAX_NESTING`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Group entries one message may declare in all; more is [`ErrorKind::TooManyEntries`].
+    pub max_group_entries: u64,
+}
+
+impl Limits {
+    /// The default entry budget: far above any real feed's messages (a 64 KiB message holds
+    /// at most 65,535 one-byte entries), far below what would stall a decoder.
+    pub const DEFAULT_MAX_GROUP_ENTRIES: u64 = 1 << 20;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_group_entries: Self::DEFAULT_MAX_GROUP_ENTRIES,
+        }
+    }
+}
+
 /// Why a message could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ErrorKind {
@@ -73,6 +101,12 @@ pub enum ErrorKind {
         block_length: u64,
         /// Bytes the present fields need.
         required: usize,
+    },
+    /// The message declares more group entries, in all its groups together, than
+    /// [`Limits::max_group_entries`] allows.
+    TooManyEntries {
+        /// The limit in force.
+        limit: u64,
     },
 }
 
@@ -134,6 +168,11 @@ impl fmt::Display for DecodeError {
             } => write!(
                 f,
                 ": block length {block_length} is shorter than the {required} bytes its fields need"
+            ),
+            ErrorKind::TooManyEntries { limit } => write!(
+                f,
+                ": more than {limit} group entries in one message (the limit; raise it with \
+                 Limits::max_group_entries or --max-entries)"
             ),
         }
     }
@@ -228,7 +267,7 @@ impl Decoder {
         visitor: &mut V,
     ) -> Result<usize, DecodeError> {
         visitor.begin_message(message, header);
-        let end = Walk::<V, O>::new(buf, header.version, visitor)
+        let end = Walk::<V, O>::new(buf, header.version, self.limits, visitor)
             .block(&message.body, start, header.block_length)
             .map_err(|e| e.within(&message.name))?;
         visitor.end_message(message);
@@ -240,6 +279,9 @@ struct Walk<'b, 'v, V, O> {
     buf: &'b [u8],
     order: ByteOrder,
     version: u64,
+    /// Group entries the message may still declare before [`ErrorKind::TooManyEntries`].
+    entries_left: u64,
+    entry_limit: u64,
     visitor: &'v mut V,
     _order: PhantomData<O>,
 }
@@ -290,11 +332,13 @@ fn read_slot(bytes: &[u8], s: Slot, order: ByteOrder) -> Option<u64> {
 }
 
 impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
-    fn new(buf: &'b [u8], version: u64, visitor: &'v mut V) -> Self {
+    fn new(buf: &'b [u8], version: u64, limits: Limits, visitor: &'v mut V) -> Self {
         Walk {
             buf,
             order: O::ORDER,
             version,
+            entries_left: limits.max_group_entries,
+            entry_limit: limits.max_group_entries,
             visitor,
             _order: PhantomData,
         }
@@ -587,6 +631,18 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
             return Err(truncated(self.buf, pos, g.dimension_length as u64, &g.name));
         };
         let mut pos = pos + dim.len();
+        // Entries of an empty block take no bytes, so the buffer alone cannot bound the count:
+        // the per-message entry budget does, before any entry is walked.
+        if count > self.entries_left {
+            return Err(DecodeError::new(
+                pos,
+                &g.name,
+                ErrorKind::TooManyEntries {
+                    limit: self.entry_limit,
+                },
+            ));
+        }
+        self.entries_left -= count;
         // Every entry needs at least its block: reject impossible counts before walking.
         let remaining = self.buf.len().saturating_sub(pos);
         let needed = count.saturating_mul(block_length);

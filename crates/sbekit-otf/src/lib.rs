@@ -52,10 +52,10 @@ mod plan;
 pub mod random;
 mod value;
 
-pub use decode::{DecodeError, ErrorKind, NoopVisitor, Visitor};
+pub use decode::{DecodeError, ErrorKind, Limits, NoopVisitor, Visitor};
 pub use json::{message_to_json, JsonPrinter};
 pub use plan::{
-    BlockPlan, Choice, Decoder, EnumNode, FieldNode, GroupPlan, HeaderPlan, MessageHeader,
-    MessagePlan, NodeKind, PrimitiveNode, SetNode, Slot, VarDataPlan,
+    BlockPlan, Decoder, EnumNode, FieldNode, GroupPlan, HeaderPlan, MessageHeader, MessagePlan,
+    NodeKind, PrimitiveNode, SetNode, Slot, VarDataPlan,
 };
-pub use value::{Array, EnumValue, Origin, SetValue, Value};
+pub use value::{Array, Choice, EnumValue, Origin, SetValue, Value};

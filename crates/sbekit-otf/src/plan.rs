@@ -2,11 +2,10 @@
 //! sizes, enum and set tables, constants and null values, so that walking a message does no
 //! name lookups, no token scanning and no allocation.
 
-use crate::value::{read_scalar, Value};
-use sbekit_ir::{
-    split_components, ByteOrder, Ir, IrError, Presence, PrimitiveType, PrimitiveValue, Signal,
-    Token,
-};
+use crate::decode::Limits;
+use crate::value::{read_scalar, Choice, Read, Value};
+use sbekit_ir::layout::{Block, Field, FieldKind, IntSlot, Layout};
+use sbekit_ir::{ByteOrder, Ir, IrError, Presence, PrimitiveType, PrimitiveValue};
 
 /// Where a primitive sits: its offset (from the start of its block or composite) and type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,41 +69,6 @@ pub struct BlockPlan {
     /// For each distinct `sinceVersion` v (ascending): the block length that fields of versions
     /// up to v need. A message whose acting block length is shorter is malformed.
     pub(crate) required: Vec<(u64, usize)>,
-}
-
-/// How to read one primitive from the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Read {
-    Char,
-    I8,
-    U8,
-    I16,
-    U16,
-    I32,
-    U32,
-    I64,
-    U64,
-    F32,
-    F64,
-}
-
-impl Read {
-    pub(crate) fn of(ty: PrimitiveType) -> Option<Read> {
-        Some(match ty {
-            PrimitiveType::Char => Read::Char,
-            PrimitiveType::Int8 => Read::I8,
-            PrimitiveType::Uint8 => Read::U8,
-            PrimitiveType::Int16 => Read::I16,
-            PrimitiveType::Uint16 => Read::U16,
-            PrimitiveType::Int32 => Read::I32,
-            PrimitiveType::Uint32 => Read::U32,
-            PrimitiveType::Int64 => Read::I64,
-            PrimitiveType::Uint64 => Read::U64,
-            PrimitiveType::Float => Read::F32,
-            PrimitiveType::Double => Read::F64,
-            PrimitiveType::None => return None,
-        })
-    }
 }
 
 /// A field node reduced to what the walker's hot loop needs; `start..end` is the node's byte
@@ -330,15 +294,6 @@ impl EnumNode {
     }
 }
 
-/// One choice of a set.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Choice {
-    /// Choice name.
-    pub name: String,
-    /// Bit position.
-    pub bit: u32,
-}
-
 /// A bit set.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetNode {
@@ -400,43 +355,42 @@ pub struct Decoder {
     pub(crate) by_id: Vec<(u64, usize)>,
     /// Index into `messages` by template id (`u32::MAX`: none), when the ids are small.
     pub(crate) dense: Vec<u32>,
+    /// Bounds on the work per message.
+    pub(crate) limits: Limits,
 }
 
 impl Decoder {
-    /// Compiles the IR's messages into decoding plans.
+    /// Compiles the IR's messages into decoding plans (through the layout model).
     ///
     /// Fails on IR that is structurally inconsistent (bad component counts, a message header
     /// without the standard fields, a group without `numInGroup`, ...).
     pub fn new(ir: &Ir) -> Result<Decoder, IrError> {
-        let order = ir.byte_order();
-        let hs = ir.header_structure()?;
-        let slot = |t: &Token| -> Result<Slot, IrError> {
-            Ok(Slot {
-                offset: offset_of(t)?,
-                ty: t.encoding.primitive(),
-            })
+        Self::from_layout(&Layout::from_ir(ir)?)
+    }
+
+    /// Compiles a schema's layout into decoding plans.
+    pub fn from_layout(layout: &Layout) -> Result<Decoder, IrError> {
+        let order = layout.byte_order;
+        let h = &layout.header;
+        let slot = |s: &IntSlot| Slot {
+            offset: s.offset,
+            ty: s.ty,
         };
         let header = HeaderPlan {
-            length: hs.encoded_length,
-            block_length: slot(&hs.block_length)?,
-            template_id: slot(&hs.template_id)?,
-            schema_id: slot(&hs.schema_id)?,
-            version: slot(&hs.version)?,
+            length: h.size,
+            block_length: slot(&h.block_length),
+            template_id: slot(&h.template_id),
+            schema_id: slot(&h.schema_id),
+            version: slot(&h.version),
         };
-        let mut messages = Vec::with_capacity(ir.messages.len());
-        for tokens in &ir.messages {
-            let first = tokens
-                .first()
-                .filter(|t| t.signal == Signal::BeginMessage)
-                .ok_or_else(|| malformed("message does not start with BeginMessage"))?;
-            let body = tokens
-                .get(1..tokens.len().saturating_sub(1))
-                .ok_or_else(|| malformed("message too short"))?;
+        let plans = Plans { layout, order };
+        let mut messages = Vec::with_capacity(layout.messages.len());
+        for m in &layout.messages {
             messages.push(MessagePlan {
-                name: first.name.clone(),
-                id: u64::try_from(first.id).map_err(|_| malformed("negative template id"))?,
-                block_length: usize::try_from(first.encoded_length).unwrap_or(0),
-                body: build_block(body, order).map_err(|e| in_ctx(e, &first.name))?,
+                name: m.name.clone(),
+                id: u64::from(m.id),
+                block_length: m.block.block_length,
+                body: plans.block(&m.block).map_err(|e| in_ctx(e, &m.name))?,
             });
         }
         let mut by_id: Vec<(u64, usize)> = messages
@@ -457,13 +411,25 @@ impl Decoder {
         }
         Ok(Decoder {
             order,
-            schema_id: u64::try_from(ir.id).unwrap_or(0),
-            schema_version: u64::try_from(ir.version).unwrap_or(0),
+            schema_id: u64::from(layout.id),
+            schema_version: u64::from(layout.version),
             header,
             messages,
             by_id,
             dense,
+            limits: Limits::default(),
         })
+    }
+
+    /// The same decoder with other limits on the work per message.
+    pub fn with_limits(mut self, limits: Limits) -> Decoder {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// The schema's byte order.
@@ -518,351 +484,212 @@ fn in_ctx(e: IrError, name: &str) -> IrError {
     }
 }
 
-fn offset_of(t: &Token) -> Result<usize, IrError> {
-    usize::try_from(t.offset).map_err(|_| malformed(format!("'{}' has no fixed offset", t.name)))
-}
-
-fn version_of(t: &Token) -> u64 {
-    u64::try_from(t.version).unwrap_or(0)
-}
-
-/// Index just past the component starting at `i`.
-fn end_of(tokens: &[Token], i: usize) -> Result<usize, IrError> {
-    let t = tokens
-        .get(i)
-        .ok_or_else(|| malformed("component index out of range"))?;
-    usize::try_from(t.component_token_count)
-        .ok()
-        .filter(|&c| c >= 1)
-        .and_then(|c| i.checked_add(c))
-        .filter(|&e| e <= tokens.len())
-        .ok_or_else(|| malformed(format!("'{}' has a bad component token count", t.name)))
-}
-
-fn build_block(body: &[Token], order: ByteOrder) -> Result<BlockPlan, IrError> {
-    let parts = split_components(body)?;
-    let mut fields = Vec::new();
-    let mut required_by_version: Vec<(u64, usize)> = Vec::new();
-    let mut i = 0;
-    while i < parts.fields.len() {
-        let end = end_of(parts.fields, i)?;
-        let f = &parts.fields[i];
-        let inner = parts
-            .fields
-            .get(i + 1..end.saturating_sub(1))
-            .filter(|s| !s.is_empty())
-            .ok_or_else(|| malformed(format!("field '{}' has no type", f.name)))?;
-        let field_version = version_of(f);
-        let offset = offset_of(f)?;
-        build_type(
-            inner,
-            0,
-            offset,
-            field_version,
-            0,
-            Some(f),
-            order,
-            &mut fields,
-        )?;
-        if !f.is_constant() {
-            let len = usize::try_from(f.encoded_length).unwrap_or(0);
-            required_by_version.push((field_version, offset.saturating_add(len)));
-        }
-        i = end;
-    }
-    required_by_version.sort_unstable();
-    let mut required: Vec<(u64, usize)> = Vec::new();
-    for (v, end) in required_by_version {
-        let max = required.last().map_or(0, |&(_, m)| m).max(end);
-        match required.last_mut() {
-            Some(last) if last.0 == v => last.1 = max,
-            _ => required.push((v, max)),
-        }
-    }
-
-    let mut groups = Vec::new();
-    let mut i = 0;
-    while i < parts.groups.len() {
-        let end = end_of(parts.groups, i)?;
-        groups.push(build_group(&parts.groups[i..end], order)?);
-        i = end;
-    }
-
-    let mut var_data = Vec::new();
-    let mut i = 0;
-    while i < parts.var_data.len() {
-        let end = end_of(parts.var_data, i)?;
-        var_data.push(build_var_data(&parts.var_data[i..end])?);
-        i = end;
-    }
-    compile_ops(&mut fields);
-    Ok(BlockPlan {
-        fields,
-        groups,
-        var_data,
-        required,
-    })
-}
-
-/// Compiles the type component at `tokens[i]` (an encoding, enum, set or composite) placed at
-/// absolute block offset `offset`, and returns the index just past it.
-#[allow(clippy::too_many_arguments)]
-fn build_type(
-    tokens: &[Token],
-    i: usize,
-    offset: usize,
-    parent_version: u64,
-    depth: u32,
-    field: Option<&Token>,
+/// Turns the layout's blocks into walker plans.
+struct Plans<'a> {
+    layout: &'a Layout,
     order: ByteOrder,
-    out: &mut Vec<FieldNode>,
-) -> Result<usize, IrError> {
-    let t = tokens
-        .get(i)
-        .ok_or_else(|| malformed("missing type token"))?;
-    let end = end_of(tokens, i)?;
-    // Fields are reported under the field's name; composite members under their own.
-    let name = field.map_or(&t.name, |f| &f.name).clone();
-    let id = field.map_or(-1, |f| f.id);
-    let since_version = parent_version.max(version_of(t));
-    let ty = t.encoding.primitive();
-    let slot = Slot { offset, ty };
-    let field_constant = field.filter(|f| f.is_constant());
-    let kind = match t.signal {
-        Signal::Encoding => {
-            let length = t.array_length();
-            let presence = if field_constant.is_some() {
-                Presence::Constant
-            } else {
-                t.encoding.presence
-            };
-            let constant = if presence == Presence::Constant {
-                let v = t
-                    .encoding
-                    .const_value
-                    .as_ref()
-                    .or_else(|| field_constant.and_then(|f| f.encoding.const_value.as_ref()))
-                    .ok_or_else(|| malformed(format!("constant '{}' has no value", t.name)))?;
-                Some(wire_bytes(v, ty, order).into_boxed_slice())
-            } else {
-                None
-            };
-            let null_value = t.encoding.applicable_null_value();
-            let one = wire_bytes(&null_value, ty, order);
-            let absent = one.repeat(length).into_boxed_slice();
-            // Scalar constants (not char arrays) are decoded once here.
-            let const_scalar = constant
-                .as_deref()
-                .filter(|c| length == 1 && c.len() == ty.size())
-                .and_then(|c| read_scalar(c, ty, order))
-                .and_then(owned_scalar);
-            NodeKind::Primitive(PrimitiveNode {
-                slot,
-                length,
-                presence,
-                character_encoding: t.encoding.character_encoding.clone(),
-                null_value,
-                constant,
-                const_scalar,
-                absent,
-            })
-        }
-        Signal::BeginEnum => {
-            let mut values = Vec::new();
-            for v in tokens.get(i + 1..end.saturating_sub(1)).unwrap_or_default() {
-                if v.signal == Signal::ValidValue {
-                    let raw = v
-                        .encoding
-                        .const_value
-                        .as_ref()
-                        .and_then(raw_of)
-                        .ok_or_else(|| {
-                            malformed(format!("valid value '{}' has no value", v.name))
-                        })?;
-                    values.push((v.name.clone(), raw));
-                }
-            }
-            let null_raw = raw_of(&t.encoding.applicable_null_value()).unwrap_or(0);
-            let constant = match field_constant.or(t.is_constant().then_some(t)) {
-                Some(c) => {
-                    let text = c
-                        .encoding
-                        .const_value
-                        .as_ref()
-                        .map(|v| v.to_string())
-                        .unwrap_or_default();
-                    // A valueRef reads `EnumType.Value`; keep the part after the dot.
-                    let wanted = text.rsplit('.').next().unwrap_or_default();
-                    Some(
-                        values
-                            .iter()
-                            .position(|(n, _)| n == wanted)
-                            .ok_or_else(|| {
-                                malformed(format!("constant '{}' names no valid value", c.name))
-                            })?,
-                    )
-                }
-                None => None,
-            };
-            let by_byte = (ty.size() == 1 && values.len() < 255).then(|| {
-                let mut table = Box::new([u8::MAX; 256]);
-                // Signed bytes are looked up by their sign-extended value, so only 0..=127
-                // hit the table; negative raw values fall outside it (and are not found).
-                for (i, (_, raw)) in values.iter().enumerate().rev() {
-                    if let (Ok(b), Ok(i)) = (usize::try_from(*raw), u8::try_from(i)) {
-                        if let Some(slot) = table.get_mut(b) {
-                            *slot = i;
-                        }
-                    }
-                }
-                table
-            });
-            // A signed one-byte enum with negative values needs the scan.
-            let by_byte = by_byte.filter(|_| values.iter().all(|(_, r)| (0..256).contains(r)));
-            NodeKind::Enum(EnumNode {
-                slot,
-                type_name: t.type_name().to_string(),
-                values,
-                null_raw,
-                constant,
-                by_byte,
-            })
-        }
-        Signal::BeginSet => {
-            let mut choices = Vec::new();
-            for c in tokens.get(i + 1..end.saturating_sub(1)).unwrap_or_default() {
-                if c.signal == Signal::Choice {
-                    let bit = c
-                        .encoding
-                        .const_value
-                        .as_ref()
-                        .and_then(PrimitiveValue::as_u64)
-                        .and_then(|b| u32::try_from(b).ok())
-                        .ok_or_else(|| malformed(format!("choice '{}' has no bit", c.name)))?;
-                    choices.push(Choice {
-                        name: c.name.clone(),
-                        bit,
-                    });
-                }
-            }
-            NodeKind::Set(SetNode {
-                slot,
-                type_name: t.type_name().to_string(),
-                choices,
-            })
-        }
-        Signal::BeginComposite => {
-            let begin = out.len();
-            out.push(FieldNode {
-                name,
-                id,
-                since_version,
-                depth,
-                kind: NodeKind::BeginComposite { end: 0 },
-                op: HotOp::PLACEHOLDER,
-            });
-            let mut j = i + 1;
-            let last = end.saturating_sub(1);
-            while j < last {
-                let m = &tokens[j];
-                let member_offset = offset.saturating_add(offset_of(m).unwrap_or(0));
-                j = build_type(
-                    tokens,
-                    j,
-                    member_offset,
-                    since_version,
-                    depth + 1,
-                    None,
-                    order,
-                    out,
-                )?;
-            }
-            let end_index = out.len();
-            if let Some(NodeKind::BeginComposite { end }) = out.get_mut(begin).map(|n| &mut n.kind)
-            {
-                *end = end_index;
-            }
-            out.push(FieldNode {
-                name: t.name.clone(),
-                id,
-                since_version,
-                depth,
-                kind: NodeKind::EndComposite { begin },
-                op: HotOp::PLACEHOLDER,
-            });
-            return Ok(end);
-        }
-        other => {
-            return Err(malformed(format!(
-                "unexpected {other:?} token '{}' in a field",
-                t.name
-            )))
-        }
-    };
-    out.push(FieldNode {
-        name,
-        id,
-        since_version,
-        depth,
-        kind,
-        op: HotOp::PLACEHOLDER,
-    });
-    Ok(end)
 }
 
-fn build_group(tokens: &[Token], order: ByteOrder) -> Result<GroupPlan, IrError> {
-    let g = tokens.first().ok_or_else(|| malformed("empty group"))?;
-    let dim_end = end_of(tokens, 1)?;
-    let dim = tokens.get(1..dim_end).unwrap_or_default();
-    let find = |n: &str| -> Result<Slot, IrError> {
-        let t = dim
+impl Plans<'_> {
+    fn block(&self, b: &Block) -> Result<BlockPlan, IrError> {
+        let mut fields = Vec::new();
+        for f in &b.fields {
+            self.field(f, 0, 0, Some(f.id), &mut fields)?;
+        }
+        compile_ops(&mut fields);
+        let mut groups = Vec::with_capacity(b.groups.len());
+        for g in &b.groups {
+            groups.push(GroupPlan {
+                name: g.name.clone(),
+                id: g.id,
+                since_version: u64::from(g.since_version),
+                dimension_length: g.dimension.size,
+                block_length_slot: Slot {
+                    offset: g.dimension.block_length.offset,
+                    ty: g.dimension.block_length.ty,
+                },
+                count_slot: Slot {
+                    offset: g.dimension.num_in_group.offset,
+                    ty: g.dimension.num_in_group.ty,
+                },
+                block_length: g.block.block_length,
+                body: self.block(&g.block).map_err(|e| in_ctx(e, &g.name))?,
+            });
+        }
+        let var_data = b
+            .var_data
             .iter()
-            .find(|t| t.signal == Signal::Encoding && t.name == n)
-            .ok_or_else(|| malformed(format!("group '{}' dimensions have no '{n}'", g.name)))?;
-        Ok(Slot {
-            offset: offset_of(t)?,
-            ty: t.encoding.primitive(),
+            .map(|d| VarDataPlan {
+                name: d.name.clone(),
+                id: d.id,
+                since_version: u64::from(d.since_version),
+                length_slot: Slot {
+                    offset: d.length.offset,
+                    ty: d.length.ty,
+                },
+                data_offset: d.data_offset,
+                character_encoding: d.character_encoding.clone(),
+            })
+            .collect();
+        Ok(BlockPlan {
+            fields,
+            groups,
+            var_data,
+            required: b
+                .required
+                .iter()
+                .map(|&(v, len)| (u64::from(v), len))
+                .collect(),
         })
-    };
-    let body = tokens
-        .get(dim_end..tokens.len().saturating_sub(1))
-        .unwrap_or_default();
-    Ok(GroupPlan {
-        name: g.name.clone(),
-        id: g.id,
-        since_version: version_of(g),
-        dimension_length: dim
-            .first()
-            .and_then(|d| usize::try_from(d.encoded_length).ok())
-            .unwrap_or(0),
-        block_length_slot: find("blockLength")?,
-        count_slot: find("numInGroup")?,
-        block_length: usize::try_from(g.encoded_length).unwrap_or(0),
-        body: build_block(body, order).map_err(|e| in_ctx(e, &g.name))?,
-    })
+    }
+
+    /// Appends the nodes of field or member `f`, placed at block offset `base + f.offset`.
+    /// `id` is the field id for a block's field and `None` for a composite member.
+    fn field(
+        &self,
+        f: &Field,
+        base: usize,
+        depth: u32,
+        id: Option<i32>,
+        out: &mut Vec<FieldNode>,
+    ) -> Result<(), IrError> {
+        let order = self.order;
+        let offset = base.saturating_add(f.offset);
+        let since_version = u64::from(f.since_version);
+        let node_id = id.unwrap_or(-1);
+        let kind = match &f.kind {
+            FieldKind::Primitive(p) => {
+                let ty = p.ty;
+                let constant = match (&p.constant, f.is_constant()) {
+                    (Some(v), true) => Some(wire_bytes(v, ty, order).into_boxed_slice()),
+                    (None, true) => {
+                        return Err(malformed(format!("constant '{}' has no value", f.name)))
+                    }
+                    _ => None,
+                };
+                let absent = wire_bytes(&p.null_value, ty, order)
+                    .repeat(p.length)
+                    .into_boxed_slice();
+                // Scalar constants (not char arrays) are decoded once here.
+                let const_scalar = constant
+                    .as_deref()
+                    .filter(|c| p.length == 1 && c.len() == ty.size())
+                    .and_then(|c| read_scalar(c, ty, order))
+                    .and_then(owned_scalar);
+                NodeKind::Primitive(PrimitiveNode {
+                    slot: Slot { offset, ty },
+                    length: p.length,
+                    presence: f.presence,
+                    character_encoding: p.character_encoding.clone(),
+                    null_value: p.null_value.clone(),
+                    constant,
+                    const_scalar,
+                    absent,
+                })
+            }
+            FieldKind::Enum { def, constant } => {
+                let e = self.layout.enum_def(*def);
+                let values: Vec<(String, i64)> = e
+                    .values
+                    .iter()
+                    .map(|v| {
+                        raw_of(&v.value)
+                            .map(|raw| (v.name.clone(), raw))
+                            .ok_or_else(|| {
+                                malformed(format!("valid value '{}' is not a number", v.name))
+                            })
+                    })
+                    .collect::<Result<_, _>>()?;
+                NodeKind::Enum(EnumNode {
+                    slot: Slot {
+                        offset,
+                        ty: e.encoding,
+                    },
+                    type_name: e.name.clone(),
+                    by_byte: byte_table(e.encoding, &values),
+                    values,
+                    null_raw: raw_of(&e.null_value).unwrap_or(0),
+                    constant: *constant,
+                })
+            }
+            FieldKind::Set { def } => {
+                let s = self.layout.set_def(*def);
+                NodeKind::Set(SetNode {
+                    slot: Slot {
+                        offset,
+                        ty: s.encoding,
+                    },
+                    type_name: s.name.clone(),
+                    choices: s
+                        .choices
+                        .iter()
+                        .map(|c| Choice {
+                            name: c.name.clone(),
+                            bit: c.bit,
+                        })
+                        .collect(),
+                })
+            }
+            FieldKind::Composite { def, members } => {
+                let begin = out.len();
+                out.push(FieldNode {
+                    name: f.name.clone(),
+                    id: node_id,
+                    since_version,
+                    depth,
+                    kind: NodeKind::BeginComposite { end: 0 },
+                    op: HotOp::PLACEHOLDER,
+                });
+                for m in members {
+                    self.field(m, offset, depth + 1, None, out)?;
+                }
+                let end_index = out.len();
+                if let Some(NodeKind::BeginComposite { end }) =
+                    out.get_mut(begin).map(|n| &mut n.kind)
+                {
+                    *end = end_index;
+                }
+                // The end node carries the type's name, as the reference's end token does.
+                out.push(FieldNode {
+                    name: self.layout.composite_def(*def).name.clone(),
+                    id: node_id,
+                    since_version,
+                    depth,
+                    kind: NodeKind::EndComposite { begin },
+                    op: HotOp::PLACEHOLDER,
+                });
+                return Ok(());
+            }
+        };
+        out.push(FieldNode {
+            name: f.name.clone(),
+            id: node_id,
+            since_version,
+            depth,
+            kind,
+            op: HotOp::PLACEHOLDER,
+        });
+        Ok(())
+    }
 }
 
-fn build_var_data(tokens: &[Token]) -> Result<VarDataPlan, IrError> {
-    let v = tokens.first().ok_or_else(|| malformed("empty var data"))?;
-    let find = |n: &str| {
-        tokens
-            .iter()
-            .find(|t| t.signal == Signal::Encoding && t.name == n)
-            .ok_or_else(|| malformed(format!("var data '{}' has no '{n}'", v.name)))
-    };
-    let length = find("length")?;
-    let data = find("varData")?;
-    Ok(VarDataPlan {
-        name: v.name.clone(),
-        id: v.id,
-        since_version: version_of(v),
-        length_slot: Slot {
-            offset: offset_of(length)?,
-            ty: length.encoding.primitive(),
-        },
-        data_offset: offset_of(data)?,
-        character_encoding: data.encoding.character_encoding.clone(),
-    })
+/// For one-byte enums: the index of the valid value for each raw byte (`u8::MAX`: none), so the
+/// walker finds names without scanning. `None` when a value falls outside `0..256` (a signed
+/// enum with negative values needs the scan) or there are too many values to index in a byte.
+fn byte_table(ty: PrimitiveType, values: &[(String, i64)]) -> Option<Box<[u8; 256]>> {
+    if ty.size() != 1 || values.len() >= 255 || !values.iter().all(|(_, r)| (0..256).contains(r)) {
+        return None;
+    }
+    let mut table = Box::new([u8::MAX; 256]);
+    // In reverse, so that the first of two values with one encoding wins.
+    for (i, (_, raw)) in values.iter().enumerate().rev() {
+        if let (Ok(b), Ok(i)) = (usize::try_from(*raw), u8::try_from(i)) {
+            if let Some(slot) = table.get_mut(b) {
+                *slot = i;
+            }
+        }
+    }
+    Some(table)
 }
 
 /// A scalar value detached from any buffer.

@@ -1,6 +1,5 @@
 //! Decoded values, borrowed from the message buffer (or from the plan for constants and nulls).
 
-use crate::plan::Read;
 use sbekit_ir::{ByteOrder, PrimitiveType};
 
 /// Where a field's value came from.
@@ -102,7 +101,7 @@ pub struct EnumValue<'a> {
 pub struct SetValue<'a> {
     /// The raw encoded bits.
     pub raw: u64,
-    pub(crate) choices: &'a [crate::Choice],
+    pub(crate) choices: &'a [Choice],
 }
 
 impl<'a> SetValue<'a> {
@@ -118,6 +117,50 @@ impl<'a> SetValue<'a> {
     pub fn is_set(&self, name: &str) -> bool {
         self.choices().any(|(n, on)| on && n == name)
     }
+}
+
+/// How to read one primitive from the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Read {
+    Char,
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+    F64,
+}
+
+impl Read {
+    pub(crate) fn of(ty: PrimitiveType) -> Option<Read> {
+        Some(match ty {
+            PrimitiveType::Char => Read::Char,
+            PrimitiveType::Int8 => Read::I8,
+            PrimitiveType::Uint8 => Read::U8,
+            PrimitiveType::Int16 => Read::I16,
+            PrimitiveType::Uint16 => Read::U16,
+            PrimitiveType::Int32 => Read::I32,
+            PrimitiveType::Uint32 => Read::U32,
+            PrimitiveType::Int64 => Read::I64,
+            PrimitiveType::Uint64 => Read::U64,
+            PrimitiveType::Float => Read::F32,
+            PrimitiveType::Double => Read::F64,
+            PrimitiveType::None => return None,
+        })
+    }
+}
+
+/// One choice of a set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// Choice name.
+    pub name: String,
+    /// Bit position.
+    pub bit: u32,
 }
 
 /// Reads one primitive of type `ty` from exactly `bytes` (whose length must be the type's size).

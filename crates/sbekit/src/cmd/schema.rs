@@ -1,7 +1,8 @@
 //! `sbekit check` and `sbekit inspect`: validate schemas and show their layout.
 
 use clap::Args;
-use sbekit_ir::{split_components, Ir, Presence, Signal, Token};
+use sbekit_ir::layout::{Block, Field, FieldKind, Layout};
+use sbekit_ir::{Presence, PrimitiveType, PrimitiveValue};
 use sbekit_schema::{compile_file, looks_like_xml, Compiled, Options, Severity};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -158,20 +159,14 @@ fn compile_any(path: &Path, options: &Options) -> Compiled {
 
 /// Runs `sbekit inspect`.
 pub fn inspect(args: InspectArgs) -> ExitCode {
-    let ir = match sbekit_schema::load_ir(&args.schema) {
-        Ok(ir) => ir,
+    let layout = match sbekit_schema::load_layout(&args.schema) {
+        Ok(l) => l,
         Err(e) => {
             eprintln!("sbekit: error: {e}");
             return ExitCode::from(1);
         }
     };
-    let outline = match outline(&ir) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("sbekit: error: {}: {e}", args.schema.display());
-            return ExitCode::from(1);
-        }
-    };
+    let outline = outline(&layout);
     let mut text = String::new();
     if args.json {
         text = serde_json::to_string_pretty(&outline).unwrap_or_default();
@@ -183,137 +178,155 @@ pub fn inspect(args: InspectArgs) -> ExitCode {
 }
 
 /// A JSON outline of the schema, also the model the text printer walks.
-fn outline(ir: &Ir) -> Result<Value, sbekit_ir::IrError> {
-    let header = ir.header_structure()?;
-    let messages = ir
+fn outline(l: &Layout) -> Value {
+    let messages: Vec<Value> = l
         .messages
         .iter()
         .map(|m| {
-            let begin = &m[0];
-            let body = outline_body(m.get(1..m.len().saturating_sub(1)).unwrap_or_default())?;
-            Ok(json!({
-                "name": begin.name,
-                "id": begin.id,
-                "blockLength": begin.encoded_length,
-                "sinceVersion": begin.version,
-                "deprecated": begin.deprecated,
-                "semanticType": begin.encoding.semantic_type,
-                "description": begin.description,
+            let body = outline_block(l, &m.block);
+            json!({
+                "name": m.name,
+                "id": m.id,
+                "blockLength": m.block.block_length,
+                "sinceVersion": m.since_version,
+                "deprecated": m.deprecated,
+                "semanticType": m.semantic_type,
+                "description": m.description,
                 "fields": body["fields"],
                 "groups": body["groups"],
                 "data": body["data"],
-            }))
+            })
         })
-        .collect::<Result<Vec<_>, sbekit_ir::IrError>>()?;
-    Ok(json!({
-        "package": ir.package_name,
-        "id": ir.id,
-        "version": ir.version,
-        "semanticVersion": ir.semantic_version,
-        "byteOrder": match ir.byte_order() {
+        .collect();
+    let header = l.header_composite();
+    json!({
+        "package": l.package,
+        "id": l.id,
+        "version": l.version,
+        "semanticVersion": l.semantic_version,
+        "byteOrder": match l.byte_order {
             sbekit_ir::ByteOrder::LittleEndian => "littleEndian",
             sbekit_ir::ByteOrder::BigEndian => "bigEndian",
         },
         "header": {
-            "name": ir.header.first().map(|t| t.name.as_str()),
-            "length": header.encoded_length,
-            "fields": ir.header.iter().filter(|t| t.signal == Signal::Encoding).map(|t| json!({
-                "name": t.name, "offset": t.offset, "size": t.encoded_length,
-                "type": t.encoding.primitive().schema_name(),
+            "name": header.name,
+            "length": l.header.size,
+            "fields": header.members.iter().map(|f| json!({
+                "name": f.name, "offset": f.offset, "size": f.size,
+                "type": match &f.kind {
+                    FieldKind::Primitive(p) => p.ty.schema_name(),
+                    _ => "composite",
+                },
             })).collect::<Vec<_>>(),
         },
         "messages": messages,
-    }))
-}
-
-fn outline_body(body: &[Token]) -> Result<Value, sbekit_ir::IrError> {
-    let parts = split_components(body)?;
-    let fields: Vec<Value> = components(parts.fields)
-        .map(|f| {
-            let ty = f.get(1);
-            json!({
-                "name": f[0].name,
-                "id": f[0].id,
-                "offset": f[0].offset,
-                "size": f[0].encoded_length,
-                "type": ty.map(type_label).unwrap_or_default(),
-                "presence": presence_label(f[0].encoding.presence),
-                "sinceVersion": f[0].version,
-                "deprecated": f[0].deprecated,
-                "constValue": f[0].encoding.const_value.as_ref().map(ToString::to_string),
-            })
-        })
-        .collect();
-    let groups = components(parts.groups)
-        .map(|g| {
-            // A group is [begin, dimension composite.., body.., end]; a malformed .sbeir may lie.
-            let dim_len = g
-                .get(1)
-                .map_or(0, |t| usize::try_from(t.component_token_count).unwrap_or(0));
-            let inner_tokens = g
-                .get(1 + dim_len..g.len().saturating_sub(1))
-                .ok_or_else(|| {
-                    sbekit_ir::IrError::Malformed(format!("group '{}' is truncated", g[0].name))
-                })?;
-            let inner = outline_body(inner_tokens)?;
-            Ok(json!({
-                "name": g[0].name,
-                "id": g[0].id,
-                "offset": g[0].offset,
-                "blockLength": g[0].encoded_length,
-                "dimensionType": g.get(1).map(|t| t.name.as_str()),
-                "sinceVersion": g[0].version,
-                "fields": inner["fields"],
-                "groups": inner["groups"],
-                "data": inner["data"],
-            }))
-        })
-        .collect::<Result<Vec<_>, sbekit_ir::IrError>>()?;
-    let data: Vec<Value> = components(parts.var_data)
-        .map(|d| {
-            let length = d
-                .iter()
-                .find(|t| t.signal == Signal::Encoding && t.name == "length");
-            let var = d
-                .iter()
-                .find(|t| t.signal == Signal::Encoding && t.name == "varData");
-            json!({
-                "name": d[0].name,
-                "id": d[0].id,
-                "offset": d[0].offset,
-                "type": d.get(1).map(|t| t.name.as_str()),
-                "lengthType": length.map(|t| t.encoding.primitive().schema_name()),
-                "characterEncoding": var.and_then(|t| t.encoding.character_encoding.clone()),
-                "sinceVersion": d[0].version,
-            })
-        })
-        .collect();
-    Ok(json!({ "fields": fields, "groups": groups, "data": data }))
-}
-
-/// Splits a run of whole components into one slice per component.
-fn components(tokens: &[Token]) -> impl Iterator<Item = &[Token]> {
-    let mut rest = tokens;
-    std::iter::from_fn(move || {
-        let first = rest.first()?;
-        let n = usize::try_from(first.component_token_count)
-            .unwrap_or(1)
-            .clamp(1, rest.len());
-        let (head, tail) = rest.split_at(n);
-        rest = tail;
-        Some(head)
     })
 }
 
-fn type_label(t: &Token) -> String {
-    let prim = t.encoding.primitive().schema_name();
-    match t.signal {
-        Signal::BeginEnum => format!("enum {} ({prim})", t.type_name()),
-        Signal::BeginSet => format!("set {} ({prim})", t.type_name()),
-        Signal::BeginComposite => format!("composite {}", t.type_name()),
-        _ if t.array_length() > 1 => format!("{} ({prim}[{}])", t.type_name(), t.array_length()),
-        _ if t.type_name() == prim => prim.to_string(),
-        _ => format!("{} ({prim})", t.type_name()),
+/// Fields, groups and var data of a block. Only the first group or var data has a fixed
+/// offset (the block length); the others' positions depend on the data (-1, printed `var`).
+fn outline_block(l: &Layout, b: &Block) -> Value {
+    let fields: Vec<Value> = b
+        .fields
+        .iter()
+        .map(|f| {
+            json!({
+                "name": f.name,
+                "id": f.id,
+                "offset": f.offset,
+                "size": f.size,
+                "type": type_label(l, f),
+                "presence": presence_label(f.presence),
+                "sinceVersion": f.since_version,
+                "deprecated": f.deprecated,
+                "constValue": const_label(l, f),
+            })
+        })
+        .collect();
+    let first_offset = |i: usize| if i == 0 { b.block_length as i64 } else { -1 };
+    let groups: Vec<Value> = b
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let inner = outline_block(l, &g.block);
+            json!({
+                "name": g.name,
+                "id": g.id,
+                "offset": first_offset(i),
+                "blockLength": g.block.block_length,
+                "dimensionType": g.dimension.type_name,
+                "sinceVersion": g.since_version,
+                "fields": inner["fields"],
+                "groups": inner["groups"],
+                "data": inner["data"],
+            })
+        })
+        .collect();
+    let data: Vec<Value> = b
+        .var_data
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            json!({
+                "name": d.name,
+                "id": d.id,
+                "offset": first_offset(i + b.groups.len()),
+                "type": d.type_name,
+                "lengthType": d.length.ty.schema_name(),
+                "characterEncoding": d.character_encoding,
+                "sinceVersion": d.since_version,
+            })
+        })
+        .collect();
+    json!({ "fields": fields, "groups": groups, "data": data })
+}
+
+fn type_label(l: &Layout, f: &Field) -> String {
+    match &f.kind {
+        FieldKind::Enum { def, .. } => {
+            let e = l.enum_def(*def);
+            format!("enum {} ({})", e.name, e.encoding.schema_name())
+        }
+        FieldKind::Set { def } => {
+            let s = l.set_def(*def);
+            format!("set {} ({})", s.name, s.encoding.schema_name())
+        }
+        FieldKind::Composite { def, .. } => format!("composite {}", l.composite_def(*def).name),
+        FieldKind::Primitive(p) => {
+            let prim = p.ty.schema_name();
+            if p.length > 1 {
+                format!("{} ({prim}[{}])", f.type_name, p.length)
+            } else if f.type_name == prim {
+                prim.to_string()
+            } else {
+                format!("{} ({prim})", f.type_name)
+            }
+        }
+    }
+}
+
+/// A constant's value as the schema names it (`Model.C` for an enum's valueRef).
+fn const_label(l: &Layout, f: &Field) -> Option<String> {
+    if !f.is_constant() {
+        return None;
+    }
+    match &f.kind {
+        FieldKind::Primitive(p) => match (&p.constant, p.ty) {
+            // A single character reads better as itself than as its code.
+            (Some(PrimitiveValue::Int(c)), PrimitiveType::Char) => {
+                u8::try_from(*c).ok().map(|c| char::from(c).to_string())
+            }
+            (v, _) => v.as_ref().map(ToString::to_string),
+        },
+        FieldKind::Enum {
+            def,
+            constant: Some(i),
+        } => {
+            let e = l.enum_def(*def);
+            e.values.get(*i).map(|v| format!("{}.{}", e.name, v.name))
+        }
+        _ => None,
     }
 }
 
