@@ -214,30 +214,14 @@ impl RecordParser {
         }
     }
 
-    /// A short description of the container format.
-    pub(crate) fn format_name(&self) -> &'static str {
+    /// The container format being parsed.
+    pub(crate) fn capture_format(&self) -> CaptureFormat {
         match self.state {
-            State::Pcap {
-                endian: Endian::Little,
-                nanos: false,
-                ..
-            } => "pcap (little-endian, µs)",
-            State::Pcap {
-                endian: Endian::Little,
-                nanos: true,
-                ..
-            } => "pcap (little-endian, ns)",
-            State::Pcap {
-                endian: Endian::Big,
-                nanos: false,
-                ..
-            } => "pcap (big-endian, µs)",
-            State::Pcap {
-                endian: Endian::Big,
-                nanos: true,
-                ..
-            } => "pcap (big-endian, ns)",
-            State::PcapNg { .. } => "pcap-ng",
+            State::Pcap { endian, nanos, .. } => CaptureFormat::Pcap {
+                big_endian: endian == Endian::Big,
+                nanos,
+            },
+            State::PcapNg { .. } => CaptureFormat::PcapNg,
         }
     }
 
@@ -689,9 +673,14 @@ impl<R: Read> StreamPacketReader<R> {
         self.pos
     }
 
-    /// The container format ("pcap (little-endian, µs)", "pcap-ng", ...).
+    /// The container format.
+    pub fn capture_format(&self) -> CaptureFormat {
+        self.parser.capture_format()
+    }
+
+    /// The container format's name ("pcap (little-endian, µs)", "pcap-ng", ...).
     pub fn format_name(&self) -> &'static str {
-        self.parser.format_name()
+        self.capture_format().name()
     }
 
     /// The next packet, `None` at a clean end of input, or an error (after which it returns

@@ -33,13 +33,13 @@
 //! Decoders never panic: malformed input gives an [`Error`] naming the byte offset, after every
 //! message before it was delivered.
 
-#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod capture;
 pub mod error;
 pub mod msg;
 pub mod net;
+pub mod report;
 pub mod stats;
 pub mod synth;
 pub mod tp;

@@ -472,6 +472,11 @@ impl<R: Read> StreamSegments<R> {
         self.packets.format_name()
     }
 
+    /// The container format.
+    pub fn capture_format(&self) -> crate::CaptureFormat {
+        self.packets.capture_format()
+    }
+
     /// The next segment, `None` at the end, or an error.
     pub fn next_segment(&mut self) -> Option<Result<Segment<'_>, Error>> {
         if self.done {

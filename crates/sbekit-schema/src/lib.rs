@@ -65,6 +65,39 @@ pub fn compile_file(path: &Path, options: &Options) -> Compiled {
     compile(xml::Source::File(path), options)
 }
 
+/// Compiles an XML schema, or reads a reference-format `.sbeir` file, told apart by content
+/// (see [`looks_like_xml`]). A malformed `.sbeir` is reported as an error diagnostic of rule
+/// `sbeir`, so callers report both kinds of input the same way.
+pub fn compile_any_file(path: &Path, options: &Options) -> Compiled {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        // The compiler produces its usual located I/O diagnostic.
+        Err(_) => return compile_file(path, options),
+    };
+    if looks_like_xml(&bytes) {
+        return compile_file(path, options);
+    }
+    match sbekit_ir::sbeir::decode(&bytes) {
+        Ok(ir) => Compiled {
+            ir: Some(ir),
+            diagnostics: Vec::new(),
+        },
+        Err(e) => Compiled {
+            ir: None,
+            diagnostics: vec![Diagnostic {
+                severity: Severity::Error,
+                rule: "sbeir",
+                message: e.to_string(),
+                location: Some(Location {
+                    file: path.display().to_string().into(),
+                    line: 1,
+                    column: 1,
+                }),
+            }],
+        },
+    }
+}
+
 /// Compiles schema text; `name` is used in diagnostics and XIncludes resolve relative to it.
 pub fn compile_str(text: &str, name: &str, options: &Options) -> Compiled {
     compile(xml::Source::Text { name, text }, options)

@@ -14,7 +14,6 @@
 //! - [`report`] summarizes (medians, ratios, machine) as a table or JSON; [`chart`] draws the
 //!   latency percentiles as SVG.
 
-#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod agg;

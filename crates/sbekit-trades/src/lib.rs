@@ -13,7 +13,6 @@
 //!
 //! The only `unsafe` in the crate is the memory-map call in [`map`].
 
-#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 /// Codecs generated from `schemas/trades.xml` (package `sbekit_trades`, schema id 7).

@@ -38,7 +38,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    cmd::finish(match cli.command {
         Command::Check(args) => cmd::schema::check(args),
         Command::Inspect(args) => cmd::schema::inspect(args),
         Command::Decode(args) => cmd::decode::run(args),
@@ -47,5 +47,5 @@ fn main() -> ExitCode {
         Command::Shootout(args) => cmd::shootout::run(args),
         Command::Trades(args) => cmd::trades::run(args),
         Command::Generate(args) => cmd::generate::run(args),
-    }
+    })
 }

@@ -225,8 +225,9 @@ fn stats_on_real_truncated_capture_reports_offset_and_fails() {
 
 #[test]
 fn errors_and_help() {
+    // A file that cannot be opened is an I/O error (2); bad content is invalid input (1).
     let out = sbekit(&["iex", "stats", "/nonexistent/capture.pcap"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("sbekit: error: "));
 
     let dir = tempfile::tempdir().unwrap();

@@ -1,10 +1,11 @@
 //! `sbekit decode`: decode a stream of SBE messages to JSON lines, driven by the schema's IR.
 
+use super::{write_or_closed, write_stdout, Failure, EXIT_INVALID};
 use clap::Args;
 use sbekit_otf::framing::{Framing, MessageStream, StreamError, DEFAULT_MAX_MESSAGE};
-use sbekit_otf::{Decoder, JsonPrinter, NoopVisitor, Visitor};
+use sbekit_otf::{Decoder, JsonPrinter, Limits, NoopVisitor, Visitor};
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -53,6 +54,10 @@ pub struct DecodeArgs {
     /// Largest message accepted, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MESSAGE)]
     max_message_size: usize,
+    /// Refuse a message that declares more group entries than this, in all its groups
+    /// together (entries of an empty block take no bytes, so only this bounds them).
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_MAX_GROUP_ENTRIES)]
+    max_entries: u64,
 }
 
 fn parse_framing(s: &str) -> Result<Framing, String> {
@@ -60,15 +65,13 @@ fn parse_framing(s: &str) -> Result<Framing, String> {
 }
 
 /// Runs `sbekit decode`.
-pub fn run(args: DecodeArgs) -> ExitCode {
-    let ir = match sbekit_schema::load_ir(&args.schema) {
-        Ok(ir) => ir,
-        Err(e) => return fail(format_args!("{e}")),
-    };
-    let decoder = match Decoder::new(&ir) {
-        Ok(d) => d,
-        Err(e) => return fail(format_args!("{}: {e}", args.schema.display())),
-    };
+pub fn run(args: DecodeArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    let decoder = Decoder::from_layout(&layout)
+        .map_err(|e| Failure::invalid(format_args!("{}: {e}", args.schema.display())))?
+        .with_limits(Limits {
+            max_group_entries: args.max_entries,
+        });
     let template = match &args.template {
         None => None,
         Some(t) => {
@@ -76,58 +79,41 @@ pub fn run(args: DecodeArgs) -> ExitCode {
                 Ok(id) => decoder.message_by_id(id),
                 Err(_) => decoder.message_by_name(t),
             };
-            match found {
-                Some(m) => Some(m.id),
-                None => return fail(format_args!("the schema has no message '{t}'")),
-            }
+            let m = found
+                .ok_or_else(|| Failure::usage(format_args!("the schema has no message '{t}'")))?;
+            Some(m.id)
         }
     };
     let input: Box<dyn Read> = if args.input.as_os_str() == "-" {
         Box::new(io::stdin().lock())
     } else {
-        match File::open(&args.input) {
-            Ok(f) => Box::new(f),
-            Err(e) => return fail(format_args!("cannot open {}: {e}", args.input.display())),
-        }
+        let f = File::open(&args.input).map_err(|e| {
+            Failure::usage(format_args!("cannot open {}: {e}", args.input.display()))
+        })?;
+        Box::new(f)
     };
     let stream = MessageStream::new(input, args.framing, args.max_message_size);
-    let result = if args.count {
+    let outcome = if args.count {
         drive(&args, &decoder, template, stream, &mut NoopVisitor, |_| {
             None
-        })
+        })?
     } else {
         let mut printer = JsonPrinter::new(args.pretty);
-        drive(&args, &decoder, template, stream, &mut printer, |p| Some(p))
+        drive(&args, &decoder, template, stream, &mut printer, |p| Some(p))?
     };
-    match result {
-        Ok(outcome) => {
-            if args.count {
-                let mut out = io::stdout().lock();
-                if let Err(e) = writeln!(out, "{}", outcome.decoded) {
-                    if e.kind() != io::ErrorKind::BrokenPipe {
-                        return fail(format_args!("cannot write output: {e}"));
-                    }
-                }
-            }
-            if outcome.errors > 0 {
-                eprintln!(
-                    "sbekit decode: {} message{} decoded, {} failed",
-                    outcome.decoded,
-                    if outcome.decoded == 1 { "" } else { "s" },
-                    outcome.errors
-                );
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        Err(e) => fail(format_args!("{e}")),
+    if args.count {
+        write_stdout(format!("{}\n", outcome.decoded).as_bytes())?;
     }
-}
-
-fn fail(msg: std::fmt::Arguments<'_>) -> ExitCode {
-    eprintln!("sbekit decode: {msg}");
-    ExitCode::from(2)
+    if outcome.errors > 0 {
+        eprintln!(
+            "sbekit decode: {} message{} decoded, {} failed",
+            outcome.decoded,
+            if outcome.decoded == 1 { "" } else { "s" },
+            outcome.errors
+        );
+        return Ok(ExitCode::from(EXIT_INVALID));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 struct Outcome {
@@ -147,7 +133,7 @@ fn drive<R: Read, V: Visitor>(
     mut stream: MessageStream<R>,
     visitor: &mut V,
     printer: impl Fn(&mut V) -> Option<&mut JsonPrinter>,
-) -> io::Result<Outcome> {
+) -> Result<Outcome, Failure> {
     let mut out = io::stdout().lock();
     let mut outcome = Outcome {
         decoded: 0,
@@ -160,7 +146,7 @@ fn drive<R: Read, V: Visitor>(
                 outcome.decoded += u64::from(info.decoded);
                 if let Some(p) = printer(visitor) {
                     if p.len() >= FLUSH_AT {
-                        if !write_out(&mut out, p.output())? {
+                        if !write_or_closed(&mut out, p.output())? {
                             return Ok(outcome);
                         }
                         p.clear();
@@ -169,10 +155,10 @@ fn drive<R: Read, V: Visitor>(
             }
             Ok(None) => break,
             Err(StreamError::Io(e)) => {
-                return Err(io::Error::new(
-                    e.kind(),
-                    format!("reading {}: {e}", args.input.display()),
-                ))
+                return Err(Failure::usage(format_args!(
+                    "reading {}: {e}",
+                    args.input.display()
+                )))
             }
             Err(e @ StreamError::Message { resumable, .. }) => {
                 if let Some(p) = printer(visitor) {
@@ -195,20 +181,8 @@ fn drive<R: Read, V: Visitor>(
         }
     }
     if let Some(p) = printer(visitor) {
-        write_out(&mut out, p.output())?;
+        write_or_closed(&mut out, p.output())?;
         p.clear();
     }
-    match out.flush() {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e),
-        _ => Ok(outcome),
-    }
-}
-
-/// Writes `bytes`; returns false if the reader went away (a closed pipe ends output quietly).
-fn write_out(out: &mut impl Write, bytes: &[u8]) -> io::Result<bool> {
-    match out.write_all(bytes) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-        Err(e) => Err(e),
-    }
+    Ok(outcome)
 }

@@ -1,5 +1,6 @@
 //! `sbekit generate --lang rust SCHEMA -o DIR`: Rust codecs as a standalone crate or a module.
 
+use super::Failure;
 use clap::Args;
 use sbekit_codegen::{KeywordStyle, Options, RuntimeDep};
 use std::path::PathBuf;
@@ -35,21 +36,14 @@ pub struct GenerateArgs {
 }
 
 /// Runs `sbekit generate`.
-pub fn run(args: GenerateArgs) -> ExitCode {
+pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.lang != "rust" {
-        eprintln!(
-            "sbekit generate: unsupported language '{}' (only 'rust')",
+        return Err(Failure::usage(format_args!(
+            "unsupported language '{}' (only 'rust')",
             args.lang
-        );
-        return ExitCode::from(2);
+        )));
     }
-    let ir = match sbekit_schema::load_ir(&args.schema) {
-        Ok(ir) => ir,
-        Err(e) => {
-            eprintln!("sbekit generate: {e}");
-            return ExitCode::from(1);
-        }
-    };
+    let ir = sbekit_schema::load_ir(&args.schema)?;
     let opts = Options {
         rustfmt: !args.no_rustfmt,
         keywords: if args.keywords == "suffix" {
@@ -75,11 +69,10 @@ pub fn run(args: GenerateArgs) -> ExitCode {
     match result {
         Ok(what) => {
             eprintln!("wrote {what}");
-            ExitCode::SUCCESS
+            Ok(ExitCode::SUCCESS)
         }
-        Err(e) => {
-            eprintln!("sbekit generate: {e}");
-            ExitCode::from(1)
-        }
+        // The schema compiled, so what is left is the generator refusing it or a write failing.
+        Err(e @ sbekit_codegen::GenError::Io(..)) => Err(Failure::usage(e)),
+        Err(e) => Err(Failure::invalid(e)),
     }
 }

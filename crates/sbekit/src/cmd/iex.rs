@@ -1,18 +1,18 @@
 //! `sbekit iex`: read IEX captures (`stats`) and write synthetic ones (`synth`).
 
+use super::{progress_bar, write_stdout, Failure};
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
-use sbekit_iex::stats::{format_utc, Stats};
+use indicatif::ProgressBar;
+use sbekit_iex::report::{stats_file, StatsReport};
+use sbekit_iex::stats::format_utc;
 use sbekit_iex::synth::{generate, SynthConfig, SynthSummary};
-use sbekit_iex::{msg, Capture, Error, ReadOptions, Sniffed};
+use sbekit_iex::{msg, ReadOptions};
 use serde_json::{json, Value};
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Arguments of `sbekit iex`.
 #[derive(Args)]
@@ -116,246 +116,53 @@ fn parse_date(s: &str) -> Result<(i32, u32, u32), String> {
 }
 
 /// Runs `sbekit iex`.
-pub fn run(args: IexArgs) -> ExitCode {
+pub fn run(args: IexArgs) -> Result<ExitCode, Failure> {
     match args.command {
         IexCommand::Stats(a) => stats(a),
         IexCommand::Synth(a) => synth(a),
     }
 }
 
-fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("sbekit: error: {msg}");
-    ExitCode::FAILURE
-}
-
 fn progress(total: u64, what: &str) -> ProgressBar {
-    if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::new(total);
-    pb.set_style(
-        ProgressStyle::with_template(&format!(
-            "{what} [{{bar:40}}] {{bytes}}/{{total_bytes}} {{bytes_per_sec}} eta {{eta}}"
-        ))
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
-    pb.enable_steady_tick(Duration::from_millis(200));
-    pb
+    progress_bar(
+        total,
+        &format!("{what} [{{bar:40}}] {{bytes}}/{{total_bytes}} {{bytes_per_sec}} eta {{eta}}"),
+    )
 }
 
-/// Counts bytes read from the underlying file, for the progress bar over compressed input.
-struct Counting<R> {
-    inner: R,
-    count: Arc<AtomicU64>,
-}
-
-impl<R: Read> Read for Counting<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
-    }
-}
-
-struct Outcome {
-    stats: Stats,
-    error: Option<Error>,
-    format: &'static str,
-    bytes_read: u64,
-    file_bytes: u64,
-    seconds: f64,
-}
-
-fn stats(a: StatsArgs) -> ExitCode {
+fn stats(a: StatsArgs) -> Result<ExitCode, Failure> {
     let opts = ReadOptions {
         keep_going: a.keep_going,
     };
-    let meta = match std::fs::metadata(&a.file) {
-        Ok(m) => m,
-        Err(e) => return fail(format_args!("{}: {e}", a.file.display())),
-    };
-    // Pipes and devices are read once, as a stream (which detects gzip itself); regular files
-    // are sniffed: gzip is streamed, anything else memory-mapped.
-    let outcome = if !meta.is_file() {
-        stats_streaming(&a, opts, 0)
-    } else {
-        let mut head = [0u8; 2];
-        let n = match File::open(&a.file).and_then(|mut f| f.read(&mut head)) {
-            Ok(n) => n,
-            Err(e) => return fail(format_args!("{}: {e}", a.file.display())),
-        };
-        if sbekit_iex::sniff(&head[..n]) == Sniffed::Gzip {
-            stats_streaming(&a, opts, meta.len())
-        } else {
-            stats_mapped(&a, opts, meta.len())
+    let pb = progress(0, "reading");
+    let report = stats_file(&a.file, opts, &mut |done, total| {
+        pb.set_length(total);
+        pb.set_position(done);
+    })
+    .map_err(|e| {
+        let msg = format!("{}: {e}", a.file.display());
+        match e.kind {
+            sbekit_iex::ErrorKind::Io(_) => Failure::usage(msg),
+            _ => Failure::invalid(msg),
         }
-    };
-    let o = match outcome {
-        Ok(o) => o,
-        Err(e) => return fail(format_args!("{}: {e}", a.file.display())),
-    };
+    })?;
+    pb.finish_and_clear();
     let out = if a.json {
-        let mut v = stats_json(&o);
+        let mut v = stats_json(&report);
         v["file"] = json!(a.file.display().to_string());
         serde_json::to_string_pretty(&v)
             .map(|s| s + "\n")
             .unwrap_or_default()
     } else {
-        stats_table(&a.file.display().to_string(), &o)
+        stats_table(&a.file.display().to_string(), &report)
     };
-    if let Err(e) = io::stdout().lock().write_all(out.as_bytes()) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            return fail(e);
-        }
-    }
-    match &o.error {
-        Some(e) => {
-            eprintln!(
-                "sbekit: error: {}: input ended early: {e} (statistics cover everything before it)",
-                a.file.display()
-            );
-            ExitCode::FAILURE
-        }
-        None => ExitCode::SUCCESS,
-    }
-}
-
-fn stats_mapped(a: &StatsArgs, opts: ReadOptions, file_bytes: u64) -> Result<Outcome, String> {
-    let cap = Capture::open(&a.file).map_err(|e| e.to_string())?;
-    let format = format_name(sbekit_iex::sniff(cap.bytes()));
-    let pb = progress(cap.bytes().len() as u64, "reading");
-    let start = Instant::now();
-    let mut stats = Stats::default();
-    let mut error = None;
-    let mut segs = cap.segments(opts).map_err(|e| e.to_string())?;
-    let mut n = 0u64;
-    // With --keep-going a segment error is skipped (and counted) by the reader; only an error
-    // that nothing follows (the end of the capture) is reported.
-    for s in segs.by_ref() {
-        match s {
-            Ok(s) => {
-                error = None;
-                n += 1;
-                if n % 65_536 == 0 {
-                    pb.set_position(s.offset());
-                }
-                if let Err(e) = stats.add_segment(&s, opts.keep_going) {
-                    error = Some(e);
-                    break;
-                }
-            }
-            Err(e) => {
-                error = Some(e);
-                if !opts.keep_going {
-                    break;
-                }
-            }
-        }
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    pb.finish_and_clear();
-    stats.frames = *segs.counters();
-    Ok(Outcome {
-        stats,
-        error,
-        format,
-        bytes_read: cap.bytes().len() as u64,
-        file_bytes,
-        seconds,
-    })
-}
-
-fn stats_streaming(a: &StatsArgs, opts: ReadOptions, file_bytes: u64) -> Result<Outcome, String> {
-    let file = File::open(&a.file).map_err(|e| e.to_string())?;
-    let count = Arc::new(AtomicU64::new(0));
-    let counting = Counting {
-        inner: file,
-        count: count.clone(),
-    };
-    let pb = progress(file_bytes, "reading");
-    let start = Instant::now();
-    let mut stats = Stats::default();
-    let mut error = None;
-    let mut format = "unknown";
-    let mut bytes_read = 0;
-    let mut gzip = false;
-    match sbekit_iex::stream_from_reader(counting, opts) {
-        Err(e) => error = Some(e),
-        Ok((mut segs, gz)) => {
-            gzip = gz;
-            let mut n = 0u64;
-            while let Some(s) = segs.next_segment() {
-                match s {
-                    Ok(s) => {
-                        error = None;
-                        n += 1;
-                        if n % 65_536 == 0 {
-                            pb.set_position(count.load(Ordering::Relaxed));
-                        }
-                        if let Err(e) = stats.add_segment(&s, opts.keep_going) {
-                            error = Some(e);
-                            break;
-                        }
-                    }
-                    Err(e) => {
-                        error = Some(e);
-                        if !opts.keep_going {
-                            break;
-                        }
-                    }
-                }
-            }
-            stats.frames = *segs.counters();
-            bytes_read = segs.position();
-            format = segs.format_name();
-        }
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    pb.finish_and_clear();
-    Ok(Outcome {
-        stats,
-        error,
-        format: if gzip { gz_name(format) } else { format },
-        bytes_read,
-        file_bytes,
-        seconds,
-    })
-}
-
-fn format_name(s: Sniffed) -> &'static str {
-    use sbekit_iex::CaptureFormat::*;
-    match s {
-        Sniffed::Capture(Pcap {
-            big_endian: false,
-            nanos: false,
-        }) => "pcap (little-endian, µs)",
-        Sniffed::Capture(Pcap {
-            big_endian: false,
-            nanos: true,
-        }) => "pcap (little-endian, ns)",
-        Sniffed::Capture(Pcap {
-            big_endian: true,
-            nanos: false,
-        }) => "pcap (big-endian, µs)",
-        Sniffed::Capture(Pcap {
-            big_endian: true,
-            nanos: true,
-        }) => "pcap (big-endian, ns)",
-        Sniffed::Capture(PcapNg) => "pcap-ng",
-        Sniffed::Gzip => "gzip",
-        Sniffed::Unknown => "unknown",
-    }
-}
-
-fn gz_name(inner: &'static str) -> &'static str {
-    match inner {
-        "pcap (little-endian, µs)" => "gzip / pcap (little-endian, µs)",
-        "pcap (little-endian, ns)" => "gzip / pcap (little-endian, ns)",
-        "pcap (big-endian, µs)" => "gzip / pcap (big-endian, µs)",
-        "pcap (big-endian, ns)" => "gzip / pcap (big-endian, ns)",
-        "pcap-ng" => "gzip / pcap-ng",
-        _ => "gzip",
+    write_stdout(out.as_bytes())?;
+    match &report.error {
+        Some(e) => Err(Failure::invalid(format_args!(
+            "{}: input ended early: {e} (statistics cover everything before it)",
+            a.file.display()
+        ))),
+        None => Ok(ExitCode::SUCCESS),
     }
 }
 
@@ -367,7 +174,7 @@ fn type_key(t: u8) -> String {
     }
 }
 
-fn stats_json(o: &Outcome) -> Value {
+fn stats_json(o: &StatsReport) -> Value {
     let s = &o.stats;
     let mut by_type = serde_json::Map::new();
     for t in 0..=255u8 {
@@ -462,7 +269,7 @@ fn duration(secs: f64) -> String {
     )
 }
 
-fn stats_table(file: &str, o: &Outcome) -> String {
+fn stats_table(file: &str, o: &StatsReport) -> String {
     use std::fmt::Write as _;
     let s = &o.stats;
     let mut t = String::new();
@@ -598,13 +405,15 @@ impl<W: Write> Write for CountingWriter<W> {
     }
 }
 
-fn synth(a: SynthArgs) -> ExitCode {
+fn synth(a: SynthArgs) -> Result<ExitCode, Failure> {
     if !(0.0..=1.0).contains(&a.trade_share) {
-        return fail("--trade-share must be between 0 and 1");
+        return Err(Failure::usage("--trade-share must be between 0 and 1"));
     }
     let to_stdout = a.output.as_os_str() == "-";
     if to_stdout && a.json {
-        return fail("--json prints on stdout, so it cannot be used with -o -");
+        return Err(Failure::usage(
+            "--json prints on stdout, so it cannot be used with -o -",
+        ));
     }
     let cfg = SynthConfig {
         seed: a.seed,
@@ -627,7 +436,7 @@ fn synth(a: SynthArgs) -> ExitCode {
         generate(&cfg, out)
     } else {
         match File::create(&a.output) {
-            Err(e) => return fail(format_args!("{}: {e}", a.output.display())),
+            Err(e) => return Err(Failure::usage(format_args!("{}: {e}", a.output.display()))),
             Ok(f) => {
                 let out = CountingWriter {
                     inner: BufWriter::with_capacity(1 << 20, f),
@@ -642,7 +451,9 @@ fn synth(a: SynthArgs) -> ExitCode {
     let secs = start.elapsed().as_secs_f64();
     let summary = match result {
         Ok(s) => s,
-        Err(e) => return fail(format_args!("{}: {e}", a.output.display())),
+        // A reader that stops early (`| head -c`) is not an error for a generator.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(Failure::usage(format_args!("{}: {e}", a.output.display()))),
     };
     if a.json {
         let mut by_type = serde_json::Map::new();
@@ -665,7 +476,9 @@ fn synth(a: SynthArgs) -> ExitCode {
             "by_type": by_type,
             "seconds": secs,
         });
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        write_stdout(
+            format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default()).as_bytes(),
+        )?;
     } else {
         eprintln!(
             "wrote {} messages in {} packets ({} heartbeats), {} symbols, {} bytes to {} in {:.2} s",
@@ -678,5 +491,5 @@ fn synth(a: SynthArgs) -> ExitCode {
             secs
         );
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,7 @@
 //! `sbekit ir`: write a schema's IR in the reference tool's `.sbeir` format.
 
+use super::{write_stdout, Failure};
 use clap::Args;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -24,25 +24,15 @@ pub struct IrArgs {
 }
 
 /// Runs `sbekit ir`.
-pub fn run(args: IrArgs) -> ExitCode {
-    let ir = match sbekit_schema::load_ir(&args.schema) {
-        Ok(ir) => ir,
-        Err(e) => {
-            eprintln!("sbekit ir: {e}");
-            return ExitCode::from(2);
-        }
-    };
+pub fn run(args: IrArgs) -> Result<ExitCode, Failure> {
+    let ir = sbekit_schema::load_ir(&args.schema)?;
     let bytes = sbekit_ir::sbeir::encode(&ir);
-    let written = if args.output.as_os_str() == "-" {
-        std::io::stdout().lock().write_all(&bytes)
+    if args.output.as_os_str() == "-" {
+        write_stdout(&bytes)?;
     } else {
-        std::fs::write(&args.output, &bytes)
-    };
-    match written {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("sbekit ir: cannot write {}: {e}", args.output.display());
-            ExitCode::from(2)
-        }
+        std::fs::write(&args.output, &bytes).map_err(|e| {
+            Failure::usage(format_args!("cannot write {}: {e}", args.output.display()))
+        })?;
     }
+    Ok(ExitCode::SUCCESS)
 }

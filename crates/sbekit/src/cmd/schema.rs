@@ -1,12 +1,13 @@
 //! `sbekit check` and `sbekit inspect`: validate schemas and show their layout.
 
+use super::{write_stdout, Failure, EXIT_INVALID};
 use clap::Args;
 use sbekit_ir::layout::{Block, Field, FieldKind, Layout};
 use sbekit_ir::{Presence, PrimitiveType, PrimitiveValue};
-use sbekit_schema::{compile_file, looks_like_xml, Compiled, Options, Severity};
+use sbekit_schema::{compile_any_file, Options};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Validate SBE schemas (XML, or reference-format .sbeir IR files).
@@ -53,14 +54,14 @@ pub struct InspectArgs {
 }
 
 /// Runs `sbekit check`.
-pub fn check(args: CheckArgs) -> ExitCode {
+pub fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
     let options = Options {
         warnings_as_errors: args.warnings_as_errors,
     };
     let mut all_ok = true;
     let mut report = Vec::new();
     for path in &args.schemas {
-        let compiled = compile_any(path, &options);
+        let compiled = compile_any_file(path, &options);
         let ok = compiled.ir.is_some();
         all_ok &= ok;
         if args.json {
@@ -95,27 +96,14 @@ pub fn check(args: CheckArgs) -> ExitCode {
             }
         }
     }
-    if args.json && write_stdout(&format!("{}\n", Value::Array(report))) != ExitCode::SUCCESS {
-        return ExitCode::from(1);
+    if args.json {
+        write_stdout(format!("{}\n", Value::Array(report)).as_bytes())?;
     }
-    if all_ok {
+    Ok(if all_ok {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(1)
-    }
-}
-
-/// Writes to stdout; a closed pipe (`| head`) ends quietly instead of panicking like `println!`.
-fn write_stdout(text: &str) -> ExitCode {
-    use std::io::Write;
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("sbekit: error: writing output: {e}");
-            ExitCode::from(1)
-        }
-    }
+        ExitCode::from(EXIT_INVALID)
+    })
 }
 
 fn plural(n: usize) -> &'static str {
@@ -126,46 +114,9 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// Compiles XML, or reads `.sbeir`, reporting problems in the same shape.
-fn compile_any(path: &Path, options: &Options) -> Compiled {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        // Let the compiler produce its usual I/O diagnostic.
-        Err(_) => return compile_file(path, options),
-    };
-    if looks_like_xml(&bytes) {
-        return compile_file(path, options);
-    }
-    match sbekit_ir::sbeir::decode(&bytes) {
-        Ok(ir) => Compiled {
-            ir: Some(ir),
-            diagnostics: Vec::new(),
-        },
-        Err(e) => Compiled {
-            ir: None,
-            diagnostics: vec![sbekit_schema::Diagnostic {
-                severity: Severity::Error,
-                rule: "sbeir",
-                message: e.to_string(),
-                location: Some(sbekit_schema::Location {
-                    file: path.display().to_string().into(),
-                    line: 1,
-                    column: 1,
-                }),
-            }],
-        },
-    }
-}
-
 /// Runs `sbekit inspect`.
-pub fn inspect(args: InspectArgs) -> ExitCode {
-    let layout = match sbekit_schema::load_layout(&args.schema) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("sbekit: error: {e}");
-            return ExitCode::from(1);
-        }
-    };
+pub fn inspect(args: InspectArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
     let outline = outline(&layout);
     let mut text = String::new();
     if args.json {
@@ -174,7 +125,8 @@ pub fn inspect(args: InspectArgs) -> ExitCode {
     } else {
         print_outline(&outline, &mut text);
     }
-    write_stdout(&text)
+    write_stdout(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A JSON outline of the schema, also the model the text printer walks.

@@ -1,5 +1,6 @@
 //! `sbekit shootout`: the binary format shootout on IEX data (see the `sbekit-shootout` crate).
 
+use super::Failure;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use sbekit_shootout::bench::{self, Options, Progress};
@@ -94,14 +95,11 @@ impl Progress for Bar {
 }
 
 /// Runs `sbekit shootout`.
-pub fn run(args: ShootoutArgs) -> ExitCode {
-    match run_inner(args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("sbekit shootout: {e}");
-            ExitCode::FAILURE
-        }
-    }
+pub fn run(args: ShootoutArgs) -> Result<ExitCode, Failure> {
+    // The shootout's failures are bad arguments, unreadable input, or a format disagreeing
+    // with the direct computation (its correctness gate): all reported the same way.
+    run_inner(args).map_err(Failure::invalid)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run_inner(args: ShootoutArgs) -> Result<(), String> {

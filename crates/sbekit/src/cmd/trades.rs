@@ -2,7 +2,7 @@
 //! queries, Parquet export).
 
 use clap::{Args, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use sbekit_trades::convert::{convert, ConvertOptions};
 use sbekit_trades::file::{verify, TradeFile};
 use sbekit_trades::mem::MemStats;
@@ -10,10 +10,10 @@ use sbekit_trades::query::{self, HardRow, Kernel};
 use sbekit_trades::synth::{self, SynthConfig};
 use sbekit_trades::{export, stats, Error, LayoutKind};
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Arguments of `sbekit trades`.
 #[derive(Args)]
@@ -223,23 +223,21 @@ pub struct BaselineArgs {
 }
 
 /// Runs `sbekit trades`.
-pub fn run(args: TradesArgs) -> ExitCode {
+pub fn run(args: TradesArgs) -> Result<ExitCode, super::Failure> {
     let r = match args.command {
         TradesCommand::Synth(a) => run_synth(a),
         TradesCommand::Convert(a) => run_convert(a),
-        TradesCommand::Verify(a) => return run_verify(a),
+        TradesCommand::Verify(a) => return Ok(run_verify(a)),
         TradesCommand::Query(a) => run_query(a),
         TradesCommand::Stats(a) => run_stats(a),
         TradesCommand::Export(a) => run_export(a),
         TradesCommand::Baseline(a) => run_baseline(a),
     };
     match r {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Pipe) => ExitCode::SUCCESS,
-        Err(Failure::Err(e)) => {
-            eprintln!("sbekit: error: {e}");
-            ExitCode::FAILURE
-        }
+        Ok(()) | Err(Failure::Pipe) => Ok(ExitCode::SUCCESS),
+        // Files that cannot be opened or written are I/O errors; bad content is invalid input.
+        Err(Failure::Err(e @ Error::Io { .. })) => Err(super::Failure::usage(e)),
+        Err(Failure::Err(e)) => Err(super::Failure::invalid(e)),
     }
 }
 
@@ -266,17 +264,7 @@ fn out_err(e: io::Error) -> Failure {
 }
 
 fn bar(total: u64, template: &str) -> ProgressBar {
-    if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::new(total);
-    pb.set_style(
-        ProgressStyle::with_template(template)
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    pb.enable_steady_tick(Duration::from_millis(200));
-    pb
+    super::progress_bar(total, template)
 }
 
 fn mb(bytes: u64) -> f64 {
@@ -472,7 +460,7 @@ fn run_verify(a: VerifyArgs) -> ExitCode {
     if ok {
         ExitCode::SUCCESS
     } else {
-        ExitCode::FAILURE
+        ExitCode::from(super::EXIT_INVALID)
     }
 }
 

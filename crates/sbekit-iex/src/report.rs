@@ -1,0 +1,241 @@
+//! A whole capture's statistics in one call: what `sbekit iex stats` and the Python package's
+//! `sbekit.iex.stats` report.
+//!
+//! [`stats_file`] picks the reader (regular files are memory-mapped unless gzip-compressed;
+//! gzip and pipes are streamed with bounded memory), runs the keep-going policy of
+//! [`ReadOptions`], and names the container format.
+
+use crate::capture::{sniff, CaptureFormat, Sniffed};
+use crate::stats::Stats;
+use crate::tp::Segment;
+use crate::{Capture, Error, ErrorKind, ReadOptions};
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A capture's statistics and how reading it went.
+#[derive(Debug, Clone)]
+pub struct StatsReport {
+    /// Counts by message type, sessions, gaps, time span.
+    pub stats: Stats,
+    /// The error that ended reading early, if any; the statistics cover everything before it.
+    pub error: Option<Error>,
+    /// The container format (`"gzip / pcap-ng"`, `"pcap (little-endian, µs)"`, ...).
+    pub format: &'static str,
+    /// Capture bytes read (after decompression).
+    pub bytes_read: u64,
+    /// Size of the file (0 for a pipe).
+    pub file_bytes: u64,
+    /// Wall-clock seconds spent reading.
+    pub seconds: f64,
+}
+
+impl CaptureFormat {
+    /// A short description (`"pcap (big-endian, ns)"`, `"pcap-ng"`).
+    pub fn name(self) -> &'static str {
+        self.names().0
+    }
+
+    /// The description of this format inside a gzip stream (`"gzip / pcap-ng"`).
+    pub fn gzip_name(self) -> &'static str {
+        self.names().1
+    }
+
+    fn names(self) -> (&'static str, &'static str) {
+        match self {
+            CaptureFormat::Pcap {
+                big_endian: false,
+                nanos: false,
+            } => (
+                "pcap (little-endian, µs)",
+                "gzip / pcap (little-endian, µs)",
+            ),
+            CaptureFormat::Pcap {
+                big_endian: false,
+                nanos: true,
+            } => (
+                "pcap (little-endian, ns)",
+                "gzip / pcap (little-endian, ns)",
+            ),
+            CaptureFormat::Pcap {
+                big_endian: true,
+                nanos: false,
+            } => ("pcap (big-endian, µs)", "gzip / pcap (big-endian, µs)"),
+            CaptureFormat::Pcap {
+                big_endian: true,
+                nanos: true,
+            } => ("pcap (big-endian, ns)", "gzip / pcap (big-endian, ns)"),
+            CaptureFormat::PcapNg => ("pcap-ng", "gzip / pcap-ng"),
+        }
+    }
+}
+
+impl Sniffed {
+    /// A short description of what the magic bytes say.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sniffed::Capture(f) => f.name(),
+            Sniffed::Gzip => "gzip",
+            Sniffed::Unknown => "unknown",
+        }
+    }
+}
+
+/// Reads the capture at `path` and gathers its statistics. `progress(done, total)` is called
+/// now and then with input bytes consumed (compressed bytes for gzip) and the file's size.
+///
+/// An `Err` means the file could not be opened; an error inside the capture is reported in
+/// [`StatsReport::error`] with the statistics of everything before it (with
+/// [`ReadOptions::keep_going`], bad segments are skipped and only a final error remains).
+pub fn stats_file(
+    path: &Path,
+    opts: ReadOptions,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<StatsReport, Error> {
+    let meta = std::fs::metadata(path).map_err(io_error)?;
+    if !meta.is_file() {
+        // Pipes and devices are read once, as a stream (which detects gzip itself).
+        return stats_streaming(path, opts, 0, progress);
+    }
+    let mut head = [0u8; 2];
+    let n = File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .map_err(io_error)?;
+    if sniff(&head[..n]) == Sniffed::Gzip {
+        stats_streaming(path, opts, meta.len(), progress)
+    } else {
+        stats_mapped(path, opts, meta.len(), progress)
+    }
+}
+
+fn io_error(e: io::Error) -> Error {
+    Error::new(0, ErrorKind::Io(e.to_string()))
+}
+
+/// Adds one segment (or records its error). Returns false when reading should stop.
+fn step(
+    stats: &mut Stats,
+    error: &mut Option<Error>,
+    seg: Result<Segment<'_>, Error>,
+    keep_going: bool,
+) -> bool {
+    match seg {
+        Ok(s) => {
+            // A later good segment means the earlier error was skipped, not final.
+            *error = None;
+            if let Err(e) = stats.add_segment(&s, keep_going) {
+                *error = Some(e);
+                return false;
+            }
+            true
+        }
+        Err(e) => {
+            *error = Some(e);
+            keep_going
+        }
+    }
+}
+
+/// How often (in segments) progress is reported.
+const PROGRESS_EVERY: u64 = 65_536;
+
+fn stats_mapped(
+    path: &Path,
+    opts: ReadOptions,
+    file_bytes: u64,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<StatsReport, Error> {
+    let cap = Capture::open(path).map_err(io_error)?;
+    let total = cap.bytes().len() as u64;
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let mut error = None;
+    let mut segs = cap.segments(opts)?;
+    let mut n = 0u64;
+    for s in segs.by_ref() {
+        n += 1;
+        if n % PROGRESS_EVERY == 0 {
+            if let Ok(s) = &s {
+                progress(s.offset(), total);
+            }
+        }
+        if !step(&mut stats, &mut error, s, opts.keep_going) {
+            break;
+        }
+    }
+    stats.frames = *segs.counters();
+    Ok(StatsReport {
+        stats,
+        error,
+        format: sniff(cap.bytes()).name(),
+        bytes_read: total,
+        file_bytes,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Counts bytes read from the underlying file, for progress over compressed input.
+struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+fn stats_streaming(
+    path: &Path,
+    opts: ReadOptions,
+    file_bytes: u64,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<StatsReport, Error> {
+    let file = File::open(path).map_err(io_error)?;
+    let count = Arc::new(AtomicU64::new(0));
+    let counting = Counting {
+        inner: file,
+        count: count.clone(),
+    };
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let mut error = None;
+    let mut format = "unknown";
+    let mut bytes_read = 0;
+    match crate::stream_from_reader(counting, opts) {
+        Err(e) => error = Some(e),
+        Ok((mut segs, gzip)) => {
+            let mut n = 0u64;
+            while let Some(s) = segs.next_segment() {
+                n += 1;
+                if n % PROGRESS_EVERY == 0 {
+                    progress(count.load(Ordering::Relaxed), file_bytes);
+                }
+                if !step(&mut stats, &mut error, s, opts.keep_going) {
+                    break;
+                }
+            }
+            stats.frames = *segs.counters();
+            bytes_read = segs.position();
+            format = if gzip {
+                segs.capture_format().gzip_name()
+            } else {
+                segs.capture_format().name()
+            };
+        }
+    }
+    Ok(StatsReport {
+        stats,
+        error,
+        format,
+        bytes_read,
+        file_bytes,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}

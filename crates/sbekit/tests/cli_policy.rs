@@ -1,0 +1,158 @@
+//! The CLI policy every subcommand follows (README, "Exit status and errors"): 0 on success,
+//! 1 when the input is invalid or has findings, 2 for usage and I/O errors; fatal errors as
+//! one `sbekit: error: ...` line; a closed stdout pipe ends output quietly.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn sbekit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sbekit"))
+        .args(args)
+        .output()
+        .expect("run sbekit")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const GOOD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="1" version="0">
+  <types>
+    <composite name="messageHeader">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="templateId" primitiveType="uint16"/>
+      <type name="schemaId" primitiveType="uint16"/>
+      <type name="version" primitiveType="uint16"/>
+    </composite>
+    <composite name="groupSizeEncoding">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="numInGroup" primitiveType="uint16"/>
+    </composite>
+  </types>
+  <sbe:message name="Tick" id="1">
+    <field name="price" id="1" type="int64"/>
+    <group name="legs" id="2" dimensionType="groupSizeEncoding">
+      <field name="qty" id="3" type="uint32"/>
+    </group>
+  </sbe:message>
+</sbe:messageSchema>
+"#;
+
+/// A `Tick` with `legs` entries, each 4 bytes.
+fn tick(legs: u16) -> Vec<u8> {
+    let mut m = Vec::new();
+    for v in [8u16, 1, 1, 0] {
+        m.extend_from_slice(&v.to_le_bytes());
+    }
+    m.extend_from_slice(&42i64.to_le_bytes());
+    m.extend_from_slice(&4u16.to_le_bytes());
+    m.extend_from_slice(&legs.to_le_bytes());
+    for i in 0..u32::from(legs) {
+        m.extend_from_slice(&i.to_le_bytes());
+    }
+    m
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn exit_status_tells_invalid_input_from_usage_and_io_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "good.xml", GOOD.as_bytes());
+    let bad = write(
+        dir.path(),
+        "bad.xml",
+        GOOD.replace("type=\"int64\"", "type=\"Missing\"")
+            .as_bytes(),
+    );
+    let junk_ir = write(dir.path(), "junk.sbeir", b"\x01\x02\x03");
+    let data = write(dir.path(), "ticks.sbe", &[tick(2), tick(0)].concat());
+    let truncated = write(dir.path(), "short.sbe", &tick(2)[..20]);
+    let missing = dir.path().join("missing.xml").display().to_string();
+
+    let cases: Vec<(Vec<&str>, i32)> = vec![
+        (vec!["check", &good], 0),
+        (vec!["inspect", &good], 0),
+        (vec!["decode", "-s", &good, &data], 0),
+        // Invalid input or findings: 1.
+        (vec!["check", &bad], 1),
+        (vec!["inspect", &bad], 1),
+        (vec!["inspect", &junk_ir], 1),
+        (vec!["ir", &bad, "-o", "-"], 1),
+        (vec!["generate", "--lang", "rust", &bad, "-o", &missing], 1),
+        (vec!["decode", "-s", &good, &truncated], 1),
+        (vec!["decode", "-s", &bad, &data], 1),
+        // Usage and I/O errors: 2.
+        (vec!["inspect", &missing], 2),
+        (vec!["decode", "-s", &missing, &data], 2),
+        (vec!["decode", "-s", &good, &missing], 2),
+        (vec!["decode", "-s", &good, "--template", "Nope", &data], 2),
+        (vec!["ir", &missing, "-o", "-"], 2),
+        (
+            vec!["generate", "--lang", "cobol", &good, "-o", &missing],
+            2,
+        ),
+        (vec!["iex", "stats", &missing], 2),
+        (vec!["trades", "verify", &missing], 1),
+        (vec!["decode", "--no-such-flag"], 2),
+        (vec!["no-such-command"], 2),
+    ];
+    for (args, code) in cases {
+        let out = sbekit(&args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        if code == 2 && !args.contains(&"--no-such-flag") && args[0] != "no-such-command" {
+            assert!(err.starts_with("sbekit: error: "), "{args:?}: {err}");
+        }
+    }
+}
+
+#[test]
+fn the_entry_limit_is_a_flag_and_an_error_with_the_message_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "good.xml", GOOD.as_bytes());
+    let data = write(dir.path(), "ticks.sbe", &[tick(1), tick(5)].concat());
+    let ok = sbekit(&["decode", "-s", &good, "--max-entries", "5", &data]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    let out = sbekit(&["decode", "-s", &good, "--max-entries", "4", &data]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("message 1"), "{err}");
+    assert!(err.contains("more than 4 group entries"), "{err}");
+}
+
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "good.xml", GOOD.as_bytes());
+    // Enough output to overflow the pipe buffer, so the write after the reader leaves fails.
+    let many: Vec<u8> = (0..50_000).flat_map(|_| tick(8)).collect();
+    let data = write(dir.path(), "many.sbe", &many);
+    for args in [
+        vec!["decode", "-s", good.as_str(), data.as_str()],
+        vec!["iex", "synth", "--messages", "200000", "-o", "-"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sbekit"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 64];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // The read end is dropped here: the next write gets EPIPE.
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert!(out.status.success(), "{args:?}: {:?} {err}", out.status);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("Broken pipe"), "{args:?}: {err}");
+    }
+    let _ = std::io::stderr().flush();
+}
