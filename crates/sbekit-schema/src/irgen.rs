@@ -303,7 +303,18 @@ impl<'a> Gen<'a> {
                 .as_ref()
                 .and_then(PrimitiveValue::as_i128)
                 .is_some_and(|m| n > m);
-            if below || above {
+            if null.as_i128() == Some(n) {
+                // SBE 1.0's own optional-Boolean example lists its null value; it stays the
+                // null (BEGIN_ENUM's nullValue), which decoders report as absent.
+                self.sink.warn(
+                    rules::ENUM_VALUE_RANGE,
+                    Some(&value.meta.loc),
+                    format!(
+                        "validValue '{}' of enum '{}' equals the enum's null value {}; it is the null value, and decoders report it as null",
+                        value.meta.name, v.meta.name, null
+                    ),
+                );
+            } else if below || above {
                 self.sink.error(
                     rules::ENUM_VALUE_RANGE,
                     Some(&value.meta.loc),
@@ -314,15 +325,6 @@ impl<'a> Gen<'a> {
                         v.meta.name,
                         min.as_ref().map(ToString::to_string).unwrap_or_default(),
                         max.as_ref().map(ToString::to_string).unwrap_or_default()
-                    ),
-                );
-            } else if null.as_i128() == Some(n) {
-                self.sink.error(
-                    rules::ENUM_VALUE_RANGE,
-                    Some(&value.meta.loc),
-                    format!(
-                        "validValue '{}' of enum '{}' equals the null value {}",
-                        value.meta.name, v.meta.name, null
                     ),
                 );
             }

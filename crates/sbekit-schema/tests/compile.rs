@@ -163,7 +163,7 @@ fn each_rule_fires_on_its_violation() {
         ),
         (
             "enum-value-range",
-            r#"<enum name="E" encodingType="uint8"><validValue name="A">255</validValue></enum>"#,
+            r#"<enum name="E" encodingType="uint8" nullValue="0"><validValue name="A">255</validValue></enum>"#,
             f,
         ),
         (
@@ -305,8 +305,14 @@ fn hostile_inputs_give_diagnostics_not_panics() {
     let deep = format!("{}{}", "<a>".repeat(100_000), "</a>".repeat(100_000));
     let huge_id =
         schema("", "").replace(r#"id="1" version"#, r#"id="99999999999999999999" version"#);
-    let laughs = r#"<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><messageSchema>&b;</messageSchema>"#;
-    let cases: [(&str, String, &str); 7] = [
+    let mut laughs = String::from(r#"<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a0 "aaaaaaaaaa">"#);
+    for i in 1..10 {
+        let p = format!("&a{};", i - 1);
+        laughs += &format!(r#"<!ENTITY a{i} "{}">"#, p.repeat(10));
+    }
+    laughs += "]><messageSchema>&a9;</messageSchema>";
+    let external = r#"<?xml version="1.0"?><!DOCTYPE l [<!ENTITY x SYSTEM "file:///etc/passwd">]><messageSchema>&x;</messageSchema>"#;
+    let cases: [(&str, String, &str); 8] = [
         ("empty", String::new(), "xml"),
         (
             "malformed",
@@ -315,7 +321,8 @@ fn hostile_inputs_give_diagnostics_not_panics() {
         ),
         ("deep nesting", deep, "xml"),
         ("huge number", huge_id, "invalid-attribute"),
-        ("entity expansion", laughs.into(), "xml"),
+        ("entity expansion", laughs, "xml"),
+        ("external entity", external.into(), "xml"),
         ("not a schema", "<html/>".into(), "schema"),
         (
             "huge offset",
@@ -567,4 +574,61 @@ fn since_version_warns_only_for_an_explicit_lower_value_version() {
     let warnings: Vec<String> = c.warnings().map(|d| d.to_string()).collect();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].contains("'C'"), "{warnings:?}");
+}
+
+/// Issue 10: a DTD declaration (`<!DOCTYPE xml>`, as real exchange schemas have) is accepted,
+/// and so are small internal entities; large expansions and external entities are not (see
+/// `hostile_inputs_give_diagnostics_not_panics`).
+#[test]
+fn doctype_declarations_are_accepted() {
+    let plain = schema("", r#"<field name="a" id="1" type="uint8"/>"#);
+    let with_doctype = format!("<?xml version=\"1.0\"?>\n<!DOCTYPE xml>\n{plain}");
+    let c = compile_str(&with_doctype, "t.xml", &Options::default());
+    assert!(c.ir.is_some(), "{:?}", c.diagnostics);
+    let with_entity = format!(
+        "<!DOCTYPE x [<!ENTITY d \"a description\">]>\n{}",
+        plain.replace(
+            r#"id="1" type="uint8""#,
+            r#"id="1" type="uint8" description="&d;""#
+        )
+    );
+    let c = compile_str(&with_entity, "t.xml", &Options::default());
+    let ir = c.ir.unwrap_or_else(|| panic!("{:?}", c.diagnostics));
+    let m = ir.message_by_name("M").unwrap();
+    assert_eq!(
+        find(m, Signal::BeginField, "a").description.as_deref(),
+        Some("a description")
+    );
+}
+
+/// Issue 10: an enum listing its null value as a validValue (SBE 1.0's optional Boolean) is
+/// valid with a warning; the null stays BEGIN_ENUM's nullValue.
+#[test]
+fn an_enum_may_list_its_null_value() {
+    let c = compile_str(
+        &schema(
+            r#"<enum name="Bool" encodingType="uint8"><validValue name="False">0</validValue><validValue name="True">1</validValue><validValue name="NullValue">255</validValue></enum>"#,
+            r#"<field name="b" id="1" type="Bool"/>"#,
+        ),
+        "t.xml",
+        &Options::default(),
+    );
+    let ir =
+        c.ir.as_ref()
+            .unwrap_or_else(|| panic!("{:?}", c.diagnostics));
+    let warnings: Vec<String> = c.warnings().map(|d| d.to_string()).collect();
+    assert!(
+        warnings.len() == 1 && warnings[0].contains("null value"),
+        "{warnings:?}"
+    );
+    let m = ir.message_by_name("M").unwrap();
+    let begin = find(m, Signal::BeginEnum, "Bool");
+    assert_eq!(
+        begin
+            .encoding
+            .null_value
+            .as_ref()
+            .and_then(PrimitiveValue::as_i128),
+        Some(255)
+    );
 }
