@@ -221,7 +221,8 @@ impl Decoder {
         visitor: &mut V,
     ) -> Result<usize, DecodeError> {
         let header = self.header_in::<O>(buf)?;
-        if header.schema_id != self.schema_id {
+        // A constant schemaId is not on the wire: there is nothing to check.
+        if self.header.constants[2].is_none() && header.schema_id != self.schema_id {
             return Err(DecodeError::new(
                 self.header.schema_id.offset,
                 "",
