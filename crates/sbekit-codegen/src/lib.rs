@@ -97,6 +97,17 @@ pub fn module_name(ir: &Ir) -> String {
     }
 }
 
+/// The default name of a generated crate: the package, dashed, with an `-sbe` suffix unless
+/// it already ends in `sbe` (`b3.umdf.mbo.sbe` -> `b3-umdf-mbo-sbe`, `baseline` -> `baseline-sbe`).
+pub fn crate_name(ir: &Ir) -> String {
+    let base = module_name(ir).replace('_', "-");
+    if base.ends_with("sbe") {
+        base
+    } else {
+        format!("{base}-sbe")
+    }
+}
+
 /// Formats Rust source with `rustfmt` (edition 2021). `None` if rustfmt is missing or fails.
 pub fn format(source: &str) -> Option<String> {
     let rustfmt = std::env::var_os("RUSTFMT").unwrap_or_else(|| "rustfmt".into());

@@ -86,3 +86,22 @@ fn standalone_crate_builds() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 10: a package that already ends in `sbe` does not get the suffix twice.
+#[test]
+fn crate_name_does_not_double_the_sbe_suffix() {
+    let ir = |package: &str| sbekit_ir::Ir {
+        package_name: package.into(),
+        namespace_name: None,
+        id: 1,
+        version: 0,
+        semantic_version: None,
+        header: Vec::new(),
+        messages: Vec::new(),
+    };
+    assert_eq!(
+        sbekit_codegen::crate_name(&ir("b3.umdf.mbo.sbe")),
+        "b3-umdf-mbo-sbe"
+    );
+    assert_eq!(sbekit_codegen::crate_name(&ir("baseline")), "baseline-sbe");
+}

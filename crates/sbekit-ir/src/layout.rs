@@ -717,7 +717,9 @@ impl Builder {
             let value = f.encoding.const_value.as_ref();
             match &mut field.kind {
                 FieldKind::Primitive(p) => {
-                    if let Some(v) = value {
+                    // The type token carries the resolved value (a valueRef's enum value, as
+                    // the reference writes it); the field token only the valueRef text.
+                    if let (None, Some(v)) = (&p.constant, value) {
                         p.constant = Some(v.clone());
                     }
                     if p.constant.is_none() {

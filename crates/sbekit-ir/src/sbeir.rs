@@ -36,6 +36,19 @@ pub fn decode(bytes: &[u8]) -> Result<Ir, IrError> {
     while r.pos < bytes.len() {
         tokens.push(r.token()?);
     }
+    // The reference leaves BEGIN_SET/END_SET at the default little-endian byte order (its
+    // consumers read the order from the choices); in memory they carry the schema's, as the
+    // compiler gives them. See `encode`.
+    let order = tokens
+        .iter()
+        .find(|t| t.signal == Signal::Encoding)
+        .map(|t| t.encoding.byte_order)
+        .unwrap_or_default();
+    for t in &mut tokens {
+        if matches!(t.signal, Signal::BeginSet | Signal::EndSet) {
+            t.encoding.byte_order = order;
+        }
+    }
 
     let mut header = Vec::new();
     let mut i = 0;
@@ -71,6 +84,9 @@ pub fn decode(bytes: &[u8]) -> Result<Ir, IrError> {
 
 /// Writes IR in the `.sbeir` format.
 ///
+/// As the reference does, BEGIN_SET and END_SET tokens are written with the little-endian
+/// byte order whatever the schema's (their choices carry the real one); [`decode`] restores it.
+///
 /// Strings longer than 65,535 bytes (the format's limit) are truncated at that length.
 pub fn encode(ir: &Ir) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 * (ir.header.len() + ir.messages.len() * 64));
@@ -100,7 +116,11 @@ fn encode_token(out: &mut Vec<u8>, t: &Token) {
     }
     out.push(t.signal as u8);
     out.push(ty as u8);
-    out.push(e.byte_order as u8);
+    let order = match t.signal {
+        Signal::BeginSet | Signal::EndSet => ByteOrder::LittleEndian,
+        _ => e.byte_order,
+    };
+    out.push(order as u8);
     out.push(e.presence as u8);
     out.extend_from_slice(&t.deprecated.to_le_bytes());
     let value =

@@ -194,11 +194,13 @@ impl Decoder {
         let h = &self.header;
         let bytes = take(buf, 0, h.length as u64, "messageHeader")?;
         let get = |s: Slot| read_slot_fast::<O>(bytes, s).unwrap_or(0);
+        // Constant header fields are not on the wire.
+        let [bl, tid, sid, ver] = h.constants;
         Ok(MessageHeader {
-            block_length: get(h.block_length),
-            template_id: get(h.template_id),
-            schema_id: get(h.schema_id),
-            version: get(h.version),
+            block_length: bl.unwrap_or_else(|| get(h.block_length)),
+            template_id: tid.unwrap_or_else(|| get(h.template_id)),
+            schema_id: sid.unwrap_or_else(|| get(h.schema_id)),
+            version: ver.unwrap_or_else(|| get(h.version)),
         })
     }
 
@@ -219,7 +221,8 @@ impl Decoder {
         visitor: &mut V,
     ) -> Result<usize, DecodeError> {
         let header = self.header_in::<O>(buf)?;
-        if header.schema_id != self.schema_id {
+        // A constant schemaId is not on the wire: there is nothing to check.
+        if self.header.constants[2].is_none() && header.schema_id != self.schema_id {
             return Err(DecodeError::new(
                 self.header.schema_id.offset,
                 "",

@@ -109,6 +109,9 @@ pub struct MessageInfo {
     pub header: MessageHeader,
     /// False if the message was skipped by the template filter (the visitor did not see it).
     pub decoded: bool,
+    /// Bytes after the message inside its length-prefixed frame (padding some venues add, e.g.
+    /// to a multiple of 8); 0 for back-to-back messages. See [`MessageStream::strict_frames`].
+    pub padding: usize,
 }
 
 /// An error reading a stream.
@@ -181,6 +184,8 @@ pub struct MessageStream<R> {
     index: u64,
     /// Set after an error the stream cannot recover from.
     stopped: bool,
+    /// Trailing bytes inside a frame are an error rather than padding.
+    strict_frames: bool,
 }
 
 /// Default limit on one message's size (16 MiB).
@@ -200,7 +205,15 @@ impl<R: Read> MessageStream<R> {
             offset: 0,
             index: 0,
             stopped: false,
+            strict_frames: false,
         }
+    }
+
+    /// With `strict`, a length-prefixed frame holding more bytes than its message is an error;
+    /// by default the extra bytes are padding, skipped and reported in [`MessageInfo::padding`].
+    pub fn strict_frames(mut self, strict: bool) -> Self {
+        self.strict_frames = strict;
+        self
     }
 
     /// Stream offset of the next unread byte.
@@ -365,7 +378,12 @@ impl<R: Read> MessageStream<R> {
         self.consume(frame_len);
         match result {
             Ok((header, used, decoded)) => {
-                if decoded && used as u64 != payload_len {
+                let padding = if decoded {
+                    (payload_len as usize).saturating_sub(used)
+                } else {
+                    0
+                };
+                if decoded && (used as u64 > payload_len || (self.strict_frames && padding > 0)) {
                     let msg = format!(
                         "frame holds {} bytes but its message has {used}",
                         payload_len
@@ -378,6 +396,7 @@ impl<R: Read> MessageStream<R> {
                     length: frame_len,
                     header,
                     decoded,
+                    padding,
                 };
                 self.index += 1;
                 Ok(Some(info))
@@ -446,6 +465,7 @@ impl<R: Read> MessageStream<R> {
                     length,
                     header,
                     decoded,
+                    padding: 0,
                 };
                 self.index += 1;
                 Ok(Some(info))

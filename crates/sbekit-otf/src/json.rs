@@ -122,7 +122,9 @@ impl JsonPrinter {
             }
             // JSON has no NaN or infinity.
             Value::Float(_) | Value::Double(_) => out.extend_from_slice(b"null"),
-            Value::Char(c) => write_str(out, until_nul(std::slice::from_ref(&c)), true),
+            // One char is always a one-character string, NUL included ("\u0000", as the
+            // reference prints it); only char arrays stop at their first NUL.
+            Value::Char(c) => write_str(out, std::slice::from_ref(&c), true),
             Value::Chars(b) => write_str(out, until_nul(b), true),
             Value::Array(a) => {
                 out.push(b'[');
@@ -170,18 +172,19 @@ impl Visitor for JsonPrinter {
     fn on_value(&mut self, node: &FieldNode, value: Value<'_>, _origin: Origin) {
         self.key(&node.name);
         match value {
-            Value::Enum(e) => match e.name {
-                Some(n) => write_str(&mut self.out, n.as_bytes(), true),
-                None => {
-                    let null = matches!(&node.kind, NodeKind::Enum(en) if en.null_raw == e.raw);
-                    if null {
-                        self.out.extend_from_slice(b"null");
-                    } else {
-                        self.out
-                            .extend_from_slice(itoa::Buffer::new().format(e.raw).as_bytes());
-                    }
+            Value::Enum(e) => {
+                // The enum's null value prints as null, even where the schema lists it as a
+                // validValue (`<validValue name="NullValue">255</validValue>`).
+                let null = matches!(&node.kind, NodeKind::Enum(en)
+                    if en.null_raw == e.raw && en.constant.is_none());
+                match e.name {
+                    _ if null => self.out.extend_from_slice(b"null"),
+                    Some(n) => write_str(&mut self.out, n.as_bytes(), true),
+                    None => self
+                        .out
+                        .extend_from_slice(itoa::Buffer::new().format(e.raw).as_bytes()),
                 }
-            },
+            }
             Value::Set(s) => {
                 self.out
                     .extend_from_slice(if self.pretty { b"{ " } else { b"{" });

@@ -29,6 +29,8 @@ pub struct HeaderPlan {
     pub schema_id: Slot,
     /// The `version` field.
     pub version: Slot,
+    /// Values of the four fields above that are constants (not on the wire), in that order.
+    pub constants: [Option<u64>; 4],
 }
 
 /// A decoded message header.
@@ -382,6 +384,8 @@ impl Decoder {
             template_id: slot(&h.template_id),
             schema_id: slot(&h.schema_id),
             version: slot(&h.version),
+            constants: [&h.block_length, &h.template_id, &h.schema_id, &h.version]
+                .map(|s| s.constant),
         };
         let plans = Plans { layout, order };
         let mut messages = Vec::with_capacity(layout.messages.len());

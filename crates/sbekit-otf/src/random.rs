@@ -117,10 +117,17 @@ pub fn random_message(ir: &Ir, message: &[Token], rng: &mut Rng, opts: &Options)
     let hs = ir.header_structure().expect("message header");
     w.out.resize(hs.encoded_length, 0);
     let block_len = block_length(root.encoded_length, body, version, ir.version) + opts.extra_block;
-    put_uint(&mut w.out, &hs.block_length, block_len as u64, order);
-    put_uint(&mut w.out, &hs.template_id, root.id as u64, order);
-    put_uint(&mut w.out, &hs.schema_id, ir.id as u64, order);
-    put_uint(&mut w.out, &hs.version, version as u64, order);
+    // Constant header fields are not on the wire.
+    for (t, v) in [
+        (&hs.block_length, block_len as u64),
+        (&hs.template_id, root.id as u64),
+        (&hs.schema_id, ir.id as u64),
+        (&hs.version, version as u64),
+    ] {
+        if !t.is_constant() {
+            put_uint(&mut w.out, t, v, order);
+        }
+    }
     w.body(body, &root.name, block_len);
     RandomMessage {
         bytes: w.out,
@@ -251,11 +258,14 @@ impl Writer<'_> {
                 .push((path.to_string(), Expected::Data(Vec::new())));
             return;
         }
-        let len_t = tokens.iter().find(|t| t.name == "length").expect("length");
-        let data_t = tokens
-            .iter()
-            .find(|t| t.name == "varData")
-            .expect("varData");
+        // The encodings only: the var-data field itself may be called `length` or `varData`.
+        let encoding = |name: &str| {
+            tokens
+                .iter()
+                .find(|t| t.signal == Signal::Encoding && t.name == name)
+                .expect("var-data encoding member")
+        };
+        let (len_t, data_t) = (encoding("length"), encoding("varData"));
         let max = len_t
             .encoding
             .applicable_max_value()

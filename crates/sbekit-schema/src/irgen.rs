@@ -19,6 +19,28 @@ const VARIABLE: i32 = -1;
 /// Deepest composite nesting followed before reporting a cycle or absurd nesting.
 const MAX_NESTING: usize = 32;
 
+/// The field a type is laid out for: the reference stamps the type's tokens with
+/// max(field sinceVersion, type sinceVersion) and lends them the field's semanticType.
+#[derive(Debug, Clone, Default)]
+struct Ctx {
+    since: i32,
+    semantic: Option<String>,
+}
+
+impl Ctx {
+    fn of(m: &Member) -> Ctx {
+        Ctx {
+            since: m.meta.since_version,
+            semantic: m.meta.semantic_type.clone(),
+        }
+    }
+}
+
+/// Version of a type's begin/end tokens: its own, raised to its field's.
+fn stamped(own: i32, ctx: Option<&Ctx>) -> i32 {
+    ctx.map_or(own, |c| c.since.max(own))
+}
+
 /// Generates the IR of a parsed schema; `None` if errors make that impossible.
 pub(crate) fn generate(schema: &Schema, sink: &mut Sink) -> Option<Ir> {
     let mut g = Gen {
@@ -102,6 +124,7 @@ impl<'a> Gen<'a> {
                 since_version: 0,
                 deprecated: 0,
                 offset: None,
+                package: None,
                 loc: self.schema.loc.clone(),
             },
             primitive,
@@ -113,6 +136,7 @@ impl<'a> Gen<'a> {
             const_value: None,
             // Unlike a declared char <type>, the built-in `char` carries no encoding (as the reference).
             character_encoding: None,
+            value_ref: None,
         })))
     }
 
@@ -149,7 +173,7 @@ impl<'a> Gen<'a> {
                 TypeDef::Composite(c) => {
                     // Lays the composite out once, reporting offset problems and cycles.
                     self.stack.clear();
-                    let _ = self.composite_tokens(c, 0, &mut Vec::new());
+                    let _ = self.composite_tokens(c, 0, None, &mut Vec::new());
                 }
                 TypeDef::Enum(v) => self.check_enum(v),
                 TypeDef::Set(v) => self.check_set(v),
@@ -279,7 +303,18 @@ impl<'a> Gen<'a> {
                 .as_ref()
                 .and_then(PrimitiveValue::as_i128)
                 .is_some_and(|m| n > m);
-            if below || above {
+            if null.as_i128() == Some(n) {
+                // SBE 1.0's own optional-Boolean example lists its null value; it stays the
+                // null (BEGIN_ENUM's nullValue), which decoders report as absent.
+                self.sink.warn(
+                    rules::ENUM_VALUE_RANGE,
+                    Some(&value.meta.loc),
+                    format!(
+                        "validValue '{}' of enum '{}' equals the enum's null value {}; it is the null value, and decoders report it as null",
+                        value.meta.name, v.meta.name, null
+                    ),
+                );
+            } else if below || above {
                 self.sink.error(
                     rules::ENUM_VALUE_RANGE,
                     Some(&value.meta.loc),
@@ -290,15 +325,6 @@ impl<'a> Gen<'a> {
                         v.meta.name,
                         min.as_ref().map(ToString::to_string).unwrap_or_default(),
                         max.as_ref().map(ToString::to_string).unwrap_or_default()
-                    ),
-                );
-            } else if null.as_i128() == Some(n) {
-                self.sink.error(
-                    rules::ENUM_VALUE_RANGE,
-                    Some(&value.meta.loc),
-                    format!(
-                        "validValue '{}' of enum '{}' equals the null value {}",
-                        value.meta.name, v.meta.name, null
                     ),
                 );
             }
@@ -395,7 +421,7 @@ impl<'a> Gen<'a> {
         }
         let mut tokens = Vec::new();
         self.stack.clear();
-        self.composite_tokens(&c, 0, &mut tokens)?;
+        self.composite_tokens(&c, 0, None, &mut tokens)?;
         Some(tokens)
     }
 
@@ -608,9 +634,12 @@ impl<'a> Gen<'a> {
         }
         let start = out.len();
         let mut begin = member_begin(Signal::BeginField, m, offset);
+        // A field cannot be on the wire before its type is.
+        begin.version = begin.version.max(type_meta.since_version);
         begin.encoding.epoch = m.epoch.clone();
         begin.encoding.time_unit = m.time_unit.clone();
         out.push(begin);
+        let ctx = Ctx::of(m);
 
         let type_presence = match &td {
             TypeDef::Encoded(t) => t.presence,
@@ -618,21 +647,30 @@ impl<'a> Gen<'a> {
             _ => Presence::Required,
         };
         let presence = m.presence.unwrap_or(type_presence);
+        if presence == Presence::Constant {
+            if let Some(value_ref) = &m.value_ref {
+                // As the reference: the field token carries the valueRef text, typed char.
+                out[start].encoding.const_value =
+                    Some(PrimitiveValue::Bytes(value_ref.as_bytes().to_vec()));
+                out[start].encoding.primitive_type = Some(PrimitiveType::Char);
+            }
+        }
         let mut length = 0;
         match &td {
             TypeDef::Encoded(t) => {
-                if presence == Presence::Constant && t.presence != Presence::Constant {
-                    if let Some(value_ref) = &m.value_ref {
-                        out[start].encoding.const_value =
-                            Some(PrimitiveValue::Bytes(value_ref.as_bytes().to_vec()));
-                        out[start].encoding.primitive_type = Some(t.primitive);
-                        self.check_value_ref(m, value_ref, None);
-                    } else {
-                        self.sink.error(
+                let mut referenced = None;
+                if presence == Presence::Constant {
+                    match &m.value_ref {
+                        Some(value_ref) if self.check_value_ref(m, value_ref, None) => {
+                            referenced = self.value_ref_value(value_ref);
+                        }
+                        Some(_) => {}
+                        None if t.presence != Presence::Constant => self.sink.error(
                             rules::CONSTANT_WITHOUT_VALUE,
                             Some(&m.meta.loc),
                             format!("field '{}' is constant but neither it (valueRef) nor its type gives a value", m.meta.name),
-                        );
+                        ),
+                        None => {}
                     }
                 }
                 if t.length == 0 {
@@ -645,10 +683,19 @@ impl<'a> Gen<'a> {
                         ),
                     );
                 }
-                let mut tok = self.encoding_token(t, &t.meta.name, offset, presence, Some(m));
-                tok.version = tok.version.max(m.meta.since_version);
+                let semantic = t
+                    .meta
+                    .semantic_type
+                    .clone()
+                    .or_else(|| m.meta.semantic_type.clone());
+                let version = stamped(t.meta.since_version, Some(&ctx));
+                let mut tok = self.encoding_token(t, offset, presence, version, semantic, Some(m));
                 if presence == Presence::Constant {
                     tok.encoded_length = 0;
+                    // A valueRef names an enum value: the constant is that value's encoding.
+                    if referenced.is_some() {
+                        tok.encoding.const_value = referenced;
+                    }
                 }
                 length = tok.encoded_length;
                 out.push(tok);
@@ -658,11 +705,6 @@ impl<'a> Gen<'a> {
                     match &m.value_ref {
                         Some(value_ref) => {
                             self.check_value_ref(m, value_ref, Some(&v.meta.name));
-                            out[start].encoding.const_value =
-                                Some(PrimitiveValue::Bytes(value_ref.as_bytes().to_vec()));
-                            if let Some((p, _)) = self.valued_encoding(v) {
-                                out[start].encoding.primitive_type = Some(p);
-                            }
                         }
                         None => self.sink.error(
                             rules::CONSTANT_WITHOUT_VALUE,
@@ -672,20 +714,27 @@ impl<'a> Gen<'a> {
                     }
                 }
                 // The enum's own tokens keep the enum's presence; the field token carries the field's.
-                if let Some(e) = self.valued_tokens(v, Signal::BeginEnum, offset, v.presence, out) {
+                if let Some(e) =
+                    self.valued_tokens(v, Signal::BeginEnum, offset, v.presence, Some(&ctx), out)
+                {
                     length = if presence == Presence::Constant { 0 } else { e };
                 }
             }
             TypeDef::Set(v) => {
-                if let Some(e) =
-                    self.valued_tokens(v, Signal::BeginSet, offset, Presence::Required, out)
-                {
+                if let Some(e) = self.valued_tokens(
+                    v,
+                    Signal::BeginSet,
+                    offset,
+                    Presence::Required,
+                    Some(&ctx),
+                    out,
+                ) {
                     length = e;
                 }
             }
             TypeDef::Composite(c) => {
                 self.stack.clear();
-                if let Some(e) = self.composite_tokens(c, offset, out) {
+                if let Some(e) = self.composite_tokens(c, offset, Some(&ctx), out) {
                     if e == VARIABLE {
                         self.sink.error(
                             rules::VAR_DATA_ENCODING,
@@ -698,19 +747,6 @@ impl<'a> Gen<'a> {
             }
             TypeDef::Ref(_) => {}
         }
-        // A type used by a field takes the field's semanticType when it has none of its own.
-        if let Some(sem) = &m.meta.semantic_type {
-            let type_start = start + 1;
-            if type_start < out.len() && out[type_start].encoding.semantic_type.is_none() {
-                let type_end =
-                    type_start + out[type_start].component_token_count.max(1) as usize - 1;
-                for i in [type_start, type_end] {
-                    if let Some(t) = out.get_mut(i) {
-                        t.encoding.semantic_type = Some(sem.clone());
-                    }
-                }
-            }
-        }
         let first = &mut out[start];
         first.encoded_length = length;
         first.encoding.presence = presence;
@@ -718,8 +754,27 @@ impl<'a> Gen<'a> {
         length
     }
 
-    /// Checks `Enum.Value` against the schema's enums.
-    fn check_value_ref(&mut self, m: &Member, value_ref: &str, expected_enum: Option<&str>) {
+    /// The value of the enum value `Enum.Value` names, in the enum's encoding.
+    fn value_ref_value(&self, value_ref: &str) -> Option<PrimitiveValue> {
+        let (enum_name, value) = value_ref.split_once('.')?;
+        let Some(TypeDef::Enum(v)) = self.schema.types.get(enum_name) else {
+            return None;
+        };
+        let primitive = match self.resolve(&v.encoding_type).as_deref() {
+            Some(TypeDef::Encoded(t)) => t.primitive,
+            _ => return None,
+        };
+        let text = &v.values.iter().find(|x| x.meta.name == value)?.text;
+        parse_valid_value(text, primitive)
+    }
+
+    /// Checks `Enum.Value` against the schema's enums; true if it names a value.
+    fn check_value_ref(
+        &mut self,
+        m: &Member,
+        value_ref: &str,
+        expected_enum: Option<&str>,
+    ) -> bool {
         let Some((enum_name, value)) = value_ref.split_once('.') else {
             self.sink.error(
                 rules::VALUE_REF,
@@ -729,7 +784,7 @@ impl<'a> Gen<'a> {
                     m.meta.name
                 ),
             );
-            return;
+            return false;
         };
         let ok = match self.schema.types.get(enum_name) {
             Some(TypeDef::Enum(v)) => v.values.iter().any(|x| x.meta.name == value),
@@ -744,7 +799,9 @@ impl<'a> Gen<'a> {
                     m.meta.name
                 ),
             );
-        } else if let Some(expected) = expected_enum.filter(|e| *e != enum_name) {
+            return false;
+        }
+        if let Some(expected) = expected_enum.filter(|e| *e != enum_name) {
             self.sink.error(
                 rules::VALUE_REF,
                 Some(&m.meta.loc),
@@ -754,6 +811,7 @@ impl<'a> Gen<'a> {
                 ),
             );
         }
+        true
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -783,7 +841,7 @@ impl<'a> Gen<'a> {
                     self.check_num_in_group(&c, &n);
                 }
                 self.stack.clear();
-                self.composite_tokens(&c, 0, out);
+                self.composite_tokens(&c, 0, Some(&Ctx::of(m)), out);
             }
             Some(_) => self.sink.error(
                 rules::GROUP_DIMENSIONS,
@@ -885,7 +943,7 @@ impl<'a> Gen<'a> {
                     t.length = 0;
                 }
                 self.stack.clear();
-                self.composite_tokens(&c, offset, out);
+                self.composite_tokens(&c, offset, Some(&Ctx::of(m)), out);
             }
             Some(_) => self.sink.error(
                 rules::VAR_DATA_ENCODING,
@@ -906,18 +964,20 @@ impl<'a> Gen<'a> {
 
     // ----- type tokens -----------------------------------------------------------------
 
-    /// An `Encoding` token for a `<type>`.
+    /// An `Encoding` token for a `<type>`, stamped with `version` and `semantic_type`.
     fn encoding_token(
         &self,
         t: &Encoded,
-        name: &str,
         offset: i32,
         presence: Presence,
+        version: i32,
+        semantic_type: Option<String>,
         field: Option<&Member>,
     ) -> Token {
-        let mut tok = Token::new(Signal::Encoding, name);
+        let mut tok = Token::new(Signal::Encoding, &t.meta.name);
         tok.description = t.meta.description.clone();
-        tok.version = t.meta.since_version;
+        tok.package_name = t.meta.package.clone();
+        tok.version = version;
         tok.deprecated = t.meta.deprecated;
         tok.offset = offset;
         tok.encoded_length = match (t.presence, t.length) {
@@ -931,9 +991,7 @@ impl<'a> Gen<'a> {
             primitive_type: Some(t.primitive),
             byte_order: self.schema.byte_order,
             character_encoding: t.character_encoding.clone(),
-            semantic_type: field
-                .and_then(|f| f.meta.semantic_type.clone())
-                .or_else(|| t.meta.semantic_type.clone()),
+            semantic_type,
             epoch: field.and_then(|f| f.epoch.clone()),
             time_unit: field.and_then(|f| f.time_unit.clone()),
             ..Encoding::default()
@@ -948,19 +1006,27 @@ impl<'a> Gen<'a> {
                 e.max_value = t.max_value.clone();
                 e.null_value = t.null_value.clone();
             }
-            Presence::Constant => e.const_value = t.const_value.clone(),
+            Presence::Constant => {
+                // A constant type defined by valueRef takes the enum value's encoding.
+                e.const_value = t
+                    .value_ref
+                    .as_deref()
+                    .and_then(|r| self.value_ref_value(r))
+                    .or_else(|| t.const_value.clone());
+            }
         }
         tok.encoding = e;
         tok
     }
 
-    /// Tokens of an enum or set.
+    /// Tokens of an enum or set, laid out for the field `ctx` if any.
     fn valued_tokens(
         &mut self,
         v: &Valued,
         signal: Signal,
         offset: i32,
         presence: Presence,
+        ctx: Option<&Ctx>,
         out: &mut Vec<Token>,
     ) -> Option<i32> {
         let (primitive, named) = self.valued_encoding(v)?;
@@ -968,7 +1034,8 @@ impl<'a> Gen<'a> {
         let start = out.len();
         let mut begin = Token::new(signal, name);
         begin.description = v.meta.description.clone();
-        begin.version = v.meta.since_version;
+        begin.package_name = v.meta.package.clone();
+        begin.version = stamped(v.meta.since_version, ctx);
         begin.deprecated = v.meta.deprecated;
         begin.offset = offset;
         begin.encoded_length = primitive.size() as i32;
@@ -980,7 +1047,11 @@ impl<'a> Gen<'a> {
             },
             primitive_type: Some(primitive),
             byte_order: self.schema.byte_order,
-            semantic_type: v.meta.semantic_type.clone(),
+            semantic_type: v
+                .meta
+                .semantic_type
+                .clone()
+                .or_else(|| ctx.and_then(|c| c.semantic.clone())),
             ..Encoding::default()
         };
         if signal == Signal::BeginEnum {
@@ -1023,11 +1094,13 @@ impl<'a> Gen<'a> {
         Some(primitive.size() as i32)
     }
 
-    /// Tokens of a composite; member offsets are relative to the composite.
+    /// Tokens of a composite laid out for the field `ctx` (none for the message header);
+    /// member offsets are relative to the composite.
     fn composite_tokens(
         &mut self,
         c: &Composite,
         offset: i32,
+        ctx: Option<&Ctx>,
         out: &mut Vec<Token>,
     ) -> Option<i32> {
         if self.stack.contains(&c.meta.name) || self.stack.len() > MAX_NESTING {
@@ -1047,10 +1120,16 @@ impl<'a> Gen<'a> {
         let start = out.len();
         let mut begin = Token::new(Signal::BeginComposite, &c.meta.name);
         begin.description = c.meta.description.clone();
-        begin.version = c.meta.since_version;
+        begin.package_name = c.meta.package.clone();
+        begin.version = stamped(c.meta.since_version, ctx);
         begin.deprecated = c.meta.deprecated;
         begin.offset = offset;
-        begin.encoding.semantic_type = c.meta.semantic_type.clone();
+        begin.encoding.semantic_type = c
+            .meta
+            .semantic_type
+            .clone()
+            .or_else(|| ctx.and_then(|x| x.semantic.clone()));
+        let composite_version = begin.version;
         out.push(begin);
         let mut at = 0i32;
         let mut variable = false;
@@ -1069,7 +1148,7 @@ impl<'a> Gen<'a> {
                 }
                 at = explicit;
             }
-            let length = self.member_tokens(member, at, out);
+            let length = self.member_tokens(member, at, ctx, composite_version, out);
             match length {
                 Some(VARIABLE) => variable = true,
                 Some(n) => at = at.saturating_add(n),
@@ -1084,59 +1163,71 @@ impl<'a> Gen<'a> {
     }
 
     /// Tokens of one composite member at `offset`; returns its length.
+    ///
+    /// As in the reference, a primitive member laid out for a field takes the version of its
+    /// composite (`composite_version`, already raised to the field's), and one in the message
+    /// header its own; primitive members carry no semanticType. Enum, set and composite members
+    /// are stamped like a field's type.
     fn member_tokens(
         &mut self,
         member: &TypeDef,
         offset: i32,
+        ctx: Option<&Ctx>,
+        composite_version: i32,
         out: &mut Vec<Token>,
     ) -> Option<i32> {
-        let TypeDef::Ref(r) = member else {
-            return self.type_tokens(member, offset, out);
-        };
-        let Some(target) = self.resolve(&r.type_name).map(Cow::into_owned) else {
-            self.sink.error(
-                rules::UNKNOWN_TYPE,
-                Some(&r.meta.loc),
-                format!("ref '{}' names unknown type '{}'", r.meta.name, r.type_name),
-            );
-            return None;
+        let (target, referenced) = match member {
+            TypeDef::Ref(r) => {
+                let Some(target) = self.resolve(&r.type_name).map(Cow::into_owned) else {
+                    self.sink.error(
+                        rules::UNKNOWN_TYPE,
+                        Some(&r.meta.loc),
+                        format!("ref '{}' names unknown type '{}'", r.meta.name, r.type_name),
+                    );
+                    return None;
+                };
+                // The referenced type appears under the ref's name (remembering its own) and,
+                // if the ref gives one, with the ref's sinceVersion.
+                let mut target = target;
+                let type_name = target.meta().name.clone();
+                let meta = target.meta_mut();
+                meta.name = r.meta.name.clone();
+                if r.meta.since_version > 0 {
+                    meta.since_version = r.meta.since_version;
+                }
+                (Cow::Owned(target), Some(type_name))
+            }
+            other => (Cow::Borrowed(other), None),
         };
         let start = out.len();
-        let length = self.type_tokens(&target, offset, out)?;
-        // The referenced type appears under the ref's name, remembering its own.
-        let type_name = target.meta().name.clone();
-        for i in [start, out.len() - 1] {
-            let t = &mut out[i];
-            t.name = r.meta.name.clone();
-            t.referenced_name = Some(type_name.clone());
-            if r.meta.since_version > 0 {
-                t.version = r.meta.since_version;
-            }
-        }
-        Some(length)
-    }
-
-    /// Tokens of a type defined in place at `offset`; returns its length.
-    fn type_tokens(&mut self, td: &TypeDef, offset: i32, out: &mut Vec<Token>) -> Option<i32> {
-        match td {
+        let length = match target.as_ref() {
             TypeDef::Encoded(t) => {
-                let tok = self.encoding_token(t, &t.meta.name, offset, t.presence, None);
+                let version = if ctx.is_some() {
+                    composite_version
+                } else {
+                    t.meta.since_version
+                };
+                let tok = self.encoding_token(t, offset, t.presence, version, None, None);
                 let length = tok.encoded_length;
                 out.push(tok);
                 Some(length)
             }
-            TypeDef::Enum(v) => self
-                .valued_tokens(v, Signal::BeginEnum, offset, v.presence, out)
-                ,
-            TypeDef::Set(v) => self
-                .valued_tokens(v, Signal::BeginSet, offset, Presence::Required, out)
-                ,
-            TypeDef::Composite(c) => self
-                .composite_tokens(c, offset, out)
-                ,
+            TypeDef::Enum(v) => {
+                self.valued_tokens(v, Signal::BeginEnum, offset, v.presence, ctx, out)
+            }
+            TypeDef::Set(v) => {
+                self.valued_tokens(v, Signal::BeginSet, offset, Presence::Required, ctx, out)
+            }
+            TypeDef::Composite(c) => self.composite_tokens(c, offset, ctx, out),
             // SBE has no refs to refs; `resolve` never returns one.
             TypeDef::Ref(_) => None,
+        }?;
+        if let Some(type_name) = referenced {
+            for i in [start, out.len() - 1] {
+                out[i].referenced_name = Some(type_name.clone());
+            }
         }
+        Some(length)
     }
 }
 

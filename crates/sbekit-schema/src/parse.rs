@@ -19,6 +19,8 @@ pub(crate) struct Meta {
     pub since_version: i32,
     pub deprecated: i32,
     pub offset: Option<i32>,
+    /// The `package` of the `<types>` element that defines the type (types only).
+    pub package: Option<String>,
     pub loc: Location,
 }
 
@@ -35,6 +37,8 @@ pub(crate) struct Encoded {
     pub max_value: Option<PrimitiveValue>,
     pub const_value: Option<PrimitiveValue>,
     pub character_encoding: Option<String>,
+    /// A constant's `valueRef` (`Enum.Value`).
+    pub value_ref: Option<String>,
 }
 
 /// A `<composite>`.
@@ -80,12 +84,36 @@ pub(crate) enum TypeDef {
 }
 
 impl TypeDef {
+    /// Records `package` on this type and the types defined inside it.
+    pub fn set_package(&mut self, package: &str) {
+        match self {
+            TypeDef::Encoded(t) => t.meta.package = Some(package.to_string()),
+            TypeDef::Enum(v) | TypeDef::Set(v) => v.meta.package = Some(package.to_string()),
+            TypeDef::Composite(c) => {
+                c.meta.package = Some(package.to_string());
+                for m in &mut c.members {
+                    m.set_package(package);
+                }
+            }
+            TypeDef::Ref(_) => {}
+        }
+    }
+
     pub fn meta(&self) -> &Meta {
         match self {
             TypeDef::Encoded(t) => &t.meta,
             TypeDef::Composite(t) => &t.meta,
             TypeDef::Enum(t) | TypeDef::Set(t) => &t.meta,
             TypeDef::Ref(t) => &t.meta,
+        }
+    }
+
+    pub fn meta_mut(&mut self) -> &mut Meta {
+        match self {
+            TypeDef::Encoded(t) => &mut t.meta,
+            TypeDef::Composite(t) => &mut t.meta,
+            TypeDef::Enum(t) | TypeDef::Set(t) => &mut t.meta,
+            TypeDef::Ref(t) => &mut t.meta,
         }
     }
 }
@@ -202,8 +230,12 @@ pub(crate) fn parse_schema(root: &Element, sink: &mut Sink) -> Option<Schema> {
     for child in &root.children {
         match child.name.as_str() {
             "types" => {
+                let package = non_empty(child.attr("package"));
                 for t in &child.children {
-                    if let Some(def) = p.type_def(t, false) {
+                    if let Some(mut def) = p.type_def(t, false) {
+                        if let Some(package) = &package {
+                            def.set_package(package);
+                        }
                         let name = def.meta().name.clone();
                         if let Some(prev) = schema.types.get(&name) {
                             p.sink.error(
@@ -315,6 +347,7 @@ impl Parser<'_> {
             since_version,
             deprecated: self.int_attr(e, "deprecated", Some(0)).unwrap_or(0),
             offset: self.non_negative(e, "offset"),
+            package: None,
             loc: e.loc.clone(),
         }
     }
@@ -462,6 +495,7 @@ impl Parser<'_> {
             const_value: None,
             character_encoding,
             meta,
+            value_ref: None,
         };
         if t.null_value.is_some() && presence != Presence::Optional {
             self.sink.error(
@@ -479,6 +513,8 @@ impl Parser<'_> {
                 e.text.trim()
             };
             if let Some(value_ref) = e.attr("valueRef") {
+                // Resolved to the enum value's encoding when the IR is generated.
+                t.value_ref = Some(value_ref.trim().to_string());
                 t.const_value = Some(PrimitiveValue::Bytes(value_ref.as_bytes().to_vec()));
             } else if text.is_empty() {
                 self.sink.error(
@@ -554,7 +590,9 @@ impl Parser<'_> {
                 continue;
             }
             let vmeta = self.meta(c);
-            if vmeta.since_version < meta.since_version {
+            // An absent sinceVersion inherits the enclosing type's; only an explicit lower one
+            // contradicts it.
+            if c.attr("sinceVersion").is_some() && vmeta.since_version < meta.since_version {
                 self.sink.warn(
                     rules::SINCE_VERSION,
                     Some(&c.loc),

@@ -22,6 +22,8 @@ const MAX_DEPTH: usize = 64;
 const MAX_INCLUDES: usize = 256;
 /// Largest schema file accepted (bytes).
 const MAX_FILE_SIZE: usize = 64 << 20;
+/// Most text that the entity references of one document may expand to, in bytes.
+const MAX_ENTITY_EXPANSION: u64 = 64 << 10;
 
 /// An XML element with its attributes, direct text and children.
 #[derive(Debug, Clone)]
@@ -143,8 +145,19 @@ impl Loader {
             );
             return None;
         }
+        // A DOCTYPE is accepted (real schemas start with `<!DOCTYPE xml>`), but entities are
+        // bounded first: none external, none expanding beyond MAX_ENTITY_EXPANSION.
+        if let Err(why) = check_entities(text) {
+            let loc = Location {
+                file,
+                line: 1,
+                column: 1,
+            };
+            sink.error(rules::XML, Some(&loc), format!("malformed XML: {why}"));
+            return None;
+        }
         let options = roxmltree::ParsingOptions {
-            allow_dtd: false,
+            allow_dtd: true,
             nodes_limit: 4_000_000,
         };
         let doc = match roxmltree::Document::parse_with_options(text, options) {
@@ -309,4 +322,99 @@ fn nesting_exceeds(text: &str, limit: usize) -> Option<u32> {
         i += 1;
     }
     None
+}
+
+/// Checks a document's entity declarations before the parser expands them: external entities
+/// (`SYSTEM`, `PUBLIC`) are refused, and so is a document whose entity references would expand
+/// to more than [`MAX_ENTITY_EXPANSION`] bytes (the "billion laughs").
+fn check_entities(text: &str) -> Result<(), String> {
+    use std::collections::HashMap;
+    if !text.contains("<!ENTITY") {
+        return Ok(());
+    }
+    let mut values: HashMap<&str, &str> = HashMap::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("<!ENTITY") {
+        rest = &rest[at + "<!ENTITY".len()..];
+        let decl = rest.trim_start().trim_start_matches('%').trim_start();
+        let name_end = decl
+            .find(|c: char| c.is_whitespace())
+            .ok_or("unterminated entity declaration")?;
+        let name = &decl[..name_end];
+        let body = decl[name_end..].trim_start();
+        let quote = body
+            .chars()
+            .next()
+            .ok_or("unterminated entity declaration")?;
+        if quote != '"' && quote != '\'' {
+            return Err(format!("external entity '{name}' is not allowed"));
+        }
+        let value_end = body[1..]
+            .find(quote)
+            .ok_or("unterminated entity declaration")?;
+        values.insert(name, &body[1..1 + value_end]);
+    }
+    // Expanded size of each entity, with nesting bounded and sizes saturating at the limit.
+    fn size(
+        name: &str,
+        values: &HashMap<&str, &str>,
+        memo: &mut HashMap<String, u64>,
+        depth: usize,
+    ) -> u64 {
+        if let Some(&n) = memo.get(name) {
+            return n;
+        }
+        let Some(value) = values.get(name) else {
+            return 1; // a predefined or character reference
+        };
+        if depth > 16 {
+            return u64::MAX;
+        }
+        let n = references(value).fold(0u64, |acc, r| match r {
+            Ok(lit) => acc.saturating_add(lit as u64),
+            Err(inner) => acc.saturating_add(size(inner, values, memo, depth + 1)),
+        });
+        memo.insert(name.to_string(), n);
+        n
+    }
+    let mut memo = HashMap::new();
+    // The document outside the declarations: count what its references expand to.
+    let body = text.rfind("]>").map_or(text, |at| &text[at..]);
+    let total = references(body).fold(0u64, |acc, r| match r {
+        Ok(_) => acc,
+        Err(name) => acc.saturating_add(size(name, &values, &mut memo, 0)),
+    });
+    if total > MAX_ENTITY_EXPANSION {
+        return Err(format!(
+            "entity references expand to more than {MAX_ENTITY_EXPANSION} bytes"
+        ));
+    }
+    Ok(())
+}
+
+/// Splits text into literal runs (`Ok(length)`) and entity references (`Err(name)`).
+fn references(text: &str) -> impl Iterator<Item = Result<usize, &str>> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        match rest.find('&') {
+            Some(0) => {
+                let end = rest.find(';').unwrap_or(rest.len());
+                let name = &rest[1..end];
+                rest = rest.get(end + 1..).unwrap_or("");
+                Some(Err(name))
+            }
+            Some(at) => {
+                rest = &rest[at..];
+                Some(Ok(at))
+            }
+            None => {
+                let n = rest.len();
+                rest = "";
+                Some(Ok(n))
+            }
+        }
+    })
 }

@@ -163,7 +163,7 @@ fn each_rule_fires_on_its_violation() {
         ),
         (
             "enum-value-range",
-            r#"<enum name="E" encodingType="uint8"><validValue name="A">255</validValue></enum>"#,
+            r#"<enum name="E" encodingType="uint8" nullValue="0"><validValue name="A">255</validValue></enum>"#,
             f,
         ),
         (
@@ -305,8 +305,14 @@ fn hostile_inputs_give_diagnostics_not_panics() {
     let deep = format!("{}{}", "<a>".repeat(100_000), "</a>".repeat(100_000));
     let huge_id =
         schema("", "").replace(r#"id="1" version"#, r#"id="99999999999999999999" version"#);
-    let laughs = r#"<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><messageSchema>&b;</messageSchema>"#;
-    let cases: [(&str, String, &str); 7] = [
+    let mut laughs = String::from(r#"<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a0 "aaaaaaaaaa">"#);
+    for i in 1..10 {
+        let p = format!("&a{};", i - 1);
+        laughs += &format!(r#"<!ENTITY a{i} "{}">"#, p.repeat(10));
+    }
+    laughs += "]><messageSchema>&a9;</messageSchema>";
+    let external = r#"<?xml version="1.0"?><!DOCTYPE l [<!ENTITY x SYSTEM "file:///etc/passwd">]><messageSchema>&x;</messageSchema>"#;
+    let cases: [(&str, String, &str); 8] = [
         ("empty", String::new(), "xml"),
         (
             "malformed",
@@ -315,7 +321,8 @@ fn hostile_inputs_give_diagnostics_not_panics() {
         ),
         ("deep nesting", deep, "xml"),
         ("huge number", huge_id, "invalid-attribute"),
-        ("entity expansion", laughs.into(), "xml"),
+        ("entity expansion", laughs, "xml"),
+        ("external entity", external.into(), "xml"),
         ("not a schema", "<html/>".into(), "schema"),
         (
             "huge offset",
@@ -401,4 +408,227 @@ proptest! {
         let c = compile_str(&text, "p.xml", &Options::default());
         prop_assert!(c.ir.is_some() || c.errors().count() > 0);
     }
+}
+
+fn compiled_ir(text: &str) -> sbekit_ir::Ir {
+    let c = compile_str(text, "t.xml", &Options::default());
+    c.ir.unwrap_or_else(|| panic!("{:?}", c.diagnostics))
+}
+
+/// Issue 10, defect 1: a constant defined by valueRef is the enum value's encoding, and the
+/// field token carries the valueRef text typed char (as the reference's IR).
+#[test]
+fn value_ref_constants_take_the_enum_values_encoding() {
+    let ir = compiled_ir(&schema(
+        r#"<enum name="constval" encodingType="uint8"><validValue name="one">1</validValue><validValue name="two">2</validValue></enum>
+           <enum name="Side" encodingType="char"><validValue name="Buy">1</validValue><validValue name="TwO">T</validValue></enum>
+           <type name="unit" primitiveType="uint8" presence="constant" valueRef="constval.two"/>"#,
+        r#"<field name="constant" id="1" type="uint8" presence="constant" valueRef="constval.one"/>
+           <field name="side" id="2" type="Side" presence="constant" valueRef="Side.TwO"/>
+           <field name="u" id="3" type="unit"/>"#,
+    ));
+    let m = ir.message_by_name("M").unwrap();
+    let uint8 = m
+        .iter()
+        .find(|t| t.signal == Signal::Encoding && t.name == "uint8")
+        .unwrap();
+    let value = |t: &Token| {
+        t.encoding
+            .const_value
+            .as_ref()
+            .and_then(PrimitiveValue::as_i128)
+    };
+    assert_eq!(value(uint8), Some(1));
+    assert_eq!(value(find(m, Signal::Encoding, "unit")), Some(2));
+    for field in ["constant", "side"] {
+        let f = find(m, Signal::BeginField, field);
+        assert_eq!(
+            f.encoding.primitive_type,
+            Some(sbekit_ir::PrimitiveType::Char)
+        );
+    }
+    assert_eq!(
+        find(m, Signal::BeginField, "side").encoding.const_value,
+        Some(PrimitiveValue::Bytes(b"Side.TwO".to_vec()))
+    );
+    // The .sbeir round trip keeps the values.
+    let back = sbeir::decode(&sbeir::encode(&ir)).unwrap();
+    let m = back.message_by_name("M").unwrap();
+    assert_eq!(value(find(m, Signal::Encoding, "unit")), Some(2));
+}
+
+/// Issue 10, defect 2: a field's version is max(field sinceVersion, type sinceVersion), so an
+/// older writer's shorter block is valid.
+#[test]
+fn a_types_since_version_reaches_the_fields_that_use_it() {
+    let text = schema(
+        r#"<type name="intArray" primitiveType="int32" length="5" sinceVersion="1"/>
+           <enum name="E" encodingType="uint8" sinceVersion="1"><validValue name="A">0</validValue></enum>
+           <composite name="C" sinceVersion="1"><type name="x" primitiveType="uint8"/></composite>"#,
+        r#"<field name="a" id="1" type="uint32"/>
+           <field name="arr" id="2" type="intArray"/>
+           <field name="e" id="3" type="E"/>
+           <field name="c" id="4" type="C"/>"#,
+    );
+    let ir = compiled_ir(&text);
+    let m = ir.message_by_name("M").unwrap();
+    assert_eq!(find(m, Signal::BeginField, "a").version, 0);
+    for (field, inner_signal, inner) in [
+        ("arr", Signal::Encoding, "intArray"),
+        ("e", Signal::BeginEnum, "E"),
+        ("c", Signal::BeginComposite, "C"),
+    ] {
+        assert_eq!(find(m, Signal::BeginField, field).version, 1, "{field}");
+        assert_eq!(find(m, Signal::EndField, field).version, 1, "{field}");
+        assert_eq!(find(m, inner_signal, inner).version, 1, "{field}");
+    }
+}
+
+/// Issue 10, defect 3: inside a field, a composite's primitive members are stamped with
+/// max(field, composite) sinceVersion, not their own (enum, set and composite members:
+/// max(field, member)); in the header, with their own.
+#[test]
+fn composite_members_are_stamped_with_the_fields_version() {
+    let text = r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="1" version="3">
+  <types>
+    <composite name="messageHeader">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="templateId" primitiveType="uint16"/>
+      <type name="schemaId" primitiveType="uint16"/>
+      <type name="version" primitiveType="uint16" sinceVersion="1"/>
+    </composite>
+    <composite name="Opt" sinceVersion="1">
+      <type name="a" primitiveType="int32" presence="optional"/>
+      <type name="b" primitiveType="int32" presence="optional" sinceVersion="3"/>
+      <enum name="k" encodingType="uint8"><validValue name="A">0</validValue></enum>
+    </composite>
+  </types>
+  <sbe:message name="M" id="1">
+    <field name="early" id="1" type="Opt"/>
+    <field name="late" id="2" type="Opt" sinceVersion="2"/>
+  </sbe:message>
+</sbe:messageSchema>"#;
+    let ir = compiled_ir(text);
+    assert_eq!(find(&ir.header, Signal::Encoding, "version").version, 1);
+    assert_eq!(find(&ir.header, Signal::Encoding, "templateId").version, 0);
+    let m = ir.message_by_name("M").unwrap();
+    let versions = |field: &str| -> Vec<(String, i32)> {
+        let at = m
+            .iter()
+            .position(|t| t.signal == Signal::BeginField && t.name == field)
+            .unwrap();
+        let n = m[at].component_token_count as usize;
+        m[at..at + n]
+            .iter()
+            .filter(|t| t.signal != Signal::ValidValue)
+            .map(|t| (t.name.clone(), t.version))
+            .collect()
+    };
+    let v = |pairs: &[(&str, i32)]| -> Vec<(String, i32)> {
+        pairs.iter().map(|(n, v)| (n.to_string(), *v)).collect()
+    };
+    assert_eq!(
+        versions("early"),
+        v(&[
+            ("early", 1),
+            ("Opt", 1),
+            ("a", 1),
+            ("b", 1),
+            ("k", 0),
+            ("k", 0),
+            ("Opt", 1),
+            ("early", 1)
+        ])
+    );
+    assert_eq!(
+        versions("late"),
+        v(&[
+            ("late", 2),
+            ("Opt", 2),
+            ("a", 2),
+            ("b", 2),
+            ("k", 2),
+            ("k", 2),
+            ("Opt", 2),
+            ("late", 2)
+        ])
+    );
+}
+
+/// Issue 10: a validValue without sinceVersion inherits its enum's; only an explicit lower
+/// one is worth a warning.
+#[test]
+fn since_version_warns_only_for_an_explicit_lower_value_version() {
+    let c = compile_str(
+        &schema(
+            r#"<enum name="E" encodingType="uint8" sinceVersion="1">
+                 <validValue name="A">0</validValue>
+                 <validValue name="B" sinceVersion="1">1</validValue>
+                 <validValue name="C" sinceVersion="0">2</validValue>
+               </enum>"#,
+            r#"<field name="e" id="1" type="E"/>"#,
+        ),
+        "t.xml",
+        &Options::default(),
+    );
+    let warnings: Vec<String> = c.warnings().map(|d| d.to_string()).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("'C'"), "{warnings:?}");
+}
+
+/// Issue 10: a DTD declaration (`<!DOCTYPE xml>`, as real exchange schemas have) is accepted,
+/// and so are small internal entities; large expansions and external entities are not (see
+/// `hostile_inputs_give_diagnostics_not_panics`).
+#[test]
+fn doctype_declarations_are_accepted() {
+    let plain = schema("", r#"<field name="a" id="1" type="uint8"/>"#);
+    let with_doctype = format!("<?xml version=\"1.0\"?>\n<!DOCTYPE xml>\n{plain}");
+    let c = compile_str(&with_doctype, "t.xml", &Options::default());
+    assert!(c.ir.is_some(), "{:?}", c.diagnostics);
+    let with_entity = format!(
+        "<!DOCTYPE x [<!ENTITY d \"a description\">]>\n{}",
+        plain.replace(
+            r#"id="1" type="uint8""#,
+            r#"id="1" type="uint8" description="&d;""#
+        )
+    );
+    let c = compile_str(&with_entity, "t.xml", &Options::default());
+    let ir = c.ir.unwrap_or_else(|| panic!("{:?}", c.diagnostics));
+    let m = ir.message_by_name("M").unwrap();
+    assert_eq!(
+        find(m, Signal::BeginField, "a").description.as_deref(),
+        Some("a description")
+    );
+}
+
+/// Issue 10: an enum listing its null value as a validValue (SBE 1.0's optional Boolean) is
+/// valid with a warning; the null stays BEGIN_ENUM's nullValue.
+#[test]
+fn an_enum_may_list_its_null_value() {
+    let c = compile_str(
+        &schema(
+            r#"<enum name="Bool" encodingType="uint8"><validValue name="False">0</validValue><validValue name="True">1</validValue><validValue name="NullValue">255</validValue></enum>"#,
+            r#"<field name="b" id="1" type="Bool"/>"#,
+        ),
+        "t.xml",
+        &Options::default(),
+    );
+    let ir =
+        c.ir.as_ref()
+            .unwrap_or_else(|| panic!("{:?}", c.diagnostics));
+    let warnings: Vec<String> = c.warnings().map(|d| d.to_string()).collect();
+    assert!(
+        warnings.len() == 1 && warnings[0].contains("null value"),
+        "{warnings:?}"
+    );
+    let m = ir.message_by_name("M").unwrap();
+    let begin = find(m, Signal::BeginEnum, "Bool");
+    assert_eq!(
+        begin
+            .encoding
+            .null_value
+            .as_ref()
+            .and_then(PrimitiveValue::as_i128),
+        Some(255)
+    );
 }

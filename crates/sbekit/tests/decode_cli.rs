@@ -423,3 +423,57 @@ fn ir_command_writes_reference_compatible_sbeir() {
     let out = run(&["ir", xml.to_str().unwrap(), "-o", "-"], None);
     assert_eq!(out.stdout, std::fs::read(&ir_path).unwrap());
 }
+
+/// Issue 10: a venue pads each message to 8 bytes inside its length-prefixed frame. The padding
+/// is accepted and counted by default, and an error with `--strict-frames`.
+#[test]
+fn padding_inside_a_frame_is_accepted_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="1" version="0">
+  <types>
+    <composite name="messageHeader">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="templateId" primitiveType="uint16"/>
+      <type name="schemaId" primitiveType="uint16"/>
+      <type name="version" primitiveType="uint16"/>
+    </composite>
+  </types>
+  <sbe:message name="M" id="1"><field name="a" id="1" type="uint32"/></sbe:message>
+</sbe:messageSchema>"#;
+    let schema = write_file(dir.path(), "s.xml", schema.as_bytes());
+    // 8-byte header + 4-byte block = 12 bytes, padded to 16.
+    let mut message = vec![4, 0, 1, 0, 1, 0, 0, 0, 42, 0, 0, 0];
+    message.resize(16, 0);
+    let mut stream = Vec::new();
+    for _ in 0..2 {
+        stream.extend_from_slice(&(message.len() as u32).to_le_bytes());
+        stream.extend_from_slice(&message);
+    }
+    let input = write_file(dir.path(), "in.bin", &stream);
+    let out = run(
+        &["decode", "-s", &schema, "--framing", "u32le", &input],
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(lines(&out), vec![r#"{"a":42}"#; 2]);
+    assert!(
+        stderr.contains("2 frames held trailing padding (8 bytes in all)"),
+        "{stderr}"
+    );
+    let out = run(
+        &[
+            "decode",
+            "-s",
+            &schema,
+            "--framing",
+            "u32le",
+            "--strict-frames",
+            &input,
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("frame holds 16 bytes but its message has 12"));
+}

@@ -22,7 +22,8 @@ Framings:
 Input is read through a bounded buffer, so files larger than memory stream in constant memory.
 A bad message is reported on stderr with its index and byte offset, and decoding stops; with
 --keep-going the length-prefixed framings skip the bad frame and go on (back-to-back messages
-cannot be resynchronised). Exit status: 0 if every message decoded, 1 if any failed, 2 on
+cannot be resynchronised). Bytes after a message inside its length-prefixed frame are padding
+(some venues pad to 8 bytes): skipped and counted on stderr, or an error with --strict-frames. Exit status: 0 if every message decoded, 1 if any failed, 2 on
 usage, schema or I/O errors.
 
 Examples:
@@ -51,6 +52,9 @@ pub struct DecodeArgs {
     /// After a bad message, go on with the next frame where the framing allows it.
     #[arg(short = 'k', long)]
     keep_going: bool,
+    /// Treat bytes after a message inside its frame as an error instead of padding.
+    #[arg(long)]
+    strict_frames: bool,
     /// Largest message accepted, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MESSAGE)]
     max_message_size: usize,
@@ -92,7 +96,8 @@ pub fn run(args: DecodeArgs) -> Result<ExitCode, Failure> {
         })?;
         Box::new(f)
     };
-    let stream = MessageStream::new(input, args.framing, args.max_message_size);
+    let stream = MessageStream::new(input, args.framing, args.max_message_size)
+        .strict_frames(args.strict_frames);
     let outcome = if args.count {
         drive(&args, &decoder, template, stream, &mut NoopVisitor, |_| {
             None
@@ -103,6 +108,14 @@ pub fn run(args: DecodeArgs) -> Result<ExitCode, Failure> {
     };
     if args.count {
         write_stdout(format!("{}\n", outcome.decoded).as_bytes())?;
+    }
+    if outcome.padded > 0 {
+        eprintln!(
+            "sbekit decode: {} frame{} held trailing padding ({} bytes in all), skipped",
+            outcome.padded,
+            if outcome.padded == 1 { "" } else { "s" },
+            outcome.padding
+        );
     }
     if outcome.errors > 0 {
         eprintln!(
@@ -119,6 +132,9 @@ pub fn run(args: DecodeArgs) -> Result<ExitCode, Failure> {
 struct Outcome {
     decoded: u64,
     errors: u64,
+    /// Frames with bytes after their message, and those bytes.
+    padded: u64,
+    padding: u64,
 }
 
 /// Output is handed to stdout in chunks of about this size.
@@ -138,12 +154,18 @@ fn drive<R: Read, V: Visitor>(
     let mut outcome = Outcome {
         decoded: 0,
         errors: 0,
+        padded: 0,
+        padding: 0,
     };
     loop {
         let mark = printer(visitor).map_or(0, |p| p.len());
         match stream.next_message(decoder, template, visitor) {
             Ok(Some(info)) => {
                 outcome.decoded += u64::from(info.decoded);
+                if info.padding > 0 {
+                    outcome.padded += 1;
+                    outcome.padding += info.padding as u64;
+                }
                 if let Some(p) = printer(visitor) {
                     if p.len() >= FLUSH_AT {
                         if !write_or_closed(&mut out, p.output())? {

@@ -20,7 +20,7 @@ pub struct GenerateArgs {
     /// Write one module file `<package>.rs` into the directory instead of a crate.
     #[arg(long)]
     module: bool,
-    /// Crate name (default: `<package>-sbe`).
+    /// Crate name (default: `<package>-sbe`, or the package if it already ends in `sbe`).
     #[arg(long)]
     crate_name: Option<String>,
     /// Depend on the runtime by path (a checkout of `crates/sbekit-runtime`) instead of by
@@ -56,9 +56,10 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     let result = if args.module {
         sbekit_codegen::write_module(&ir, &args.out, &opts).map(|p| p.display().to_string())
     } else {
-        let name = args.crate_name.clone().unwrap_or_else(|| {
-            format!("{}-sbe", sbekit_codegen::module_name(&ir).replace('_', "-"))
-        });
+        let name = args
+            .crate_name
+            .clone()
+            .unwrap_or_else(|| sbekit_codegen::crate_name(&ir));
         let dep = match &args.runtime_path {
             Some(p) => RuntimeDep::Path(p.clone()),
             None => RuntimeDep::Version(env!("CARGO_PKG_VERSION").to_string()),
