@@ -51,27 +51,30 @@ impl Visitor for NoopVisitor {}
 
 /// Bounds on the work one message may ask of the decoder, against hostile input.
 ///
-/// Group counts are checked against the bytes left in the buffer, but entries of a block
-/// with no bytes (all constants, or block length 0) take no room, so a 28-byte message could
-/// declare four billion of them. The entry budget bounds that: the walk visits at most
-/// `max_group_entries` entries per message, in all its groups and nesting levels together.
-/// Group nesting depth is bounded by the schema (see [`sbekit_ir::layout::MAX_NESTING`]).
+/// Group counts are checked against the bytes left in the buffer, so entries with a block
+/// are bounded by the input's size. Entries of an empty block (block length 0: a block of
+/// constants, or none) take no room, so a 20-byte message could declare four billion of them.
+/// The budget bounds those: a message may declare at most `max_empty_entries` of them, in all
+/// its groups and nesting levels together. Group nesting depth is bounded by the schema (see
+/// [`sbekit_ir::layout::MAX_NESTING`]). Work per message is thus bounded by its size plus
+/// the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Group entries one message may declare in all; more is [`ErrorKind::TooManyEntries`].
-    pub max_group_entries: u64,
+    /// Entries of empty-block groups one message may declare in all; more is
+    /// [`ErrorKind::TooManyEntries`].
+    pub max_empty_entries: u64,
 }
 
 impl Limits {
-    /// The default entry budget: far above any real feed's messages (a 64 KiB message holds
-    /// at most 65,535 one-byte entries), far below what would stall a decoder.
-    pub const DEFAULT_MAX_GROUP_ENTRIES: u64 = 1 << 20;
+    /// The default budget: far above what a real feed sends (a group count is 16 bits in most
+    /// schemas), far below what would stall a decoder or flood its output.
+    pub const DEFAULT_MAX_EMPTY_ENTRIES: u64 = 1 << 20;
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_group_entries: Self::DEFAULT_MAX_GROUP_ENTRIES,
+            max_empty_entries: Self::DEFAULT_MAX_EMPTY_ENTRIES,
         }
     }
 }
@@ -102,8 +105,8 @@ pub enum ErrorKind {
         /// Bytes the present fields need.
         required: usize,
     },
-    /// The message declares more group entries, in all its groups together, than
-    /// [`Limits::max_group_entries`] allows.
+    /// The message declares more entries of empty-block groups, in all its groups together,
+    /// than [`Limits::max_empty_entries`] allows.
     TooManyEntries {
         /// The limit in force.
         limit: u64,
@@ -171,8 +174,8 @@ impl fmt::Display for DecodeError {
             ),
             ErrorKind::TooManyEntries { limit } => write!(
                 f,
-                ": more than {limit} group entries in one message (the limit; raise it with \
-                 Limits::max_group_entries or --max-entries)"
+                ": more than {limit} entries of empty-block groups in one message (the limit; \
+                 raise it with Limits::max_empty_entries or --max-empty-entries)"
             ),
         }
     }
@@ -194,14 +197,29 @@ impl Decoder {
         let h = &self.header;
         let bytes = take(buf, 0, h.length as u64, "messageHeader")?;
         let get = |s: Slot| read_slot_fast::<O>(bytes, s).unwrap_or(0);
-        // Constant header fields are not on the wire.
-        let [bl, tid, sid, ver] = h.constants;
-        Ok(MessageHeader {
-            block_length: bl.unwrap_or_else(|| get(h.block_length)),
-            template_id: tid.unwrap_or_else(|| get(h.template_id)),
-            schema_id: sid.unwrap_or_else(|| get(h.schema_id)),
-            version: ver.unwrap_or_else(|| get(h.version)),
-        })
+        let header = MessageHeader {
+            block_length: get(h.block_length),
+            template_id: get(h.template_id),
+            schema_id: get(h.schema_id),
+            version: get(h.version),
+        };
+        if h.has_constants {
+            return Ok(self.with_header_constants(header));
+        }
+        Ok(header)
+    }
+
+    /// Constant header fields are not on the wire: their values come from the schema. Rare,
+    /// so kept out of line, off the common path.
+    #[cold]
+    #[inline(never)]
+    fn with_header_constants(&self, mut header: MessageHeader) -> MessageHeader {
+        let [bl, tid, sid, ver] = self.header.constants;
+        header.block_length = bl.unwrap_or(header.block_length);
+        header.template_id = tid.unwrap_or(header.template_id);
+        header.schema_id = sid.unwrap_or(header.schema_id);
+        header.version = ver.unwrap_or(header.version);
+        header
     }
 
     /// Decodes the message (header included) at the start of `buf`, reporting it to `visitor`.
@@ -222,7 +240,7 @@ impl Decoder {
     ) -> Result<usize, DecodeError> {
         let header = self.header_in::<O>(buf)?;
         // A constant schemaId is not on the wire: there is nothing to check.
-        if self.header.constants[2].is_none() && header.schema_id != self.schema_id {
+        if header.schema_id != self.schema_id && self.header.constants[2].is_none() {
             return Err(DecodeError::new(
                 self.header.schema_id.offset,
                 "",
@@ -282,7 +300,7 @@ struct Walk<'b, 'v, V, O> {
     buf: &'b [u8],
     order: ByteOrder,
     version: u64,
-    /// Group entries the message may still declare before [`ErrorKind::TooManyEntries`].
+    /// Empty-block entries the message may still declare before [`ErrorKind::TooManyEntries`].
     entries_left: u64,
     entry_limit: u64,
     visitor: &'v mut V,
@@ -340,8 +358,8 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
             buf,
             order: O::ORDER,
             version,
-            entries_left: limits.max_group_entries,
-            entry_limit: limits.max_group_entries,
+            entries_left: limits.max_empty_entries,
+            entry_limit: limits.max_empty_entries,
             visitor,
             _order: PhantomData,
         }
@@ -634,18 +652,20 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
             return Err(truncated(self.buf, pos, g.dimension_length as u64, &g.name));
         };
         let mut pos = pos + dim.len();
-        // Entries of an empty block take no bytes, so the buffer alone cannot bound the count:
-        // the per-message entry budget does, before any entry is walked.
-        if count > self.entries_left {
-            return Err(DecodeError::new(
-                pos,
-                &g.name,
-                ErrorKind::TooManyEntries {
-                    limit: self.entry_limit,
-                },
-            ));
+        // Entries with a block take at least a byte each, so the buffer bounds their count
+        // (checked below). Entries of an empty block take none: the budget bounds those.
+        if block_length == 0 {
+            if count > self.entries_left {
+                return Err(DecodeError::new(
+                    pos,
+                    &g.name,
+                    ErrorKind::TooManyEntries {
+                        limit: self.entry_limit,
+                    },
+                ));
+            }
+            self.entries_left -= count;
         }
-        self.entries_left -= count;
         // Every entry needs at least its block: reject impossible counts before walking.
         let remaining = self.buf.len().saturating_sub(pos);
         let needed = count.saturating_mul(block_length);

@@ -31,6 +31,8 @@ pub struct HeaderPlan {
     pub version: Slot,
     /// Values of the four fields above that are constants (not on the wire), in that order.
     pub constants: [Option<u64>; 4],
+    /// True when any of `constants` is set.
+    pub has_constants: bool,
 }
 
 /// A decoded message header.
@@ -378,14 +380,16 @@ impl Decoder {
             offset: s.offset,
             ty: s.ty,
         };
+        let constants =
+            [&h.block_length, &h.template_id, &h.schema_id, &h.version].map(|s| s.constant);
         let header = HeaderPlan {
             length: h.size,
             block_length: slot(&h.block_length),
             template_id: slot(&h.template_id),
             schema_id: slot(&h.schema_id),
             version: slot(&h.version),
-            constants: [&h.block_length, &h.template_id, &h.schema_id, &h.version]
-                .map(|s| s.constant),
+            constants,
+            has_constants: constants.iter().any(Option::is_some),
         };
         let plans = Plans { layout, order };
         let mut messages = Vec::with_capacity(layout.messages.len());

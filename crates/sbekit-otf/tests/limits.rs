@@ -66,7 +66,7 @@ fn two_billion_empty_entries_are_refused_at_once() {
     assert_eq!(
         e.kind,
         ErrorKind::TooManyEntries {
-            limit: Limits::DEFAULT_MAX_GROUP_ENTRIES
+            limit: Limits::DEFAULT_MAX_EMPTY_ENTRIES
         }
     );
     assert_eq!(e.offset, 20);
@@ -95,11 +95,11 @@ fn the_budget_counts_every_group_of_the_message() {
     }
     dimension(&mut m, 4);
     let exact = decoder().with_limits(Limits {
-        max_group_entries: 12,
+        max_empty_entries: 12,
     });
     assert_eq!(exact.decode(&m, &mut NoopVisitor).unwrap(), m.len());
     let short = decoder().with_limits(Limits {
-        max_group_entries: 11,
+        max_empty_entries: 11,
     });
     let e = short.decode(&m, &mut NoopVisitor).unwrap_err();
     assert_eq!(e.kind, ErrorKind::TooManyEntries { limit: 11 });

@@ -115,17 +115,44 @@ fn exit_status_tells_invalid_input_from_usage_and_io_errors() {
 }
 
 #[test]
-fn the_entry_limit_is_a_flag_and_an_error_with_the_message_index() {
+fn the_empty_entry_limit_is_a_flag_and_an_error_with_the_message_index() {
     let dir = tempfile::tempdir().unwrap();
-    let good = write(dir.path(), "good.xml", GOOD.as_bytes());
-    let data = write(dir.path(), "ticks.sbe", &[tick(1), tick(5)].concat());
-    let ok = sbekit(&["decode", "-s", &good, "--max-entries", "5", &data]);
+    // A group of constants: its entries take no bytes.
+    let schema = GOOD
+        .replace(
+            "</types>",
+            r#"<type name="One" primitiveType="uint8" presence="constant">1</type></types>"#,
+        )
+        .replace(
+            r#"<field name="qty" id="3" type="uint32"/>"#,
+            r#"<field name="one" id="3" type="One"/>"#,
+        );
+    let schema = write(dir.path(), "empty.xml", schema.as_bytes());
+    let message = |entries: u16| {
+        let mut m = tick(0);
+        m.truncate(m.len() - 4);
+        m.extend_from_slice(&0u16.to_le_bytes());
+        m.extend_from_slice(&entries.to_le_bytes());
+        m
+    };
+    let data = write(dir.path(), "e.sbe", &[message(1), message(5)].concat());
+    let ok = sbekit(&["decode", "-s", &schema, "--max-empty-entries", "5", &data]);
     assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
-    let out = sbekit(&["decode", "-s", &good, "--max-entries", "4", &data]);
+    let json = String::from_utf8_lossy(&ok.stdout).into_owned();
+    assert_eq!(json.lines().count(), 2, "{json}");
+    assert_eq!(
+        json.lines().nth(1).unwrap().matches("\"one\"").count(),
+        5,
+        "{json}"
+    );
+    let out = sbekit(&["decode", "-s", &schema, "--max-empty-entries", "4", &data]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(err.contains("message 1"), "{err}");
-    assert!(err.contains("more than 4 group entries"), "{err}");
+    assert!(
+        err.contains("more than 4 entries of empty-block groups"),
+        "{err}"
+    );
 }
 
 #[test]

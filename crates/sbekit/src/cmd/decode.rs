@@ -58,10 +58,10 @@ pub struct DecodeArgs {
     /// Largest message accepted, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MESSAGE)]
     max_message_size: usize,
-    /// Refuse a message that declares more group entries than this, in all its groups
-    /// together (entries of an empty block take no bytes, so only this bounds them).
-    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_MAX_GROUP_ENTRIES)]
-    max_entries: u64,
+    /// Refuse a message that declares more entries of empty-block groups than this, in all
+    /// its groups together (they take no bytes, so the input's size cannot bound them).
+    #[arg(long, value_name = "N", default_value_t = Limits::DEFAULT_MAX_EMPTY_ENTRIES)]
+    max_empty_entries: u64,
 }
 
 fn parse_framing(s: &str) -> Result<Framing, String> {
@@ -74,7 +74,7 @@ pub fn run(args: DecodeArgs) -> Result<ExitCode, Failure> {
     let decoder = Decoder::from_layout(&layout)
         .map_err(|e| Failure::invalid(format_args!("{}: {e}", args.schema.display())))?
         .with_limits(Limits {
-            max_group_entries: args.max_entries,
+            max_empty_entries: args.max_empty_entries,
         });
     let template = match &args.template {
         None => None,
