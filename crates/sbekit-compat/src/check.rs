@@ -315,7 +315,7 @@ impl Ctx<'_> {
     }
 
     /// Compares the fields of a block (or the members of a composite, when `composite` gives
-    /// the holding field's old block length). Returns true when a wire field was appended.
+    /// the composite's old size). Returns true when a wire field was appended.
     fn fields(&mut self, of: &[Field], nf: &[Field], at: &At, composite: Option<usize>) -> bool {
         let pairs = pair(
             of,
@@ -407,16 +407,14 @@ impl Ctx<'_> {
                 );
                 continue;
             }
-            if let Some(old_block) = composite {
-                // A versioned member is absent at old acting versions, but the holding field
-                // grows: new readers need the bytes if old writers' blocks end before them.
-                if n.end() > old_block {
+            if let Some(old_size) = composite {
+                if n.end() > old_size {
                     self.push_with(
                         &rules::COMPOSITE_EXTENDED,
                         Effect::Break,
                         Effect::Ok,
                         format!(
-                            "'{path}' extends its composite past the old block length {old_block}"
+                            "'{path}' grows its composite past its old {old_size} bytes; decoders need the whole composite at every acting version"
                         ),
                         p(&at.old),
                         p(&path),
@@ -714,26 +712,10 @@ impl Ctx<'_> {
                 p(&at.new),
             );
         }
-        // The block length old writers use, for members that grow the field past it.
-        let old_block = self.block_length_of(&at.old).unwrap_or(usize::MAX);
-        let room = old_block.saturating_sub(o.offset);
-        self.fields(am, bm, at, Some(room));
+        // Decoders require a present field's whole composite, whatever its members'
+        // versions, so a member is compatible only inside the composite's old size.
+        self.fields(am, bm, at, Some(o.size));
         let _ = n;
-    }
-
-    fn block_length_of(&self, path: &str) -> Option<usize> {
-        let mut parts = path.split('.');
-        let m = self.old.message_by_name(parts.next()?)?;
-        let mut block = &m.block;
-        let rest: Vec<&str> = parts.collect();
-        // All but the last part name groups (a member path has more; stop at the field).
-        for name in &rest[..rest.len().saturating_sub(1)] {
-            match block.groups.iter().find(|g| g.name == *name) {
-                Some(g) => block = &g.block,
-                None => break,
-            }
-        }
-        Some(block.block_length)
     }
 
     fn enums(&mut self, a: EnumId, b: EnumId, at: &At) {
