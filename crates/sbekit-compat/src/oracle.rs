@@ -786,11 +786,9 @@ impl Salter<'_, '_> {
                 };
                 write_bits(bytes, at, p.ty.size(), v as u64, self.order);
             }
-            FieldKind::Primitive(p) if p.length == 1 => {
-                if optional && r % 4 == 0 {
-                    let bits = wire_bits(&p.null_value, p.ty);
-                    write_bits(bytes, at, p.ty.size(), bits, self.order);
-                }
+            FieldKind::Primitive(p) if p.length == 1 && optional && r % 4 == 0 => {
+                let bits = wire_bits(&p.null_value, p.ty);
+                write_bits(bytes, at, p.ty.size(), bits, self.order);
             }
             FieldKind::Enum { def, .. } => {
                 let e = self.layout.enum_def(*def);
@@ -860,12 +858,12 @@ fn write_bits(bytes: &mut [u8], at: usize, size: usize, bits: u64, order: ByteOr
         return;
     };
     let le = bits.to_le_bytes();
-    for i in 0..size.min(8) {
+    for (i, b) in le.iter().take(size).enumerate() {
         let k = if order == ByteOrder::BigEndian {
             size - 1 - i
         } else {
             i
         };
-        dst[k] = le[i];
+        dst[k] = *b;
     }
 }

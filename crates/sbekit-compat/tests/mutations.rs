@@ -125,7 +125,10 @@ fn mutations(text: &str) -> Vec<(String, String)> {
         let f = |extra: &str| format!("<field name=\"zzMut\" id=\"9001\" type=\"uint32\"{extra}/>");
         out.push((
             "append-field".into(),
-            vec![bump(), insert_after(last, &f(&format!(" sinceVersion=\"{next}\"")))],
+            vec![
+                bump(),
+                insert_after(last, &f(&format!(" sinceVersion=\"{next}\""))),
+            ],
         ));
         out.push((
             "append-optional-field".into(),
@@ -137,8 +140,17 @@ fn mutations(text: &str) -> Vec<(String, String)> {
                 ),
             ],
         ));
-        out.push(("append-field-unversioned".into(), vec![bump(), insert_after(last, &f(""))]));
-        out.push(("insert-field-first".into(), vec![bump(), insert_before(first, &f(&format!(" sinceVersion=\"{next}\"")))]));
+        out.push((
+            "append-field-unversioned".into(),
+            vec![bump(), insert_after(last, &f(""))],
+        ));
+        out.push((
+            "insert-field-first".into(),
+            vec![
+                bump(),
+                insert_before(first, &f(&format!(" sinceVersion=\"{next}\""))),
+            ],
+        ));
         out.push(("remove-last-field".into(), vec![remove(last)]));
         out.push(("remove-first-field".into(), vec![remove(first)]));
         if fields.len() >= 2 {
@@ -146,24 +158,54 @@ fn mutations(text: &str) -> Vec<(String, String)> {
             out.push((
                 "swap-fields".into(),
                 vec![
-                    Edit { range: a.range(), text: text[b.range()].to_string() },
-                    Edit { range: b.range(), text: text[a.range()].to_string() },
+                    Edit {
+                        range: a.range(),
+                        text: text[b.range()].to_string(),
+                    },
+                    Edit {
+                        range: b.range(),
+                        text: text[a.range()].to_string(),
+                    },
                 ],
             ));
         }
-        out.push(("rename-field".into(), vec![set_attr(text, first, "name", "zzRenamed")]));
-        out.push(("deprecate-field".into(), vec![bump(), set_attr(text, first, "deprecated", &next.to_string())]));
-        out.push(("field-since-raised".into(), vec![bump(), set_attr(text, last, "sinceVersion", &next.to_string())]));
-        out.push(("describe-message".into(), vec![set_attr(text, m, "description", "mutated")]));
+        out.push((
+            "rename-field".into(),
+            vec![set_attr(text, first, "name", "zzRenamed")],
+        ));
+        out.push((
+            "deprecate-field".into(),
+            vec![
+                bump(),
+                set_attr(text, first, "deprecated", &next.to_string()),
+            ],
+        ));
+        out.push((
+            "field-since-raised".into(),
+            vec![
+                bump(),
+                set_attr(text, last, "sinceVersion", &next.to_string()),
+            ],
+        ));
+        out.push((
+            "describe-message".into(),
+            vec![set_attr(text, m, "description", "mutated")],
+        ));
         out.push(("template-id".into(), vec![set_attr(text, m, "id", "60000")]));
         out.push(("remove-message".into(), vec![remove(m)]));
         if let Some((pf, ty)) = fields.iter().find_map(|f| {
             let t = f.attribute("type")?;
             PRIMITIVES.iter().find(|p| p.0 == t).map(|p| (*f, p.1))
         }) {
-            out.push(("field-primitive".into(), vec![set_attr(text, pf, "type", ty)]));
+            out.push((
+                "field-primitive".into(),
+                vec![set_attr(text, pf, "type", ty)],
+            ));
             if pf.attribute("presence").is_none() {
-                out.push(("field-optional".into(), vec![set_attr(text, pf, "presence", "optional")]));
+                out.push((
+                    "field-optional".into(),
+                    vec![set_attr(text, pf, "presence", "optional")],
+                ));
             }
         }
         // A field typed by a named type: point it at another type of the schema.
@@ -172,59 +214,92 @@ fn mutations(text: &str) -> Vec<(String, String)> {
             .find(|f| f.attribute("type").is_some_and(|t| type_names.contains(&t)))
         {
             let cur = tf.attribute("type").unwrap();
-            if let Some(other) = type_names.iter().find(|t| **t != cur && !t.contains("Encoding") && **t != "messageHeader") {
-                out.push(("field-retyped".into(), vec![set_attr(text, *tf, "type", other)]));
+            if let Some(other) = type_names
+                .iter()
+                .find(|t| **t != cur && !t.contains("Encoding") && **t != "messageHeader")
+            {
+                out.push((
+                    "field-retyped".into(),
+                    vec![set_attr(text, *tf, "type", other)],
+                ));
             }
         }
         let has_data = m.children().any(|c| is_el(&c, "data"));
-        let last_child = m.children().filter(Node::is_element).last().unwrap();
+        let last_child = m.children().rfind(Node::is_element).unwrap();
         let dim = types
             .iter()
             .flat_map(|t| t.children())
-            .find(|c| is_el(c, "composite") && c.children().any(|m| m.attribute("name") == Some("numInGroup")))
+            .find(|c| {
+                is_el(c, "composite")
+                    && c.children()
+                        .any(|m| m.attribute("name") == Some("numInGroup"))
+            })
             .and_then(|c| c.attribute("name"));
         if let Some(dim) = dim {
             let g = format!("<group name=\"zzGroup\" id=\"9002\" dimensionType=\"{dim}\" sinceVersion=\"{next}\"><field name=\"x\" id=\"1\" type=\"uint32\"/></group>");
             let anchor = m
                 .children()
-                .filter(|c| is_el(c, "group") || is_el(c, "field"))
-                .last()
+                .rfind(|c| is_el(c, "group") || is_el(c, "field"))
                 .unwrap();
-            out.push(("append-group".into(), vec![bump(), insert_after(anchor, &g)]));
+            out.push((
+                "append-group".into(),
+                vec![bump(), insert_after(anchor, &g)],
+            ));
         }
         let var = types
             .iter()
             .flat_map(|t| t.children())
-            .find(|c| is_el(c, "composite") && c.children().any(|m| m.attribute("name") == Some("varData")))
+            .find(|c| {
+                is_el(c, "composite")
+                    && c.children().any(|m| m.attribute("name") == Some("varData"))
+            })
             .and_then(|c| c.attribute("name"));
         if let Some(var) = var {
-            let d = format!("<data name=\"zzData\" id=\"9003\" type=\"{var}\" sinceVersion=\"{next}\"/>");
-            out.push(("append-data".into(), vec![bump(), insert_after(last_child, &d)]));
+            let d = format!(
+                "<data name=\"zzData\" id=\"9003\" type=\"{var}\" sinceVersion=\"{next}\"/>"
+            );
+            out.push((
+                "append-data".into(),
+                vec![bump(), insert_after(last_child, &d)],
+            ));
             if has_data {
                 let first_data = m.children().find(|c| is_el(c, "data")).unwrap();
-                out.push(("insert-data-first".into(), vec![bump(), insert_before(first_data, &d)]));
-                out.push(("remove-last-data".into(), vec![remove(m.children().filter(|c| is_el(c, "data")).last().unwrap())]));
+                out.push((
+                    "insert-data-first".into(),
+                    vec![bump(), insert_before(first_data, &d)],
+                ));
+                out.push((
+                    "remove-last-data".into(),
+                    vec![remove(m.children().rfind(|c| is_el(c, "data")).unwrap())],
+                ));
             }
         }
-        let add = format!("<message name=\"ZzMessage\" id=\"60001\" xmlns:sbe=\"http://fixprotocol.io/2016/sbe\"><field name=\"x\" id=\"1\" type=\"uint32\"/></message>");
-        let _ = add;
     }
     if let Some(m) = with_group {
         let groups: Vec<Node> = m.children().filter(|c| is_el(c, "group")).collect();
-        out.push(("remove-last-group".into(), vec![remove(*groups.last().unwrap())]));
+        out.push((
+            "remove-last-group".into(),
+            vec![remove(*groups.last().unwrap())],
+        ));
         if groups.len() >= 2 {
             let (a, b) = (groups[0], groups[1]);
             out.push((
                 "swap-groups".into(),
                 vec![
-                    Edit { range: a.range(), text: text[b.range()].to_string() },
-                    Edit { range: b.range(), text: text[a.range()].to_string() },
+                    Edit {
+                        range: a.range(),
+                        text: text[b.range()].to_string(),
+                    },
+                    Edit {
+                        range: b.range(),
+                        text: text[a.range()].to_string(),
+                    },
                 ],
             ));
         }
         // A field appended inside the first group's entries.
         let g = groups[0];
-        if let Some(gl) = g.children().filter(|c| is_el(c, "field")).last() {
+        if let Some(gl) = g.children().rfind(|c| is_el(c, "field")) {
             out.push((
                 "append-group-field".into(),
                 vec![bump(), insert_after(gl, &format!("<field name=\"zzInner\" id=\"9004\" type=\"uint16\" sinceVersion=\"{next}\"/>"))],
@@ -232,17 +307,38 @@ fn mutations(text: &str) -> Vec<(String, String)> {
         }
     }
     out.push(("schema-id".into(), vec![set_attr(text, root, "id", "4242")]));
-    let order = if root.attribute("byteOrder") == Some("bigEndian") { "littleEndian" } else { "bigEndian" };
-    out.push(("byte-order".into(), vec![set_attr(text, root, "byteOrder", order)]));
-    let enums: Vec<Node> = types.iter().flat_map(|t| t.children()).filter(|c| is_el(c, "enum")).collect();
-    if let Some(e) = enums.iter().find(|e| e.children().filter(|v| is_el(v, "validValue")).count() >= 2) {
+    let order = if root.attribute("byteOrder") == Some("bigEndian") {
+        "littleEndian"
+    } else {
+        "bigEndian"
+    };
+    out.push((
+        "byte-order".into(),
+        vec![set_attr(text, root, "byteOrder", order)],
+    ));
+    let enums: Vec<Node> = types
+        .iter()
+        .flat_map(|t| t.children())
+        .filter(|c| is_el(c, "enum"))
+        .collect();
+    if let Some(e) = enums
+        .iter()
+        .find(|e| e.children().filter(|v| is_el(v, "validValue")).count() >= 2)
+    {
         let values: Vec<Node> = e.children().filter(|v| is_el(v, "validValue")).collect();
         let last = *values.last().unwrap();
         out.push(("enum-remove".into(), vec![remove(last)]));
         let char_enc = e.attribute("encodingType") == Some("char");
-        let used: Vec<String> = values.iter().filter_map(|v| v.text()).map(|t| t.trim().to_string()).collect();
+        let used: Vec<String> = values
+            .iter()
+            .filter_map(|v| v.text())
+            .map(|t| t.trim().to_string())
+            .collect();
         let fresh = if char_enc {
-            ('A'..='Z').chain('a'..='z').map(|c| c.to_string()).find(|c| !used.contains(c))
+            ('A'..='Z')
+                .chain('a'..='z')
+                .map(|c| c.to_string())
+                .find(|c| !used.contains(c))
         } else {
             (1..250).map(|i| i.to_string()).find(|c| !used.contains(c))
         };
@@ -253,24 +349,45 @@ fn mutations(text: &str) -> Vec<(String, String)> {
             ));
             out.push((
                 "enum-reencode".into(),
-                vec![Edit { range: last.first_child().map_or(0..0, |t| t.range()), text: fresh.clone() }],
+                vec![Edit {
+                    range: last.first_child().map_or(0..0, |t| t.range()),
+                    text: fresh.clone(),
+                }],
             ));
         }
     }
-    let sets: Vec<Node> = types.iter().flat_map(|t| t.children()).filter(|c| is_el(c, "set")).collect();
+    let sets: Vec<Node> = types
+        .iter()
+        .flat_map(|t| t.children())
+        .filter(|c| is_el(c, "set"))
+        .collect();
     if let Some(s) = sets.first() {
         let choices: Vec<Node> = s.children().filter(|v| is_el(v, "choice")).collect();
         if let Some(last) = choices.last() {
             out.push(("set-remove".into(), vec![remove(*last)]));
-            let used: Vec<u32> = choices.iter().filter_map(|c| c.text()?.trim().parse().ok()).collect();
+            let used: Vec<u32> = choices
+                .iter()
+                .filter_map(|c| c.text()?.trim().parse().ok())
+                .collect();
             if let Some(bit) = (0..8).find(|b| !used.contains(b)) {
                 out.push((
                     "set-add".into(),
-                    vec![bump(), insert_after(*last, &format!("<choice name=\"ZzNew\" sinceVersion=\"{next}\">{bit}</choice>"))],
+                    vec![
+                        bump(),
+                        insert_after(
+                            *last,
+                            &format!(
+                                "<choice name=\"ZzNew\" sinceVersion=\"{next}\">{bit}</choice>"
+                            ),
+                        ),
+                    ],
                 ));
                 out.push((
                     "set-move".into(),
-                    vec![Edit { range: last.first_child().map_or(0..0, |t| t.range()), text: bit.to_string() }],
+                    vec![Edit {
+                        range: last.first_child().map_or(0..0, |t| t.range()),
+                        text: bit.to_string(),
+                    }],
                 ));
             }
         }
@@ -312,13 +429,21 @@ fn check_all(paths: &[std::path::PathBuf], messages: usize) {
         bad.extend(b);
     }
     assert!(total > 0);
-    assert!(bad.is_empty(), "{} of {total} mutations disagree:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of {total} mutations disagree:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
 
 #[test]
 fn our_schemas() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas");
-    check_all(&[root.join("market-data.xml"), root.join("shootout-2019.xml")], MESSAGES);
+    check_all(
+        &[root.join("market-data.xml"), root.join("shootout-2019.xml")],
+        MESSAGES,
+    );
 }
 
 #[test]
@@ -340,7 +465,10 @@ fn reference_schemas() {
 fn binance_schemas() {
     let mut paths = Vec::new();
     for f in ["spot_3_5.xml", "spot-fixsbe-1_1.xml", "stream_1_0.xml"] {
-        match sbekit_testdata::require(&format!("schemas/binance-spot/{f}"), "mutations::binance_schemas") {
+        match sbekit_testdata::require(
+            &format!("schemas/binance-spot/{f}"),
+            "mutations::binance_schemas",
+        ) {
             Some(p) => paths.push(p),
             None => return,
         }

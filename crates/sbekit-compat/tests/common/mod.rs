@@ -43,7 +43,14 @@ impl Outcome {
         {
             s.push_str(&format!(
                 "  counterexample {:?} {} v{} at {}: writer {} reader {}\n    w {}\n    r {}\n",
-                c.way, c.message, c.writer_version, c.path, c.writer, c.reader, c.writer_json, c.reader_json
+                c.way,
+                c.message,
+                c.writer_version,
+                c.path,
+                c.writer,
+                c.reader,
+                c.writer_json,
+                c.reader_json
             ));
         }
         s

@@ -1,6 +1,5 @@
 //! `sbekit compat`: is a new schema version compatible with an old one?
 
-use super::{write_stdout, Failure, EXIT_INVALID};
 use clap::{Args, ValueEnum};
 use sbekit_compat::{oracle, rules, Direction, Effect, Options, Severity, Tier, Verdict};
 use std::process::ExitCode;
@@ -65,18 +64,23 @@ enum DirectionArg {
 }
 
 /// Runs `sbekit compat`.
-pub fn run(args: CompatArgs) -> Result<ExitCode, Failure> {
+pub fn run(args: CompatArgs) -> ExitCode {
     if args.list_rules {
-        list_rules(args.json)?;
-        return Ok(ExitCode::SUCCESS);
+        list_rules(args.json);
+        return ExitCode::SUCCESS;
     }
     let (Some(old), Some(new)) = (&args.old, &args.new) else {
-        return Err(Failure::usage("compat: OLD and NEW are required"));
+        eprintln!("sbekit compat: OLD and NEW are required");
+        return ExitCode::from(2);
     };
-    // A side that cannot be read or compiled is a usage/I-O error (exit 2): exit 1 is
-    // reserved for "breaking".
-    let old = sbekit_compat::load(old).map_err(Failure::usage)?;
-    let new = sbekit_compat::load(new).map_err(Failure::usage)?;
+    let load = |s: &str| {
+        sbekit_compat::load(s).map_err(|e| {
+            eprintln!("sbekit compat: {e}");
+        })
+    };
+    let (Ok(old), Ok(new)) = (load(old), load(new)) else {
+        return ExitCode::from(2);
+    };
     let options = Options {
         tier: match args.tier {
             TierArg::Wire => Tier::Wire,
@@ -90,10 +94,13 @@ pub fn run(args: CompatArgs) -> Result<ExitCode, Failure> {
     };
     let report = sbekit_compat::check(&old, &new, &options);
     let proof = if args.explain {
-        Some(
-            oracle::run(&old, &new, &report.comparison.renames, EXPLAIN_MESSAGES, 1)
-                .map_err(Failure::usage)?,
-        )
+        match oracle::run(&old, &new, &report.comparison.renames, EXPLAIN_MESSAGES, 1) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                eprintln!("sbekit compat: {e}");
+                return ExitCode::from(2);
+            }
+        }
     } else {
         None
     };
@@ -107,9 +114,7 @@ pub fn run(args: CompatArgs) -> Result<ExitCode, Failure> {
             "diagnostics": report.diagnostics,
             "oracle": proof,
         });
-        let mut text = serde_json::to_string_pretty(&v).unwrap_or_default();
-        text.push('\n');
-        write_stdout(text.as_bytes())?;
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
         for d in &report.diagnostics {
             eprintln!("{d}");
@@ -138,11 +143,11 @@ pub fn run(args: CompatArgs) -> Result<ExitCode, Failure> {
     }
     let fatal = report.verdict == Verdict::Breaking
         || (args.warnings_fatal && report.verdict == Verdict::Warnings);
-    Ok(if fatal {
-        ExitCode::from(EXIT_INVALID)
+    if fatal {
+        ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    })
+    }
 }
 
 fn explain(p: &oracle::OracleReport, direction: Direction, verdict: Verdict) {
@@ -198,38 +203,36 @@ fn explain(p: &oracle::OracleReport, direction: Direction, verdict: Verdict) {
     }
 }
 
-fn list_rules(json: bool) -> Result<(), Failure> {
-    let mut out = String::new();
+fn list_rules(json: bool) {
     if json {
-        out = serde_json::to_string_pretty(rules::ALL).unwrap_or_default();
-        out.push('\n');
-        write_stdout(out.as_bytes())?;
-        return Ok(());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(rules::ALL).unwrap_or_default()
+        );
+        return;
     }
     let e = |x: Effect| match x {
         Effect::Ok => "ok",
         Effect::Warn => "warn",
         Effect::Break => "BREAK",
     };
-    out.push_str(&format!(
-        "{:<30} {:<5} {:<9} {:<8} explanation [specification]\n",
+    println!(
+        "{:<30} {:<5} {:<9} {:<8} explanation [specification]",
         "rule", "tier", "backward", "forward"
-    ));
+    );
     for r in rules::ALL {
         let tier = match r.tier {
             Tier::Wire => "wire",
             Tier::Api => "api",
         };
-        out.push_str(&format!(
-            "{:<30} {:<5} {:<9} {:<8} {} [{}]\n",
+        println!(
+            "{:<30} {:<5} {:<9} {:<8} {} [{}]",
             r.name,
             tier,
             e(r.backward),
             e(r.forward),
             r.summary,
             r.spec
-        ));
+        );
     }
-    write_stdout(out.as_bytes())?;
-    Ok(())
 }
