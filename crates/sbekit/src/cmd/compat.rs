@@ -1,5 +1,6 @@
 //! `sbekit compat`: is a new schema version compatible with an old one?
 
+use super::{write_stdout, Failure, EXIT_INVALID};
 use clap::{Args, ValueEnum};
 use sbekit_compat::{oracle, rules, Direction, Effect, Options, Severity, Tier, Verdict};
 use std::process::ExitCode;
@@ -64,23 +65,18 @@ enum DirectionArg {
 }
 
 /// Runs `sbekit compat`.
-pub fn run(args: CompatArgs) -> ExitCode {
+pub fn run(args: CompatArgs) -> Result<ExitCode, Failure> {
     if args.list_rules {
-        list_rules(args.json);
-        return ExitCode::SUCCESS;
+        list_rules(args.json)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let (Some(old), Some(new)) = (&args.old, &args.new) else {
-        eprintln!("sbekit compat: OLD and NEW are required");
-        return ExitCode::from(2);
+        return Err(Failure::usage("compat: OLD and NEW are required"));
     };
-    let load = |s: &str| {
-        sbekit_compat::load(s).map_err(|e| {
-            eprintln!("sbekit compat: {e}");
-        })
-    };
-    let (Ok(old), Ok(new)) = (load(old), load(new)) else {
-        return ExitCode::from(2);
-    };
+    // A side that cannot be read or compiled is a usage/I-O error (exit 2): exit 1 is
+    // reserved for "breaking".
+    let old = sbekit_compat::load(old).map_err(Failure::usage)?;
+    let new = sbekit_compat::load(new).map_err(Failure::usage)?;
     let options = Options {
         tier: match args.tier {
             TierArg::Wire => Tier::Wire,
@@ -94,13 +90,10 @@ pub fn run(args: CompatArgs) -> ExitCode {
     };
     let report = sbekit_compat::check(&old, &new, &options);
     let proof = if args.explain {
-        match oracle::run(&old, &new, &report.comparison.renames, EXPLAIN_MESSAGES, 1) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                eprintln!("sbekit compat: {e}");
-                return ExitCode::from(2);
-            }
-        }
+        Some(
+            oracle::run(&old, &new, &report.comparison.renames, EXPLAIN_MESSAGES, 1)
+                .map_err(Failure::usage)?,
+        )
     } else {
         None
     };
@@ -114,7 +107,9 @@ pub fn run(args: CompatArgs) -> ExitCode {
             "diagnostics": report.diagnostics,
             "oracle": proof,
         });
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        let mut text = serde_json::to_string_pretty(&v).unwrap_or_default();
+        text.push('\n');
+        write_stdout(text.as_bytes())?;
     } else {
         for d in &report.diagnostics {
             eprintln!("{d}");
@@ -143,11 +138,11 @@ pub fn run(args: CompatArgs) -> ExitCode {
     }
     let fatal = report.verdict == Verdict::Breaking
         || (args.warnings_fatal && report.verdict == Verdict::Warnings);
-    if fatal {
-        ExitCode::from(1)
+    Ok(if fatal {
+        ExitCode::from(EXIT_INVALID)
     } else {
         ExitCode::SUCCESS
-    }
+    })
 }
 
 fn explain(p: &oracle::OracleReport, direction: Direction, verdict: Verdict) {
@@ -203,21 +198,20 @@ fn explain(p: &oracle::OracleReport, direction: Direction, verdict: Verdict) {
     }
 }
 
-fn list_rules(json: bool) {
+fn list_rules(json: bool) -> Result<(), Failure> {
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(rules::ALL).unwrap_or_default()
-        );
-        return;
+        let mut out = serde_json::to_string_pretty(rules::ALL).unwrap_or_default();
+        out.push('\n');
+        write_stdout(out.as_bytes())?;
+        return Ok(());
     }
     let e = |x: Effect| match x {
         Effect::Ok => "ok",
         Effect::Warn => "warn",
         Effect::Break => "BREAK",
     };
-    println!(
-        "{:<30} {:<5} {:<9} {:<8} explanation [specification]",
+    let mut out = format!(
+        "{:<30} {:<5} {:<9} {:<8} explanation [specification]\n",
         "rule", "tier", "backward", "forward"
     );
     for r in rules::ALL {
@@ -225,14 +219,16 @@ fn list_rules(json: bool) {
             Tier::Wire => "wire",
             Tier::Api => "api",
         };
-        println!(
-            "{:<30} {:<5} {:<9} {:<8} {} [{}]",
+        out.push_str(&format!(
+            "{:<30} {:<5} {:<9} {:<8} {} [{}]\n",
             r.name,
             tier,
             e(r.backward),
             e(r.forward),
             r.summary,
             r.spec
-        );
+        ));
     }
+    write_stdout(out.as_bytes())?;
+    Ok(())
 }
