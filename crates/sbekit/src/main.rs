@@ -32,6 +32,8 @@ enum Command {
     Shootout(cmd::shootout::ShootoutArgs),
     /// Trade store: CSV trades to fixed-size SBE records, memory-mapped queries, export.
     Trades(cmd::trades::TradesArgs),
+    /// Compare two versions of a schema: what breaks old or new readers, proven by execution.
+    Compat(cmd::compat::CompatArgs),
     /// Generate Rust codecs (a crate or a module) from a schema.
     Generate(cmd::generate::GenerateArgs),
 }
@@ -47,5 +49,6 @@ fn main() -> ExitCode {
         Command::Shootout(args) => cmd::shootout::run(args),
         Command::Trades(args) => cmd::trades::run(args),
         Command::Generate(args) => cmd::generate::run(args),
+        Command::Compat(args) => cmd::compat::run(args),
     })
 }
