@@ -69,7 +69,14 @@ impl Doc {
     pub fn parse(&mut self, input: &[u8]) -> Result<(), SyntaxError> {
         self.nodes.clear();
         self.text.clear();
+        // One UTF-8 check for the whole input (fast on ASCII), so that strings are copied as
+        // `&str` slices without checking each again.
+        let src = std::str::from_utf8(input).map_err(|e| SyntaxError {
+            offset: e.valid_up_to(),
+            message: "invalid UTF-8".into(),
+        })?;
         let mut p = Parser {
+            src,
             s: input,
             i: 0,
             doc: self,
@@ -306,6 +313,7 @@ impl<'a> Iterator for Members<'a> {
 }
 
 struct Parser<'s, 'd> {
+    src: &'s str,
     s: &'s [u8],
     i: usize,
     doc: &'d mut Doc,
@@ -452,8 +460,8 @@ impl Parser<'_, '_> {
                 return Err(self.err("malformed number"));
             }
         }
-        // Only ASCII was consumed, so this is valid UTF-8.
-        let text = std::str::from_utf8(&self.s[start..self.i]).unwrap_or_default();
+        // Only ASCII was consumed.
+        let text = self.src.get(start..self.i).unwrap_or_default();
         let at = self.doc.text.len();
         self.doc.text.push_str(text);
         self.doc.span(Kind::Number, at);
@@ -480,11 +488,12 @@ impl Parser<'_, '_> {
                 .iter()
                 .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
                 .ok_or_else(|| self.err("unterminated string"))?;
-            let plain = &self.s[self.i..self.i + run];
-            let plain = std::str::from_utf8(plain).map_err(|e| SyntaxError {
-                offset: self.i + e.valid_up_to(),
-                message: "invalid UTF-8 in a string".into(),
-            })?;
+            // Both ends sit next to ASCII bytes (a quote, an escape or a control character),
+            // so they are character boundaries.
+            let plain = self
+                .src
+                .get(self.i..self.i + run)
+                .ok_or_else(|| self.err("invalid UTF-8 in a string"))?;
             self.doc.text.push_str(plain);
             self.i += run;
             match self.s[self.i] {
