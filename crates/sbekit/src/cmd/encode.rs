@@ -1,6 +1,7 @@
 //! `sbekit encode`: JSON lines to SBE messages, driven by the schema's layout (the inverse of
 //! `sbekit decode`).
 
+use super::{write_or_closed, Failure, EXIT_INVALID};
 use clap::Args;
 use sbekit_encode::{Doc, Encoder};
 use sbekit_otf::framing::{Framing, DEFAULT_MAX_MESSAGE};
@@ -63,27 +64,21 @@ fn parse_framing(s: &str) -> Result<Framing, String> {
     s.parse()
 }
 
-fn fail(msg: std::fmt::Arguments<'_>) -> ExitCode {
-    eprintln!("sbekit encode: {msg}");
-    ExitCode::from(2)
-}
-
 /// Output is handed to the writer in chunks of about this size.
 const FLUSH_AT: usize = 256 << 10;
 
 /// Runs `sbekit encode`.
-pub fn run(args: EncodeArgs) -> ExitCode {
-    let layout = match sbekit_schema::load_layout(&args.schema) {
-        Ok(l) => l,
-        Err(e) => return fail(format_args!("{e}")),
-    };
+pub fn run(args: EncodeArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
     let order = layout.byte_order;
     let encoder = Encoder::new(&layout);
     if let Some(t) = &args.template {
         let known = encoder.message_names().any(|n| n == t)
             || layout.messages.iter().any(|m| t.parse() == Ok(m.id));
         if !known {
-            return fail(format_args!("the schema has no message '{t}'"));
+            return Err(Failure::usage(format_args!(
+                "the schema has no message '{t}'"
+            )));
         }
     }
     let input: Box<dyn Read> = if args.input.as_os_str() == "-" {
@@ -91,7 +86,12 @@ pub fn run(args: EncodeArgs) -> ExitCode {
     } else {
         match File::open(&args.input) {
             Ok(f) => Box::new(f),
-            Err(e) => return fail(format_args!("cannot open {}: {e}", args.input.display())),
+            Err(e) => {
+                return Err(Failure::usage(format_args!(
+                    "cannot open {}: {e}",
+                    args.input.display()
+                )))
+            }
         }
     };
     let output: Box<dyn Write> = if args.output.as_os_str() == "-" {
@@ -99,7 +99,12 @@ pub fn run(args: EncodeArgs) -> ExitCode {
     } else {
         match File::create(&args.output) {
             Ok(f) => Box::new(f),
-            Err(e) => return fail(format_args!("cannot create {}: {e}", args.output.display())),
+            Err(e) => {
+                return Err(Failure::usage(format_args!(
+                    "cannot create {}: {e}",
+                    args.output.display()
+                )))
+            }
         }
     };
     let mut reader = BufReader::with_capacity(1 << 16, input);
@@ -108,10 +113,8 @@ pub fn run(args: EncodeArgs) -> ExitCode {
     let (mut number, mut encoded, mut failed) = (0u64, 0u64, 0u64);
     let template = args.template.as_deref();
     loop {
-        let more = match read_line(&mut reader, &mut line, args.max_line) {
-            Ok(more) => more,
-            Err(e) => return fail(format_args!("reading {}: {e}", args.input.display())),
-        };
+        let more = read_line(&mut reader, &mut line, args.max_line)
+            .map_err(|e| Failure::usage(format_args!("reading {}: {e}", args.input.display())))?;
         let Some(fits) = more else { break };
         number += 1;
         let result = if !fits {
@@ -134,8 +137,8 @@ pub fn run(args: EncodeArgs) -> ExitCode {
                 buf.extend_from_slice(&msg);
                 encoded += 1;
                 if buf.len() >= FLUSH_AT {
-                    if let Err(e) = out.write_all(&buf) {
-                        return write_failed(e);
+                    if !write_or_closed(&mut out, &buf)? {
+                        return Ok(ExitCode::SUCCESS);
                     }
                     buf.clear();
                 }
@@ -149,8 +152,8 @@ pub fn run(args: EncodeArgs) -> ExitCode {
             }
         }
     }
-    if let Err(e) = out.write_all(&buf).and_then(|()| out.flush()) {
-        return write_failed(e);
+    if !write_or_closed(&mut out, &buf)? {
+        return Ok(ExitCode::SUCCESS);
     }
     if failed > 0 {
         eprintln!(
@@ -158,16 +161,9 @@ pub fn run(args: EncodeArgs) -> ExitCode {
             if encoded == 1 { "" } else { "s" },
             if failed == 1 { "" } else { "s" },
         );
-        return ExitCode::from(1);
+        return Ok(ExitCode::from(EXIT_INVALID));
     }
-    ExitCode::SUCCESS
-}
-
-fn write_failed(e: io::Error) -> ExitCode {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        return ExitCode::SUCCESS;
-    }
-    fail(format_args!("cannot write output: {e}"))
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Reads the next line (without its newline) into `line`, holding at most `max` bytes of it.
