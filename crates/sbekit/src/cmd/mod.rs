@@ -12,6 +12,7 @@
 
 pub mod compat;
 pub mod decode;
+pub mod encode;
 pub mod generate;
 pub mod iex;
 pub mod ir;
