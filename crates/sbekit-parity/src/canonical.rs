@@ -179,14 +179,18 @@ impl Visitor for Canonical {
         self.put(&node.name, v, origin);
     }
     fn begin_composite(&mut self, node: &FieldNode) {
-        self.stack
-            .push(Frame::Object(Map::new(), node.name.clone(), Some((false, false))));
+        self.stack.push(Frame::Object(
+            Map::new(),
+            node.name.clone(),
+            Some((false, false)),
+        ));
     }
     fn end_composite(&mut self, _begin: &FieldNode) {
         self.pop_into_parent();
     }
     fn begin_group(&mut self, group: &GroupPlan, _count: u64) {
-        self.stack.push(Frame::Array(Vec::new(), group.name.clone()));
+        self.stack
+            .push(Frame::Array(Vec::new(), group.name.clone()));
     }
     fn begin_entry(&mut self, _group: &GroupPlan, _index: u64) {
         self.stack
@@ -381,7 +385,9 @@ fn parse_float(text: &str, single: bool) -> Option<f64> {
 pub fn compare_debug(path: &str, e: &Value, a: &Dbg, counts: &mut Counts) -> Result<(), String> {
     let differ = || Err(format!("{path}: reference {e} / generated Rust {a:?}"));
     match (e, a) {
-        (_, Dbg::Tuple(n, v)) if n == "Some" && v.len() == 1 => compare_debug(path, e, &v[0], counts),
+        (_, Dbg::Tuple(n, v)) if n == "Some" && v.len() == 1 => {
+            compare_debug(path, e, &v[0], counts)
+        }
         (Value::Null, Dbg::Ident(n)) if n == "None" => Ok(()),
         (Value::Array(x), Dbg::Ident(n)) if n == "None" && x.is_empty() => {
             bump(counts, "rust-absent-group-none");

@@ -126,8 +126,8 @@ impl Java {
 
     /// Runs `java/GenParity.java` over (schema, directory) pairs in one JVM: generates and
     /// compiles the reference's Java codecs for each schema, writes `per_message` random
-    /// messages per message with them (`java.bin`), and reads `java.bin` and `kit.bin` back with
-    /// them (`java.jsonl`, `kit.jsonl`). Returns the helper's counts (`name count` lines);
+    /// messages per message with them (`java.bin`), and reads `java.bin`, `kit.bin` and
+    /// `gen.bin` (where present) back with them (`java.jsonl`, `kit.jsonl`, `gen.jsonl`). Returns the helper's counts (`name count` lines);
     /// panics with its stderr if it fails.
     pub fn generated(&self, seed: u64, per_message: usize, pairs: &[(PathBuf, PathBuf)]) -> String {
         let (seed, per) = (seed.to_string(), per_message.to_string());

@@ -5,9 +5,12 @@
 //!    fills them by reflection, driven by the schema's IR) that sbekit's OTF decoder and sbekit's
 //!    **generated Rust** decoders (crate `sbekit-codegen-all`) read to the values the reference's
 //!    generated Java decoders read;
-//! 2. sbekit's encoder (`sbekit_otf::random`, at the schema's version, at every older version and
-//!    as a newer writer with longer blocks) writes messages that the reference's generated Java
-//!    decoders read to the values sbekit's OTF and generated Rust decoders read.
+//! 2. sbekit's encoders write messages that the reference's generated Java decoders read to the
+//!    values sbekit's OTF and generated Rust decoders read: its IR-driven random writer
+//!    (`sbekit_otf::random`, at the schema's version, at every older version and as a newer
+//!    writer with longer blocks) for all three schemas, and its generated Rust encoders for
+//!    `car.xml` (`sbekit_codegen_all::encoder_samples`, written by hand against the generated
+//!    API).
 //!
 //! Values are compared in the canonical form of `sbekit_parity::canonical`: exactly between the
 //! Java decoders and OTF, and between the Java decoders and the generated Rust's `Debug` text
@@ -35,6 +38,8 @@ const SCHEMAS: &[&str] = &[
 const JAVA_PER_MESSAGE: usize = 25;
 /// Random messages per message and writer version written by sbekit.
 const KIT_PER_VERSION: usize = 3;
+/// Messages written by sbekit's generated Rust encoders (car.xml only).
+const GEN_SAMPLES: usize = 40;
 /// Extra block bytes of sbekit's simulated newer writer.
 const NEWER_EXTRA: usize = 5;
 
@@ -102,6 +107,16 @@ fn generated_codecs_agree_with_the_reference_generated_java() {
             }
         }
         std::fs::write(out.join("kit.bin"), kit).unwrap();
+        if let Some(samples) = sbekit_codegen_all::encoder_samples(schema, 0x5BE_CA7, GEN_SAMPLES) {
+            let mut gen = Vec::new();
+            for m in samples {
+                Framing::U32Le
+                    .write_prefix(&mut gen, m.len(), sbekit_ir::ByteOrder::LittleEndian)
+                    .unwrap();
+                gen.extend_from_slice(&m);
+            }
+            std::fs::write(out.join("gen.bin"), gen).unwrap();
+        }
         decoders.push(Decoder::new(&ir).unwrap());
         pairs.push((path, out));
     }
@@ -115,7 +130,14 @@ fn generated_codecs_agree_with_the_reference_generated_java() {
     let mut no_rust = 0usize;
     for (i, schema) in SCHEMAS.iter().enumerate() {
         let out = &pairs[i].1;
-        for (writer, name) in [("Java encoders", "java"), ("sbekit", "kit")] {
+        for (writer, name) in [
+            ("the Java encoders", "java"),
+            ("sbekit's random writer", "kit"),
+            ("sbekit's generated Rust encoders", "gen"),
+        ] {
+            if !out.join(format!("{name}.bin")).exists() {
+                continue;
+            }
             let messages = frames(&out.join(format!("{name}.bin")));
             let lines: Vec<String> = std::fs::read_to_string(out.join(format!("{name}.jsonl")))
                 .unwrap()
@@ -151,7 +173,8 @@ fn generated_codecs_agree_with_the_reference_generated_java() {
                     }
                     Some(Ok(debug)) => {
                         rust_checked += 1;
-                        if let Err(e) = canonical::compare_message(&java_value, &debug, &mut counts) {
+                        if let Err(e) = canonical::compare_message(&java_value, &debug, &mut counts)
+                        {
                             failures.push(format!(
                                 "{what}: the generated Rust reads differently: {e}\n  Java decoders:  {java_value}\n  generated Rust: {debug}"
                             ));
