@@ -29,6 +29,7 @@ fn main() {
     };
     let mut all = String::new();
     let mut names = Vec::new();
+    let mut arms = String::new();
     let mut failures = Vec::new();
     for line in text.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
@@ -61,6 +62,11 @@ fn main() {
                 let file = out.join(format!("{module}.rs"));
                 sbekit_codegen::write_atomic(&file, &code).expect("write");
                 let _ = writeln!(all, "/// Generated from `{rel}`.\npub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
+                let _ = writeln!(
+                    arms,
+                    "{:?} => {module}::AnyMessage::decode(bytes).map(|m| format!(\"{{m:?}}\")).map_err(|e| e.to_string()),",
+                    rel
+                );
                 names.push(rel.to_string());
             }
             Err(e) => failures.push(format!("{rel}: generate: {e}")),
@@ -74,6 +80,7 @@ fn main() {
         );
     }
     let _ = writeln!(all, "/// The schemas compiled here, in verdict-file order.\npub const SCHEMAS: &[&str] = &{names:?};");
+    let _ = writeln!(all, "/// Decodes one message (header included) with the generated `AnyMessage` of the schema\n/// named by its path in [`SCHEMAS`] and returns its `Debug` text; `None` for an unknown schema.\npub fn debug_decode(schema: &str, bytes: &[u8]) -> Option<Result<String, String>> {{\n    Some(match schema {{\n{arms}        _ => return None,\n    }})\n}}");
     sbekit_codegen::write_atomic(&out.join("all.rs"), &all).expect("write");
     println!("cargo:rustc-cfg=has_reference");
 }

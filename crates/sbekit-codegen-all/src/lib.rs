@@ -9,3 +9,28 @@
 
 #[cfg(has_reference)]
 include!(concat!(env!("OUT_DIR"), "/all.rs"));
+
+#[cfg(has_reference)]
+pub mod samples;
+
+/// `n` random messages written by the generated *encoders* of the schema at path `schema` (as
+/// in [`SCHEMAS`]), or `None` where no sample writer exists (only `car.xml` has one) or the
+/// reference material was missing at build time.
+pub fn encoder_samples(schema: &str, seed: u64, n: usize) -> Option<Vec<Vec<u8>>> {
+    #[cfg(has_reference)]
+    if schema.ends_with("sbe-benchmarks/src/main/resources/car.xml") {
+        return Some(samples::car(seed, n));
+    }
+    let _ = (schema, seed, n);
+    None
+}
+
+/// Without the reference material nothing is compiled: no schema is known.
+#[cfg(not(has_reference))]
+pub const SCHEMAS: &[&str] = &[];
+
+/// Without the reference material nothing is compiled: every schema is unknown (`None`).
+#[cfg(not(has_reference))]
+pub fn debug_decode(_schema: &str, _bytes: &[u8]) -> Option<Result<String, String>> {
+    None
+}

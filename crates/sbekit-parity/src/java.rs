@@ -31,7 +31,7 @@ fn have(tool: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Compiles the helper into `work`; `None` (after a loud SKIPPED line) if Java or the jar is
+/// Compiles the helpers (`java/Parity.java`, `java/GenParity.java`) into `work`; `None` (after a loud SKIPPED line) if Java or the jar is
 /// missing, which under `CI=true` is a failure instead.
 pub fn require(test: &str, work: &Path) -> Option<Java> {
     let jar = jar_path();
@@ -54,13 +54,14 @@ pub fn require(test: &str, work: &Path) -> Option<Java> {
     }
     let classes = work.join("classes");
     std::fs::create_dir_all(&classes).expect("class directory");
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("java/Parity.java");
+    let java = Path::new(env!("CARGO_MANIFEST_DIR")).join("java");
     let out = Command::new("javac")
         .arg("-cp")
         .arg(&jar)
         .arg("-d")
         .arg(&classes)
-        .arg(&source)
+        .arg(java.join("Parity.java"))
+        .arg(java.join("GenParity.java"))
         .output()
         .expect("run javac");
     assert!(
@@ -73,6 +74,10 @@ pub fn require(test: &str, work: &Path) -> Option<Java> {
 
 impl Java {
     fn run(&self, args: &[&std::ffi::OsStr]) -> std::process::Output {
+        self.run_class("Parity", args)
+    }
+
+    fn run_class(&self, class: &str, args: &[&std::ffi::OsStr]) -> std::process::Output {
         let sep = if cfg!(windows) { ";" } else { ":" };
         let mut cp = self.jar.clone().into_os_string();
         cp.push(sep);
@@ -84,7 +89,7 @@ impl Java {
             .arg("-Dsbe.validation.suppress.output=true")
             .arg("-cp")
             .arg(cp)
-            .arg("Parity")
+            .arg(class)
             .args(args)
             .output()
             .expect("run java")
@@ -117,5 +122,26 @@ impl Java {
             "reference decode failed:\n{}",
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+
+    /// Runs `java/GenParity.java` over (schema, directory) pairs in one JVM: generates and
+    /// compiles the reference's Java codecs for each schema, writes `per_message` random
+    /// messages per message with them (`java.bin`), and reads `java.bin`, `kit.bin` and
+    /// `gen.bin` (where present) back with them (`java.jsonl`, `kit.jsonl`, `gen.jsonl`). Returns the helper's counts (`name count` lines);
+    /// panics with its stderr if it fails.
+    pub fn generated(&self, seed: u64, per_message: usize, pairs: &[(PathBuf, PathBuf)]) -> String {
+        let (seed, per) = (seed.to_string(), per_message.to_string());
+        let mut args: Vec<&std::ffi::OsStr> = vec![seed.as_ref(), per.as_ref()];
+        for (s, d) in pairs {
+            args.push(s.as_os_str());
+            args.push(d.as_os_str());
+        }
+        let out = self.run_class("GenParity", &args);
+        assert!(
+            out.status.success(),
+            "the reference's generated Java codecs failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 }
