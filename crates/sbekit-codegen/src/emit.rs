@@ -5,10 +5,10 @@
 //! only the generated types themselves; everything else is a full path, so schema type names
 //! cannot shadow what the generated code uses.
 
-use crate::model::{
+use crate::names::{camel, escape_with, screaming, snake, type_name};
+use crate::view::{
     Body, CompositeDef, DimField, EnumDef, Field, Kind, Prim, Schema, Section, SetDef,
 };
-use crate::names::{camel, escape_with, screaming, snake, type_name};
 use crate::KeywordStyle;
 use crate::Options;
 use sbekit_ir::{ByteOrder, Presence, PrimitiveType, PrimitiveValue};

@@ -13,9 +13,10 @@
 #![warn(missing_docs)]
 
 mod emit;
-mod model;
 pub mod names;
+mod view;
 
+use sbekit_ir::layout::Layout;
 use sbekit_ir::Ir;
 use std::fmt;
 use std::io::Write;
@@ -76,7 +77,13 @@ impl std::error::Error for GenError {}
 
 /// Generates the Rust module for `ir`. Identical input gives identical output.
 pub fn generate(ir: &Ir, opts: &Options) -> Result<String, GenError> {
-    let schema = model::build(ir)?;
+    let layout = Layout::from_ir(ir).map_err(|e| GenError::Unsupported(e.to_string()))?;
+    generate_layout(&layout, opts)
+}
+
+/// Generates the Rust module for a schema's layout. Identical input gives identical output.
+pub fn generate_layout(layout: &Layout, opts: &Options) -> Result<String, GenError> {
+    let schema = view::build(layout);
     let text = emit::emit(&schema, opts);
     Ok(if opts.rustfmt {
         format(&text).unwrap_or(text)

@@ -332,3 +332,47 @@ proptest! {
         let _ = Layout::from_ir(&ir);
     }
 }
+
+/// A field's own `sinceVersion` is kept apart from the effective one, which also counts its
+/// type's (the reference tool's generated code checks the field's own).
+#[test]
+fn declared_since_version_is_the_fields_own() {
+    let schema = r#"<?xml version="1.0" encoding="UTF-8"?>
+<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="d" id="1" version="3">
+  <types>
+    <composite name="messageHeader">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="templateId" primitiveType="uint16"/>
+      <type name="schemaId" primitiveType="uint16"/>
+      <type name="version" primitiveType="uint16"/>
+    </composite>
+    <type name="Late" primitiveType="uint32" sinceVersion="2"/>
+    <composite name="Pair">
+      <type name="a" primitiveType="uint8"/>
+      <type name="b" primitiveType="uint8" sinceVersion="1"/>
+    </composite>
+  </types>
+  <sbe:message name="M" id="1">
+    <field name="late" id="1" type="Late"/>
+    <field name="pair" id="2" type="Pair" sinceVersion="3"/>
+  </sbe:message>
+</sbe:messageSchema>
+"#;
+    let ir = compile_str(schema, "d.xml", &Options::default())
+        .ir
+        .expect("valid schema");
+    let l = Layout::from_ir(&ir).unwrap();
+    let f = &l.message_by_name("M").unwrap().block.fields;
+    assert_eq!((f[0].since_version, f[0].declared_since_version), (2, 0));
+    assert_eq!((f[1].since_version, f[1].declared_since_version), (3, 3));
+    match &f[1].kind {
+        FieldKind::Composite { members, .. } => {
+            let v: Vec<(u32, u32)> = members
+                .iter()
+                .map(|m| (m.since_version, m.declared_since_version))
+                .collect();
+            assert_eq!(v, [(3, 0), (3, 1)]);
+        }
+        other => panic!("pair is {other:?}"),
+    }
+}
