@@ -1,0 +1,320 @@
+//! Message and group-entry decoders: the one checking walk (`parse`), the trusted walk used
+//! by group iterators, and the section accessors.
+
+use super::*;
+
+impl Gen<'_> {
+    pub(super) fn body_decoder(&mut self, b: &Body, template: Option<i32>) {
+        let p = &b.path;
+        let min = b.min_block;
+        let k = b.sections.len();
+        let versioned = b.has_versioned_fields();
+        // Entries of groups without nested sections are sliced by the iterator directly.
+        let fixed_entry = template.is_none() && k == 0;
+        let mut names = Names::new(DECODER_RESERVED);
+        let fields: Vec<(String, &Field)> =
+            b.fields.iter().map(|f| (names.take(&f.name), f)).collect();
+        let sections: Vec<(String, &Section)> = b
+            .sections
+            .iter()
+            .map(|s| (names.take(s.name()), s))
+            .collect();
+        // Nested groups first, so each type is defined once in a flat list.
+        for (_, s) in &sections {
+            if let Section::Group { body, .. } = s {
+                self.body_decoder(body, None);
+            }
+        }
+        let out = &mut self.out;
+        if template.is_some() {
+            doc(
+                out,
+                b.description.as_ref(),
+                &format!("Reads a `{}` message.", b.name),
+            );
+            w!(out, "///");
+            w!(out, "/// Created by [`Self::decode`], which checks the whole message; accessors cannot fail.");
+        } else {
+            doc(
+                out,
+                b.description.as_ref(),
+                &format!("Reads one entry of the `{}` group.", b.name),
+            );
+        }
+        w!(out, "#[derive(Clone, Copy)]");
+        w!(out, "pub struct {p}Decoder<'a> {{");
+        w!(out, "block: &'a [u8; {min}],");
+        if versioned {
+            w!(out, "blk: &'a [u8],");
+        }
+        if k > 0 {
+            w!(out, "buf: &'a [u8],");
+            w!(out, "sec: [usize; {}],", k + 1);
+        }
+        w!(out, "acting_version: u64,");
+        if !fixed_entry {
+            w!(out, "end: usize,");
+        }
+        w!(out, "}}");
+        w!(out, "");
+        w!(out, "impl<'a> {p}Decoder<'a> {{");
+        w!(out, "/// The block length this schema version writes.");
+        w!(out, "pub const BLOCK_LENGTH: usize = {};", b.block_length);
+        w!(
+            out,
+            "/// The shortest block accepted: the extent of the fields every version has."
+        );
+        w!(out, "pub const MIN_BLOCK_LENGTH: usize = {min};");
+        if let Some(id) = template {
+            let h = &self.s.header;
+            let tt = prim_ty(&h.template_id);
+            let tp = prim_of(&h.template_id);
+            w!(out, "/// The message's template id.");
+            w!(
+                out,
+                "pub const TEMPLATE_ID: {tt} = {};",
+                lit(&PrimitiveValue::Int(id.into()), tp.ty)
+            );
+            w!(out, "");
+            w!(out, "/// Checks a whole message (header, block, groups, var data) at the start of `buf`.");
+            w!(out, "///");
+            w!(
+                out,
+                "/// Fails if the header is not this message's or any part is outside `buf`."
+            );
+            w!(out, "#[inline]");
+            w!(
+                out,
+                "pub fn decode(buf: &'a [u8]) -> {R}<Self, rt::DecodeError> {{"
+            );
+            w!(out, "let h = HeaderFields::read(buf)?;");
+            w!(out, "if h.schema_id != SCHEMA_ID {{");
+            w!(out, "return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::WrongSchemaId {{ expected: rt::Int::to_u64(SCHEMA_ID), found: rt::Int::to_u64(h.schema_id) }}, {}));", h.schema_id.offset);
+            w!(out, "}}");
+            w!(out, "if h.template_id != Self::TEMPLATE_ID {{");
+            w!(out, "return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::WrongTemplateId {{ expected: rt::Int::to_u64(Self::TEMPLATE_ID), found: rt::Int::to_u64(h.template_id) }}, {}));", h.template_id.offset);
+            w!(out, "}}");
+            w!(out, "Self::decode_body(buf, &h)");
+            w!(out, "}}");
+            w!(out, "");
+            w!(
+                out,
+                "/// Checks the message body after a header already read (and dispatched on)."
+            );
+            w!(out, "#[inline]");
+            w!(out, "pub fn decode_body(buf: &'a [u8], h: &HeaderFields) -> {R}<Self, rt::DecodeError> {{");
+            w!(out, "Self::parse(buf, HEADER_LENGTH, rt::Int::to_usize(h.block_length), rt::Int::to_u64(h.version))");
+            w!(out, "}}");
+            w!(out, "");
+            w!(
+                out,
+                "/// Bytes from the start of the header to the end of the message."
+            );
+            w!(out, "#[inline]");
+            w!(out, "pub fn encoded_length(&self) -> usize {{ self.end }}");
+        }
+        w!(
+            out,
+            "/// The schema version the writer used (from the message header)."
+        );
+        w!(out, "#[inline]");
+        w!(
+            out,
+            "pub fn acting_version(&self) -> u64 {{ self.acting_version }}"
+        );
+        w!(
+            out,
+            "/// The bytes of the fields every version has (the start of the block)."
+        );
+        w!(out, "#[inline]");
+        w!(
+            out,
+            "pub fn raw_block(&self) -> &'a [u8; {min}] {{ self.block }}"
+        );
+        w!(out, "");
+        if fixed_entry {
+            w!(out, "#[inline]");
+            w!(
+                out,
+                "fn from_block(blk: &'a [u8], acting_version: u64) -> {O}<Self> {{"
+            );
+            w!(out, "let block = blk.first_chunk::<{min}>()?;");
+            if versioned {
+                w!(out, "{SOME}(Self {{ block, blk, acting_version }})");
+            } else {
+                w!(out, "{SOME}(Self {{ block, acting_version }})");
+            }
+            w!(out, "}}");
+            w!(out, "");
+        } else {
+            // The one walk that checks a body: block, then each section in order.
+            w!(out, "#[inline]");
+            w!(out, "fn parse(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> {R}<Self, rt::DecodeError> {{");
+            w!(out, "let blk_end = match pos.checked_add(block_len) {{ {SOME}(e) if e <= buf.len() => e, _ => return {ERR}(rt::DecodeError::too_short(pos, block_len, buf.len())) }};");
+            w!(out, "let blk = match buf.get(pos..blk_end) {{ {SOME}(b) => b, {NONE} => return {ERR}(rt::DecodeError::too_short(pos, block_len, buf.len())) }};");
+            w!(out, "let block = match blk.first_chunk::<{min}>() {{ {SOME}(b) => b, {NONE} => return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::BlockLengthTooShort {{ minimum: {min}, found: block_len }}, pos)) }};");
+            if k > 0 {
+                w!(out, "let mut p = blk_end;");
+                w!(out, "let mut sec = [0usize; {}];", k + 1);
+                for (i, (_, s)) in sections.iter().enumerate() {
+                    w!(out, "sec[{i}] = p;");
+                    let step = match s {
+                    Section::Group { body, .. } => format!("p = {}Iter::skip(buf, p, acting_version)?;", body.path),
+                    Section::Var { len, .. } => format!("p = rt::var_end(buf, p, |b: [u8; {}]| rt::Int::to_usize({}::from_{}_bytes(b)))?;", len.ty.size(), rty(len.ty), endian(len.order)),
+                };
+                    if s.since() > 0 {
+                        w!(out, "if acting_version >= {} {{ {step} }}", s.since());
+                    } else {
+                        w!(out, "{step}");
+                    }
+                }
+                w!(out, "sec[{k}] = p;");
+            }
+            let mut fields_init = vec!["block".to_string()];
+            if versioned {
+                fields_init.push("blk".into());
+            } else {
+                w!(out, "let _ = blk;");
+            }
+            if k > 0 {
+                fields_init.push("buf".into());
+                fields_init.push("sec".into());
+                fields_init.push("acting_version".into());
+                fields_init.push("end: p".into());
+            } else {
+                fields_init.push("acting_version".into());
+                fields_init.push("end: blk_end".into());
+            }
+            w!(out, "{OK}(Self {{ {} }})", fields_init.join(", "));
+            w!(out, "}}");
+            w!(out, "");
+            if template.is_none() {
+                // The same walk for entries of a message `decode` already checked: it only
+                // locates the sections (every access stays bounds-checked, so it cannot panic).
+                w!(out, "#[inline]");
+                w!(out, "fn parse_trusted(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> {O}<Self> {{");
+                w!(out, "let blk_end = pos.saturating_add(block_len);");
+                w!(out, "let blk = buf.get(pos..blk_end)?;");
+                w!(out, "let block = blk.first_chunk::<{min}>()?;");
+                w!(out, "let mut p = blk_end;");
+                w!(out, "let mut sec = [0usize; {}];", k + 1);
+                for (i, (_, s)) in sections.iter().enumerate() {
+                    w!(out, "sec[{i}] = p;");
+                    let step = match s {
+                        Section::Group { body, .. } => format!("p = {}Iter::end_trusted(buf, p, acting_version)?;", body.path),
+                        Section::Var { len, .. } => format!(
+                            "p = {{ let n = rt::Int::to_usize({}::from_{}_bytes(*rt::chunk::<{}>(buf, p)?)); p.saturating_add({} + n) }};",
+                            rty(len.ty), endian(len.order), len.ty.size(), len.ty.size()
+                        ),
+                    };
+                    if s.since() > 0 {
+                        w!(out, "if acting_version >= {} {{ {step} }}", s.since());
+                    } else {
+                        w!(out, "{step}");
+                    }
+                }
+                w!(out, "sec[{k}] = p;");
+                if versioned {
+                    w!(
+                        out,
+                        "{SOME}(Self {{ block, blk, buf, sec, acting_version, end: p }})"
+                    );
+                } else {
+                    w!(
+                        out,
+                        "{SOME}(Self {{ block, buf, sec, acting_version, end: p }})"
+                    );
+                }
+                w!(out, "}}");
+                w!(out, "");
+            }
+        }
+        for (m, f) in &fields {
+            self.getter(m, f, "self.block", true);
+        }
+        for (i, (m, s)) in sections.iter().enumerate() {
+            let id = escape_with(self.keywords, m);
+            let out = &mut self.out;
+            match s {
+                Section::Group {
+                    name,
+                    description,
+                    since,
+                    body,
+                    ..
+                } => {
+                    let it = format!("{}Iter", body.path);
+                    doc(
+                        out,
+                        description.as_ref(),
+                        &format!("The entries of the `{name}` group."),
+                    );
+                    w!(out, "#[inline]");
+                    let make =
+                        format!("{it}::resume(self.buf, self.sec[{i}], self.acting_version)");
+                    if *since > 0 {
+                        w!(out, "///");
+                        w!(out, "/// Since schema version {since}: `None` when the message's acting version is older.");
+                        w!(out, "pub fn {id}(&self) -> {O}<{it}<'a>> {{");
+                        w!(out, "if self.acting_version < {since} {{ return {NONE}; }}");
+                        w!(out, "{SOME}({make})");
+                    } else {
+                        w!(out, "pub fn {id}(&self) -> {it}<'a> {{");
+                        w!(out, "{make}");
+                    }
+                    w!(out, "}}");
+                }
+                Section::Var {
+                    name,
+                    description,
+                    since,
+                    len,
+                    text,
+                } => {
+                    let l = len.ty.size();
+                    doc(
+                        out,
+                        description.as_ref(),
+                        &format!("The `{name}` variable-length data."),
+                    );
+                    w!(out, "#[inline]");
+                    let data = format!("self.buf.get(self.sec[{i}].saturating_add({l})..self.sec[{}]).unwrap_or(&[])", i + 1);
+                    if *since > 0 {
+                        w!(out, "///");
+                        w!(out, "/// Since schema version {since}: `None` when the message's acting version is older.");
+                        w!(out, "pub fn {id}(&self) -> {O}<&'a [u8]> {{");
+                        w!(out, "if self.acting_version < {since} {{ return {NONE}; }}");
+                        w!(out, "{SOME}({data})");
+                        w!(out, "}}");
+                        if *text {
+                            w!(out, "/// The `{name}` data as text, checked to be UTF-8.");
+                            w!(out, "#[inline]");
+                            w!(out, "pub fn {m}_str(&self) -> {O}<{R}<&'a str, ::core::str::Utf8Error>> {{ self.{id}().map(rt::to_str) }}");
+                        }
+                    } else {
+                        w!(out, "pub fn {id}(&self) -> &'a [u8] {{ {data} }}");
+                        if *text {
+                            w!(out, "/// The `{name}` data as text, checked to be UTF-8.");
+                            w!(out, "#[inline]");
+                            w!(out, "pub fn {m}_str(&self) -> {R}<&'a str, ::core::str::Utf8Error> {{ rt::to_str(self.{id}()) }}");
+                        }
+                    }
+                }
+            }
+        }
+        w!(self.out, "}}");
+        w!(self.out, "");
+        self.debug_impl(
+            &format!("{p}Decoder<'_>"),
+            &b.name,
+            &fields,
+            &sections,
+            true,
+        );
+        if template.is_none() {
+            return;
+        }
+        // Iterators for the groups of this message, outermost first is not required.
+        self.iters(b, false);
+    }
+}

@@ -1,0 +1,364 @@
+//! Writes Rust source for a [`Schema`] model.
+//!
+//! The output is one module's worth of items with no inner attributes, so it can be used as a
+//! `mod` file, as a crate's `lib.rs` or through `include!`. Unqualified names in the output are
+//! only the generated types themselves; everything else is a full path, so schema type names
+//! cannot shadow what the generated code uses.
+
+use crate::names::{camel, escape_with, screaming, snake, type_name};
+use crate::view::{
+    Body, CompositeDef, DimField, EnumDef, Field, Kind, Prim, Schema, Section, SetDef,
+};
+use crate::KeywordStyle;
+use crate::Options;
+use sbekit_ir::{ByteOrder, Presence, PrimitiveType, PrimitiveValue};
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+const R: &str = "::core::result::Result";
+const O: &str = "::core::option::Option";
+const SOME: &str = "::core::option::Option::Some";
+const NONE: &str = "::core::option::Option::None";
+const OK: &str = "::core::result::Result::Ok";
+const ERR: &str = "::core::result::Result::Err";
+
+macro_rules! w {
+    ($out:expr, $($arg:tt)*) => { { let _ = writeln!($out, $($arg)*); } };
+}
+
+mod accessors;
+mod composites;
+mod decoder;
+mod dispatch;
+mod encoder;
+mod enums;
+mod groups;
+mod sets;
+
+/// The Rust type of a primitive.
+pub fn rty(t: PrimitiveType) -> &'static str {
+    match t {
+        PrimitiveType::Char | PrimitiveType::Uint8 | PrimitiveType::None => "u8",
+        PrimitiveType::Int8 => "i8",
+        PrimitiveType::Int16 => "i16",
+        PrimitiveType::Int32 => "i32",
+        PrimitiveType::Int64 => "i64",
+        PrimitiveType::Uint16 => "u16",
+        PrimitiveType::Uint32 => "u32",
+        PrimitiveType::Uint64 => "u64",
+        PrimitiveType::Float => "f32",
+        PrimitiveType::Double => "f64",
+    }
+}
+
+fn endian(o: ByteOrder) -> &'static str {
+    match o {
+        ByteOrder::LittleEndian => "le",
+        ByteOrder::BigEndian => "be",
+    }
+}
+
+/// A literal of type `t` for `v`.
+fn lit(v: &PrimitiveValue, t: PrimitiveType) -> String {
+    let ty = rty(t);
+    match t {
+        PrimitiveType::Float | PrimitiveType::Double => {
+            let f = v.as_f64().unwrap_or(0.0);
+            if f.is_nan() {
+                format!("{ty}::NAN")
+            } else if f.is_infinite() {
+                format!("{}{ty}::INFINITY", if f < 0.0 { "-" } else { "" })
+            } else if t == PrimitiveType::Float {
+                format!("{:?}_f32", f as f32)
+            } else {
+                format!("{f:?}_f64")
+            }
+        }
+        _ => {
+            let i = v.as_i128().unwrap_or(0);
+            format!("{i}_{ty}")
+        }
+    }
+}
+
+/// Reads a primitive of type `t` from the fixed-size array expression `arr` at `off`.
+fn read(arr: &str, off: usize, t: PrimitiveType, o: ByteOrder) -> String {
+    format!(
+        "{}::from_{}_bytes(*rt::sub::<_, {}>({arr}, {off}))",
+        rty(t),
+        endian(o),
+        t.size()
+    )
+}
+
+/// Writes the doc comment lines for a description (or `fallback`).
+fn doc(out: &mut String, desc: Option<&String>, fallback: &str) {
+    let text = desc
+        .map(|d| d.trim())
+        .filter(|d| !d.is_empty())
+        .unwrap_or(fallback);
+    for line in text.lines() {
+        let l = line
+            .trim()
+            .replace("```", "'''")
+            .replace('[', "\\[")
+            .replace(']', "\\]")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        if l.is_empty() {
+            w!(out, "///");
+        } else {
+            w!(out, "/// {l}");
+        }
+    }
+}
+
+/// Hands out method names, avoiding fixed names and earlier ones.
+struct Names {
+    used: BTreeSet<String>,
+}
+
+impl Names {
+    fn new(reserved: &[&str]) -> Self {
+        Names {
+            used: reserved.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+    /// A unique snake-case base name (not escaped) for a schema name.
+    fn take(&mut self, name: &str) -> String {
+        let mut base = snake(name);
+        if self.used.contains(&base) {
+            base.push_str("_field");
+        }
+        let mut n = base.clone();
+        let mut i = 2;
+        while self.used.contains(&n) {
+            n = format!("{base}{i}");
+            i += 1;
+        }
+        self.used.insert(n.clone());
+        n
+    }
+}
+
+const DECODER_RESERVED: &[&str] = &[
+    "decode",
+    "decode_body",
+    "parse",
+    "acting_version",
+    "encoded_length",
+    "new",
+    "as_bytes",
+    "fmt",
+    "clone",
+    "next",
+    "min_block_length",
+    "raw_block",
+];
+const ENCODER_RESERVED: &[&str] = &[
+    "new",
+    "finish",
+    "complete",
+    "begin_section",
+    "write_empty",
+    "fill",
+    "fmt",
+    "entry",
+    "count",
+    "as_bytes",
+    "position",
+    "raw_block",
+];
+
+struct Gen<'s> {
+    s: &'s Schema,
+    keywords: KeywordStyle,
+    out: String,
+    /// Rust names of the composites' decoder/encoder pairs and messages, by schema name.
+    msg_suffix: BTreeSet<String>,
+}
+
+/// Generates the module text.
+pub fn emit(s: &Schema, opts: &Options) -> String {
+    let mut g = Gen {
+        s,
+        keywords: opts.keywords,
+        out: String::new(),
+        msg_suffix: BTreeSet::new(),
+    };
+    let composite_names: BTreeSet<String> = s.composites.keys().map(|k| type_name(k)).collect();
+    for (_, m) in &s.messages {
+        if composite_names.contains(&m.path) {
+            g.msg_suffix.insert(m.path.clone());
+        }
+    }
+    g.preamble(opts);
+    for (name, e) in &s.enums {
+        g.enum_def(name, e);
+    }
+    for (name, d) in &s.sets {
+        g.set_def(name, d);
+    }
+    for (name, c) in &s.composites {
+        g.composite(name, c);
+    }
+    g.header();
+    let messages: Vec<Body> = s
+        .messages
+        .iter()
+        .map(|(_, b)| {
+            let mut b = b.clone();
+            if g.msg_suffix.contains(&b.path) {
+                rename(&mut b, "Message");
+            }
+            b
+        })
+        .collect();
+    for (i, m) in messages.iter().enumerate() {
+        let id = s.messages.get(i).map_or(0, |m| m.0);
+        g.body_decoder(m, Some(id));
+        g.body_encoder(m, Some(id));
+    }
+    g.dispatch(&messages);
+    g.out
+}
+
+fn rename(b: &mut Body, suffix: &str) {
+    b.path.push_str(suffix);
+    for s in &mut b.sections {
+        if let Section::Group { body, .. } = s {
+            let tail = body.path.clone();
+            body.path = format!("{}{}", b.path, &tail[b.path.len() - suffix.len()..]);
+            rename_children(body);
+        }
+    }
+}
+
+fn rename_children(b: &mut Body) {
+    let base = b.path.clone();
+    for s in &mut b.sections {
+        if let Section::Group { name, body, .. } = s {
+            body.path = format!("{base}{}", camel(name));
+            rename_children(body);
+        }
+    }
+}
+
+/// How a value is returned: type and expression reading it from fixed-size array `arr`.
+fn value(kind: &Kind, size: usize, arr: &str, off: usize) -> (String, String) {
+    match kind {
+        Kind::Prim(p) => prim_value(p, size, arr, off),
+        Kind::Enum { ty, .. } => {
+            // The enum's own primitive is read by the caller through `enum_raw`.
+            let t = type_name(ty);
+            (t, String::new())
+        }
+        Kind::Set { ty } => (type_name(ty), String::new()),
+        Kind::Composite { ty } => {
+            let t = type_name(ty);
+            (
+                format!("{t}Decoder<'a>"),
+                format!("{t}Decoder::new(rt::sub::<_, {size}>({arr}, {off}))"),
+            )
+        }
+    }
+}
+
+fn prim_value(p: &Prim, size: usize, arr: &str, off: usize) -> (String, String) {
+    let t = rty(p.ty);
+    if p.len == 1 {
+        return (t.to_string(), read(arr, off, p.ty, p.order));
+    }
+    if t == "u8" {
+        return (
+            format!("&'a [u8; {size}]"),
+            format!("rt::sub::<_, {size}>({arr}, {off})"),
+        );
+    }
+    let es = p.ty.size();
+    (
+        format!("[{t}; {}]", p.len),
+        format!(
+            "{{ let b = rt::sub::<_, {size}>({arr}, {off}); ::core::array::from_fn(|i| {t}::from_{}_bytes(*rt::sub::<_, {es}>(b, {}))) }}",
+            endian(p.order),
+            if es == 1 { "i".to_string() } else { format!("i * {es}") }
+        ),
+    )
+}
+
+fn is_text(p: &Prim) -> bool {
+    p.ty == PrimitiveType::Char || p.char_encoding.is_some()
+}
+
+impl Gen<'_> {
+    fn preamble(&mut self, opts: &Options) {
+        let s = self.s;
+        let out = &mut self.out;
+        w!(out, "// Generated by sbekit {} from SBE schema package `{}` (id {}, version {}). Do not edit.", env!("CARGO_PKG_VERSION"), s.package, s.id, s.version);
+        w!(out, "");
+        w!(out, "use {} as rt;", opts.runtime_path);
+        w!(out, "");
+        let h = &s.header;
+        let sid = prim_ty(&h.schema_id);
+        let ver = prim_ty(&h.version);
+        w!(out, "/// The schema's id, as message headers carry it.");
+        w!(
+            out,
+            "pub const SCHEMA_ID: {sid} = {};",
+            lit(&PrimitiveValue::Int(s.id.into()), prim_of(&h.schema_id).ty)
+        );
+        w!(
+            out,
+            "/// The schema version this code writes (and reads at most the fields of)."
+        );
+        w!(
+            out,
+            "pub const SCHEMA_VERSION: {ver} = {};",
+            lit(
+                &PrimitiveValue::Int(s.version.into()),
+                prim_of(&h.version).ty
+            )
+        );
+        w!(out, "/// The schema's package name.");
+        w!(out, "pub const SCHEMA_PACKAGE: &str = {:?};", s.package);
+        if let Some(v) = &s.semantic_version {
+            w!(out, "/// The schema's semantic version.");
+            w!(out, "pub const SCHEMA_SEMANTIC_VERSION: &str = {v:?};");
+        }
+        w!(out, "/// Size of the message header in bytes.");
+        w!(out, "pub const HEADER_LENGTH: usize = {};", h.size);
+        w!(out, "");
+    }
+}
+
+fn prim_of(f: &Field) -> Prim {
+    match &f.kind {
+        Kind::Prim(p) => p.clone(),
+        _ => Prim {
+            ty: PrimitiveType::Uint16,
+            len: 1,
+            order: ByteOrder::LittleEndian,
+            presence: Presence::Required,
+            null: PrimitiveValue::UInt(0),
+            constant: None,
+            char_encoding: None,
+        },
+    }
+}
+
+fn prim_ty(f: &Field) -> &'static str {
+    rty(prim_of(f).ty)
+}
+
+/// Bytes as the elements of an array literal.
+fn bstr(b: &[u8]) -> String {
+    b.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A set choice's bit as a hexadecimal literal.
+fn mask(bit: u32) -> String {
+    format!("{:#x}", 1u64 << bit)
+}
