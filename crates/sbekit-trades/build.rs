@@ -1,21 +1,14 @@
 //! Generates the record and file-header codecs from `schemas/trades.xml` with sbekit's own
 //! Rust generator, into `OUT_DIR/trades_codec.rs`.
 
-use std::path::{Path, PathBuf};
-
-fn load(path: &Path) -> Result<sbekit_ir::Ir, String> {
-    sbekit_schema::load_ir(path).map_err(|e| e.to_string())
-}
+use std::path::PathBuf;
 
 fn main() {
     let manifest =
         PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
     let schema = manifest.join("../../schemas/trades.xml");
     println!("cargo:rerun-if-changed=build.rs");
-    if let Err(e) = sbekit_build::Config::new()
-        .loader(load)
-        .compile_as(&schema, "trades_codec.rs")
-    {
+    if let Err(e) = sbekit_build::Config::new().compile_as(&schema, "trades_codec.rs") {
         panic!("SBE code generation for {} failed: {e}", schema.display());
     }
 }

@@ -1,9 +1,9 @@
 //! Generate SBE codecs from a build script, like `prost-build`.
 //!
 //! ```no_run
-//! // build.rs
+//! // build.rs: XML schemas and `.sbeir` files alike
 //! sbekit_build::Config::new()
-//!     .compile(&["schemas/car.sbeir"])
+//!     .compile(&["schemas/car.xml"])
 //!     .expect("SBE code generation failed");
 //! ```
 //!
@@ -14,26 +14,63 @@
 //! }
 //! ```
 //!
-//! The crate needs `sbekit-runtime` as a dependency. Files are written atomically and only
-//! when their contents change, and `cargo:rerun-if-changed` is printed for every input.
+//! The crate needs `sbekit-runtime` as a dependency. Files start with an `@generated` comment,
+//! are written atomically and only when their contents change, and `cargo:rerun-if-changed` is
+//! printed for every input. When rustfmt is wanted but cannot run, a `cargo:warning` says so
+//! (the output is then left as the generator writes it: correct, one item per line).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub use sbekit_codegen::KeywordStyle;
 use sbekit_codegen::{GenError, Options};
-use sbekit_ir::Ir;
+use sbekit_ir::layout::Layout;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// A loader turning a schema file into IR (for XML schemas, pass `sbekit_schema::load_ir`).
-pub type Loader = fn(&Path) -> Result<Ir, String>;
+/// Why a schema could not be turned into code.
+#[derive(Debug)]
+pub enum Error {
+    /// The schema could not be read or has errors.
+    Load(sbekit_schema::LoadError),
+    /// Generating or writing the code failed.
+    Generate {
+        /// The schema.
+        schema: PathBuf,
+        /// The cause.
+        source: GenError,
+    },
+    /// `OUT_DIR` is not set and no output directory was given.
+    NoOutDir,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Load(e) => write!(f, "cannot load SBE schema: {e}"),
+            Error::Generate { schema, source } => write!(f, "{}: {source}", schema.display()),
+            Error::NoOutDir => {
+                f.write_str("OUT_DIR is not set (not in a build script?); set Config::out_dir")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Load(e) => Some(e),
+            Error::Generate { source, .. } => Some(source),
+            Error::NoOutDir => None,
+        }
+    }
+}
 
 /// Code generation settings for a build script.
 #[derive(Debug, Clone)]
 pub struct Config {
     out_dir: Option<PathBuf>,
     options: Options,
-    loader: Option<Loader>,
 }
 
 impl Default for Config {
@@ -48,7 +85,6 @@ impl Config {
         Config {
             out_dir: None,
             options: Options::default(),
-            loader: None,
         }
     }
 
@@ -76,64 +112,61 @@ impl Config {
         self
     }
 
-    /// How to read schema files that are not `.sbeir` (e.g. `sbekit_schema::load_ir` for XML).
-    pub fn loader(&mut self, loader: Loader) -> &mut Self {
-        self.loader = Some(loader);
-        self
-    }
-
-    /// Generates one module per schema; returns the paths written.
-    pub fn compile(&self, schemas: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, GenError> {
-        let out = self.out()?;
+    /// Generates one module per schema (XML or `.sbeir`), each named after its package;
+    /// returns the paths written.
+    pub fn compile(&self, schemas: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Error> {
         let mut written = Vec::new();
         for s in schemas {
             let path = s.as_ref();
-            println!("cargo:rerun-if-changed={}", path.display());
-            let ir = self.load(path)?;
-            written.push(sbekit_codegen::write_module(&ir, &out, &self.options)?);
+            let layout = self.load(path)?;
+            let file = format!("{}.rs", sbekit_codegen::module_name_of(&layout.package));
+            written.push(self.write(path, &layout, &file)?);
         }
         Ok(written)
     }
 
     /// Generates the module for one schema into `file_name` (e.g. `car.rs`) under the output
     /// directory, for when two schemas share a package name; returns the path written.
-    pub fn compile_as(&self, schema: &Path, file_name: &str) -> Result<PathBuf, GenError> {
-        println!("cargo:rerun-if-changed={}", schema.display());
-        let ir = self.load(schema)?;
-        let text = sbekit_codegen::generate(&ir, &self.options)?;
-        let path = self.out()?.join(file_name);
-        sbekit_codegen::write_atomic(&path, &text)?;
-        Ok(path)
+    pub fn compile_as(&self, schema: &Path, file_name: &str) -> Result<PathBuf, Error> {
+        let layout = self.load(schema)?;
+        self.write(schema, &layout, file_name)
     }
 
-    fn out(&self) -> Result<PathBuf, GenError> {
-        match &self.out_dir {
-            Some(d) => Ok(d.clone()),
+    /// Reads one schema (XML or `.sbeir`, told apart by content) into its layout.
+    pub fn load(&self, path: &Path) -> Result<Layout, Error> {
+        println!("cargo:rerun-if-changed={}", path.display());
+        sbekit_schema::load_layout(path).map_err(Error::Load)
+    }
+
+    fn write(&self, schema: &Path, layout: &Layout, file_name: &str) -> Result<PathBuf, Error> {
+        let gen = |source| Error::Generate {
+            schema: schema.to_path_buf(),
+            source,
+        };
+        let mut opts = self.options.clone();
+        opts.rustfmt = false;
+        let mut text = sbekit_codegen::generate_layout(layout, &opts).map_err(gen)?;
+        if self.options.rustfmt {
+            match sbekit_codegen::try_format(&text) {
+                Ok(formatted) => text = formatted,
+                Err(e) => println!(
+                    "cargo:warning=sbekit-build: {file_name} is left unformatted: {e} (Config::rustfmt(false) silences this)"
+                ),
+            }
+        }
+        let out = match &self.out_dir {
+            Some(d) => d.clone(),
             None => std::env::var_os("OUT_DIR")
                 .map(PathBuf::from)
-                .ok_or_else(|| {
-                    GenError::Unsupported("OUT_DIR is not set (not in a build script?)".into())
-                }),
-        }
-    }
-
-    /// Reads one schema file into IR.
-    pub fn load(&self, path: &Path) -> Result<Ir, GenError> {
-        let err = |m: String| GenError::Unsupported(format!("{}: {m}", path.display()));
-        if path.extension().is_some_and(|e| e == "sbeir") {
-            let bytes = std::fs::read(path).map_err(|e| GenError::Io(path.to_path_buf(), e))?;
-            return sbekit_ir::sbeir::decode(&bytes).map_err(|e| err(e.to_string()));
-        }
-        match self.loader {
-            Some(load) => load(path).map_err(err),
-            None => Err(err(
-                "no loader for this kind of schema file; set Config::loader".into(),
-            )),
-        }
+                .ok_or(Error::NoOutDir)?,
+        };
+        let path = out.join(file_name);
+        sbekit_codegen::write_atomic(&path, &text).map_err(gen)?;
+        Ok(path)
     }
 }
 
 /// Generates modules for `schemas` into `OUT_DIR` with default settings.
-pub fn compile(schemas: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, GenError> {
+pub fn compile(schemas: &[impl AsRef<Path>]) -> Result<Vec<PathBuf>, Error> {
     Config::new().compile(schemas)
 }

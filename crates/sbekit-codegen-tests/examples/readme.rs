@@ -1,36 +1,37 @@
-//! The README's generate-and-use example, kept compiling (module generated from the Car
-//! example schema by this crate's build script, as `sbekit_build` would in a user's crate).
-#[cfg(has_reference)]
+//! The README's generate-and-use example, kept compiling and running (module generated from
+//! `schemas/orders-be.xml` by this crate's build script, as `sbekit_build` would in a user's
+//! crate).
+
+use sbekit_codegen_tests::orders_be as orders;
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    use sbekit_codegen_tests::baseline::*;
+    use orders::*;
 
     let mut buf = [0u8; 256];
-    let mut car = CarEncoder::new(&mut buf)?; // writes the header, reserves the block
-    car.serial_number(1234).model_year(2013).code(Model::A);
-    car.engine().capacity(2000).num_cylinders(4);
-    car.fuel_figures(|g| {
+    let mut o = OrderEncoder::new(&mut buf)?; // writes the header, reserves the block
+    o.order_id(1234).side(Side::Buy).qty(Some(100));
+    o.symbol_str("ACME")?;
+    o.price().mantissa(1_234_500);
+    o.fills(|g| {
         g.entry(|e| {
-            e.speed(30).mpg(35.9);
-            e.usage_description(b"Urban Cycle")?;
+            e.fill_qty(60);
+            e.fill_note(b"first")?; // the skipped nested group is written empty
             Ok(())
         })?;
         Ok(())
     })?; // the group count is kept by the writer
-    car.manufacturer(b"Honda")?; // skipped performanceFigures is written empty
-    let len = car.finish()?;
+    o.note(b"hello")?; // skipped sections (marks) are written empty
+    let len = o.finish()?;
 
-    let car = CarDecoder::decode(&buf[..len])?; // checks header, groups, lengths once
-    for f in car.fuel_figures() {
-        println!("{} mph: {} mpg", f.speed(), f.mpg());
+    let o = OrderDecoder::decode(&buf[..len])?; // checks header, groups, lengths once
+    for f in o.fills() {
+        println!("filled {}", f.fill_qty());
     }
-    println!("{:?}", car.manufacturer_str()); // Ok("Honda")
-    match AnyMessage::decode(&buf[..len])? {
-        AnyMessage::Car(c) => println!("{c:?}"),
+    println!("{:?}", o.note_str()); // Ok("hello")
+    if let AnyMessage::Order(o) = AnyMessage::decode(&buf[..len])? {
+        println!("{o:?}");
     }
     // Truncated input is an error, never a panic.
-    assert!(CarDecoder::decode(&buf[..len - 1]).is_err());
+    assert!(OrderDecoder::decode(&buf[..len - 1]).is_err());
     Ok(())
 }
-
-#[cfg(not(has_reference))]
-fn main() {}

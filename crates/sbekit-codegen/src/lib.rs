@@ -73,7 +73,41 @@ impl fmt::Display for GenError {
     }
 }
 
-impl std::error::Error for GenError {}
+impl std::error::Error for GenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GenError::Unsupported(_) => None,
+            GenError::Io(_, e) => Some(e),
+        }
+    }
+}
+
+/// Why [`try_format`] could not format.
+#[derive(Debug)]
+pub enum FormatError {
+    /// `rustfmt` (or `$RUSTFMT`) could not be started.
+    NotFound(std::io::Error),
+    /// rustfmt ran and failed; its standard error.
+    Failed(String),
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::NotFound(e) => write!(f, "cannot run rustfmt (set RUSTFMT or install it with `rustup component add rustfmt`): {e}"),
+            FormatError::Failed(m) => write!(f, "rustfmt failed: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FormatError::NotFound(e) => Some(e),
+            FormatError::Failed(_) => None,
+        }
+    }
+}
 
 /// Generates the Rust module for `ir`. Identical input gives identical output.
 pub fn generate(ir: &Ir, opts: &Options) -> Result<String, GenError> {
@@ -94,7 +128,12 @@ pub fn generate_layout(layout: &Layout, opts: &Options) -> Result<String, GenErr
 
 /// The module file name for a schema: its package in snake case (`baseline.rs`).
 pub fn module_name(ir: &Ir) -> String {
-    let n = names::snake(&ir.package_name.replace('.', "_"));
+    module_name_of(&ir.package_name)
+}
+
+/// The module file name (without `.rs`) for a schema package name.
+pub fn module_name_of(package: &str) -> String {
+    let n = names::snake(&package.replace('.', "_"));
     let n = n.trim_start_matches('_');
     if n.is_empty() {
         "schema".into()
@@ -117,24 +156,35 @@ pub fn crate_name(ir: &Ir) -> String {
 
 /// Formats Rust source with `rustfmt` (edition 2021). `None` if rustfmt is missing or fails.
 pub fn format(source: &str) -> Option<String> {
+    try_format(source).ok()
+}
+
+/// Formats Rust source with `rustfmt` (edition 2021; `$RUSTFMT` if set), saying why it could not.
+pub fn try_format(source: &str) -> Result<String, FormatError> {
     let rustfmt = std::env::var_os("RUSTFMT").unwrap_or_else(|| "rustfmt".into());
     let mut child = Command::new(rustfmt)
         .args(["--edition", "2021", "--emit", "stdout", "--quiet"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
-        .ok()?;
-    let mut stdin = child.stdin.take()?;
+        .map_err(FormatError::NotFound)?;
+    let failed = |m: &str| FormatError::Failed(m.to_string());
+    let mut stdin = child.stdin.take().ok_or_else(|| failed("no stdin"))?;
     let input = source.to_owned();
     // Feed stdin from a thread so a large output cannot dead-lock on a full pipe.
     let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().ok()?;
-    feeder.join().ok()?.ok()?;
+    let out = child
+        .wait_with_output()
+        .map_err(|e| FormatError::Failed(e.to_string()))?;
+    let fed = feeder.join().map_err(|_| failed("stdin writer panicked"))?;
     if !out.status.success() {
-        return None;
+        return Err(FormatError::Failed(
+            String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        ));
     }
-    String::from_utf8(out.stdout).ok()
+    fed.map_err(|e| FormatError::Failed(e.to_string()))?;
+    String::from_utf8(out.stdout).map_err(|_| failed("output is not UTF-8"))
 }
 
 /// Writes `contents` to `path` atomically (a temporary file in the same directory, then a

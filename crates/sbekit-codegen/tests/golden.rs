@@ -30,7 +30,7 @@ fn check(schema: &str, golden: &str) {
             .lines()
             .zip(text.lines())
             .position(|(a, b)| a != b)
-            .map_or_else(|| want.lines().count().min(text.lines().count()), |i| i);
+            .unwrap_or_else(|| want.lines().count().min(text.lines().count()));
         panic!(
             "generated code for {schema} differs from {} at line {}:\n  golden:    {}\n  generated: {}\n(UPDATE_GOLDEN=1 rewrites the golden file)",
             path.display(),

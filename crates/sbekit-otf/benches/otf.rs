@@ -1,7 +1,7 @@
 //! OTF decoding speed: walking a message (values summed by a visitor, so nothing is optimised
 //! away) and printing it as JSON, for the reference Car message and the FIX-like market-data
-//! message (`MarketDataIncrementalRefreshTrades` with two entries); and, for the ratio, the
-//! generated decoders (issue 3) reading and summing the same fields.
+//! message (`MarketDataIncrementalRefreshTrades` with two entries). The comparison with the
+//! generated decoders is `cargo bench -p sbekit-codegen-tests --bench otf_vs_generated`.
 //!
 //! Needs the reference material in `../shared`; without it the benches print a notice and
 //! measure nothing.
@@ -99,16 +99,6 @@ fn bench(c: &mut Criterion) {
                 black_box((n, v.0))
             })
         });
-        #[cfg(has_generated_codecs)]
-        g.bench_function(format!("{name}/generated"), |b| {
-            let f = if *name == "car" {
-                generated::car
-            } else {
-                generated::market_data
-            };
-            assert_eq!(f(bytes).1, bytes.len());
-            b.iter(|| black_box(f(black_box(bytes))))
-        });
         let mut printer = JsonPrinter::new(false);
         decoder.decode(bytes, &mut printer).expect("decodes");
         let json_len = printer.len();
@@ -128,71 +118,6 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
-}
-
-/// The same work through the generated codecs: decode, then read and sum every field.
-#[cfg(has_generated_codecs)]
-mod generated {
-    use sbekit_codegen_tests::{baseline, fix_samples};
-
-    pub fn car(bytes: &[u8]) -> (u64, usize) {
-        let d = baseline::CarDecoder::decode(bytes).expect("decodes");
-        let mut s = d.serial_number();
-        s = s.wrapping_add(u64::from(d.model_year()));
-        s = s.wrapping_add(u64::from(d.available().to_raw()));
-        s = s.wrapping_add(u64::from(d.code().to_raw()));
-        for n in d.some_numbers() {
-            s = s.wrapping_add(u64::from(n));
-        }
-        s = s.wrapping_add(d.vehicle_code().len() as u64);
-        s = s.wrapping_add(u64::from(d.extras().bits()));
-        s = s.wrapping_add(u64::from(d.discounted_model().to_raw()));
-        let e = d.engine();
-        s = s.wrapping_add(u64::from(e.capacity()) + u64::from(e.num_cylinders()));
-        s = s.wrapping_add(u64::from(e.max_rpm()) + e.manufacturer_code().len() as u64);
-        s = s.wrapping_add(e.fuel().len() as u64 + e.efficiency() as u64);
-        s = s.wrapping_add(u64::from(e.booster_enabled().to_raw()));
-        s = s.wrapping_add(u64::from(e.booster().boost_type().to_raw()));
-        s = s.wrapping_add(u64::from(e.booster().horse_power()));
-        for f in d.fuel_figures() {
-            s = s.wrapping_add(u64::from(f.speed()) + u64::from(f.mpg().to_bits()));
-            s = s.wrapping_add(f.usage_description().len() as u64);
-        }
-        for p in d.performance_figures() {
-            s = s.wrapping_add(u64::from(p.octane_rating()));
-            for a in p.acceleration() {
-                s = s.wrapping_add(u64::from(a.mph()) + u64::from(a.seconds().to_bits()));
-            }
-        }
-        s = s.wrapping_add(d.manufacturer().len() as u64 + d.model().len() as u64);
-        s = s.wrapping_add(d.activation_code().len() as u64);
-        (s, d.encoded_length())
-    }
-
-    pub fn market_data(bytes: &[u8]) -> (u64, usize) {
-        let d =
-            fix_samples::MarketDataIncrementalRefreshTradesDecoder::decode(bytes).expect("decodes");
-        let mut s = d.transact_time();
-        s = s.wrapping_add(u64::from(d.event_time_delta()));
-        s = s.wrapping_add(u64::from(d.match_event_indicator().to_raw()));
-        for e in d.md_inc_grp() {
-            s = s.wrapping_add(e.trade_id()).wrapping_add(e.security_id());
-            let px = e.md_entry_px();
-            s = s
-                .wrapping_add(px.mantissa() as u64)
-                .wrapping_add(px.exponent() as u64);
-            let qty = e.md_entry_size();
-            s = s
-                .wrapping_add(qty.mantissa() as u64)
-                .wrapping_add(qty.exponent() as u64);
-            s = s.wrapping_add(u64::from(e.number_of_orders()));
-            s = s.wrapping_add(u64::from(e.md_update_action().to_raw()));
-            s = s.wrapping_add(u64::from(e.rpt_seq()));
-            s = s.wrapping_add(u64::from(e.aggressor_side().to_raw()));
-            s = s.wrapping_add(u64::from(e.md_entry_type().to_raw()));
-        }
-        (s, d.encoded_length())
-    }
 }
 
 criterion_group!(benches, bench);

@@ -81,8 +81,13 @@ impl Gen<'_> {
             "let (block_len, remaining) = Self::check_dims(buf, pos)?;"
         );
         w!(out, "let start = pos + {dim};");
+        // Entries that take no bytes cost iterations but no input: a count above the input's
+        // size is refused, so a hostile count cannot make a reader loop for (nearly) ever.
         if fixed {
             w!(out, "let _ = acting_version;");
+            if body.min_block == 0 {
+                w!(out, "if block_len == 0 && remaining > buf.len() {{ return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::InvalidDimension {{ found: remaining as u64 }}, pos)); }}");
+            }
             w!(
                 out,
                 "match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {{"
@@ -97,8 +102,9 @@ impl Gen<'_> {
                 out,
                 "let end = {p}Decoder::parse(buf, p, block_len, acting_version)?.end;"
             );
-            // Entries that take no bytes are all alike; no need to walk them all.
-            w!(out, "if end == p {{ break; }}");
+            // Entries that take no bytes are all alike (their sections are absent at this
+            // acting version); no need to walk them all, but their count is bounded as above.
+            w!(out, "if end == p {{ if remaining > buf.len() {{ return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::InvalidDimension {{ found: remaining as u64 }}, pos)); }} break; }}");
             w!(out, "p = end;");
             w!(out, "}}");
             w!(out, "{OK}(p)");

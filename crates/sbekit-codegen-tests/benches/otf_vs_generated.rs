@@ -1,8 +1,22 @@
-//! Profiling aid: walks one message many times (`walk_loop SCHEMA.sbeir MESSAGE.sbe N [gen]`);
-//! with `gen`, reads every field through the generated codec instead (the bench's code), for
-//! comparison. `MESSAGE.sbe` may be `md` for the bench's market-data message.
-use sbekit_otf::{FieldNode, Origin, Value, VarDataPlan, Visitor};
+//! OTF walking versus the generated decoders: the same message walked by `sbekit_otf` (values
+//! summed by a visitor, so nothing is optimised away) and read field by field through the
+//! generated codecs, for the reference Car message and the FIX-like market-data message
+//! (`MarketDataIncrementalRefreshTrades` with two entries). OTF's JSON printing is measured by
+//! `cargo bench -p sbekit-otf --bench otf`.
+//!
+//! Needs the reference material in `../shared`; without it the benches print a notice and
+//! measure nothing.
+//!
+//! ```sh
+//! CARGO_TARGET_DIR=/work/target-otf cargo bench -p sbekit-codegen-tests --bench otf_vs_generated
+//! ```
 
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use sbekit_ir::{sbeir, Ir};
+use sbekit_otf::random::{random_message, Expected, Options, Rng};
+use sbekit_otf::{Decoder, FieldNode, Origin, Value, VarDataPlan, Visitor};
+
+/// Folds every value into a checksum, as a consumer that uses each field would.
 #[derive(Default)]
 struct Sum(u64);
 
@@ -21,82 +35,92 @@ impl Visitor for Sum {
             Value::Set(s) => s.raw,
         });
     }
+
     #[inline]
     fn on_var_data(&mut self, _field: &VarDataPlan, data: &[u8], _origin: Origin) {
         self.0 = self.0.wrapping_add(data.len() as u64);
     }
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let ir = sbekit_ir::sbeir::decode(&std::fs::read(&args[1]).expect("read IR")).expect("IR");
-    let decoder = sbekit_otf::Decoder::new(&ir).expect("plan");
-    // `md` builds the two-entry market-data message the bench uses.
-    let bytes = if args[2] == "md" {
-        let tokens = ir
-            .messages
-            .iter()
-            .find(|m| m[0].name == "MarketDataIncrementalRefreshTrades")
-            .expect("market data message");
-        let opts = sbekit_otf::random::Options {
-            max_group: 2,
-            ..Default::default()
-        };
-        (0..)
-            .map(|seed| {
-                sbekit_otf::random::random_message(
-                    &ir,
-                    tokens,
-                    &mut sbekit_otf::random::Rng::new(seed),
-                    &opts,
-                )
-            })
-            .find(|m| {
-                m.expected.iter().any(|(p, e)| {
-                    p.ends_with("MdIncGrp") && *e == sbekit_otf::random::Expected::Count(2)
-                })
-            })
-            .expect("a two-entry message")
-            .bytes
-    } else {
-        std::fs::read(&args[2]).expect("read message")
+fn load(name: &str) -> Option<Ir> {
+    let path = sbekit_testdata::require_reference(
+        &format!("derived/sbeir/{name}.sbeir"),
+        "otf_vs_generated bench",
+    )?;
+    Some(sbeir::decode(&std::fs::read(path).ok()?).expect("reference IR"))
+}
+
+/// A market-data message with exactly two entries, built from the IR.
+fn market_data(ir: &Ir) -> Vec<u8> {
+    let tokens = ir
+        .messages
+        .iter()
+        .find(|m| m[0].name == "MarketDataIncrementalRefreshTrades")
+        .expect("market data message");
+    let opts = Options {
+        max_group: 2,
+        ..Options::default()
     };
-    let n: u64 = args[3].parse().expect("count");
-    let t = std::time::Instant::now();
-    let mut s = Sum::default();
-    #[cfg(has_generated_codecs)]
-    if args.get(4).is_some() {
-        let f = if args[2] == "md" {
-            generated::market_data
-        } else {
-            generated::car
-        };
-        for _ in 0..n {
-            let (sum, _) = f(std::hint::black_box(&bytes));
-            s.0 = s.0.wrapping_add(sum);
-        }
-        println!(
-            "generated: {} ns/message (sum {})",
-            t.elapsed().as_nanos() as f64 / n as f64,
-            s.0
-        );
+    (0..)
+        .map(|seed| random_message(ir, tokens, &mut Rng::new(seed), &opts))
+        .find(|m| {
+            m.expected
+                .iter()
+                .any(|(p, e)| p.ends_with("MdIncGrp") && *e == Expected::Count(2))
+        })
+        .expect("a two-entry message")
+        .bytes
+}
+
+fn bench(c: &mut Criterion) {
+    let mut cases = Vec::new();
+    if let (Some(ir), Some(car)) = (
+        load("example-schema"),
+        sbekit_testdata::require_reference(
+            "rust/car_example_baseline_data.sbe",
+            "otf_vs_generated bench",
+        ),
+    ) {
+        cases.push((
+            "car",
+            Decoder::new(&ir).expect("plan"),
+            std::fs::read(car).expect("car"),
+        ));
+    }
+    if let Some(ir) = load("fix-message-samples") {
+        let md = market_data(&ir);
+        cases.push(("market_data", Decoder::new(&ir).expect("plan"), md));
+    }
+    if cases.is_empty() {
+        eprintln!("*** otf bench: reference material missing, nothing measured ***");
         return;
     }
-    for _ in 0..n {
-        decoder
-            .decode(std::hint::black_box(&bytes), &mut s)
-            .expect("decodes");
+    let mut g = c.benchmark_group("otf");
+    for (name, decoder, bytes) in &cases {
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function(format!("{name}/walk"), |b| {
+            b.iter(|| {
+                let mut v = Sum::default();
+                let n = decoder.decode(black_box(bytes), &mut v).expect("decodes");
+                black_box((n, v.0))
+            })
+        });
+        #[cfg(has_reference)]
+        g.bench_function(format!("{name}/generated"), |b| {
+            let f = if *name == "car" {
+                generated::car
+            } else {
+                generated::market_data
+            };
+            assert_eq!(f(bytes).1, bytes.len());
+            b.iter(|| black_box(f(black_box(bytes))))
+        });
     }
-    let el = t.elapsed();
-    println!(
-        "{} ns/message (sum {})",
-        el.as_nanos() as f64 / n as f64,
-        s.0
-    );
+    g.finish();
 }
 
 /// The same work through the generated codecs: decode, then read and sum every field.
-#[cfg(has_generated_codecs)]
+#[cfg(has_reference)]
 mod generated {
     use sbekit_codegen_tests::{baseline, fix_samples};
 
@@ -159,3 +183,6 @@ mod generated {
         (s, d.encoded_length())
     }
 }
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
