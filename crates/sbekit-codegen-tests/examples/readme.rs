@@ -4,7 +4,7 @@
 
 use sbekit_codegen_tests::orders_be as orders;
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+pub fn main() -> Result<(), Box<dyn std::error::Error>> {
     use orders::*;
 
     let mut buf = [0u8; 256];
