@@ -105,3 +105,41 @@ fn crate_name_does_not_double_the_sbe_suffix() {
     );
     assert_eq!(sbekit_codegen::crate_name(&ir("baseline")), "baseline-sbe");
 }
+
+/// `sbekit generate`'s default: a crate with the runtime bundled builds offline with nothing
+/// but the toolchain (an empty `CARGO_HOME`, so no registry cache can help) and no warnings.
+#[test]
+fn bundled_crate_builds_offline_on_a_fresh_machine() {
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../sbekit-codegen-tests/schemas/orders-be.xml");
+    let ir = sbekit_schema::load_ir(&schema).unwrap();
+    let tmp = std::env::temp_dir().join(format!("sbekit-bundled-crate-{}", std::process::id()));
+    let dir = tmp.join("orders-be-sbe");
+    sbekit_codegen::write_crate(
+        &ir,
+        &dir,
+        "orders-be-sbe",
+        &sbekit_codegen::RuntimeDep::default(),
+        &Default::default(),
+    )
+    .unwrap();
+    assert!(dir.join("sbekit-runtime/src/lib.rs").exists());
+    let toml = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    assert!(toml.contains("path = \"sbekit-runtime\""), "{toml}");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["build", "--quiet", "--offline"])
+        .env("RUSTFLAGS", "-D warnings")
+        .env("CARGO_TARGET_DIR", tmp.join("target"))
+        .env("CARGO_HOME", tmp.join("cargo-home"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "generated crate in {} does not build offline:\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&tmp).unwrap();
+}

@@ -175,3 +175,12 @@ impl core::fmt::Display for UnknownName {
         f.write_str("not a value of this enum")
     }
 }
+
+/// This crate's own source files (path in the crate, contents), so that `sbekit generate` can
+/// write a copy of the runtime beside a generated crate that then builds offline.
+#[doc(hidden)]
+pub const SOURCE_FILES: &[(&str, &str)] = &[
+    ("src/lib.rs", include_str!("lib.rs")),
+    ("src/error.rs", include_str!("error.rs")),
+    ("src/tail.rs", include_str!("tail.rs")),
+];

@@ -28,6 +28,7 @@ macro_rules! w {
 
 mod accessors;
 mod composites;
+pub mod crate_files;
 mod decoder;
 mod dispatch;
 mod encoder;

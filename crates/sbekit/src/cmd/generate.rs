@@ -23,8 +23,8 @@ pub struct GenerateArgs {
     /// Crate name (default: `<package>-sbe`, or the package if it already ends in `sbe`).
     #[arg(long)]
     crate_name: Option<String>,
-    /// Depend on the runtime by path (a checkout of `crates/sbekit-runtime`) instead of by
-    /// version.
+    /// Depend on the runtime by path (a checkout of `crates/sbekit-runtime`) instead of the
+    /// copy written into `<out>/sbekit-runtime/` by default.
     #[arg(long)]
     runtime_path: Option<PathBuf>,
     /// Schema names that are Rust keywords: `raw` identifiers (`r#type`) or a `suffix` (`type_`).
@@ -62,7 +62,7 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
             .unwrap_or_else(|| sbekit_codegen::crate_name(&ir));
         let dep = match &args.runtime_path {
             Some(p) => RuntimeDep::Path(p.clone()),
-            None => RuntimeDep::Version(env!("CARGO_PKG_VERSION").to_string()),
+            None => RuntimeDep::Bundled,
         };
         sbekit_codegen::write_crate(&ir, &args.out, &name, &dep, &opts)
             .map(|()| format!("{} (crate {name})", args.out.display()))
