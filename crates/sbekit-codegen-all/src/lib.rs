@@ -6,6 +6,13 @@
 
 #![deny(warnings)]
 #![forbid(unsafe_code)]
+// Generated code keeps the runtime's no-panic lints.
+#![deny(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
 
 #[cfg(has_reference)]
 include!(concat!(env!("OUT_DIR"), "/all.rs"));

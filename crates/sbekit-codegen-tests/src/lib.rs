@@ -35,27 +35,57 @@ pub mod bigendian {
 }
 
 /// `schemas/versioned-v0.xml`: the base version of an evolving schema.
+#[deny(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
 pub mod versioned_v0 {
     include!(concat!(env!("OUT_DIR"), "/versioned_v0.rs"));
 }
 
 /// `schemas/versioned-v1.xml`: version 1 adds fields, a group entry field, a group and var data.
+#[deny(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
 pub mod versioned_v1 {
     include!(concat!(env!("OUT_DIR"), "/versioned_v1.rs"));
 }
 
 /// `schemas/keywords.xml`: Rust keywords and prelude names as every kind of schema name.
+#[deny(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
 pub mod keywords {
     include!(concat!(env!("OUT_DIR"), "/keywords.rs"));
 }
 
 /// `schemas/keywords.xml` generated with `KeywordStyle::Suffix` (`match_` instead of `r#match`).
+#[deny(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
 pub mod keywords_suffix {
     include!(concat!(env!("OUT_DIR"), "/keywords_suffix.rs"));
 }
 
 /// `schemas/orders-be.xml`: big-endian, version 2, nested groups, text and byte var data, and
 /// groups whose entries may take no bytes at all (a hostile count must not loop for long).
+#[deny(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
 pub mod orders_be {
     include!(concat!(env!("OUT_DIR"), "/orders_be.rs"));
 }

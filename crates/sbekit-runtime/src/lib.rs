@@ -8,6 +8,14 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// The no-panic claim, enforced: no indexing, no explicit panics or unwraps, no arithmetic
+// that could overflow (the few additions that provably cannot wrap use `wrapping_add`).
+#![deny(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
 
 #[cfg(feature = "std")]
 extern crate std;
@@ -56,7 +64,8 @@ pub fn var_end<const L: usize>(
         Some(b) => len(*b),
         None => return Err(DecodeError::too_short(pos, L, buf.len())),
     };
-    let start = pos + L;
+    // `chunk` found `L` bytes at `pos`, so `pos + L <= buf.len()`: no wrap.
+    let start = pos.wrapping_add(L);
     match start.checked_add(n) {
         Some(end) if end <= buf.len() => Ok(end),
         _ => Err(DecodeError::too_short(start, n, buf.len())),

@@ -35,7 +35,8 @@ impl<'a> Tail<'a> {
         let rest = core::mem::take(&mut self.rest);
         let (head, rest) = rest.split_at_mut(len.min(rest.len()));
         self.rest = rest;
-        self.pos += len;
+        // `pos + rest.len()` is the buffer's length and `len` came out of `rest`: no wrap.
+        self.pos = self.pos.wrapping_add(len);
         Ok(head)
     }
 
@@ -49,7 +50,8 @@ impl<'a> Tail<'a> {
         match rest.split_first_chunk_mut::<N>() {
             Some((head, rest)) => {
                 self.rest = rest;
-                self.pos += N;
+                // As in `take`: `N` bytes came out of `rest`, so this cannot wrap.
+                self.pos = self.pos.wrapping_add(N);
                 Ok(head)
             }
             None => Err(EncodeError::new(
@@ -77,7 +79,8 @@ impl<'a> Tail<'a> {
         len: [u8; L],
         data: &[u8],
     ) -> Result<(), EncodeError> {
-        let dst = self.take(L + data.len())?;
+        // A slice is at most isize::MAX bytes, but saturate anyway: too long fails in `take`.
+        let dst = self.take(data.len().saturating_add(L))?;
         if let Some((head, rest)) = dst.split_first_chunk_mut::<L>() {
             *head = len;
             rest.copy_from_slice(data);

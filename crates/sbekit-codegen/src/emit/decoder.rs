@@ -203,7 +203,7 @@ impl Gen<'_> {
                     let step = match s {
                         Section::Group { body, .. } => format!("p = {}Iter::end_trusted(buf, p, acting_version)?;", body.path),
                         Section::Var { len, .. } => format!(
-                            "p = {{ let n = rt::Int::to_usize({}::from_{}_bytes(*rt::chunk::<{}>(buf, p)?)); p.saturating_add({} + n) }};",
+                            "p = {{ let n = rt::Int::to_usize({}::from_{}_bytes(*rt::chunk::<{}>(buf, p)?)); p.saturating_add({}).saturating_add(n) }};",
                             rty(len.ty), endian(len.order), len.ty.size(), len.ty.size()
                         ),
                     };

@@ -131,7 +131,8 @@ impl Gen<'_> {
             w!(out, "let t = ::core::mem::take({tail_ref});");
             w!(out, "{tail_place} = Self::fill(t, self.next, i)?;");
             w!(out, "}}");
-            w!(out, "self.next = i + 1;");
+            // `i` is a section index below the section count: no wrap.
+            w!(out, "self.next = i.wrapping_add(1);");
             w!(out, "{OK}(())");
             w!(out, "}}");
             w!(out, "");

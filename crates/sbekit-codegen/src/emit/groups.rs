@@ -80,7 +80,8 @@ impl Gen<'_> {
             out,
             "let (block_len, remaining) = Self::check_dims(buf, pos)?;"
         );
-        w!(out, "let start = pos + {dim};");
+        // `check_dims` read {dim} bytes at `pos`, so this cannot wrap.
+        w!(out, "let start = pos.wrapping_add({dim});");
         // Entries that take no bytes cost iterations but no input: a count above the input's
         // size is refused, so a hostile count cannot make a reader loop for (nearly) ever.
         if fixed {
@@ -192,13 +193,13 @@ impl Gen<'_> {
                 "let (e, rest) = self.rest.split_at_checked(self.block_len)?;"
             );
             w!(out, "self.rest = rest;");
-            w!(out, "self.remaining -= 1;");
+            w!(out, "self.remaining = self.remaining.wrapping_sub(1);"); // non-zero, checked above
             w!(out, "{p}Decoder::from_block(e, self.acting_version)");
         } else {
             w!(out, "match {p}Decoder::parse_trusted(self.buf, self.pos, self.block_len, self.acting_version) {{");
             w!(
                 out,
-                "{SOME}(e) => {{ self.pos = e.end; self.remaining -= 1; {SOME}(e) }}"
+                "{SOME}(e) => {{ self.pos = e.end; self.remaining = self.remaining.wrapping_sub(1); {SOME}(e) }}"
             );
             w!(out, "{NONE} => {{ self.remaining = 0; {NONE} }}");
             w!(out, "}}");
@@ -293,7 +294,8 @@ impl Gen<'_> {
             "let block = self.tail.take_array::<{}>()?;",
             body.block_length
         );
-        w!(out, "self.count += 1;");
+        // Below MAX_ENTRIES, checked above: no wrap.
+        w!(out, "self.count = self.count.wrapping_add(1);");
         w!(
             out,
             "rt::put(self.dims, {}, (self.count as {}).to_{}_bytes());",

@@ -282,7 +282,7 @@ fn prim_value(p: &Prim, size: usize, arr: &str, off: usize) -> (String, String) 
         format!(
             "{{ let b = rt::sub::<_, {size}>({arr}, {off}); ::core::array::from_fn(|i| {t}::from_{}_bytes(*rt::sub::<_, {es}>(b, {}))) }}",
             endian(p.order),
-            if es == 1 { "i".to_string() } else { format!("i * {es}") }
+            if es == 1 { "i".to_string() } else { format!("i.wrapping_mul({es})") }
         ),
     )
 }

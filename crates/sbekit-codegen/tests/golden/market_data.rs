@@ -418,7 +418,7 @@ if block_len < MarketUpdatesTradesDecoder::MIN_BLOCK_LENGTH { return ::core::res
 #[inline]
 fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
 let (block_len, remaining) = Self::check_dims(buf, pos)?;
-let start = pos + 4;
+let start = pos.wrapping_add(4);
 let _ = acting_version;
 match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
 ::core::option::Option::Some(end) if end <= buf.len() => ::core::result::Result::Ok(end),
@@ -447,7 +447,7 @@ fn next(&mut self) -> ::core::option::Option<MarketUpdatesTradesDecoder<'a>> {
 if self.remaining == 0 { return ::core::option::Option::None; }
 let (e, rest) = self.rest.split_at_checked(self.block_len)?;
 self.rest = rest;
-self.remaining -= 1;
+self.remaining = self.remaining.wrapping_sub(1);
 MarketUpdatesTradesDecoder::from_block(e, self.acting_version)
 }
 #[inline]
@@ -483,7 +483,7 @@ if block_len < MarketUpdatesLevelUpdatesDecoder::MIN_BLOCK_LENGTH { return ::cor
 #[inline]
 fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
 let (block_len, remaining) = Self::check_dims(buf, pos)?;
-let start = pos + 4;
+let start = pos.wrapping_add(4);
 let _ = acting_version;
 match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
 ::core::option::Option::Some(end) if end <= buf.len() => ::core::result::Result::Ok(end),
@@ -512,7 +512,7 @@ fn next(&mut self) -> ::core::option::Option<MarketUpdatesLevelUpdatesDecoder<'a
 if self.remaining == 0 { return ::core::option::Option::None; }
 let (e, rest) = self.rest.split_at_checked(self.block_len)?;
 self.rest = rest;
-self.remaining -= 1;
+self.remaining = self.remaining.wrapping_sub(1);
 MarketUpdatesLevelUpdatesDecoder::from_block(e, self.acting_version)
 }
 #[inline]
@@ -607,7 +607,7 @@ pub fn entry<F>(&mut self, f: F) -> ::core::result::Result<&mut Self, rt::Encode
 where F: ::core::ops::FnOnce(&mut MarketUpdatesTradesEncoder<'a>) -> ::core::result::Result<(), rt::EncodeError> {
 if self.count >= Self::MAX_ENTRIES { return ::core::result::Result::Err(rt::EncodeError::new(rt::EncodeErrorKind::GroupCountTooLarge { maximum: 65534 }, self.tail.position())); }
 let block = self.tail.take_array::<29>()?;
-self.count += 1;
+self.count = self.count.wrapping_add(1);
 rt::put(self.dims, 2, (self.count as u16).to_le_bytes());
 let mut e = MarketUpdatesTradesEncoder { block };
 f(&mut e)?;
@@ -703,7 +703,7 @@ pub fn entry<F>(&mut self, f: F) -> ::core::result::Result<&mut Self, rt::Encode
 where F: ::core::ops::FnOnce(&mut MarketUpdatesLevelUpdatesEncoder<'a>) -> ::core::result::Result<(), rt::EncodeError> {
 if self.count >= Self::MAX_ENTRIES { return ::core::result::Result::Err(rt::EncodeError::new(rt::EncodeErrorKind::GroupCountTooLarge { maximum: 65534 }, self.tail.position())); }
 let block = self.tail.take_array::<30>()?;
-self.count += 1;
+self.count = self.count.wrapping_add(1);
 rt::put(self.dims, 2, (self.count as u16).to_le_bytes());
 let mut e = MarketUpdatesLevelUpdatesEncoder { block };
 f(&mut e)?;
@@ -757,7 +757,7 @@ if self.next < i {
 let t = ::core::mem::take(&mut self.tail);
 self.tail = Self::fill(t, self.next, i)?;
 }
-self.next = i + 1;
+self.next = i.wrapping_add(1);
 ::core::result::Result::Ok(())
 }
 

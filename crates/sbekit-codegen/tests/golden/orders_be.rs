@@ -457,7 +457,7 @@ let mut sec = [0usize; 3];
 sec[0] = p;
 p = OrderFillsLegsIter::end_trusted(buf, p, acting_version)?;
 sec[1] = p;
-p = { let n = rt::Int::to_usize(u16::from_be_bytes(*rt::chunk::<2>(buf, p)?)); p.saturating_add(2 + n) };
+p = { let n = rt::Int::to_usize(u16::from_be_bytes(*rt::chunk::<2>(buf, p)?)); p.saturating_add(2).saturating_add(n) };
 sec[2] = p;
 ::core::option::Option::Some(Self { block, blk, buf, sec, acting_version, end: p })
 }
@@ -642,7 +642,7 @@ if v == 0_u32 { ::core::option::Option::None } else { ::core::option::Option::So
 }
 /// The `weights` field.
 #[inline]
-pub fn weights(&self) -> [i16; 3] { { let b = rt::sub::<_, 6>(self.block, 29); ::core::array::from_fn(|i| i16::from_be_bytes(*rt::sub::<_, 2>(b, i * 2))) } }
+pub fn weights(&self) -> [i16; 3] { { let b = rt::sub::<_, 6>(self.block, 29); ::core::array::from_fn(|i| i16::from_be_bytes(*rt::sub::<_, 2>(b, i.wrapping_mul(2)))) } }
 /// The `ratio` field.
 ///
 /// `None` when the value is the null value.
@@ -743,7 +743,7 @@ if block_len < OrderFillsDecoder::MIN_BLOCK_LENGTH { return ::core::result::Resu
 #[inline]
 fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
 let (block_len, remaining) = Self::check_dims(buf, pos)?;
-let start = pos + 4;
+let start = pos.wrapping_add(4);
 let mut p = start;
 for _ in 0..remaining {
 let end = OrderFillsDecoder::parse(buf, p, block_len, acting_version)?.end;
@@ -770,7 +770,7 @@ type Item = OrderFillsDecoder<'a>;
 fn next(&mut self) -> ::core::option::Option<OrderFillsDecoder<'a>> {
 if self.remaining == 0 { return ::core::option::Option::None; }
 match OrderFillsDecoder::parse_trusted(self.buf, self.pos, self.block_len, self.acting_version) {
-::core::option::Option::Some(e) => { self.pos = e.end; self.remaining -= 1; ::core::option::Option::Some(e) }
+::core::option::Option::Some(e) => { self.pos = e.end; self.remaining = self.remaining.wrapping_sub(1); ::core::option::Option::Some(e) }
 ::core::option::Option::None => { self.remaining = 0; ::core::option::Option::None }
 }
 }
@@ -807,7 +807,7 @@ if block_len < OrderFillsLegsDecoder::MIN_BLOCK_LENGTH { return ::core::result::
 #[inline]
 fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
 let (block_len, remaining) = Self::check_dims(buf, pos)?;
-let start = pos + 4;
+let start = pos.wrapping_add(4);
 let _ = acting_version;
 match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
 ::core::option::Option::Some(end) if end <= buf.len() => ::core::result::Result::Ok(end),
@@ -847,7 +847,7 @@ fn next(&mut self) -> ::core::option::Option<OrderFillsLegsDecoder<'a>> {
 if self.remaining == 0 { return ::core::option::Option::None; }
 let (e, rest) = self.rest.split_at_checked(self.block_len)?;
 self.rest = rest;
-self.remaining -= 1;
+self.remaining = self.remaining.wrapping_sub(1);
 OrderFillsLegsDecoder::from_block(e, self.acting_version)
 }
 #[inline]
@@ -883,7 +883,7 @@ if remaining > 2147483647 { return ::core::result::Result::Err(rt::DecodeError::
 #[inline]
 fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
 let (block_len, remaining) = Self::check_dims(buf, pos)?;
-let start = pos + 6;
+let start = pos.wrapping_add(6);
 let _ = acting_version;
 if block_len == 0 && remaining > buf.len() { return ::core::result::Result::Err(rt::DecodeError::new(rt::DecodeErrorKind::InvalidDimension { found: remaining as u64 }, pos)); }
 match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
@@ -913,7 +913,7 @@ fn next(&mut self) -> ::core::option::Option<OrderMarksDecoder<'a>> {
 if self.remaining == 0 { return ::core::option::Option::None; }
 let (e, rest) = self.rest.split_at_checked(self.block_len)?;
 self.rest = rest;
-self.remaining -= 1;
+self.remaining = self.remaining.wrapping_sub(1);
 OrderMarksDecoder::from_block(e, self.acting_version)
 }
 #[inline]
@@ -975,7 +975,7 @@ pub fn entry<F>(&mut self, f: F) -> ::core::result::Result<&mut Self, rt::Encode
 where F: ::core::ops::FnOnce(&mut OrderFillsLegsEncoder<'a>) -> ::core::result::Result<(), rt::EncodeError> {
 if self.count >= Self::MAX_ENTRIES { return ::core::result::Result::Err(rt::EncodeError::new(rt::EncodeErrorKind::GroupCountTooLarge { maximum: 65534 }, self.tail.position())); }
 let block = self.tail.take_array::<2>()?;
-self.count += 1;
+self.count = self.count.wrapping_add(1);
 rt::put(self.dims, 2, (self.count as u16).to_be_bytes());
 let mut e = OrderFillsLegsEncoder { block };
 f(&mut e)?;
@@ -1016,7 +1016,7 @@ if self.next < i {
 let t = ::core::mem::take(&mut *self.tail);
 *self.tail = Self::fill(t, self.next, i)?;
 }
-self.next = i + 1;
+self.next = i.wrapping_add(1);
 ::core::result::Result::Ok(())
 }
 
@@ -1092,7 +1092,7 @@ pub fn entry<F>(&mut self, f: F) -> ::core::result::Result<&mut Self, rt::Encode
 where F: ::core::ops::FnOnce(&mut OrderFillsEncoder<'a, '_>) -> ::core::result::Result<(), rt::EncodeError> {
 if self.count >= Self::MAX_ENTRIES { return ::core::result::Result::Err(rt::EncodeError::new(rt::EncodeErrorKind::GroupCountTooLarge { maximum: 65534 }, self.tail.position())); }
 let block = self.tail.take_array::<12>()?;
-self.count += 1;
+self.count = self.count.wrapping_add(1);
 rt::put(self.dims, 2, (self.count as u16).to_be_bytes());
 let mut e = OrderFillsEncoder { block, tail: &mut *self.tail, next: 0 };
 f(&mut e)?;
@@ -1150,7 +1150,7 @@ pub fn entry<F>(&mut self, f: F) -> ::core::result::Result<&mut Self, rt::Encode
 where F: ::core::ops::FnOnce(&mut OrderMarksEncoder<'a>) -> ::core::result::Result<(), rt::EncodeError> {
 if self.count >= Self::MAX_ENTRIES { return ::core::result::Result::Err(rt::EncodeError::new(rt::EncodeErrorKind::GroupCountTooLarge { maximum: 2147483647 }, self.tail.position())); }
 let block = self.tail.take_array::<1>()?;
-self.count += 1;
+self.count = self.count.wrapping_add(1);
 rt::put(self.dims, 2, (self.count as u32).to_be_bytes());
 let mut e = OrderMarksEncoder { block };
 f(&mut e)?;
@@ -1262,7 +1262,7 @@ if self.next < i {
 let t = ::core::mem::take(&mut self.tail);
 self.tail = Self::fill(t, self.next, i)?;
 }
-self.next = i + 1;
+self.next = i.wrapping_add(1);
 ::core::result::Result::Ok(())
 }
 
@@ -1486,7 +1486,7 @@ if remaining > 2147483647 { return ::core::result::Result::Err(rt::DecodeError::
 #[inline]
 fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
 let (block_len, remaining) = Self::check_dims(buf, pos)?;
-let start = pos + 6;
+let start = pos.wrapping_add(6);
 let _ = acting_version;
 if block_len == 0 && remaining > buf.len() { return ::core::result::Result::Err(rt::DecodeError::new(rt::DecodeErrorKind::InvalidDimension { found: remaining as u64 }, pos)); }
 match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
@@ -1516,7 +1516,7 @@ fn next(&mut self) -> ::core::option::Option<CancelHintsDecoder<'a>> {
 if self.remaining == 0 { return ::core::option::Option::None; }
 let (e, rest) = self.rest.split_at_checked(self.block_len)?;
 self.rest = rest;
-self.remaining -= 1;
+self.remaining = self.remaining.wrapping_sub(1);
 CancelHintsDecoder::from_block(e, self.acting_version)
 }
 #[inline]
@@ -1578,7 +1578,7 @@ pub fn entry<F>(&mut self, f: F) -> ::core::result::Result<&mut Self, rt::Encode
 where F: ::core::ops::FnOnce(&mut CancelHintsEncoder<'a>) -> ::core::result::Result<(), rt::EncodeError> {
 if self.count >= Self::MAX_ENTRIES { return ::core::result::Result::Err(rt::EncodeError::new(rt::EncodeErrorKind::GroupCountTooLarge { maximum: 2147483647 }, self.tail.position())); }
 let block = self.tail.take_array::<2>()?;
-self.count += 1;
+self.count = self.count.wrapping_add(1);
 rt::put(self.dims, 2, (self.count as u32).to_be_bytes());
 let mut e = CancelHintsEncoder { block };
 f(&mut e)?;
@@ -1632,7 +1632,7 @@ if self.next < i {
 let t = ::core::mem::take(&mut self.tail);
 self.tail = Self::fill(t, self.next, i)?;
 }
-self.next = i + 1;
+self.next = i.wrapping_add(1);
 ::core::result::Result::Ok(())
 }
 
