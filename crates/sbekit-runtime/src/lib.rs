@@ -21,9 +21,11 @@
 extern crate std;
 
 mod error;
+mod group;
 mod tail;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+pub use group::{Entry, FixedEntry, FixedGroupIter, GroupIter};
 pub use tail::Tail;
 
 /// Integer conversions generated code needs for header, dimension and length fields.
@@ -191,5 +193,6 @@ impl core::fmt::Display for UnknownName {
 pub const SOURCE_FILES: &[(&str, &str)] = &[
     ("src/lib.rs", include_str!("lib.rs")),
     ("src/error.rs", include_str!("error.rs")),
+    ("src/group.rs", include_str!("group.rs")),
     ("src/tail.rs", include_str!("tail.rs")),
 ];

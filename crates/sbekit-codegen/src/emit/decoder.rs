@@ -159,7 +159,7 @@ impl Gen<'_> {
                 for (i, (_, s)) in sections.iter().enumerate() {
                     w!(out, "sec[{i}] = p;");
                     let step = match s {
-                    Section::Group { body, .. } => format!("p = {}Iter::skip(buf, p, acting_version)?;", body.path),
+                    Section::Group { body, .. } => format!("p = {}Decoder::group_skip(buf, p, acting_version)?;", body.path),
                     Section::Var { len, .. } => format!("p = rt::var_end(buf, p, |b: [u8; {}]| rt::Int::to_usize({}::from_{}_bytes(b)))?;", len.ty.size(), rty(len.ty), endian(len.order)),
                 };
                     if s.since() > 0 {
@@ -201,7 +201,7 @@ impl Gen<'_> {
                 for (i, (_, s)) in sections.iter().enumerate() {
                     w!(out, "sec[{i}] = p;");
                     let step = match s {
-                        Section::Group { body, .. } => format!("p = {}Iter::end_trusted(buf, p, acting_version)?;", body.path),
+                        Section::Group { body, .. } => format!("p = {}Decoder::group_end_trusted(buf, p, acting_version)?;", body.path),
                         Section::Var { len, .. } => format!(
                             "p = {{ let n = rt::Int::to_usize({}::from_{}_bytes(*rt::chunk::<{}>(buf, p)?)); p.saturating_add({}).saturating_add(n) }};",
                             rty(len.ty), endian(len.order), len.ty.size(), len.ty.size()
@@ -250,8 +250,10 @@ impl Gen<'_> {
                         &format!("The entries of the `{name}` group."),
                     );
                     w!(out, "#[inline]");
-                    let make =
-                        format!("{it}::resume(self.buf, self.sec[{i}], self.acting_version)");
+                    let make = format!(
+                        "{}Decoder::group_iter(self.buf, self.sec[{i}], self.acting_version)",
+                        body.path
+                    );
                     if *since > 0 {
                         w!(out, "///");
                         w!(out, "/// Since schema version {since}: `None` when the message's acting version is older.");

@@ -39,25 +39,20 @@ impl Gen<'_> {
         let fixed = body.is_fixed();
         let rb = read("dims", bl.offset, bl.ty, bl.order);
         let rc = read("dims", count.offset, count.ty, count.order);
-        w!(out, "#[derive(Clone, Copy)]");
-        w!(out, "pub struct {p}Iter<'a> {{");
-        if fixed {
-            w!(out, "rest: &'a [u8],");
-        } else {
-            w!(out, "buf: &'a [u8],");
-            w!(out, "pos: usize,");
-        }
-        w!(out, "block_len: usize,");
-        w!(out, "remaining: usize,");
-        w!(out, "acting_version: u64,");
-        w!(out, "}}");
+        // The iterator is the runtime's, generic over the entry decoder; what differs between
+        // groups (the header's layout, the entry's checks) stays here, on the entry decoder.
+        let kind = if fixed { "FixedGroupIter" } else { "GroupIter" };
+        w!(
+            out,
+            "pub type {p}Iter<'a> = rt::{kind}<'a, {p}Decoder<'a>>;"
+        );
         w!(out, "");
-        w!(out, "impl<'a> {p}Iter<'a> {{");
+        w!(out, "impl<'a> {p}Decoder<'a> {{");
         // Checks the group header (the walk in `decode`).
         w!(out, "#[inline]");
         w!(
             out,
-            "fn check_dims(buf: &'a [u8], pos: usize) -> {R}<(usize, usize), rt::DecodeError> {{"
+            "fn group_check_dims(buf: &'a [u8], pos: usize) -> {R}<(usize, usize), rt::DecodeError> {{"
         );
         w!(out, "let dims = match rt::chunk::<{dim}>(buf, pos) {{ {SOME}(d) => d, {NONE} => return {ERR}(rt::DecodeError::too_short(pos, {dim}, buf.len())) }};");
         w!(out, "let block_len = rt::Int::to_usize({rb});");
@@ -75,10 +70,10 @@ impl Gen<'_> {
         w!(out, "");
         w!(out, "/// Checks the group at `pos`; returns where it ends.");
         w!(out, "#[inline]");
-        w!(out, "fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> {R}<usize, rt::DecodeError> {{");
+        w!(out, "fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64) -> {R}<usize, rt::DecodeError> {{");
         w!(
             out,
-            "let (block_len, remaining) = Self::check_dims(buf, pos)?;"
+            "let (block_len, remaining) = Self::group_check_dims(buf, pos)?;"
         );
         // `check_dims` read {dim} bytes at `pos`, so this cannot wrap.
         w!(out, "let start = pos.wrapping_add({dim});");
@@ -117,7 +112,7 @@ impl Gen<'_> {
             w!(out, "#[inline]");
             w!(
                 out,
-                "fn end_trusted(buf: &'a [u8], pos: usize, acting_version: u64) -> {O}<usize> {{"
+                "fn group_end_trusted(buf: &'a [u8], pos: usize, acting_version: u64) -> {O}<usize> {{"
             );
             w!(out, "let dims = rt::chunk::<{dim}>(buf, pos)?;");
             w!(out, "let block_len = rt::Int::to_usize({rb});");
@@ -149,7 +144,7 @@ impl Gen<'_> {
         w!(out, "#[inline]");
         w!(
             out,
-            "fn resume(buf: &'a [u8], pos: usize, acting_version: u64) -> Self {{"
+            "fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> {p}Iter<'a> {{"
         );
         w!(
             out,
@@ -166,56 +161,33 @@ impl Gen<'_> {
             w!(out, "match block_len.checked_mul(remaining).and_then(|n| buf.get(start..start.checked_add(n)?)) {{");
             w!(
                 out,
-                "{SOME}(rest) => Self {{ rest, block_len, remaining, acting_version }},"
+                "{SOME}(rest) => rt::FixedGroupIter::new(rest, block_len, remaining, acting_version),"
             );
             w!(
                 out,
-                "{NONE} => Self {{ rest: &[], block_len, remaining: 0, acting_version }},"
+                "{NONE} => rt::FixedGroupIter::new(&[], block_len, 0, acting_version),"
             );
             w!(out, "}}");
         } else {
             w!(
                 out,
-                "Self {{ buf, pos: start, block_len, remaining, acting_version }}"
+                "rt::GroupIter::new(buf, start, block_len, remaining, acting_version)"
             );
         }
         w!(out, "}}");
         w!(out, "}}");
         w!(out, "");
-        w!(out, "impl<'a> ::core::iter::Iterator for {p}Iter<'a> {{");
-        w!(out, "type Item = {p}Decoder<'a>;");
-        w!(out, "#[inline]");
-        w!(out, "fn next(&mut self) -> {O}<{p}Decoder<'a>> {{");
-        w!(out, "if self.remaining == 0 {{ return {NONE}; }}");
         if fixed {
-            w!(
-                out,
-                "let (e, rest) = self.rest.split_at_checked(self.block_len)?;"
-            );
-            w!(out, "self.rest = rest;");
-            w!(out, "self.remaining = self.remaining.wrapping_sub(1);"); // non-zero, checked above
-            w!(out, "{p}Decoder::from_block(e, self.acting_version)");
+            w!(out, "impl<'a> rt::FixedEntry<'a> for {p}Decoder<'a> {{");
+            w!(out, "#[inline(always)]");
+            w!(out, "fn from_block(block: &'a [u8], acting_version: u64) -> {O}<Self> {{ Self::from_block(block, acting_version) }}");
         } else {
-            w!(out, "match {p}Decoder::parse_trusted(self.buf, self.pos, self.block_len, self.acting_version) {{");
-            w!(
-                out,
-                "{SOME}(e) => {{ self.pos = e.end; self.remaining = self.remaining.wrapping_sub(1); {SOME}(e) }}"
-            );
-            w!(out, "{NONE} => {{ self.remaining = 0; {NONE} }}");
-            w!(out, "}}");
+            w!(out, "impl<'a> rt::Entry<'a> for {p}Decoder<'a> {{");
+            w!(out, "#[inline(always)]");
+            w!(out, "fn parse_trusted(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> {O}<Self> {{ Self::parse_trusted(buf, pos, block_len, acting_version) }}");
+            w!(out, "#[inline(always)]");
+            w!(out, "fn end(&self) -> usize {{ self.end }}");
         }
-        w!(out, "}}");
-        w!(out, "#[inline]");
-        w!(out, "fn size_hint(&self) -> (usize, {O}<usize>) {{ (self.remaining, {SOME}(self.remaining)) }}");
-        w!(out, "}}");
-        w!(out, "");
-        w!(
-            out,
-            "impl ::core::iter::ExactSizeIterator for {p}Iter<'_> {{}}"
-        );
-        w!(out, "");
-        w!(out, "impl ::core::fmt::Debug for {p}Iter<'_> {{");
-        w!(out, "fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{ f.debug_list().entries(*self).finish() }}");
         w!(out, "}}");
         w!(out, "");
     }

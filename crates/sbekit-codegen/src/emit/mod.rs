@@ -155,6 +155,12 @@ const DECODER_RESERVED: &[&str] = &[
     "next",
     "min_block_length",
     "raw_block",
+    "from_block",
+    "parse_trusted",
+    "group_check_dims",
+    "group_skip",
+    "group_end_trusted",
+    "group_iter",
 ];
 const ENCODER_RESERVED: &[&str] = &[
     "new",

@@ -362,9 +362,9 @@ let block = match blk.first_chunk::<8>() { ::core::option::Option::Some(b) => b,
 let mut p = blk_end;
 let mut sec = [0usize; 3];
 sec[0] = p;
-p = MarketUpdatesTradesIter::skip(buf, p, acting_version)?;
+p = MarketUpdatesTradesDecoder::group_skip(buf, p, acting_version)?;
 sec[1] = p;
-p = MarketUpdatesLevelUpdatesIter::skip(buf, p, acting_version)?;
+p = MarketUpdatesLevelUpdatesDecoder::group_skip(buf, p, acting_version)?;
 sec[2] = p;
 let _ = blk;
 ::core::result::Result::Ok(Self { block, buf, sec, acting_version, end: p })
@@ -376,12 +376,12 @@ pub fn sequence_number(&self) -> u64 { u64::from_le_bytes(*rt::sub::<_, 8>(self.
 /// The entries of the `trades` group.
 #[inline]
 pub fn trades(&self) -> MarketUpdatesTradesIter<'a> {
-MarketUpdatesTradesIter::resume(self.buf, self.sec[0], self.acting_version)
+MarketUpdatesTradesDecoder::group_iter(self.buf, self.sec[0], self.acting_version)
 }
 /// The entries of the `levelUpdates` group.
 #[inline]
 pub fn level_updates(&self) -> MarketUpdatesLevelUpdatesIter<'a> {
-MarketUpdatesLevelUpdatesIter::resume(self.buf, self.sec[1], self.acting_version)
+MarketUpdatesLevelUpdatesDecoder::group_iter(self.buf, self.sec[1], self.acting_version)
 }
 }
 
@@ -396,17 +396,11 @@ d.finish()
 }
 
 /// Iterates over the entries of a `trades` group (checked when the message was decoded).
-#[derive(Clone, Copy)]
-pub struct MarketUpdatesTradesIter<'a> {
-rest: &'a [u8],
-block_len: usize,
-remaining: usize,
-acting_version: u64,
-}
+pub type MarketUpdatesTradesIter<'a> = rt::FixedGroupIter<'a, MarketUpdatesTradesDecoder<'a>>;
 
-impl<'a> MarketUpdatesTradesIter<'a> {
+impl<'a> MarketUpdatesTradesDecoder<'a> {
 #[inline]
-fn check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
+fn group_check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
 let dims = match rt::chunk::<4>(buf, pos) { ::core::option::Option::Some(d) => d, ::core::option::Option::None => return ::core::result::Result::Err(rt::DecodeError::too_short(pos, 4, buf.len())) };
 let block_len = rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 0)));
 let remaining = rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2)));
@@ -416,8 +410,8 @@ if block_len < MarketUpdatesTradesDecoder::MIN_BLOCK_LENGTH { return ::core::res
 
 /// Checks the group at `pos`; returns where it ends.
 #[inline]
-fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
-let (block_len, remaining) = Self::check_dims(buf, pos)?;
+fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
+let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
 let start = pos.wrapping_add(4);
 let _ = acting_version;
 match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
@@ -427,51 +421,30 @@ _ => ::core::result::Result::Err(rt::DecodeError::too_short(start, block_len.sat
 }
 
 #[inline]
-fn resume(buf: &'a [u8], pos: usize, acting_version: u64) -> Self {
+fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> MarketUpdatesTradesIter<'a> {
 let (block_len, remaining) = match rt::chunk::<4>(buf, pos) {
 ::core::option::Option::Some(dims) => (rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 0))), rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2)))),
 ::core::option::Option::None => (0, 0),
 };
 let start = pos.saturating_add(4);
 match block_len.checked_mul(remaining).and_then(|n| buf.get(start..start.checked_add(n)?)) {
-::core::option::Option::Some(rest) => Self { rest, block_len, remaining, acting_version },
-::core::option::Option::None => Self { rest: &[], block_len, remaining: 0, acting_version },
+::core::option::Option::Some(rest) => rt::FixedGroupIter::new(rest, block_len, remaining, acting_version),
+::core::option::Option::None => rt::FixedGroupIter::new(&[], block_len, 0, acting_version),
 }
 }
 }
 
-impl<'a> ::core::iter::Iterator for MarketUpdatesTradesIter<'a> {
-type Item = MarketUpdatesTradesDecoder<'a>;
-#[inline]
-fn next(&mut self) -> ::core::option::Option<MarketUpdatesTradesDecoder<'a>> {
-if self.remaining == 0 { return ::core::option::Option::None; }
-let (e, rest) = self.rest.split_at_checked(self.block_len)?;
-self.rest = rest;
-self.remaining = self.remaining.wrapping_sub(1);
-MarketUpdatesTradesDecoder::from_block(e, self.acting_version)
-}
-#[inline]
-fn size_hint(&self) -> (usize, ::core::option::Option<usize>) { (self.remaining, ::core::option::Option::Some(self.remaining)) }
-}
-
-impl ::core::iter::ExactSizeIterator for MarketUpdatesTradesIter<'_> {}
-
-impl ::core::fmt::Debug for MarketUpdatesTradesIter<'_> {
-fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.debug_list().entries(*self).finish() }
+impl<'a> rt::FixedEntry<'a> for MarketUpdatesTradesDecoder<'a> {
+#[inline(always)]
+fn from_block(block: &'a [u8], acting_version: u64) -> ::core::option::Option<Self> { Self::from_block(block, acting_version) }
 }
 
 /// Iterates over the entries of a `levelUpdates` group (checked when the message was decoded).
-#[derive(Clone, Copy)]
-pub struct MarketUpdatesLevelUpdatesIter<'a> {
-rest: &'a [u8],
-block_len: usize,
-remaining: usize,
-acting_version: u64,
-}
+pub type MarketUpdatesLevelUpdatesIter<'a> = rt::FixedGroupIter<'a, MarketUpdatesLevelUpdatesDecoder<'a>>;
 
-impl<'a> MarketUpdatesLevelUpdatesIter<'a> {
+impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
 #[inline]
-fn check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
+fn group_check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
 let dims = match rt::chunk::<4>(buf, pos) { ::core::option::Option::Some(d) => d, ::core::option::Option::None => return ::core::result::Result::Err(rt::DecodeError::too_short(pos, 4, buf.len())) };
 let block_len = rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 0)));
 let remaining = rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2)));
@@ -481,8 +454,8 @@ if block_len < MarketUpdatesLevelUpdatesDecoder::MIN_BLOCK_LENGTH { return ::cor
 
 /// Checks the group at `pos`; returns where it ends.
 #[inline]
-fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
-let (block_len, remaining) = Self::check_dims(buf, pos)?;
+fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
+let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
 let start = pos.wrapping_add(4);
 let _ = acting_version;
 match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
@@ -492,37 +465,22 @@ _ => ::core::result::Result::Err(rt::DecodeError::too_short(start, block_len.sat
 }
 
 #[inline]
-fn resume(buf: &'a [u8], pos: usize, acting_version: u64) -> Self {
+fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> MarketUpdatesLevelUpdatesIter<'a> {
 let (block_len, remaining) = match rt::chunk::<4>(buf, pos) {
 ::core::option::Option::Some(dims) => (rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 0))), rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2)))),
 ::core::option::Option::None => (0, 0),
 };
 let start = pos.saturating_add(4);
 match block_len.checked_mul(remaining).and_then(|n| buf.get(start..start.checked_add(n)?)) {
-::core::option::Option::Some(rest) => Self { rest, block_len, remaining, acting_version },
-::core::option::Option::None => Self { rest: &[], block_len, remaining: 0, acting_version },
+::core::option::Option::Some(rest) => rt::FixedGroupIter::new(rest, block_len, remaining, acting_version),
+::core::option::Option::None => rt::FixedGroupIter::new(&[], block_len, 0, acting_version),
 }
 }
 }
 
-impl<'a> ::core::iter::Iterator for MarketUpdatesLevelUpdatesIter<'a> {
-type Item = MarketUpdatesLevelUpdatesDecoder<'a>;
-#[inline]
-fn next(&mut self) -> ::core::option::Option<MarketUpdatesLevelUpdatesDecoder<'a>> {
-if self.remaining == 0 { return ::core::option::Option::None; }
-let (e, rest) = self.rest.split_at_checked(self.block_len)?;
-self.rest = rest;
-self.remaining = self.remaining.wrapping_sub(1);
-MarketUpdatesLevelUpdatesDecoder::from_block(e, self.acting_version)
-}
-#[inline]
-fn size_hint(&self) -> (usize, ::core::option::Option<usize>) { (self.remaining, ::core::option::Option::Some(self.remaining)) }
-}
-
-impl ::core::iter::ExactSizeIterator for MarketUpdatesLevelUpdatesIter<'_> {}
-
-impl ::core::fmt::Debug for MarketUpdatesLevelUpdatesIter<'_> {
-fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.debug_list().entries(*self).finish() }
+impl<'a> rt::FixedEntry<'a> for MarketUpdatesLevelUpdatesDecoder<'a> {
+#[inline(always)]
+fn from_block(block: &'a [u8], acting_version: u64) -> ::core::option::Option<Self> { Self::from_block(block, acting_version) }
 }
 
 /// Writes one entry of the `trades` group: fields in any order, then groups and var data in

@@ -440,7 +440,7 @@ let block = match blk.first_chunk::<4>() { ::core::option::Option::Some(b) => b,
 let mut p = blk_end;
 let mut sec = [0usize; 3];
 sec[0] = p;
-p = OrderFillsLegsIter::skip(buf, p, acting_version)?;
+p = OrderFillsLegsDecoder::group_skip(buf, p, acting_version)?;
 sec[1] = p;
 p = rt::var_end(buf, p, |b: [u8; 2]| rt::Int::to_usize(u16::from_be_bytes(b)))?;
 sec[2] = p;
@@ -455,7 +455,7 @@ let block = blk.first_chunk::<4>()?;
 let mut p = blk_end;
 let mut sec = [0usize; 3];
 sec[0] = p;
-p = OrderFillsLegsIter::end_trusted(buf, p, acting_version)?;
+p = OrderFillsLegsDecoder::group_end_trusted(buf, p, acting_version)?;
 sec[1] = p;
 p = { let n = rt::Int::to_usize(u16::from_be_bytes(*rt::chunk::<2>(buf, p)?)); p.saturating_add(2).saturating_add(n) };
 sec[2] = p;
@@ -477,7 +477,7 @@ let b = rt::chunk::<8>(self.blk, 4)?;
 /// The entries of the `legs` group.
 #[inline]
 pub fn legs(&self) -> OrderFillsLegsIter<'a> {
-OrderFillsLegsIter::resume(self.buf, self.sec[0], self.acting_version)
+OrderFillsLegsDecoder::group_iter(self.buf, self.sec[0], self.acting_version)
 }
 /// The `fillNote` variable-length data.
 #[inline]
@@ -603,9 +603,9 @@ let block = match blk.first_chunk::<43>() { ::core::option::Option::Some(b) => b
 let mut p = blk_end;
 let mut sec = [0usize; 5];
 sec[0] = p;
-p = OrderFillsIter::skip(buf, p, acting_version)?;
+p = OrderFillsDecoder::group_skip(buf, p, acting_version)?;
 sec[1] = p;
-if acting_version >= 1 { p = OrderMarksIter::skip(buf, p, acting_version)?; }
+if acting_version >= 1 { p = OrderMarksDecoder::group_skip(buf, p, acting_version)?; }
 sec[2] = p;
 p = rt::var_end(buf, p, |b: [u8; 2]| rt::Int::to_usize(u16::from_be_bytes(b)))?;
 sec[3] = p;
@@ -672,7 +672,7 @@ let b = rt::chunk::<2>(self.blk, 47)?;
 /// The entries of the `fills` group.
 #[inline]
 pub fn fills(&self) -> OrderFillsIter<'a> {
-OrderFillsIter::resume(self.buf, self.sec[0], self.acting_version)
+OrderFillsDecoder::group_iter(self.buf, self.sec[0], self.acting_version)
 }
 /// The entries of the `marks` group.
 #[inline]
@@ -680,7 +680,7 @@ OrderFillsIter::resume(self.buf, self.sec[0], self.acting_version)
 /// Since schema version 1: `None` when the message's acting version is older.
 pub fn marks(&self) -> ::core::option::Option<OrderMarksIter<'a>> {
 if self.acting_version < 1 { return ::core::option::Option::None; }
-::core::option::Option::Some(OrderMarksIter::resume(self.buf, self.sec[1], self.acting_version))
+::core::option::Option::Some(OrderMarksDecoder::group_iter(self.buf, self.sec[1], self.acting_version))
 }
 /// The `note` variable-length data.
 #[inline]
@@ -720,18 +720,11 @@ d.finish()
 }
 
 /// Iterates over the entries of a `fills` group (checked when the message was decoded).
-#[derive(Clone, Copy)]
-pub struct OrderFillsIter<'a> {
-buf: &'a [u8],
-pos: usize,
-block_len: usize,
-remaining: usize,
-acting_version: u64,
-}
+pub type OrderFillsIter<'a> = rt::GroupIter<'a, OrderFillsDecoder<'a>>;
 
-impl<'a> OrderFillsIter<'a> {
+impl<'a> OrderFillsDecoder<'a> {
 #[inline]
-fn check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
+fn group_check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
 let dims = match rt::chunk::<4>(buf, pos) { ::core::option::Option::Some(d) => d, ::core::option::Option::None => return ::core::result::Result::Err(rt::DecodeError::too_short(pos, 4, buf.len())) };
 let block_len = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0)));
 let remaining = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2)));
@@ -741,8 +734,8 @@ if block_len < OrderFillsDecoder::MIN_BLOCK_LENGTH { return ::core::result::Resu
 
 /// Checks the group at `pos`; returns where it ends.
 #[inline]
-fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
-let (block_len, remaining) = Self::check_dims(buf, pos)?;
+fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
+let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
 let start = pos.wrapping_add(4);
 let mut p = start;
 for _ in 0..remaining {
@@ -754,48 +747,29 @@ p = end;
 }
 
 #[inline]
-fn resume(buf: &'a [u8], pos: usize, acting_version: u64) -> Self {
+fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> OrderFillsIter<'a> {
 let (block_len, remaining) = match rt::chunk::<4>(buf, pos) {
 ::core::option::Option::Some(dims) => (rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))), rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2)))),
 ::core::option::Option::None => (0, 0),
 };
 let start = pos.saturating_add(4);
-Self { buf, pos: start, block_len, remaining, acting_version }
+rt::GroupIter::new(buf, start, block_len, remaining, acting_version)
 }
 }
 
-impl<'a> ::core::iter::Iterator for OrderFillsIter<'a> {
-type Item = OrderFillsDecoder<'a>;
-#[inline]
-fn next(&mut self) -> ::core::option::Option<OrderFillsDecoder<'a>> {
-if self.remaining == 0 { return ::core::option::Option::None; }
-match OrderFillsDecoder::parse_trusted(self.buf, self.pos, self.block_len, self.acting_version) {
-::core::option::Option::Some(e) => { self.pos = e.end; self.remaining = self.remaining.wrapping_sub(1); ::core::option::Option::Some(e) }
-::core::option::Option::None => { self.remaining = 0; ::core::option::Option::None }
-}
-}
-#[inline]
-fn size_hint(&self) -> (usize, ::core::option::Option<usize>) { (self.remaining, ::core::option::Option::Some(self.remaining)) }
-}
-
-impl ::core::iter::ExactSizeIterator for OrderFillsIter<'_> {}
-
-impl ::core::fmt::Debug for OrderFillsIter<'_> {
-fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.debug_list().entries(*self).finish() }
+impl<'a> rt::Entry<'a> for OrderFillsDecoder<'a> {
+#[inline(always)]
+fn parse_trusted(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> ::core::option::Option<Self> { Self::parse_trusted(buf, pos, block_len, acting_version) }
+#[inline(always)]
+fn end(&self) -> usize { self.end }
 }
 
 /// Iterates over the entries of a `legs` group (checked when the message was decoded).
-#[derive(Clone, Copy)]
-pub struct OrderFillsLegsIter<'a> {
-rest: &'a [u8],
-block_len: usize,
-remaining: usize,
-acting_version: u64,
-}
+pub type OrderFillsLegsIter<'a> = rt::FixedGroupIter<'a, OrderFillsLegsDecoder<'a>>;
 
-impl<'a> OrderFillsLegsIter<'a> {
+impl<'a> OrderFillsLegsDecoder<'a> {
 #[inline]
-fn check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
+fn group_check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
 let dims = match rt::chunk::<4>(buf, pos) { ::core::option::Option::Some(d) => d, ::core::option::Option::None => return ::core::result::Result::Err(rt::DecodeError::too_short(pos, 4, buf.len())) };
 let block_len = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0)));
 let remaining = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2)));
@@ -805,8 +779,8 @@ if block_len < OrderFillsLegsDecoder::MIN_BLOCK_LENGTH { return ::core::result::
 
 /// Checks the group at `pos`; returns where it ends.
 #[inline]
-fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
-let (block_len, remaining) = Self::check_dims(buf, pos)?;
+fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
+let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
 let start = pos.wrapping_add(4);
 let _ = acting_version;
 match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
@@ -817,7 +791,7 @@ _ => ::core::result::Result::Err(rt::DecodeError::too_short(start, block_len.sat
 
 /// Where the (already checked) group at `pos` ends.
 #[inline]
-fn end_trusted(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::option::Option<usize> {
+fn group_end_trusted(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::option::Option<usize> {
 let dims = rt::chunk::<4>(buf, pos)?;
 let block_len = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0)));
 let remaining = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2)));
@@ -827,51 +801,30 @@ let _ = acting_version;
 }
 
 #[inline]
-fn resume(buf: &'a [u8], pos: usize, acting_version: u64) -> Self {
+fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> OrderFillsLegsIter<'a> {
 let (block_len, remaining) = match rt::chunk::<4>(buf, pos) {
 ::core::option::Option::Some(dims) => (rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))), rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2)))),
 ::core::option::Option::None => (0, 0),
 };
 let start = pos.saturating_add(4);
 match block_len.checked_mul(remaining).and_then(|n| buf.get(start..start.checked_add(n)?)) {
-::core::option::Option::Some(rest) => Self { rest, block_len, remaining, acting_version },
-::core::option::Option::None => Self { rest: &[], block_len, remaining: 0, acting_version },
+::core::option::Option::Some(rest) => rt::FixedGroupIter::new(rest, block_len, remaining, acting_version),
+::core::option::Option::None => rt::FixedGroupIter::new(&[], block_len, 0, acting_version),
 }
 }
 }
 
-impl<'a> ::core::iter::Iterator for OrderFillsLegsIter<'a> {
-type Item = OrderFillsLegsDecoder<'a>;
-#[inline]
-fn next(&mut self) -> ::core::option::Option<OrderFillsLegsDecoder<'a>> {
-if self.remaining == 0 { return ::core::option::Option::None; }
-let (e, rest) = self.rest.split_at_checked(self.block_len)?;
-self.rest = rest;
-self.remaining = self.remaining.wrapping_sub(1);
-OrderFillsLegsDecoder::from_block(e, self.acting_version)
-}
-#[inline]
-fn size_hint(&self) -> (usize, ::core::option::Option<usize>) { (self.remaining, ::core::option::Option::Some(self.remaining)) }
-}
-
-impl ::core::iter::ExactSizeIterator for OrderFillsLegsIter<'_> {}
-
-impl ::core::fmt::Debug for OrderFillsLegsIter<'_> {
-fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.debug_list().entries(*self).finish() }
+impl<'a> rt::FixedEntry<'a> for OrderFillsLegsDecoder<'a> {
+#[inline(always)]
+fn from_block(block: &'a [u8], acting_version: u64) -> ::core::option::Option<Self> { Self::from_block(block, acting_version) }
 }
 
 /// Iterates over the entries of a `marks` group (checked when the message was decoded).
-#[derive(Clone, Copy)]
-pub struct OrderMarksIter<'a> {
-rest: &'a [u8],
-block_len: usize,
-remaining: usize,
-acting_version: u64,
-}
+pub type OrderMarksIter<'a> = rt::FixedGroupIter<'a, OrderMarksDecoder<'a>>;
 
-impl<'a> OrderMarksIter<'a> {
+impl<'a> OrderMarksDecoder<'a> {
 #[inline]
-fn check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
+fn group_check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
 let dims = match rt::chunk::<6>(buf, pos) { ::core::option::Option::Some(d) => d, ::core::option::Option::None => return ::core::result::Result::Err(rt::DecodeError::too_short(pos, 6, buf.len())) };
 let block_len = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0)));
 let remaining = rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2)));
@@ -881,8 +834,8 @@ if remaining > 2147483647 { return ::core::result::Result::Err(rt::DecodeError::
 
 /// Checks the group at `pos`; returns where it ends.
 #[inline]
-fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
-let (block_len, remaining) = Self::check_dims(buf, pos)?;
+fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
+let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
 let start = pos.wrapping_add(6);
 let _ = acting_version;
 if block_len == 0 && remaining > buf.len() { return ::core::result::Result::Err(rt::DecodeError::new(rt::DecodeErrorKind::InvalidDimension { found: remaining as u64 }, pos)); }
@@ -893,37 +846,22 @@ _ => ::core::result::Result::Err(rt::DecodeError::too_short(start, block_len.sat
 }
 
 #[inline]
-fn resume(buf: &'a [u8], pos: usize, acting_version: u64) -> Self {
+fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> OrderMarksIter<'a> {
 let (block_len, remaining) = match rt::chunk::<6>(buf, pos) {
 ::core::option::Option::Some(dims) => (rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))), rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2)))),
 ::core::option::Option::None => (0, 0),
 };
 let start = pos.saturating_add(6);
 match block_len.checked_mul(remaining).and_then(|n| buf.get(start..start.checked_add(n)?)) {
-::core::option::Option::Some(rest) => Self { rest, block_len, remaining, acting_version },
-::core::option::Option::None => Self { rest: &[], block_len, remaining: 0, acting_version },
+::core::option::Option::Some(rest) => rt::FixedGroupIter::new(rest, block_len, remaining, acting_version),
+::core::option::Option::None => rt::FixedGroupIter::new(&[], block_len, 0, acting_version),
 }
 }
 }
 
-impl<'a> ::core::iter::Iterator for OrderMarksIter<'a> {
-type Item = OrderMarksDecoder<'a>;
-#[inline]
-fn next(&mut self) -> ::core::option::Option<OrderMarksDecoder<'a>> {
-if self.remaining == 0 { return ::core::option::Option::None; }
-let (e, rest) = self.rest.split_at_checked(self.block_len)?;
-self.rest = rest;
-self.remaining = self.remaining.wrapping_sub(1);
-OrderMarksDecoder::from_block(e, self.acting_version)
-}
-#[inline]
-fn size_hint(&self) -> (usize, ::core::option::Option<usize>) { (self.remaining, ::core::option::Option::Some(self.remaining)) }
-}
-
-impl ::core::iter::ExactSizeIterator for OrderMarksIter<'_> {}
-
-impl ::core::fmt::Debug for OrderMarksIter<'_> {
-fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.debug_list().entries(*self).finish() }
+impl<'a> rt::FixedEntry<'a> for OrderMarksDecoder<'a> {
+#[inline(always)]
+fn from_block(block: &'a [u8], acting_version: u64) -> ::core::option::Option<Self> { Self::from_block(block, acting_version) }
 }
 
 /// Writes one entry of the `legs` group: fields in any order, then groups and var data in
@@ -1434,7 +1372,7 @@ let block = match blk.first_chunk::<8>() { ::core::option::Option::Some(b) => b,
 let mut p = blk_end;
 let mut sec = [0usize; 2];
 sec[0] = p;
-p = CancelHintsIter::skip(buf, p, acting_version)?;
+p = CancelHintsDecoder::group_skip(buf, p, acting_version)?;
 sec[1] = p;
 let _ = blk;
 ::core::result::Result::Ok(Self { block, buf, sec, acting_version, end: p })
@@ -1449,7 +1387,7 @@ pub const fn reason(&self) -> u8 { 88_u8 }
 /// The entries of the `hints` group.
 #[inline]
 pub fn hints(&self) -> CancelHintsIter<'a> {
-CancelHintsIter::resume(self.buf, self.sec[0], self.acting_version)
+CancelHintsDecoder::group_iter(self.buf, self.sec[0], self.acting_version)
 }
 }
 
@@ -1464,17 +1402,11 @@ d.finish()
 }
 
 /// Iterates over the entries of a `hints` group (checked when the message was decoded).
-#[derive(Clone, Copy)]
-pub struct CancelHintsIter<'a> {
-rest: &'a [u8],
-block_len: usize,
-remaining: usize,
-acting_version: u64,
-}
+pub type CancelHintsIter<'a> = rt::FixedGroupIter<'a, CancelHintsDecoder<'a>>;
 
-impl<'a> CancelHintsIter<'a> {
+impl<'a> CancelHintsDecoder<'a> {
 #[inline]
-fn check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
+fn group_check_dims(buf: &'a [u8], pos: usize) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
 let dims = match rt::chunk::<6>(buf, pos) { ::core::option::Option::Some(d) => d, ::core::option::Option::None => return ::core::result::Result::Err(rt::DecodeError::too_short(pos, 6, buf.len())) };
 let block_len = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0)));
 let remaining = rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2)));
@@ -1484,8 +1416,8 @@ if remaining > 2147483647 { return ::core::result::Result::Err(rt::DecodeError::
 
 /// Checks the group at `pos`; returns where it ends.
 #[inline]
-fn skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
-let (block_len, remaining) = Self::check_dims(buf, pos)?;
+fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64) -> ::core::result::Result<usize, rt::DecodeError> {
+let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
 let start = pos.wrapping_add(6);
 let _ = acting_version;
 if block_len == 0 && remaining > buf.len() { return ::core::result::Result::Err(rt::DecodeError::new(rt::DecodeErrorKind::InvalidDimension { found: remaining as u64 }, pos)); }
@@ -1496,37 +1428,22 @@ _ => ::core::result::Result::Err(rt::DecodeError::too_short(start, block_len.sat
 }
 
 #[inline]
-fn resume(buf: &'a [u8], pos: usize, acting_version: u64) -> Self {
+fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> CancelHintsIter<'a> {
 let (block_len, remaining) = match rt::chunk::<6>(buf, pos) {
 ::core::option::Option::Some(dims) => (rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))), rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2)))),
 ::core::option::Option::None => (0, 0),
 };
 let start = pos.saturating_add(6);
 match block_len.checked_mul(remaining).and_then(|n| buf.get(start..start.checked_add(n)?)) {
-::core::option::Option::Some(rest) => Self { rest, block_len, remaining, acting_version },
-::core::option::Option::None => Self { rest: &[], block_len, remaining: 0, acting_version },
+::core::option::Option::Some(rest) => rt::FixedGroupIter::new(rest, block_len, remaining, acting_version),
+::core::option::Option::None => rt::FixedGroupIter::new(&[], block_len, 0, acting_version),
 }
 }
 }
 
-impl<'a> ::core::iter::Iterator for CancelHintsIter<'a> {
-type Item = CancelHintsDecoder<'a>;
-#[inline]
-fn next(&mut self) -> ::core::option::Option<CancelHintsDecoder<'a>> {
-if self.remaining == 0 { return ::core::option::Option::None; }
-let (e, rest) = self.rest.split_at_checked(self.block_len)?;
-self.rest = rest;
-self.remaining = self.remaining.wrapping_sub(1);
-CancelHintsDecoder::from_block(e, self.acting_version)
-}
-#[inline]
-fn size_hint(&self) -> (usize, ::core::option::Option<usize>) { (self.remaining, ::core::option::Option::Some(self.remaining)) }
-}
-
-impl ::core::iter::ExactSizeIterator for CancelHintsIter<'_> {}
-
-impl ::core::fmt::Debug for CancelHintsIter<'_> {
-fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.debug_list().entries(*self).finish() }
+impl<'a> rt::FixedEntry<'a> for CancelHintsDecoder<'a> {
+#[inline(always)]
+fn from_block(block: &'a [u8], acting_version: u64) -> ::core::option::Option<Self> { Self::from_block(block, acting_version) }
 }
 
 /// Writes one entry of the `hints` group: fields in any order, then groups and var data in

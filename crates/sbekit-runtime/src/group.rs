@@ -1,0 +1,168 @@
+//! Group iterators shared by all generated decoders. A generated group names one of these
+//! with its entry decoder (`type CarFuelFiguresIter<'a> = GroupIter<'a, CarFuelFiguresDecoder<'a>>`);
+//! the group header was checked when the message was decoded, so iteration only steps.
+
+use core::marker::PhantomData;
+
+/// An entry decoder of a group whose entries have a fixed size (no nested groups, no var data).
+pub trait FixedEntry<'a>: Sized {
+    /// The entry over its `block_len` bytes; `None` if they are fewer than the entry needs.
+    fn from_block(block: &'a [u8], acting_version: u64) -> Option<Self>;
+}
+
+/// An entry decoder of a group whose entries hold nested groups or var data.
+pub trait Entry<'a>: Sized {
+    /// Locates the (already checked) entry at `pos`; `None` if it does not fit in `buf`.
+    fn parse_trusted(
+        buf: &'a [u8],
+        pos: usize,
+        block_len: usize,
+        acting_version: u64,
+    ) -> Option<Self>;
+    /// Where the entry ends in the buffer.
+    fn end(&self) -> usize;
+}
+
+/// Iterates over the entries of a group with fixed-size entries: each is the next `block_len`
+/// bytes.
+pub struct FixedGroupIter<'a, E> {
+    rest: &'a [u8],
+    block_len: usize,
+    remaining: usize,
+    acting_version: u64,
+    entry: PhantomData<fn() -> E>,
+}
+
+impl<'a, E> FixedGroupIter<'a, E> {
+    /// Iterates over `remaining` entries of `block_len` bytes at the start of `rest`.
+    #[inline(always)]
+    pub const fn new(
+        rest: &'a [u8],
+        block_len: usize,
+        remaining: usize,
+        acting_version: u64,
+    ) -> Self {
+        FixedGroupIter {
+            rest,
+            block_len,
+            remaining,
+            acting_version,
+            entry: PhantomData,
+        }
+    }
+}
+
+impl<E> Clone for FixedGroupIter<'_, E> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E> Copy for FixedGroupIter<'_, E> {}
+
+impl<'a, E: FixedEntry<'a>> Iterator for FixedGroupIter<'a, E> {
+    type Item = E;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<E> {
+        if self.remaining == 0 {
+            return None;
+        }
+        let (e, rest) = self.rest.split_at_checked(self.block_len)?;
+        self.rest = rest;
+        // Non-zero, checked above.
+        self.remaining = self.remaining.wrapping_sub(1);
+        E::from_block(e, self.acting_version)
+    }
+
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl<'a, E: FixedEntry<'a>> ExactSizeIterator for FixedGroupIter<'a, E> {}
+
+impl<'a, E: FixedEntry<'a> + core::fmt::Debug> core::fmt::Debug for FixedGroupIter<'a, E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(*self).finish()
+    }
+}
+
+/// Iterates over the entries of a group whose entries hold nested groups or var data: each
+/// entry is located where the previous one ended.
+pub struct GroupIter<'a, E> {
+    buf: &'a [u8],
+    pos: usize,
+    block_len: usize,
+    remaining: usize,
+    acting_version: u64,
+    entry: PhantomData<fn() -> E>,
+}
+
+impl<'a, E> GroupIter<'a, E> {
+    /// Iterates over `remaining` entries of `buf` starting at `pos`.
+    #[inline(always)]
+    pub const fn new(
+        buf: &'a [u8],
+        pos: usize,
+        block_len: usize,
+        remaining: usize,
+        acting_version: u64,
+    ) -> Self {
+        GroupIter {
+            buf,
+            pos,
+            block_len,
+            remaining,
+            acting_version,
+            entry: PhantomData,
+        }
+    }
+}
+
+impl<E> Clone for GroupIter<'_, E> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E> Copy for GroupIter<'_, E> {}
+
+impl<'a, E: Entry<'a>> Iterator for GroupIter<'a, E> {
+    type Item = E;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<E> {
+        if self.remaining == 0 {
+            return None;
+        }
+        match E::parse_trusted(self.buf, self.pos, self.block_len, self.acting_version) {
+            Some(e) => {
+                self.pos = e.end();
+                // Non-zero, checked above.
+                self.remaining = self.remaining.wrapping_sub(1);
+                Some(e)
+            }
+            None => {
+                self.remaining = 0;
+                None
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl<'a, E: Entry<'a>> ExactSizeIterator for GroupIter<'a, E> {}
+
+impl<'a, E: Entry<'a> + core::fmt::Debug> core::fmt::Debug for GroupIter<'a, E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(*self).finish()
+    }
+}
