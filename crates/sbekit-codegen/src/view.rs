@@ -316,21 +316,13 @@ impl View<'_> {
                 text: d.is_text(),
             });
         }
-        let fields: Vec<Field> = b.fields.iter().map(|f| self.field(f)).collect();
-        // Versions as generated accessors check them (see `Field::since`), not `min_length`.
-        let min_block = fields
-            .iter()
-            .filter(|f| f.since == 0 && !f.is_constant())
-            .map(|f| f.offset + f.size)
-            .max()
-            .unwrap_or(0);
         Body {
             path,
             name: name.to_string(),
             description: description.cloned(),
             block_length: b.block_length,
-            min_block,
-            fields,
+            min_block: b.min_length(),
+            fields: b.fields.iter().map(|f| self.field(f)).collect(),
             sections,
         }
     }
@@ -377,8 +369,7 @@ impl View<'_> {
             description: f.description.clone(),
             offset: f.offset,
             size: f.size,
-            // The field's own sinceVersion, as the reference tool's generated code checks it.
-            since: f.declared_since_version,
+            since: f.since_version,
             kind,
         }
     }

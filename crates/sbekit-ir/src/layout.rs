@@ -180,10 +180,6 @@ pub struct Field {
     pub size: usize,
     /// Effective `sinceVersion`: a member is never older than the field that holds it.
     pub since_version: u32,
-    /// The `sinceVersion` on the field's (or member's) own token, ignoring its type's and its
-    /// container's. The reference tool's generated code checks the acting version against this
-    /// one, so generated accessors do too (a field of a type added later still reads as present).
-    pub declared_since_version: u32,
     /// Version the field was deprecated in; 0 if it is not.
     pub deprecated: u32,
     /// Required, optional or constant.
@@ -713,7 +709,6 @@ impl Builder {
         field.description = f.description.clone().or(field.description);
         field.offset = offset;
         field.since_version = since;
-        field.declared_since_version = version(f);
         field.deprecated = deprecated(f).max(field.deprecated);
         field.semantic_type = f.encoding.semantic_type.clone().or(field.semantic_type);
         if field.is_constant() {
@@ -816,7 +811,6 @@ impl Builder {
             offset,
             size,
             since_version: since,
-            declared_since_version: version(t),
             deprecated: deprecated(t),
             presence,
             type_name: t.type_name().to_string(),
