@@ -61,7 +61,7 @@ fn main() {
             Ok(code) => {
                 let file = out.join(format!("{module}.rs"));
                 sbekit_codegen::write_atomic(&file, &code).expect("write");
-                let _ = writeln!(all, "/// Generated from `{rel}`.\npub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
+                let _ = writeln!(all, "/// Generated from `{rel}`.\n#[deny(clippy::indexing_slicing, clippy::panic, clippy::unwrap_used, clippy::arithmetic_side_effects)]\npub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
                 let _ = writeln!(
                     arms,
                     "{:?} => {module}::AnyMessage::decode(bytes).map(|m| format!(\"{{m:?}}\")).map_err(|e| e.to_string()),",
