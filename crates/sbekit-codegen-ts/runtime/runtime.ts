@@ -96,9 +96,9 @@ export function text(b: Uint8Array, encoding: string): string {
   let d = decoders.get(encoding);
   if (d === undefined) {
     try {
-      d = new TextDecoder(encoding);
+      d = new TextDecoder(encoding, { ignoreBOM: true });
     } catch {
-      d = new TextDecoder("utf-8");
+      d = new TextDecoder("utf-8", { ignoreBOM: true });
     }
     decoders.set(encoding, d);
   }
@@ -182,7 +182,7 @@ let strict: TextDecoder | undefined;
 /** Bytes as a JSON string: UTF-8 text when `utf8` and valid, else one code point per byte. */
 export function jtext(b: Uint8Array, utf8: boolean): string {
   if (utf8) {
-    strict ??= new TextDecoder("utf-8", { fatal: true });
+    strict ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
     try {
       return JSON.stringify(strict.decode(b));
     } catch {

@@ -66,7 +66,7 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
     o.line("try {");
     o.line("rt.checkOffset(offset, HEADER_LENGTH, b.byteLength);");
     o.line(&format!(
-        "const sid = {};",
+        "const sid: number = {};",
         slot_read(ctx, "v", &h.schema_id, "offset")
     ));
     o.line(&format!(
@@ -74,7 +74,7 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
         h.schema_id.offset
     ));
     o.line(&format!(
-        "const tid = {};",
+        "const tid: number = {};",
         slot_read(ctx, "v", &h.template_id, "offset")
     ));
     o.line(&format!(

@@ -246,9 +246,15 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
                 o.doc(&format!("The `{}` character as text.", f.name));
                 o.line(&format!("{s}(): string{null} {{"));
                 o.line(&format!("const x = this.{name}();"));
-                o.line(&format!(
-                    "return x === null ? null : rt.text(rt.untilNul(Uint8Array.of(x)), {enc});"
-                ));
+                if null.is_empty() {
+                    o.line(&format!(
+                        "return rt.text(rt.untilNul(Uint8Array.of(x)), {enc});"
+                    ));
+                } else {
+                    o.line(&format!(
+                        "return x === null ? null : rt.text(rt.untilNul(Uint8Array.of(x)), {enc});"
+                    ));
+                }
                 o.line("}");
             }
         }

@@ -99,7 +99,7 @@ pub fn json_ts(ctx: &Ctx) -> String {
         o.line(&format!(
             "if (d instanceof {}) return {}(d);",
             n.dec,
-            fn_name("$j", &n.path)
+            fn_name("$j", n)
         ));
     }
     o.line("throw new TypeError(\"not a message decoder of this schema\");");
@@ -109,7 +109,7 @@ pub fn json_ts(ctx: &Ctx) -> String {
     for n in &ctx.msgs {
         o.line(&format!("if (d instanceof {}) {{", n.dec));
         o.line(&format!("const e = new {}().wrap(b, offset);", n.enc));
-        o.line(&format!("{}(d, e);", fn_name("$c", &n.path)));
+        o.line(&format!("{}(d, e);", fn_name("$c", n)));
         o.line("return e.finish();");
         o.line("}");
     }
@@ -129,8 +129,9 @@ fn collect_classes(n: &BlockNames, out: &mut Vec<String>) {
     }
 }
 
-fn fn_name(prefix: &str, path: &str) -> String {
-    format!("{prefix}_{}", path.replace('.', "_"))
+/// A module-private function name for a block (its decoder class name is unique and valid).
+fn fn_name(prefix: &str, n: &BlockNames) -> String {
+    format!("{prefix}_{}", n.dec)
 }
 
 fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
@@ -139,7 +140,7 @@ fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
     }
     o.line(&format!(
         "function {}(d: {}): string {{",
-        fn_name("$j", &n.path),
+        fn_name("$j", n),
         n.dec
     ));
     o.line("let s = \"{\";");
@@ -157,7 +158,7 @@ fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
         o.line(&format!("for (const e of d.{gname}()) {{"));
         o.line("if (!first) s += \",\";");
         o.line("first = false;");
-        o.line(&format!("s += {}(e);", fn_name("$j", &cn.path)));
+        o.line(&format!("s += {}(e);", fn_name("$j", cn)));
         o.line("}");
         o.line("}");
         o.line("s += \"]\";");
@@ -176,7 +177,7 @@ fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
 
     o.line(&format!(
         "function {}(d: {}, e: {}): void {{",
-        fn_name("$c", &n.path),
+        fn_name("$c", n),
         n.dec,
         n.enc
     ));
@@ -184,7 +185,7 @@ fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
     for ((_, cn), gname) in b.groups.iter().zip(&n.children).zip(&n.members.groups) {
         o.line(&format!(
             "e.{gname}((w) => {{ for (const x of d.{gname}()) w.entry((y) => {}(x, y)); }});",
-            fn_name("$c", &cn.path)
+            fn_name("$c", cn)
         ));
     }
     for (vname, _) in &n.members.vars {
