@@ -95,7 +95,9 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
     o.line("return this.wrapBody(b, offset + HEADER_LENGTH, bl, ver);");
     o.line("}");
     o.doc("Checks the body at `pos` of `b`, after a header already read (block length and acting version from it).");
-    o.line("wrapBody(b: Uint8Array, pos: number, blockLength: number, actingVersion: number): this {");
+    o.line(
+        "wrapBody(b: Uint8Array, pos: number, blockLength: number, actingVersion: number): this {",
+    );
     o.line("if (b !== this.$b) {");
     o.line("this.$b = b;");
     o.line("this.$v = rt.view(b);");
@@ -167,7 +169,9 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
         n.dec
     ));
     o.doc("Internal: checks the group at `p`; returns where it ends.");
-    o.line("static $skip(v: DataView, b: Uint8Array, p: number, av: number, lim: number): number {");
+    o.line(
+        "static $skip(v: DataView, b: Uint8Array, p: number, av: number, lim: number): number {",
+    );
     let at = quote(&format!(".{}", g.name));
     o.line(&format!(
         "if (p + {} > lim) throw rt.truncated(p, {}, lim).within({at});",
@@ -245,10 +249,7 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     o.line("get count(): number { return this.$n; }");
     o.line("[Symbol.iterator](): this { return this; }");
     o.doc("The next entry (the same decoder object, moved).");
-    o.line(&format!(
-        "next(): IteratorResult<{}, undefined> {{",
-        n.dec
-    ));
+    o.line(&format!("next(): IteratorResult<{}, undefined> {{", n.dec));
     o.line("if (this.$i >= this.$n) return rt.DONE;");
     o.line("this.$p = this.$e.$parse(this.$v, this.$b, this.$p, this.$bl, this.$av, this.$b.byteLength);");
     o.line("this.$i++;");
@@ -345,9 +346,11 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
         .zip(&n.members.groups)
         .enumerate()
     {
-        o.doc(&g.description.clone().unwrap_or_else(|| {
-            format!("The entries of the `{}` group (iterable).", g.name)
-        }));
+        o.doc(
+            &g.description
+                .clone()
+                .unwrap_or_else(|| format!("The entries of the `{}` group (iterable).", g.name)),
+        );
         let present = if g.since_version > 0 {
             format!("this.$av >= {}", g.since_version)
         } else {

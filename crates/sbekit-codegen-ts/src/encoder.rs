@@ -29,7 +29,9 @@ pub fn message_encoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
     o.line("private readonly $t = new rt.Tail();");
     o.line("private $start = 0;");
     state(o, ctx, &m.block, n);
-    o.doc("Starts a message at `offset` of `b`: writes the header and reserves the block (zeroed).");
+    o.doc(
+        "Starts a message at `offset` of `b`: writes the header and reserves the block (zeroed).",
+    );
     o.line("wrap(b: Uint8Array, offset = 0): this {");
     o.line("const t = this.$t;");
     o.line("t.reset(b, offset);");
@@ -215,10 +217,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
             "Writes the `{}` group: `f` adds the entries with `entry`; the count is kept for you.",
             g.name
         ));
-        o.line(&format!(
-            "{gname}(f: (g: {}) => void): this {{",
-            cn.writer
-        ));
+        o.line(&format!("{gname}(f: (g: {}) => void): this {{", cn.writer));
         o.line(&format!("this.$section({k});"));
         o.line(&format!("const g = this.$g{k};"));
         o.line("g.$begin(this.$t);");
@@ -227,10 +226,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
         o.line("}");
     }
     for (k, (vd, (vname, _))) in b.var_data.iter().zip(&n.members.vars).enumerate() {
-        o.doc(&format!(
-            "Writes the `{}` data (text as UTF-8).",
-            vd.name
-        ));
+        o.doc(&format!("Writes the `{}` data (text as UTF-8).", vd.name));
         o.line(&format!("{vname}(x: Uint8Array | string): this {{"));
         o.line(&format!("this.$section({});", ng + k));
         o.line("const d = rt.bytes(x);");

@@ -66,10 +66,7 @@ fn const_text(v: &sbekit_ir::PrimitiveValue) -> String {
 pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
     let off = format!("this.$o + {}", f.offset);
     let guard = if f.since_version > 0 && !f.is_constant() {
-        Some(format!(
-            "if (this.$av < {}) return null;",
-            f.since_version
-        ))
+        Some(format!("if (this.$av < {}) return null;", f.since_version))
     } else {
         None
     };
@@ -80,7 +77,10 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
             let v = p.constant.clone().unwrap_or(p.null_value.clone());
             doc(o, f, "constant");
             if p.ty == P::Char {
-                o.line(&format!("{name}(): string {{ return {}; }}", const_text(&v)));
+                o.line(&format!(
+                    "{name}(): string {{ return {}; }}",
+                    const_text(&v)
+                ));
                 if let Some(s) = &n.string {
                     o.line(&format!("{s}(): string {{ return this.{name}(); }}"));
                 }
@@ -108,10 +108,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
             let e = &ctx.l.enums[def.0];
             doc(o, f, "field");
             let null = if f.is_optional() { " | null" } else { nul };
-            o.line(&format!(
-                "{name}(): {}{null} {{",
-                enum_type(ctx, def.0)
-            ));
+            o.line(&format!("{name}(): {}{null} {{", enum_type(ctx, def.0)));
             if let Some(g) = &guard {
                 o.line(g);
             }
@@ -154,7 +151,11 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
         }
         FieldKind::Primitive(p) if p.ty == P::Char && p.length != 1 => {
             let enc = p.character_encoding.as_deref().unwrap_or("utf-8");
-            doc(o, f, "field (bytes; the text getter stops at the first NUL)");
+            doc(
+                o,
+                f,
+                "field (bytes; the text getter stops at the first NUL)",
+            );
             o.line(&format!("{name}(): Uint8Array{nul} {{"));
             if let Some(g) = &guard {
                 o.line(g);
@@ -185,10 +186,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
                 o.line(g);
             }
             o.line(&format!("const p = {off};"));
-            o.line(&format!(
-                "const r: {t}[] = new Array<{t}>({});",
-                p.length
-            ));
+            o.line(&format!("const r: {t}[] = new Array<{t}>({});", p.length));
             o.line(&format!(
                 "for (let i = 0; i < {}; i++) r[i] = {};",
                 p.length,
@@ -308,7 +306,10 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
             } else {
                 "x".to_string()
             };
-            o.line(&format!("{};", write(ctx, "this.$v", e.encoding, &off, &val)));
+            o.line(&format!(
+                "{};",
+                write(ctx, "this.$v", e.encoding, &off, &val)
+            ));
             o.line("return this;");
             o.line("}");
         }
@@ -353,7 +354,9 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
         FieldKind::Primitive(p) if p.length != 1 => {
             let t = ts_type(p.ty);
             let zero = if is_big(p.ty) { "0n" } else { "0" };
-            o.doc(&format!("{d}\nMissing trailing elements are written as zero."));
+            o.doc(&format!(
+                "{d}\nMissing trailing elements are written as zero."
+            ));
             o.line(&format!("{name}(x: ArrayLike<{t}>): this {{"));
             o.line(&format!("const p = {off};"));
             o.line(&format!("rt.checkLength(p, x.length, {});", p.length));

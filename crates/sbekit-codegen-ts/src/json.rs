@@ -35,7 +35,11 @@ pub fn json_ts(ctx: &Ctx) -> String {
     for (i, e) in l.enums.iter().enumerate() {
         o.line(&format!(
             "function $n{i}(x: {}): string {{",
-            if prim::is_big(e.encoding) { "bigint" } else { "number" }
+            if prim::is_big(e.encoding) {
+                "bigint"
+            } else {
+                "number"
+            }
         ));
         o.line("switch (x) {");
         for v in &e.values {
@@ -104,7 +108,9 @@ pub fn json_ts(ctx: &Ctx) -> String {
     }
     o.line("throw new TypeError(\"not a message decoder of this schema\");");
     o.line("}");
-    o.doc("Writes a decoded message again with the encoders, at `offset` of `b`; returns its length.");
+    o.doc(
+        "Writes a decoded message again with the encoders, at `offset` of `b`; returns its length.",
+    );
     o.line("export function reencode(d: AnyDecoder, b: Uint8Array, offset = 0): number {");
     for n in &ctx.msgs {
         o.line(&format!("if (d instanceof {}) {{", n.dec));
@@ -263,7 +269,11 @@ fn json_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
             FieldKind::Primitive(p) if p.ty == P::Char => "rt.jtext(rt.untilNul(x), true)".into(),
             FieldKind::Primitive(p) if p.length != 1 => {
                 if is_float(p.ty) {
-                    let f = if p.ty == P::Float { "rt.jf32" } else { "rt.jf64" };
+                    let f = if p.ty == P::Float {
+                        "rt.jf32"
+                    } else {
+                        "rt.jf64"
+                    };
                     format!("\"[\" + x.map({f}).join(\",\") + \"]\"")
                 } else {
                     "\"[\" + x.join(\",\") + \"]\"".into()

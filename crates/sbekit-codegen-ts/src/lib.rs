@@ -291,7 +291,11 @@ impl Out {
     /// Writes a `/** ... */` comment (one line per line of `text`).
     pub fn doc(&mut self, text: &str) {
         let clean = text.replace("*/", "* /");
-        let lines: Vec<&str> = clean.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        let lines: Vec<&str> = clean
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
         match lines.as_slice() {
             [] => {}
             [one] => self.line(&format!("/** {one} */")),

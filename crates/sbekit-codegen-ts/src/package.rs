@@ -129,7 +129,9 @@ pub fn messages_ts(ctx: &Ctx) -> String {
         o.line(&format!("export type AnyDecoder = {};", decs.join(" | ")));
     }
     o.line("");
-    o.doc("Reads the header at `offset` of `b`, checks the message it names and returns it, tagged.");
+    o.doc(
+        "Reads the header at `offset` of `b`, checks the message it names and returns it, tagged.",
+    );
     o.line("export function decodeAny(b: Uint8Array, offset = 0): AnyMessage {");
     o.line("let h: MessageHeader;");
     o.line("try {");

@@ -160,7 +160,10 @@ fn composite_decoder(o: &mut Out, ctx: &Ctx, i: usize) {
     }
     o.doc("Reads the composite at `offset` of `b`, as written by schema version `actingVersion`.");
     o.line("wrap(b: Uint8Array, offset = 0, actingVersion: number = SCHEMA_VERSION): this {");
-    o.line(&format!("rt.checkOffset(offset, {}, b.byteLength);", c.size));
+    o.line(&format!(
+        "rt.checkOffset(offset, {}, b.byteLength);",
+        c.size
+    ));
     o.line("return this.$at(rt.view(b), b, offset, actingVersion);");
     o.line("}");
     o.doc("Internal: points the flyweight at checked bytes.");
@@ -181,7 +184,10 @@ fn composite_encoder(o: &mut Out, ctx: &Ctx, i: usize) {
     let c = &ctx.l.composites[i];
     let name = &ctx.comp_enc[i];
     let m = &ctx.comp_members[i];
-    o.doc(&format!("Writes the `{}` composite ({} bytes) in place.", c.name, c.size));
+    o.doc(&format!(
+        "Writes the `{}` composite ({} bytes) in place.",
+        c.name, c.size
+    ));
     o.line(&format!("export class {name} {{"));
     o.doc("Encoded size in bytes.");
     o.line(&format!("static readonly SIZE = {};", c.size));

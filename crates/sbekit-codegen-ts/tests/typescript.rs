@@ -103,27 +103,45 @@ fn check(ir: &sbekit_ir::Ir, cases: &[(Case, Vec<u8>)], lines: &[Value], what: &
         assert!(line.get("bad").is_none(), "another exception: {}", ctx());
         match case {
             Case::Current | Case::Evolved => {
-                let ts = line.get("ok").unwrap_or_else(|| panic!("no decode: {}", ctx()));
+                let ts = line
+                    .get("ok")
+                    .unwrap_or_else(|| panic!("no decode: {}", ctx()));
                 let rust = otf_json(&dec, bytes);
                 assert!(same(ts, &rust), "values differ: {}\nrust: {rust}", ctx());
                 assert_eq!(line["len"].as_u64(), Some(bytes.len() as u64), "{}", ctx());
                 c.compared += 1;
                 if *case == Case::Current {
-                    let re = unhex(line["re"].as_str().unwrap_or_else(|| panic!("no re-encoding: {}", ctx())));
+                    let re = unhex(
+                        line["re"]
+                            .as_str()
+                            .unwrap_or_else(|| panic!("no re-encoding: {}", ctx())),
+                    );
                     let again = otf_json(&dec, &re);
-                    assert!(same(&again, &rust), "re-encoded differs: {}\nrust: {again}", ctx());
+                    assert!(
+                        same(&again, &rust),
+                        "re-encoded differs: {}\nrust: {again}",
+                        ctx()
+                    );
                     c.reencoded += 1;
                 }
             }
             Case::Truncated => {
-                assert!(line.get("err").is_some(), "truncation not reported: {}", ctx());
+                assert!(
+                    line.get("err").is_some(),
+                    "truncation not reported: {}",
+                    ctx()
+                );
                 c.truncated += 1;
             }
             Case::Flipped => {
                 if let Some(ts) = line.get("ok") {
                     if let Ok((text, _)) = sbekit_otf::message_to_json(&dec, bytes, false) {
                         let rust: Value = serde_json::from_str(&text).expect("json");
-                        assert!(same(ts, &rust), "corrupted values differ: {}\nrust: {rust}", ctx());
+                        assert!(
+                            same(ts, &rust),
+                            "corrupted values differ: {}\nrust: {rust}",
+                            ctx()
+                        );
                     }
                 }
                 c.flipped += 1;
@@ -160,7 +178,10 @@ fn own_schemas_rust_and_typescript_agree() {
         "own_schemas_rust_and_typescript_agree",
         &[
             ("market_data", own_schema("../../schemas/market-data.xml")),
-            ("shootout_2019", own_schema("../../schemas/shootout-2019.xml")),
+            (
+                "shootout_2019",
+                own_schema("../../schemas/shootout-2019.xml"),
+            ),
             ("kinds", own_schema("tests/schemas/kinds.xml")),
         ],
         24,
@@ -172,10 +193,22 @@ fn reference_schemas_rust_and_typescript_agree() {
     let test = "reference_schemas_rust_and_typescript_agree";
     let rels = [
         ("car", "sbe-benchmarks/src/main/resources/car.xml"),
-        ("fix", "sbe-benchmarks/src/main/resources/fix-message-samples.xml"),
-        ("baseline", "sbe-samples/src/main/resources/example-schema.xml"),
-        ("extension", "sbe-samples/src/main/resources/example-extension-schema.xml"),
-        ("bigendian", "sbe-tool/src/test/resources/example-bigendian-test-schema.xml"),
+        (
+            "fix",
+            "sbe-benchmarks/src/main/resources/fix-message-samples.xml",
+        ),
+        (
+            "baseline",
+            "sbe-samples/src/main/resources/example-schema.xml",
+        ),
+        (
+            "extension",
+            "sbe-samples/src/main/resources/example-extension-schema.xml",
+        ),
+        (
+            "bigendian",
+            "sbe-tool/src/test/resources/example-bigendian-test-schema.xml",
+        ),
     ];
     let mut schemas = Vec::new();
     for (name, rel) in rels {
@@ -193,7 +226,11 @@ fn hostile_counts_are_bounded() {
     let test = "hostile_counts_are_bounded";
     let Some(node) = tools(test) else { return };
     let root = tempfile::tempdir().expect("tempdir");
-    generate(root.path(), "hostile", &own_schema("tests/schemas/hostile.xml"));
+    generate(
+        root.path(),
+        "hostile",
+        &own_schema("tests/schemas/hostile.xml"),
+    );
     compile(&node, root.path(), true, &[]);
     // Empties v2: header, tag, `nothing` with 2^31-1 entries of 0 bytes, `later` empty, text "".
     let mut m = Vec::new();
@@ -216,11 +253,18 @@ fn hostile_counts_are_bounded() {
     assert_eq!(lines[0]["len"].as_u64(), Some(m.len() as u64));
     assert_eq!(lines[1]["err"], "truncated", "{}", lines[1]);
     assert!(
-        lines[1]["path"].as_str().unwrap_or("").starts_with("Empties.later["),
+        lines[1]["path"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("Empties.later["),
         "{}",
         lines[1]
     );
-    assert!(start.elapsed().as_secs() < 20, "hostile counts took {:?}", start.elapsed());
+    assert!(
+        start.elapsed().as_secs() < 20,
+        "hostile counts took {:?}",
+        start.elapsed()
+    );
 }
 
 /// The reference car vectors: JSON goldens value for value, byte-identical re-encoding, every
@@ -232,12 +276,48 @@ fn car_vectors_match_goldens_and_reencode_identically() {
     let res = "sbe-samples/src/main/resources";
     // (vector, schema package, schema, golden, byte-identical re-encoding expected)
     let cases = [
-        ("rust/car_example_baseline_data.sbe", "baseline", format!("{res}/example-schema.xml"), "car_example_baseline_data.example-schema.json", true),
-        ("rust/car_example_extension_data.sbe", "extension", format!("{res}/example-extension-schema.xml"), "car_example_extension_data.example-extension-schema.json", false),
-        ("rust/car_example_extension_data.sbe", "baseline", format!("{res}/example-schema.xml"), "", true),
-        ("derived/vectors/car_example_extension_v1_data.sbe", "extension", format!("{res}/example-extension-schema.xml"), "car_example_extension_v1_data.example-extension-schema.json", true),
-        ("derived/vectors/car_example_extension_v1_data.sbe", "baseline", format!("{res}/example-schema.xml"), "car_example_extension_v1_data.example-schema.json", false),
-        ("derived/vectors/car_example_bigendian_data.sbe", "bigendian", "sbe-tool/src/test/resources/example-bigendian-test-schema.xml".to_string(), "car_example_bigendian_data.example-bigendian-test-schema.json", true),
+        (
+            "rust/car_example_baseline_data.sbe",
+            "baseline",
+            format!("{res}/example-schema.xml"),
+            "car_example_baseline_data.example-schema.json",
+            true,
+        ),
+        (
+            "rust/car_example_extension_data.sbe",
+            "extension",
+            format!("{res}/example-extension-schema.xml"),
+            "car_example_extension_data.example-extension-schema.json",
+            false,
+        ),
+        (
+            "rust/car_example_extension_data.sbe",
+            "baseline",
+            format!("{res}/example-schema.xml"),
+            "",
+            true,
+        ),
+        (
+            "derived/vectors/car_example_extension_v1_data.sbe",
+            "extension",
+            format!("{res}/example-extension-schema.xml"),
+            "car_example_extension_v1_data.example-extension-schema.json",
+            true,
+        ),
+        (
+            "derived/vectors/car_example_extension_v1_data.sbe",
+            "baseline",
+            format!("{res}/example-schema.xml"),
+            "car_example_extension_v1_data.example-schema.json",
+            false,
+        ),
+        (
+            "derived/vectors/car_example_bigendian_data.sbe",
+            "bigendian",
+            "sbe-tool/src/test/resources/example-bigendian-test-schema.xml".to_string(),
+            "car_example_bigendian_data.example-bigendian-test-schema.json",
+            true,
+        ),
     ];
     let root = tempfile::tempdir().expect("tempdir");
     let mut generated = Vec::new();
@@ -247,7 +327,9 @@ fn car_vectors_match_goldens_and_reencode_identically() {
                 return;
             }
         }
-        if !golden.is_empty() && sbekit_testdata::require_reference(&format!("derived/json/{golden}"), test).is_none() {
+        if !golden.is_empty()
+            && sbekit_testdata::require_reference(&format!("derived/json/{golden}"), test).is_none()
+        {
             return;
         }
         if !generated.contains(pkg) {
@@ -259,7 +341,8 @@ fn car_vectors_match_goldens_and_reencode_identically() {
     compile(&node, root.path(), true, &[]);
     let mut rng = Rng::new(13);
     for (vector, pkg, _, golden, identical) in &cases {
-        let bytes = std::fs::read(sbekit_testdata::reference_sbe_dir().join(vector)).expect("vector");
+        let bytes =
+            std::fs::read(sbekit_testdata::reference_sbe_dir().join(vector)).expect("vector");
         let mut inputs = vec![bytes.clone()];
         inputs.extend((0..bytes.len()).map(|n| bytes[..n].to_vec()));
         for _ in 0..300 {
@@ -272,23 +355,43 @@ fn car_vectors_match_goldens_and_reencode_identically() {
         }
         let lines = harness(&node, root.path(), pkg, &inputs, false);
         let ok = &lines[0];
-        let ts = ok.get("ok").unwrap_or_else(|| panic!("{vector} with {pkg}: {ok}"));
+        let ts = ok
+            .get("ok")
+            .unwrap_or_else(|| panic!("{vector} with {pkg}: {ok}"));
         if !golden.is_empty() {
-            let text = std::fs::read_to_string(sbekit_testdata::reference_sbe_dir().join("derived/json").join(golden)).expect("golden");
+            let text = std::fs::read_to_string(
+                sbekit_testdata::reference_sbe_dir()
+                    .join("derived/json")
+                    .join(golden),
+            )
+            .expect("golden");
             let want: Value = serde_json::from_str(&text).expect("golden json");
             assert!(same(ts, &want), "{vector} with {pkg}: {ts}\ngolden: {want}");
         }
         if *identical {
             let re = unhex(ok["re"].as_str().expect("re-encoded"));
-            assert_eq!(hex(&re), hex(&bytes), "{vector} with {pkg}: re-encoding differs");
+            assert_eq!(
+                hex(&re),
+                hex(&bytes),
+                "{vector} with {pkg}: re-encoding differs"
+            );
         }
         for (n, line) in lines[1..=bytes.len()].iter().enumerate() {
-            assert!(line.get("err").is_some(), "{vector} with {pkg}: prefix of {n} bytes: {line}");
+            assert!(
+                line.get("err").is_some(),
+                "{vector} with {pkg}: prefix of {n} bytes: {line}"
+            );
         }
         for line in &lines[bytes.len() + 1..] {
-            assert!(line.get("bad").is_none(), "{vector} with {pkg}: flip: {line}");
+            assert!(
+                line.get("bad").is_none(),
+                "{vector} with {pkg}: flip: {line}"
+            );
         }
-        eprintln!("{test}: {vector} with {pkg}: golden ok, {} prefixes and 300 flips ok", bytes.len());
+        eprintln!(
+            "{test}: {vector} with {pkg}: golden ok, {} prefixes and 300 flips ok",
+            bytes.len()
+        );
     }
 }
 
@@ -296,7 +399,9 @@ fn car_vectors_match_goldens_and_reencode_identically() {
 #[test]
 fn all_reference_accepted_schemas_pass_tsc_strict() {
     let test = "all_reference_accepted_schemas_pass_tsc_strict";
-    let Some(tsv) = sbekit_testdata::require_reference("derived/reference-verdicts-sbe-all-1.38.1.tsv", test) else {
+    let Some(tsv) =
+        sbekit_testdata::require_reference("derived/reference-verdicts-sbe-all-1.38.1.tsv", test)
+    else {
         return;
     };
     let Some(node) = tools(test) else { return };
@@ -315,4 +420,52 @@ fn all_reference_accepted_schemas_pass_tsc_strict() {
     assert_eq!(n, 80, "accepted schemas in the verdicts file");
     compile(&node, root.path(), false, &[]);
     eprintln!("{test}: {n} packages pass tsc --strict --noEmit");
+}
+
+/// The README's TypeScript example, taken from README.md, compiled with `--strict` and run.
+#[test]
+fn readme_example_compiles_and_runs() {
+    let test = "readme_example_compiles_and_runs";
+    let Some(schema) = sbekit_testdata::require_reference(
+        "sbe-samples/src/main/resources/example-schema.xml",
+        test,
+    ) else {
+        return;
+    };
+    let Some(node) = tools(test) else { return };
+    let readme = std::fs::read_to_string(own_schema("../../README.md")).expect("README.md");
+    let section = readme
+        .split("## Generated TypeScript codecs")
+        .nth(1)
+        .expect("README has a TypeScript section");
+    let code = section
+        .split("```ts\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("a ts code block");
+    let root = tempfile::tempdir().expect("tempdir");
+    generate(root.path(), "baseline", &schema);
+    let code = code.replace("from \"baseline-sbe\"", "from \"./baseline/src/index.js\"");
+    std::fs::write(root.path().join("readme.ts"), code).expect("write example");
+    compile(&node, root.path(), true, &["readme.ts"]);
+    let out = std::process::Command::new("node")
+        .arg(root.path().join("dist/readme.js"))
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "30 35.900001525878906 Urban Cycle", "{stdout}");
+    assert_eq!(lines[1], "Honda true", "{stdout}");
+    let json: Value = serde_json::from_str(lines[2]).expect("json line");
+    assert_eq!(json["serialNumber"], 1234);
+    assert_eq!(json["fuelFigures"][0]["usageDescription"], "Urban Cycle");
+    assert!(
+        lines[3].starts_with("at byte 95 (Car.activationCode): truncated"),
+        "{stdout}"
+    );
 }

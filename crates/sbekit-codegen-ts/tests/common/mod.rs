@@ -40,8 +40,8 @@ pub fn tools(test: &str) -> Option<Node> {
 
 /// Generates the package for `schema` into `root/name`.
 pub fn generate(root: &Path, name: &str, schema: &Path) -> sbekit_ir::layout::Layout {
-    let layout = sbekit_schema::load_layout(schema)
-        .unwrap_or_else(|e| panic!("{}: {e}", schema.display()));
+    let layout =
+        sbekit_schema::load_layout(schema).unwrap_or_else(|e| panic!("{}: {e}", schema.display()));
     sbekit_codegen_ts::write_package(&layout, &root.join(name), &Default::default())
         .expect("write package");
     layout
@@ -77,13 +77,21 @@ pub fn compile(node: &Node, root: &Path, emit: bool, extra: &[&str]) {
 }
 
 /// Runs the harness on `inputs` against the compiled package `root/dist/name/src/index.js`.
-pub fn harness(node: &Node, root: &Path, name: &str, inputs: &[Vec<u8>], decode_only: bool) -> Vec<Value> {
+pub fn harness(
+    node: &Node,
+    root: &Path,
+    name: &str,
+    inputs: &[Vec<u8>],
+    decode_only: bool,
+) -> Vec<Value> {
     let input = root.join(format!("{name}.hex"));
     let text: String = inputs.iter().map(|m| hex(m) + "\n").collect();
     std::fs::write(&input, text).expect("write input");
     let module = root.join("dist").join(name).join("src/index.js");
     let mut cmd = Command::new("node");
-    cmd.arg(node.dir.join("harness.mjs")).arg(&module).arg(&input);
+    cmd.arg(node.dir.join("harness.mjs"))
+        .arg(&module)
+        .arg(&input);
     if decode_only {
         cmd.arg("--decode-only");
     }
@@ -132,10 +140,7 @@ pub fn same(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
         }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x
-                    .iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
         _ => a == b,
     }
