@@ -83,6 +83,11 @@ export function checkOffset(offset: number, size: number, limit: number): number
   return offset;
 }
 
+/** A view of `n` bytes at `p` of `b` (constructing it directly is cheaper than `subarray`). */
+export function at(b: Uint8Array, p: number, n: number): Uint8Array {
+  return new Uint8Array(b.buffer, b.byteOffset + p, n);
+}
+
 /** The bytes before the first NUL (how fixed-length character arrays are padded). */
 export function untilNul(b: Uint8Array): Uint8Array {
   const i = b.indexOf(0);
@@ -93,6 +98,17 @@ const decoders = new Map<string, TextDecoder>();
 
 /** Decodes `b` as text in the schema's `characterEncoding` (UTF-8 when none or unknown). */
 export function text(b: Uint8Array, encoding: string): string {
+  // Short ASCII text (what every supported encoding agrees on) without TextDecoder's call cost.
+  if (b.length <= 32) {
+    let s = "";
+    let i = 0;
+    for (; i < b.length; i++) {
+      const c = b[i]!;
+      if (c >= 0x80) break;
+      s += String.fromCharCode(c);
+    }
+    if (i === b.length) return s;
+  }
   let d = decoders.get(encoding);
   if (d === undefined) {
     try {
@@ -133,10 +149,23 @@ export class Tail {
   /** Reserves `n` zeroed bytes; returns where they start. */
   take(n: number): number {
     const p = this.pos;
+    const b = this.b;
+    if (p + n > b.byteLength) {
+      throw new SbeEncodeError("bufferTooShort", p, `${n} bytes needed, ${b.byteLength - p} available`);
+    }
+    // A loop beats the `fill` builtin's call overhead for the few bytes of a block.
+    if (n > 64) b.fill(0, p, p + n);
+    else for (let i = p; i < p + n; i++) b[i] = 0;
+    this.pos = p + n;
+    return p;
+  }
+
+  /** Reserves `n` bytes the caller writes in full; returns where they start. */
+  skip(n: number): number {
+    const p = this.pos;
     if (p + n > this.b.byteLength) {
       throw new SbeEncodeError("bufferTooShort", p, `${n} bytes needed, ${this.b.byteLength - p} available`);
     }
-    this.b.fill(0, p, p + n);
     this.pos = p + n;
     return p;
   }
@@ -202,12 +231,3 @@ export function checkRoom(offset: number, size: number, limit: number): number {
   return offset;
 }
 
-/** Reserves `n` bytes on `t` without zeroing them (they are about to be written). */
-export function takeRaw(t: Tail, n: number): number {
-  const p = t.pos;
-  if (p + n > t.b.byteLength) {
-    throw new SbeEncodeError("bufferTooShort", p, `${n} bytes needed, ${t.b.byteLength - p} available`);
-  }
-  t.pos = p + n;
-  return p;
-}

@@ -243,6 +243,13 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     o.line("this.$n = 0;");
     o.line("this.$p = p;");
     o.line("}");
+    if g.block.is_fixed() {
+        o.line("const e = this.$e;");
+        o.line("e.$v = v;");
+        o.line("e.$b = b;");
+        o.line("e.$bl = this.$bl;");
+        o.line("e.$av = av;");
+    }
     o.line("return this;");
     o.line("}");
     o.doc("The number of entries.");
@@ -251,7 +258,14 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     o.doc("The next entry (the same decoder object, moved).");
     o.line(&format!("next(): IteratorResult<{}, undefined> {{", n.dec));
     o.line("if (this.$i >= this.$n) return rt.DONE;");
-    o.line("this.$p = this.$e.$parse(this.$v, this.$b, this.$p, this.$bl, this.$av, this.$b.byteLength);");
+    if g.block.is_fixed() {
+        // Fixed-size entries: moving the flyweight is all there is to do.
+        o.line("const e = this.$e;");
+        o.line("e.$o = this.$p;");
+        o.line("this.$p = e.$end = this.$p + this.$bl;");
+    } else {
+        o.line("this.$p = this.$e.$parse(this.$v, this.$b, this.$p, this.$bl, this.$av, this.$b.byteLength);");
+    }
     o.line("this.$i++;");
     o.line("return this.$r;");
     o.line("}");
@@ -261,12 +275,13 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
 
 /// Instance fields of a block decoder.
 fn block_state(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
-    o.line("private $v: DataView = rt.EMPTY_VIEW;");
-    o.line("private $b: Uint8Array = rt.EMPTY;");
-    o.line("private $o = 0;");
-    o.line("private $bl = 0;");
-    o.line("private $av = 0;");
-    o.line("private $end = 0;");
+    // Not `private`: a group iterator moves its entry flyweight by setting them (`$` = internal).
+    o.line("$v: DataView = rt.EMPTY_VIEW;");
+    o.line("$b: Uint8Array = rt.EMPTY;");
+    o.line("$o = 0;");
+    o.line("$bl = 0;");
+    o.line("$av = 0;");
+    o.line("$end = 0;");
     for k in 0..b.groups.len() + b.var_data.len() {
         o.line(&format!("private $s{k} = 0;"));
     }
@@ -361,7 +376,7 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
             cn.group
         ));
     }
-    for (k, (vd, (vname, sname))) in b.var_data.iter().zip(&n.members.vars).enumerate() {
+    for (k, (vd, (vname, sname, lname))) in b.var_data.iter().zip(&n.members.vars).enumerate() {
         let s = ng + k;
         o.doc(&vd.description.clone().unwrap_or_else(|| {
             format!("The `{}` data (a view of the buffer, not a copy).", vd.name)
@@ -378,10 +393,18 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
         } else {
             "this.$end".to_string()
         };
-        o.line(&format!(
-            "return this.$b.subarray(this.$s{s} + {}, {end});",
-            vd.data_offset
+        o.line(&format!("const p = this.$s{s} + {};", vd.data_offset));
+        o.line(&format!("return rt.at(this.$b, p, {end} - p);"));
+        o.line("}");
+        o.doc(&format!(
+            "The length of the `{}` data in bytes (no view created).",
+            vd.name
         ));
+        o.line(&format!("{lname}(): number {{"));
+        if vd.since_version > 0 {
+            o.line(&format!("if (this.$av < {}) return 0;", vd.since_version));
+        }
+        o.line(&format!("return {end} - this.$s{s} - {};", vd.data_offset));
         o.line("}");
         let enc = vd.character_encoding.as_deref().unwrap_or("utf-8");
         o.doc(&format!("The `{}` data as text ({enc}).", vd.name));

@@ -107,9 +107,19 @@ fn group_encoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     o.line("private $d = 0;");
     o.line("private $n = 0;");
     o.line(&format!("private readonly $e = new {}();", n.enc));
+    // When blockLength and numInGroup cover the dimension, both are written: no zeroing.
+    let covered = dim.block_length.constant.is_none()
+        && dim.num_in_group.constant.is_none()
+        && dim.block_length.ty.size() + dim.num_in_group.ty.size() == dim.size;
+    let reserve = if covered { "skip" } else { "take" };
     o.doc("Internal: writes an empty group.");
     o.line("static $empty(t: rt.Tail): void {");
-    o.line(&format!("const p = t.take({});", dim.size));
+    o.line(&format!("const p = t.{reserve}({});", dim.size));
+    if covered {
+        if let Some(w) = slot_write(ctx, "t.v", &dim.num_in_group, "p", "0") {
+            o.line(&format!("{w};"));
+        }
+    }
     if let Some(w) = slot_write(
         ctx,
         "t.v",
@@ -124,7 +134,12 @@ fn group_encoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     o.line("$begin(t: rt.Tail): void {");
     o.line("this.$t = t;");
     o.line("this.$n = 0;");
-    o.line(&format!("this.$d = t.take({});", dim.size));
+    o.line(&format!("this.$d = t.{reserve}({});", dim.size));
+    if covered {
+        if let Some(w) = slot_write(ctx, "t.v", &dim.num_in_group, "this.$d", "0") {
+            o.line(&format!("{w};"));
+        }
+    }
     if let Some(w) = slot_write(
         ctx,
         "t.v",
@@ -194,12 +209,21 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
             o.line(&format!("case {k}: {}.$empty(this.$t); break;", cn.writer));
         }
         for (k, vd) in b.var_data.iter().enumerate() {
-            // A zero length: the reserved bytes are already zero.
-            o.line(&format!(
-                "case {}: this.$t.take({}); break;",
-                ng + k,
-                vd.data_offset
-            ));
+            let w = slot_write(ctx, "this.$t.v", &vd.length, "this.$t.pos", "0");
+            match w {
+                // The prefix is the length alone: write a zero length.
+                Some(w) if vd.data_offset == vd.length.ty.size() => o.line(&format!(
+                    "case {}: {}; this.$t.skip({}); break;",
+                    ng + k,
+                    w,
+                    vd.data_offset
+                )),
+                _ => o.line(&format!(
+                    "case {}: this.$t.take({}); break;",
+                    ng + k,
+                    vd.data_offset
+                )),
+            }
         }
         o.line("}");
         o.line("}");
@@ -225,7 +249,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
         o.line("return this;");
         o.line("}");
     }
-    for (k, (vd, (vname, _))) in b.var_data.iter().zip(&n.members.vars).enumerate() {
+    for (k, (vd, (vname, _, _))) in b.var_data.iter().zip(&n.members.vars).enumerate() {
         o.doc(&format!("Writes the `{}` data (text as UTF-8).", vd.name));
         o.line(&format!("{vname}(x: Uint8Array | string): this {{"));
         o.line(&format!("this.$section({});", ng + k));
@@ -237,7 +261,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
             vd.length.max
         ));
         o.line(&format!(
-            "const p = rt.takeRaw(this.$t, {} + d.length);",
+            "const p = this.$t.skip({} + d.length);",
             vd.data_offset
         ));
         if let Some(w) = slot_write(ctx, "this.$v", &vd.length, "p", "d.length") {

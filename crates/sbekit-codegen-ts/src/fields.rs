@@ -161,7 +161,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
                 o.line(g);
             }
             o.line(&format!("const p = {off};"));
-            o.line(&format!("return this.$b.subarray(p, p + {});", p.length));
+            o.line(&format!("return rt.at(this.$b, p, {});", p.length));
             o.line("}");
             if let Some(s) = &n.string {
                 o.doc(&format!("The `{}` field as text ({enc}).", f.name));

@@ -169,7 +169,7 @@ fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
         o.line("}");
         o.line("s += \"]\";");
     }
-    for (v, (vname, _)) in b.var_data.iter().zip(&n.members.vars) {
+    for (v, (vname, _, _)) in b.var_data.iter().zip(&n.members.vars) {
         let comma = if first { "" } else { "," };
         first = false;
         o.line(&format!(
@@ -194,7 +194,7 @@ fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
             fn_name("$c", cn)
         ));
     }
-    for (vname, _) in &n.members.vars {
+    for (vname, _, _) in &n.members.vars {
         o.line(&format!("e.{vname}(d.{vname}());"));
     }
     o.line("}");

@@ -103,7 +103,8 @@ pub(crate) struct FieldNames {
 pub(crate) struct Members {
     pub fields: Vec<FieldNames>,
     pub groups: Vec<String>,
-    pub vars: Vec<(String, String)>,
+    /// Var data: accessor, text getter, length getter.
+    pub vars: Vec<(String, String, String)>,
 }
 
 impl Members {
@@ -131,7 +132,8 @@ impl Members {
             .map(|v| {
                 let n = s.take(v);
                 let t = s.take(&format!("{n}String"));
-                (n, t)
+                let l = s.take(&format!("{n}Length"));
+                (n, t, l)
             })
             .collect();
         Members {
