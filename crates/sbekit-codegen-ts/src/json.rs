@@ -41,6 +41,11 @@ pub fn json_ts(ctx: &Ctx) -> String {
                 "number"
             }
         ));
+        // The null value prints as null, even where the schema lists it as a value.
+        o.line(&format!(
+            "if (x === {}) return \"null\";",
+            literal(&e.null_value, e.encoding)
+        ));
         o.line("switch (x) {");
         for v in &e.values {
             o.line(&format!(
@@ -49,10 +54,7 @@ pub fn json_ts(ctx: &Ctx) -> String {
                 quote(&quote(&v.name))
             ));
         }
-        o.line(&format!(
-            "default: return x === {} ? \"null\" : String(x);",
-            literal(&e.null_value, e.encoding)
-        ));
+        o.line("default: return String(x);");
         o.line("}");
         o.line("}");
     }
@@ -227,10 +229,7 @@ fn fixed_json(ctx: &Ctx, f: &Field) -> String {
             let e = &ctx.l.enums[def.0];
             match constant {
                 Some(c) => quote(&e.values[*c].name),
-                None => match e.null_listed_as_value() {
-                    Some(i) => quote(&e.values[i].name),
-                    None => "null".into(),
-                },
+                None => "null".into(),
             }
         }
         FieldKind::Set { def } => {
