@@ -2,7 +2,7 @@
 //! our own schemas (the Node tests in `typescript.rs` check that it compiles and runs).
 
 use sbekit_codegen_ts::{default_package_name, generate, Options};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn layout(rel: &str) -> sbekit_ir::layout::Layout {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
@@ -12,7 +12,7 @@ fn layout(rel: &str) -> sbekit_ir::layout::Layout {
 fn file<'a>(files: &'a [sbekit_codegen_ts::GeneratedFile], path: &str) -> &'a str {
     &files
         .iter()
-        .find(|f| f.path == PathBuf::from(path))
+        .find(|f| f.path == Path::new(path))
         .unwrap_or_else(|| panic!("no {path}"))
         .text
 }
