@@ -183,8 +183,12 @@ fn own_schemas_rust_and_typescript_agree() {
                 own_schema("../../schemas/shootout-2019.xml"),
             ),
             ("kinds", own_schema("tests/schemas/kinds.xml")),
+            (
+                "versioned_v1",
+                own_schema("../sbekit-codegen-tests/schemas/versioned-v1.xml"),
+            ),
         ],
-        24,
+        40,
     );
 }
 
@@ -217,7 +221,7 @@ fn reference_schemas_rust_and_typescript_agree() {
         };
         schemas.push((name, p));
     }
-    parity(test, &schemas, 24);
+    parity(test, &schemas, 40);
 }
 
 /// Zero-size group entries with a huge count: decoding is bounded, and the count is reported.
