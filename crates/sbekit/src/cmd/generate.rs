@@ -1,4 +1,5 @@
-//! `sbekit generate --lang rust SCHEMA -o DIR`: Rust codecs as a standalone crate or a module.
+//! `sbekit generate --lang rust|typescript SCHEMA -o DIR`: Rust codecs as a standalone crate or a
+//! module, or TypeScript codecs as an npm package.
 
 use super::Failure;
 use clap::Args;
@@ -9,7 +10,7 @@ use std::process::ExitCode;
 /// Arguments of `sbekit generate`.
 #[derive(Args)]
 pub struct GenerateArgs {
-    /// Target language (only `rust`).
+    /// Target language: `rust`, or `typescript` (`ts`) for an npm package.
     #[arg(long, default_value = "rust")]
     lang: String,
     /// The schema: SBE XML or a `.sbeir` IR file.
@@ -20,7 +21,8 @@ pub struct GenerateArgs {
     /// Write one module file `<package>.rs` into the directory instead of a crate.
     #[arg(long)]
     module: bool,
-    /// Crate name (default: `<package>-sbe`, or the package if it already ends in `sbe`).
+    /// Crate name, or npm package name with `--lang typescript` (default: `<package>-sbe`, or the
+    /// package if it already ends in `sbe`).
     #[arg(long)]
     crate_name: Option<String>,
     /// Depend on the runtime by path (a checkout of `crates/sbekit-runtime`) instead of the
@@ -37,9 +39,12 @@ pub struct GenerateArgs {
 
 /// Runs `sbekit generate`.
 pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
+    if args.lang == "typescript" || args.lang == "ts" {
+        return typescript(&args);
+    }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' (only 'rust')",
+            "unsupported language '{}' ('rust' or 'typescript')",
             args.lang
         )));
     }
@@ -76,4 +81,16 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
         Err(e @ sbekit_codegen::GenError::Io(..)) => Err(Failure::usage(e)),
         Err(e) => Err(Failure::invalid(e)),
     }
+}
+
+/// `--lang typescript`: an npm package in `args.out` (`--crate-name` names the package).
+fn typescript(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    let opts = sbekit_codegen_ts::Options {
+        package_name: args.crate_name.clone(),
+    };
+    sbekit_codegen_ts::write_package(&layout, &args.out, &opts)
+        .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
+    eprintln!("wrote {} (npm package)", args.out.display());
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,395 @@
+//! Field accessors, shared by composites and blocks: getters on decoders, setters on encoders.
+//!
+//! A decoder class has `$v` (DataView), `$b` (Uint8Array), `$o` (start of its block or
+//! composite) and `$av` (acting version); an encoder class has `$v`, `$b` and `$o`.
+
+use crate::prim::{self, is_big, is_float, literal, read, ts_type, write};
+use crate::{Ctx, FieldNames, Out};
+use sbekit_ir::layout::{Field, FieldKind};
+use sbekit_ir::PrimitiveType as P;
+
+/// True when a field's getter can return `null`: it is newer than version 0, or it is an
+/// optional scalar or enum (null when it holds its null value).
+pub fn getter_nullable(f: &Field) -> bool {
+    !f.is_constant() && (f.since_version > 0 || setter_takes_null(f))
+}
+
+/// True when a field's setter accepts `null` (writing the null value).
+pub fn setter_takes_null(f: &Field) -> bool {
+    if !f.is_optional() {
+        return false;
+    }
+    match &f.kind {
+        FieldKind::Primitive(p) => p.length == 1,
+        FieldKind::Enum { .. } => true,
+        _ => false,
+    }
+}
+
+fn doc(o: &mut Out, f: &Field, what: &str) {
+    let mut d = f
+        .description
+        .clone()
+        .unwrap_or_else(|| format!("The `{}` {what}.", f.name));
+    if f.since_version > 0 && !f.is_constant() {
+        d.push_str(&format!(
+            "\nSince schema version {}: null when the message's acting version is older.",
+            f.since_version
+        ));
+    }
+    o.doc(&d);
+}
+
+/// The TypeScript type an enum field's getter returns (without `| null`).
+pub fn enum_type(ctx: &Ctx, def: usize) -> String {
+    let e = &ctx.l.enums[def];
+    let raw = if is_big(e.encoding) {
+        "rt.RawBig"
+    } else {
+        "rt.Raw"
+    };
+    format!("{} | {raw}", ctx.enums[def])
+}
+
+/// A constant char value as a TypeScript string literal.
+fn const_text(v: &sbekit_ir::PrimitiveValue) -> String {
+    match v {
+        sbekit_ir::PrimitiveValue::Bytes(b) => {
+            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+            prim::json_text(&b[..end], true)
+        }
+        other => prim::json_value(other, P::Char),
+    }
+}
+
+/// Emits the getters of `f` (member `idx` of its class) on a decoder class.
+pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
+    let off = format!("this.$o + {}", f.offset);
+    let guard = if f.since_version > 0 && !f.is_constant() {
+        Some(format!("if (this.$av < {}) return null;", f.since_version))
+    } else {
+        None
+    };
+    let nul = if guard.is_some() { " | null" } else { "" };
+    let name = &n.name;
+    match &f.kind {
+        FieldKind::Primitive(p) if f.is_constant() => {
+            let v = p.constant.clone().unwrap_or(p.null_value.clone());
+            doc(o, f, "constant");
+            if p.ty == P::Char {
+                o.line(&format!(
+                    "{name}(): string {{ return {}; }}",
+                    const_text(&v)
+                ));
+                if let Some(s) = &n.string {
+                    o.line(&format!("{s}(): string {{ return this.{name}(); }}"));
+                }
+            } else {
+                o.line(&format!(
+                    "{name}(): {} {{ return {}; }}",
+                    ts_type(p.ty),
+                    literal(&v, p.ty)
+                ));
+            }
+        }
+        FieldKind::Enum {
+            def,
+            constant: Some(c),
+        } => {
+            let e = &ctx.l.enums[def.0];
+            let key = serde_json::to_string(&e.values[*c].name).unwrap_or_default();
+            doc(o, f, "constant");
+            o.line(&format!(
+                "{name}(): {} {{ return {}[{key}]; }}",
+                ctx.enums[def.0], ctx.enums[def.0]
+            ));
+        }
+        FieldKind::Enum { def, .. } => {
+            let e = &ctx.l.enums[def.0];
+            doc(o, f, "field");
+            let null = if f.is_optional() { " | null" } else { nul };
+            o.line(&format!("{name}(): {}{null} {{", enum_type(ctx, def.0)));
+            if let Some(g) = &guard {
+                o.line(g);
+            }
+            let r = read(ctx, "this.$v", e.encoding, &off);
+            if f.is_optional() {
+                o.line(&format!("const x = {r};"));
+                o.line(&format!(
+                    "return {} ? null : x;",
+                    prim::is_null("x", &e.null_value, e.encoding)
+                ));
+            } else {
+                o.line(&format!("return {r};"));
+            }
+            o.line("}");
+        }
+        FieldKind::Set { def } => {
+            let s = &ctx.l.sets[def.0];
+            doc(o, f, "field");
+            o.line(&format!("{name}(): {}{nul} {{", ctx.sets[def.0]));
+            if let Some(g) = &guard {
+                o.line(g);
+            }
+            o.line(&format!(
+                "return new {}({});",
+                ctx.sets[def.0],
+                read(ctx, "this.$v", s.encoding, &off)
+            ));
+            o.line("}");
+        }
+        FieldKind::Composite { def, .. } => {
+            doc(o, f, "field");
+            o.line(&format!("{name}(): {}{nul} {{", ctx.comp_dec[def.0]));
+            if let Some(g) = &guard {
+                o.line(g);
+            }
+            o.line(&format!(
+                "return this.$c{idx}.$at(this.$v, this.$b, {off}, this.$av);"
+            ));
+            o.line("}");
+        }
+        FieldKind::Primitive(p) if p.ty == P::Char && p.length != 1 => {
+            let enc = p.character_encoding.as_deref().unwrap_or("utf-8");
+            doc(
+                o,
+                f,
+                "field (bytes; the text getter stops at the first NUL)",
+            );
+            o.line(&format!("{name}(): Uint8Array{nul} {{"));
+            if let Some(g) = &guard {
+                o.line(g);
+            }
+            o.line(&format!("const p = {off};"));
+            o.line(&format!("return rt.at(this.$b, p, {});", p.length));
+            o.line("}");
+            if let Some(s) = &n.string {
+                o.doc(&format!("The `{}` field as text ({enc}).", f.name));
+                o.line(&format!("{s}(): string{nul} {{"));
+                o.line(&format!("const b = this.{name}();"));
+                let enc = serde_json::to_string(enc).unwrap_or_default();
+                if nul.is_empty() {
+                    o.line(&format!("return rt.text(rt.untilNul(b), {enc});"));
+                } else {
+                    o.line(&format!(
+                        "return b === null ? null : rt.text(rt.untilNul(b), {enc});"
+                    ));
+                }
+                o.line("}");
+            }
+        }
+        FieldKind::Primitive(p) if p.length != 1 => {
+            let t = ts_type(p.ty);
+            doc(o, f, "field");
+            o.line(&format!("{name}(): {t}[]{nul} {{"));
+            if let Some(g) = &guard {
+                o.line(g);
+            }
+            o.line(&format!("const p = {off};"));
+            o.line(&format!("const r: {t}[] = new Array<{t}>({});", p.length));
+            o.line(&format!(
+                "for (let i = 0; i < {}; i++) r[i] = {};",
+                p.length,
+                read(ctx, "this.$v", p.ty, &format!("p + i * {}", p.ty.size()))
+            ));
+            o.line("return r;");
+            o.line("}");
+            if let Some(at) = &n.at {
+                o.doc(&format!(
+                    "Element `i` of the `{}` field (0 <= i < {}).",
+                    f.name, p.length
+                ));
+                o.line(&format!("{at}(i: number): {t}{nul} {{"));
+                if let Some(g) = &guard {
+                    o.line(g);
+                }
+                o.line(&format!(
+                    "if (!(i >= 0 && i < {} && Number.isInteger(i))) throw new RangeError(`index ${{i}} outside 0..{}`);",
+                    p.length,
+                    p.length - 1
+                ));
+                o.line(&format!(
+                    "return {};",
+                    read(
+                        ctx,
+                        "this.$v",
+                        p.ty,
+                        &format!("{off} + i * {}", p.ty.size())
+                    )
+                ));
+                o.line("}");
+            }
+        }
+        FieldKind::Primitive(p) => {
+            let null = if f.is_optional() { " | null" } else { nul };
+            doc(o, f, "field");
+            o.line(&format!("{name}(): {}{null} {{", ts_type(p.ty)));
+            if let Some(g) = &guard {
+                o.line(g);
+            }
+            let r = read(ctx, "this.$v", p.ty, &off);
+            if f.is_optional() {
+                o.line(&format!("const x = {r};"));
+                o.line(&format!(
+                    "return {} ? null : x;",
+                    prim::is_null("x", &p.null_value, p.ty)
+                ));
+            } else {
+                o.line(&format!("return {r};"));
+            }
+            o.line("}");
+            if let Some(s) = &n.string {
+                let enc = serde_json::to_string(p.character_encoding.as_deref().unwrap_or("utf-8"))
+                    .unwrap_or_default();
+                o.doc(&format!("The `{}` character as text.", f.name));
+                o.line(&format!("{s}(): string{null} {{"));
+                o.line(&format!("const x = this.{name}();"));
+                if null.is_empty() {
+                    o.line(&format!(
+                        "return rt.text(rt.untilNul(Uint8Array.of(x)), {enc});"
+                    ));
+                } else {
+                    o.line(&format!(
+                        "return x === null ? null : rt.text(rt.untilNul(Uint8Array.of(x)), {enc});"
+                    ));
+                }
+                o.line("}");
+            }
+        }
+    }
+}
+
+/// Field declarations a decoder class needs for `f` (cached composite decoders).
+pub fn decoder_slots(ctx: &Ctx, f: &Field, idx: usize) -> Option<String> {
+    match &f.kind {
+        FieldKind::Composite { def, .. } => Some(format!(
+            "private readonly $c{idx} = new {}();",
+            ctx.comp_dec[def.0]
+        )),
+        _ => None,
+    }
+}
+
+/// Field declarations an encoder class needs for `f` (cached composite encoders).
+pub fn encoder_slots(ctx: &Ctx, f: &Field, idx: usize) -> Option<String> {
+    match &f.kind {
+        FieldKind::Composite { def, .. } => Some(format!(
+            "private readonly $c{idx} = new {}();",
+            ctx.comp_enc[def.0]
+        )),
+        _ => None,
+    }
+}
+
+/// Emits the setter of `f` on an encoder class (nothing for constants).
+pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
+    if f.is_constant() {
+        return;
+    }
+    let off = format!("this.$o + {}", f.offset);
+    let name = &n.name;
+    let d = f
+        .description
+        .clone()
+        .unwrap_or_else(|| format!("Sets the `{}` field.", f.name));
+    match &f.kind {
+        FieldKind::Enum { def, .. } => {
+            let e = &ctx.l.enums[def.0];
+            o.doc(&d);
+            let nul = if f.is_optional() { " | null" } else { "" };
+            o.line(&format!(
+                "{name}(x: {}{nul}): this {{",
+                enum_type(ctx, def.0)
+            ));
+            let val = if f.is_optional() {
+                format!("x === null ? {} : x", literal(&e.null_value, e.encoding))
+            } else {
+                "x".to_string()
+            };
+            o.line(&format!(
+                "{};",
+                write(ctx, "this.$v", e.encoding, &off, &val)
+            ));
+            o.line("return this;");
+            o.line("}");
+        }
+        FieldKind::Set { def } => {
+            let s = &ctx.l.sets[def.0];
+            o.doc(&d);
+            o.line(&format!(
+                "{name}(x: {} | {}): this {{",
+                ctx.sets[def.0],
+                ts_type(s.encoding)
+            ));
+            o.line(&format!(
+                "{};",
+                write(
+                    ctx,
+                    "this.$v",
+                    s.encoding,
+                    &off,
+                    &format!("typeof x === \"{}\" ? x : x.raw", ts_type(s.encoding))
+                )
+            ));
+            o.line("return this;");
+            o.line("}");
+        }
+        FieldKind::Composite { def, .. } => {
+            o.doc(&format!("The `{}` composite, to set its members.", f.name));
+            o.line(&format!("{name}(): {} {{", ctx.comp_enc[def.0]));
+            o.line(&format!(
+                "return this.$c{idx}.$at(this.$v, this.$b, {off});"
+            ));
+            o.line("}");
+        }
+        FieldKind::Primitive(p) if p.ty == P::Char && p.length != 1 => {
+            o.doc(&format!(
+                "{d}\nText is written as UTF-8; shorter values are padded with NUL bytes."
+            ));
+            o.line(&format!("{name}(x: Uint8Array | string): this {{"));
+            o.line(&format!("rt.putFixed(this.$b, {off}, {}, x);", p.length));
+            o.line("return this;");
+            o.line("}");
+        }
+        FieldKind::Primitive(p) if p.length != 1 => {
+            let t = ts_type(p.ty);
+            let zero = if is_big(p.ty) { "0n" } else { "0" };
+            o.doc(&format!(
+                "{d}\nMissing trailing elements are written as zero."
+            ));
+            o.line(&format!("{name}(x: ArrayLike<{t}>): this {{"));
+            o.line(&format!("const p = {off};"));
+            o.line(&format!("rt.checkLength(p, x.length, {});", p.length));
+            o.line(&format!(
+                "for (let i = 0; i < {}; i++) {};",
+                p.length,
+                write(
+                    ctx,
+                    "this.$v",
+                    p.ty,
+                    &format!("p + i * {}", p.ty.size()),
+                    &format!("i < x.length ? x[i]! : {zero}")
+                )
+            ));
+            o.line("return this;");
+            o.line("}");
+        }
+        FieldKind::Primitive(p) => {
+            o.doc(&d);
+            let t = ts_type(p.ty);
+            let (sig, val) = if f.is_optional() {
+                (
+                    format!("{t} | null"),
+                    format!("x === null ? {} : x", literal(&p.null_value, p.ty)),
+                )
+            } else {
+                (t.to_string(), "x".to_string())
+            };
+            let _ = is_float(p.ty);
+            o.line(&format!("{name}(x: {sig}): this {{"));
+            o.line(&format!("{};", write(ctx, "this.$v", p.ty, &off, &val)));
+            o.line("return this;");
+            o.line("}");
+        }
+    }
+}

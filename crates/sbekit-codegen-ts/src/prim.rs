@@ -1,0 +1,177 @@
+//! Primitive types in TypeScript: value types, DataView reads and writes, literals, null tests
+//! and the JSON text of schema values.
+
+use crate::Ctx;
+use sbekit_ir::layout::{wire_bits, IntSlot};
+use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+
+/// True for the 64-bit integers, which TypeScript holds as `bigint`.
+pub fn is_big(ty: P) -> bool {
+    matches!(ty, P::Int64 | P::Uint64)
+}
+
+/// True for `float` and `double`.
+pub fn is_float(ty: P) -> bool {
+    matches!(ty, P::Float | P::Double)
+}
+
+/// The TypeScript type of one value.
+pub fn ts_type(ty: P) -> &'static str {
+    if is_big(ty) {
+        "bigint"
+    } else {
+        "number"
+    }
+}
+
+fn accessor(ty: P) -> &'static str {
+    match ty {
+        P::Char | P::Uint8 | P::None => "Uint8",
+        P::Int8 => "Int8",
+        P::Int16 => "Int16",
+        P::Int32 => "Int32",
+        P::Int64 => "BigInt64",
+        P::Uint16 => "Uint16",
+        P::Uint32 => "Uint32",
+        P::Uint64 => "BigUint64",
+        P::Float => "Float32",
+        P::Double => "Float64",
+    }
+}
+
+/// `v.getUint16(pos, true)`: a read from the DataView `v`.
+pub fn read(ctx: &Ctx, v: &str, ty: P, pos: &str) -> String {
+    if ty.size() == 1 {
+        format!("{v}.get{}({pos})", accessor(ty))
+    } else {
+        format!("{v}.get{}({pos}, {})", accessor(ty), ctx.le)
+    }
+}
+
+/// `v.setUint16(pos, val, true)`: a write to the DataView `v`.
+pub fn write(ctx: &Ctx, v: &str, ty: P, pos: &str, val: &str) -> String {
+    if ty.size() == 1 {
+        format!("{v}.set{}({pos}, {val})", accessor(ty))
+    } else {
+        format!("{v}.set{}({pos}, {val}, {})", accessor(ty), ctx.le)
+    }
+}
+
+/// The decimal digits of an integer value of type `ty` (its wire bits, read as `ty`).
+pub fn int_digits(v: &PrimitiveValue, ty: P) -> String {
+    let bits = wire_bits(v, ty);
+    match ty {
+        P::Int8 => (bits as u8 as i8).to_string(),
+        P::Int16 => (bits as u16 as i16).to_string(),
+        P::Int32 => (bits as u32 as i32).to_string(),
+        P::Int64 => (bits as i64).to_string(),
+        _ => bits.to_string(),
+    }
+}
+
+/// A float value as TypeScript source (`NaN`, `Infinity`, `35.9`).
+fn float_literal(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else {
+        format!("{x:?}")
+    }
+}
+
+/// A value of type `ty` as TypeScript source (`255`, `-9223372036854775808n`, `NaN`).
+pub fn literal(v: &PrimitiveValue, ty: P) -> String {
+    match ty {
+        P::Float => {
+            let x = v.as_f64().unwrap_or(f64::NAN) as f32;
+            float_literal(f64::from(x))
+        }
+        P::Double => float_literal(v.as_f64().unwrap_or(f64::NAN)),
+        _ if is_big(ty) => format!("{}n", int_digits(v, ty)),
+        _ => int_digits(v, ty),
+    }
+}
+
+/// A test that `x` holds the null value `null` of type `ty`.
+pub fn is_null(x: &str, null: &PrimitiveValue, ty: P) -> String {
+    let lit = literal(null, ty);
+    if lit == "NaN" {
+        format!("Number.isNaN({x})")
+    } else {
+        format!("{x} === {lit}")
+    }
+}
+
+/// A slot's value as a `number` expression read from the DataView `v` at `base + offset`.
+pub fn slot_read(ctx: &Ctx, v: &str, slot: &IntSlot, base: &str) -> String {
+    if let Some(c) = slot.constant {
+        return c.to_string();
+    }
+    let r = read(ctx, v, slot.ty, &format!("{base} + {}", slot.offset));
+    if is_big(slot.ty) {
+        format!("Number({r})")
+    } else {
+        r
+    }
+}
+
+/// Writes the `number` expression `val` into a slot (nothing for a constant slot).
+pub fn slot_write(ctx: &Ctx, v: &str, slot: &IntSlot, base: &str, val: &str) -> Option<String> {
+    if slot.constant.is_some() {
+        return None;
+    }
+    let val = if is_big(slot.ty) {
+        format!("BigInt({val})")
+    } else {
+        val.to_string()
+    };
+    Some(write(
+        ctx,
+        v,
+        slot.ty,
+        &format!("{base} + {}", slot.offset),
+        &val,
+    ))
+}
+
+/// Bytes as a JSON string, as `sbekit decode` prints text: valid UTF-8 kept when `utf8`,
+/// otherwise one code point per byte.
+pub fn json_text(b: &[u8], utf8: bool) -> String {
+    let s = match std::str::from_utf8(b) {
+        Ok(s) if utf8 => s.to_string(),
+        _ => b.iter().map(|&c| char::from(c)).collect(),
+    };
+    serde_json::to_string(&s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// A value of type `ty` as `sbekit decode` prints it (chars up to the first NUL).
+pub fn json_value(v: &PrimitiveValue, ty: P) -> String {
+    match ty {
+        P::Float => {
+            let x = v.as_f64().unwrap_or(f64::NAN) as f32;
+            if x.is_finite() {
+                format!("{x}")
+            } else {
+                "null".into()
+            }
+        }
+        P::Double => {
+            let x = v.as_f64().unwrap_or(f64::NAN);
+            if x.is_finite() {
+                format!("{x}")
+            } else {
+                "null".into()
+            }
+        }
+        P::Char => {
+            let b = match v {
+                PrimitiveValue::Bytes(b) => b.clone(),
+                other => vec![wire_bits(other, P::Char) as u8],
+            };
+            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+            json_text(&b[..end], true)
+        }
+        _ => int_digits(v, ty),
+    }
+}
