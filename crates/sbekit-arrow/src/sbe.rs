@@ -195,12 +195,13 @@ impl Leaf {
 
     /// Takes the values and validity out, leaving the leaf empty for the next batch.
     fn take(&mut self) -> (Store, Option<NullBuffer>) {
+        // The next batch is likely as large: allocate once instead of growing by doubling.
         let empty = match &self.store {
-            Store::W1(_) => Store::W1(Vec::new()),
-            Store::W2(_) => Store::W2(Vec::new()),
-            Store::W4(_) => Store::W4(Vec::new()),
-            Store::W8(_) => Store::W8(Vec::new()),
-            Store::Fixed(_, w) => Store::Fixed(Vec::new(), *w),
+            Store::W1(v) => Store::W1(Vec::with_capacity(v.len())),
+            Store::W2(v) => Store::W2(Vec::with_capacity(v.len())),
+            Store::W4(v) => Store::W4(Vec::with_capacity(v.len())),
+            Store::W8(v) => Store::W8(Vec::with_capacity(v.len())),
+            Store::Fixed(v, w) => Store::Fixed(Vec::with_capacity(v.len()), *w),
         };
         let store = std::mem::replace(&mut self.store, empty);
         let nulls = self.present.take().map(|mut b| NullBuffer::new(b.finish()));
@@ -650,7 +651,7 @@ fn nulls_where(
     let mut b = BooleanBufferBuilder::new(rows);
     let mut any = false;
     for i in 0..rows {
-        let valid = absent.as_ref().is_none_or(|n| n.is_valid(i)) && !is_null(i);
+        let valid = absent.as_ref().map_or(true, |n| n.is_valid(i)) && !is_null(i);
         any |= !valid;
         b.append(valid);
     }
@@ -767,7 +768,7 @@ fn leaf_array(
                 .map(|i| {
                     nulls
                         .as_ref()
-                        .is_none_or(|n| n.is_valid(i))
+                        .map_or(true, |n| n.is_valid(i))
                         .then(|| (v[i] as char).encode_utf8(&mut s).to_string())
                 })
                 .collect();
@@ -777,15 +778,20 @@ fn leaf_array(
             let Store::Fixed(v, w) = &store else {
                 return Err(Error::Arrow("char array column of the wrong shape".into()));
             };
-            let values: Vec<Option<std::borrow::Cow<'_, str>>> = (0..rows)
-                .map(|i| {
-                    let valid = absent.as_ref().is_none_or(|n| n.is_valid(i));
-                    let b = &v[i * w..(i + 1) * w];
-                    let b = b.iter().position(|&c| c == 0).map_or(b, |end| &b[..end]);
-                    valid.then(|| text(b))
-                })
-                .collect();
-            Arc::new(StringArray::from_iter(values.iter().map(|o| o.as_deref())))
+            let mut b = arrow_array::builder::StringBuilder::with_capacity(rows, v.len());
+            for i in 0..rows {
+                let bytes = &v[i * w..(i + 1) * w];
+                let bytes = bytes
+                    .iter()
+                    .position(|&c| c == 0)
+                    .map_or(bytes, |end| &bytes[..end]);
+                if absent.as_ref().map_or(true, |n| n.is_valid(i)) {
+                    b.append_value(text(bytes));
+                } else {
+                    b.append_null();
+                }
+            }
+            Arc::new(b.finish())
         }
         LeafKind::Array { ty, length } => {
             let Store::Fixed(v, _) = store else {
@@ -1218,13 +1224,12 @@ impl SbeColumns {
         }
         table.entries += (self.options.limits.max_group_entries - cx.entries_left) as usize;
         let weight = table.root.rows + table.entries;
-        if weight >= self.options.batch_rows.saturating_mul(16)
+        if (weight >= self.options.batch_rows.saturating_mul(16)
             || table.root.rows >= self.options.batch_rows
-            || (table.root.rows % 1024 == 0 && table.root.bytes() >= self.options.batch_bytes)
+            || (table.root.rows % 1024 == 0 && table.root.bytes() >= self.options.batch_bytes))
+            && !self.full.contains(&ti)
         {
-            if !self.full.contains(&ti) {
-                self.full.push(ti);
-            }
+            self.full.push(ti);
         }
         Ok(end)
     }

@@ -18,6 +18,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Per symbol: trades, volume, min and max raw price.
+type SymbolAgg = BTreeMap<String, (u64, u64, i64, i64)>;
+/// Per message: rows, integer field sums, group entry totals.
+type Figures = BTreeMap<String, (u64, BTreeMap<String, i128>, BTreeMap<String, u64>)>;
+
 fn python(test: &str) -> Option<PathBuf> {
     let p = std::env::var_os("SBEKIT_PYTHON")
         .map(PathBuf::from)
@@ -133,8 +138,8 @@ fn real_iex_captures_match_iex_stats() {
 }
 
 /// Per-symbol trade count, volume, min and max price (raw, 4 decimals), from sbekit's reader.
-fn trade_aggregates(bytes: Vec<u8>) -> BTreeMap<String, (u64, u64, i64, i64)> {
-    let mut agg: BTreeMap<String, (u64, u64, i64, i64)> = BTreeMap::new();
+fn trade_aggregates(bytes: Vec<u8>) -> SymbolAgg {
+    let mut agg: SymbolAgg = BTreeMap::new();
     for m in Capture::from_vec(bytes)
         .messages(ReadOptions::default())
         .unwrap()
@@ -159,7 +164,7 @@ fn two_synthetic_days_are_one_partitioned_table() {
     };
     let dir = tempfile::tempdir().unwrap();
     let mut paths = Vec::new();
-    let mut expected: BTreeMap<String, BTreeMap<String, (u64, u64, i64, i64)>> = BTreeMap::new();
+    let mut expected: BTreeMap<String, SymbolAgg> = BTreeMap::new();
     for (i, date) in [(2017, 4, 25), (2017, 4, 26)].into_iter().enumerate() {
         let cfg = SynthConfig {
             seed: 11 + i as u64,
@@ -206,11 +211,8 @@ OUT = {"duckdb": [list(r) for r in d], "polars": [[str(r[0])] + list(r[1:]) for 
 
 /// Per message: count, and for each top-level integer field its sum and for each group the
 /// total number of entries, from the JSON `sbekit decode` prints.
-fn json_figures(
-    lines: &[Value],
-) -> BTreeMap<String, (u64, BTreeMap<String, i128>, BTreeMap<String, u64>)> {
-    let mut out: BTreeMap<String, (u64, BTreeMap<String, i128>, BTreeMap<String, u64>)> =
-        BTreeMap::new();
+fn json_figures(lines: &[Value]) -> Figures {
+    let mut out: Figures = BTreeMap::new();
     for (name, obj) in lines
         .iter()
         .map(|l| (l["$name"].as_str().unwrap().to_string(), l))
