@@ -33,7 +33,8 @@ pub struct Options {
     /// A table's batch is also cut when its buffers hold this many bytes (bounds memory when
     /// messages carry large groups or var data).
     pub batch_bytes: usize,
-    /// Bounds on group entries per message (hostile counts), shared with the OTF decoder.
+    /// Bounds on entries of empty-block groups per message (hostile counts), shared with the
+    /// OTF decoder.
     pub limits: Limits,
     /// Add a `_timestamp` column (`Timestamp(ns, UTC)`) filled from [`SbeColumns::append`]'s
     /// timestamp argument (a framing's or capture's time; null when not given).
@@ -284,6 +285,8 @@ struct Cx<'a> {
     big: bool,
     entries_left: u64,
     limit: u64,
+    /// Group entries decoded in this message, all levels.
+    entries: u64,
 }
 
 fn err(offset: usize, path: &str, kind: ErrorKind) -> DecodeError {
@@ -511,11 +514,16 @@ impl GroupCols {
             return Err(truncated(cx.buf, pos, self.dim_size as u64, ""));
         };
         let mut pos = pos + dim.len();
-        // Entries of an empty block take no bytes: the per-message budget bounds them.
-        if count > cx.entries_left {
-            return Err(err(pos, "", ErrorKind::TooManyEntries { limit: cx.limit }));
+        // Entries with a block take at least a byte each, so the buffer bounds their count
+        // (checked below); entries of an empty block take none: the per-message budget
+        // bounds those, as in the OTF decoder.
+        if block_length == 0 {
+            if count > cx.entries_left {
+                return Err(err(pos, "", ErrorKind::TooManyEntries { limit: cx.limit }));
+            }
+            cx.entries_left -= count;
         }
-        cx.entries_left -= count;
+        cx.entries = cx.entries.saturating_add(count);
         let remaining = cx.buf.len().saturating_sub(pos);
         let needed = count.saturating_mul(block_length);
         if needed > remaining as u64 {
@@ -1200,8 +1208,9 @@ impl SbeColumns {
             buf: bytes,
             version: u32::try_from(version).unwrap_or(u32::MAX),
             big,
-            entries_left: self.options.limits.max_group_entries,
-            limit: self.options.limits.max_group_entries,
+            entries_left: self.options.limits.max_empty_entries,
+            limit: self.options.limits.max_empty_entries,
+            entries: 0,
         };
         let rows = table.root.rows;
         let end = match table.root.decode(&mut cx, h.size, block_length) {
@@ -1222,7 +1231,9 @@ impl SbeColumns {
             hc.timestamp.push(timestamp.unwrap_or(0));
             hc.timestamp_valid.push(timestamp.is_some());
         }
-        table.entries += (self.options.limits.max_group_entries - cx.entries_left) as usize;
+        table.entries = table
+            .entries
+            .saturating_add(usize::try_from(cx.entries).unwrap_or(usize::MAX));
         let weight = table.root.rows + table.entries;
         if (weight >= self.options.batch_rows.saturating_mul(16)
             || table.root.rows >= self.options.batch_rows
