@@ -1,0 +1,129 @@
+//! Columnar decode of `schemas/market-data.xml` messages (the shootout's stream) into Arrow
+//! RecordBatches, against the generated Rust decoder reading the same fields, in one run.
+//!
+//! `cargo bench -p sbekit-arrow --bench columnar`
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use sbekit_arrow::{Options, SbeColumns};
+use sbekit_shootout::sbe_md as md;
+use std::hint::black_box;
+use std::path::Path;
+
+/// Messages per run: one RecordBatch worth.
+const MESSAGES: usize = 8192;
+
+/// `MESSAGES` messages of 1 trade and 3 level updates each (the shootout's mix is ~1 in 4
+/// trades), back to back; returns the buffer and each message's (offset, length).
+fn stream() -> (Vec<u8>, Vec<(usize, usize)>) {
+    let mut out = vec![0u8; MESSAGES * 512];
+    let mut spans = Vec::with_capacity(MESSAGES);
+    let mut pos = 0;
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for i in 0..MESSAGES {
+        let mut m = md::MarketUpdatesEncoder::new(&mut out[pos..]).expect("room");
+        m.sequence_number(i as u64);
+        let r = next();
+        m.trades(|g| {
+            g.entry(|t| {
+                t.timestamp(r as i64 & 0xffff_ffff_ffff)
+                    .symbol(b"AAPL    ")
+                    .price((r % 5_000_000) as i64)
+                    .size((r % 1000) as u32)
+                    .flags(0);
+                Ok(())
+            })?;
+            Ok(())
+        })
+        .expect("encode");
+        let r = next();
+        m.level_updates(|g| {
+            for k in 0..3u64 {
+                g.entry(|q| {
+                    q.timestamp((r >> k) as i64 & 0xffff_ffff_ffff)
+                        .symbol(b"MSFT    ")
+                        .price(((r >> k) % 5_000_000) as i64)
+                        .size(((r >> k) % 1000) as u32)
+                        .flags(1)
+                        .side(if k % 2 == 0 {
+                            md::Side::Buy
+                        } else {
+                            md::Side::Sell
+                        });
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })
+        .expect("encode");
+        let len = m.finish().expect("finish");
+        spans.push((pos, len));
+        pos += len;
+    }
+    out.truncate(pos);
+    (out, spans)
+}
+
+fn bench(c: &mut Criterion) {
+    let (buf, spans) = stream();
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/market-data.xml");
+    let layout = sbekit_schema::load_layout(&schema).expect("schema");
+    let mut g = c.benchmark_group("market_data");
+    g.throughput(Throughput::Elements(MESSAGES as u64));
+    g.bench_function(
+        BenchmarkId::new("generated_read_all_fields", MESSAGES),
+        |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for &(at, len) in &spans {
+                    let d = md::MarketUpdatesDecoder::decode(&buf[at..at + len]).expect("decode");
+                    sum = sum.wrapping_add(d.sequence_number());
+                    for t in d.trades() {
+                        sum = sum
+                            .wrapping_add(t.timestamp() as u64)
+                            .wrapping_add(u64::from(t.symbol()[0]))
+                            .wrapping_add(t.price() as u64)
+                            .wrapping_add(u64::from(t.size()))
+                            .wrapping_add(u64::from(t.flags()));
+                    }
+                    for q in d.level_updates() {
+                        sum = sum
+                            .wrapping_add(q.timestamp() as u64)
+                            .wrapping_add(u64::from(q.symbol()[0]))
+                            .wrapping_add(q.price() as u64)
+                            .wrapping_add(u64::from(q.size()))
+                            .wrapping_add(u64::from(q.flags()))
+                            .wrapping_add(u64::from(q.side() == md::Side::Buy));
+                    }
+                }
+                black_box(sum)
+            })
+        },
+    );
+    let mut cols = SbeColumns::new(
+        &layout,
+        Options {
+            batch_rows: MESSAGES * 2,
+            ..Options::default()
+        },
+    );
+    g.bench_function(BenchmarkId::new("columnar_append", MESSAGES), |b| {
+        b.iter(|| {
+            for &(at, len) in &spans {
+                cols.append(&buf[at..at + len], at as u64, None)
+                    .expect("append");
+            }
+            cols.flush().expect("flush");
+            black_box(cols.drain().expect("drain"))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
