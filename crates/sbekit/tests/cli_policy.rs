@@ -183,3 +183,42 @@ fn a_closed_pipe_ends_output_quietly() {
     }
     let _ = std::io::stderr().flush();
 }
+
+#[test]
+fn generate_says_when_rustfmt_cannot_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "good.xml", GOOD.as_bytes());
+    let out_dir = dir.path().join("out");
+    let out = Command::new(env!("CARGO_BIN_EXE_sbekit"))
+        .args(["generate", "--lang", "rust", &good, "--module", "-o"])
+        .arg(&out_dir)
+        .env("RUSTFMT", dir.path().join("no-such-rustfmt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("left unformatted"),
+        "{}",
+        stderr(&out)
+    );
+    let quiet = Command::new(env!("CARGO_BIN_EXE_sbekit"))
+        .args([
+            "generate",
+            "--lang",
+            "rust",
+            &good,
+            "--module",
+            "--no-rustfmt",
+            "-o",
+        ])
+        .arg(&out_dir)
+        .env("RUSTFMT", dir.path().join("no-such-rustfmt"))
+        .output()
+        .unwrap();
+    assert_eq!(quiet.status.code(), Some(0), "{}", stderr(&quiet));
+    assert!(
+        !stderr(&quiet).contains("unformatted"),
+        "{}",
+        stderr(&quiet)
+    );
+}

@@ -49,6 +49,14 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
         )));
     }
     let ir = sbekit_schema::load_ir(&args.schema)?;
+    if !args.no_rustfmt {
+        // The generator falls back to unformatted output; say so rather than do it silently.
+        if let Err(e) = sbekit_codegen::try_format("fn main() {}\n") {
+            eprintln!(
+                "sbekit: warning: the output is left unformatted: {e} (--no-rustfmt silences this)"
+            );
+        }
+    }
     let opts = Options {
         rustfmt: !args.no_rustfmt,
         keywords: if args.keywords == "suffix" {
