@@ -1,7 +1,8 @@
 //! On-the-fly (OTF) decoding of SBE messages driven by IR, without generated code.
 //!
-//! [`Decoder::new`] compiles an [`sbekit_ir::Ir`] once into per-message plans (resolved offsets,
-//! enum and set tables, constants, null values). [`Decoder::decode`] then walks a message and
+//! [`Decoder::from_layout`] (or [`Decoder::new`] from IR) compiles a schema's layout model
+//! ([`sbekit_ir::layout::Layout`]) once into per-message plans (resolved offsets, enum and set
+//! tables, constants, null values). [`Decoder::decode`] then walks a message and
 //! reports every field, composite, group entry and var-data field to a [`Visitor`], with values
 //! borrowed from the buffer: nothing is allocated per field. [`JsonPrinter`] is a visitor that
 //! prints JSON lines matching the reference tool's `JsonPrinter` value for value, and

@@ -569,6 +569,8 @@ impl TradeFile {
 /// layout `L`.
 #[inline]
 pub fn records<L: RecordLayout>(bytes: &[u8], n: usize) -> impl Iterator<Item = L::View<'_>> {
+    // `n` may come from a file header: never loop past what `bytes` can hold.
+    let n = n.min(bytes.len() / L::SIZE.max(1) + 1);
     (0..n).filter_map(move |i| {
         let at = i * L::SIZE;
         bytes

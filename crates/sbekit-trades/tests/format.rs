@@ -355,3 +355,13 @@ fn empty_file_has_no_records() {
     assert_eq!(verify(&out).unwrap().records, 0);
     assert_eq!(dump(&out), format!("{}\n", sbekit_trades::csvio::HEADER));
 }
+
+/// A record count from a hostile header cannot drive the record iterator past the bytes it has
+/// (it used to loop `n` times, overflowing `i * SIZE` on the way).
+#[test]
+fn record_iteration_is_bounded_by_the_bytes() {
+    let bytes = vec![0u8; 1000];
+    let n =
+        sbekit_trades::file::records::<sbekit_trades::trade::Lossless>(&bytes, usize::MAX).count();
+    assert!(n <= 1000 / 40 + 1, "{n}");
+}

@@ -23,6 +23,8 @@ enum Command {
     Inspect(cmd::schema::InspectArgs),
     /// Decode SBE messages (a file or stdin) to JSON lines, driven by the schema's IR.
     Decode(cmd::decode::DecodeArgs),
+    /// Encode JSON lines (as `decode` prints them) to SBE messages, driven by the schema.
+    Encode(cmd::encode::EncodeArgs),
     /// Write a schema's IR as a .sbeir file (the reference tool's IR format).
     Ir(cmd::ir::IrArgs),
     /// Read IEX market data captures (DEEP, TOPS, DEEP+) and write synthetic ones.
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::schema::check(args),
         Command::Inspect(args) => cmd::schema::inspect(args),
         Command::Decode(args) => cmd::decode::run(args),
+        Command::Encode(args) => cmd::encode::run(args),
         Command::Ir(args) => cmd::ir::run(args),
         Command::Iex(args) => cmd::iex::run(args),
         Command::Shootout(args) => cmd::shootout::run(args),

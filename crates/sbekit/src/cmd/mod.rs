@@ -11,6 +11,7 @@
 //!   the work done so far earned, never a panic.
 
 pub mod decode;
+pub mod encode;
 pub mod generate;
 pub mod iex;
 pub mod ir;
