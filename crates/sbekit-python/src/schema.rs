@@ -5,7 +5,8 @@ use crate::errors;
 use crate::input::Input;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList};
+use sbekit_encode::Encoder;
 use sbekit_ir::layout::{Block, FieldKind, Layout};
 use sbekit_ir::{ByteOrder, Presence};
 use sbekit_otf::framing::{Framing, MessageStream, DEFAULT_MAX_MESSAGE};
@@ -17,6 +18,7 @@ use std::sync::Arc;
 pub struct Compiled {
     pub layout: Layout,
     pub decoder: Decoder,
+    pub encoder: Encoder,
     pub source: String,
 }
 
@@ -69,10 +71,12 @@ fn compiled_from(py: Python<'_>, c: sbekit_schema::Compiled, source: String) -> 
         .map_err(|e| errors::schema_error(py, &format!("{source}: {e}"), &[]))?;
     let decoder = Decoder::from_layout(&layout)
         .map_err(|e| errors::schema_error(py, &format!("{source}: {e}"), &[]))?;
+    let encoder = Encoder::new(&layout);
     Ok(Schema {
         inner: Arc::new(Compiled {
             layout,
             decoder,
+            encoder,
             source,
         }),
     })
@@ -233,6 +237,36 @@ impl Schema {
         }
     }
 
+    /// header(buf, offset=0) -> dict
+    ///
+    /// The message header at `buf[offset]`: `block_length`, `template_id`, `schema_id` and
+    /// `version` (the writer's acting version; pass it to `encode` to write the same bytes).
+    /// The message name is added as `name` when the schema has the template.
+    #[pyo3(signature = (buf, offset = 0))]
+    fn header<'py>(
+        &self,
+        py: Python<'py>,
+        buf: &Bound<'py, PyAny>,
+        offset: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let input = Input::from_object(buf)?;
+        let msg = input.bytes().get(offset..).unwrap_or_default();
+        let h = self
+            .inner
+            .decoder
+            .read_header(msg)
+            .map_err(|e| errors::from_otf(py, &e, offset as u64, None))?;
+        let d = PyDict::new(py);
+        d.set_item("block_length", h.block_length)?;
+        d.set_item("template_id", h.template_id)?;
+        d.set_item("schema_id", h.schema_id)?;
+        d.set_item("version", h.version)?;
+        if let Some(m) = self.inner.decoder.message_by_id(h.template_id) {
+            d.set_item("name", &m.name)?;
+        }
+        Ok(d)
+    }
+
     /// decode_all(buf, framing="sbe", template=None) -> list[dict]
     ///
     /// Decodes every message of a stream to dicts, as `decode` does one. `framing` is how
@@ -268,6 +302,43 @@ impl Schema {
                 }
             }
         }
+    }
+
+    /// encode(name, value, version=None) -> bytes
+    ///
+    /// Encodes one message, header included, from a dict of the shape `decode` returns:
+    /// enums by name (or raw number), sets as a list of the choices that are on (or a dict of
+    /// booleans), char data as str, raw var data as bytes or str, groups as lists of dicts,
+    /// omitted optional fields and None as the null value, constants checked and not written.
+    /// `name` is the message's name or template id (None: the schema's only message, or the
+    /// only one with every key of `value`). `version` writes as that older version's writer
+    /// would (newer fields, groups and var data left out). Raises `EncodeError` naming the
+    /// value's path (`Car.fuelFigures[2].speed: 70000 does not fit uint16`).
+    #[pyo3(signature = (name, value, version = None))]
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        name: Option<&Bound<'py, PyAny>>,
+        value: &Bound<'py, PyAny>,
+        version: Option<u32>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let template = match name {
+            None => None,
+            Some(n) if n.is_none() => None,
+            Some(n) => Some(match n.extract::<u64>() {
+                Ok(id) => id.to_string(),
+                Err(_) => n.extract::<String>()?,
+            }),
+        };
+        let mut path = template.clone().unwrap_or_default();
+        let json = crate::convert::from_python(value, &mut path, 0)
+            .map_err(|e| errors::encode_error(py, &e.value(py).to_string(), &path))?;
+        let mut out = Vec::with_capacity(256);
+        self.inner
+            .encoder
+            .encode(&json, template.as_deref(), version, &mut out)
+            .map_err(|e| errors::encode_error(py, &e.to_string(), &e.path))?;
+        Ok(PyBytes::new(py, &out))
     }
 
     fn __repr__(&self) -> String {
