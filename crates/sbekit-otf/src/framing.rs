@@ -312,6 +312,25 @@ impl<R: Read> MessageStream<R> {
         template: Option<u64>,
         visitor: &mut V,
     ) -> Result<Option<MessageInfo>, StreamError> {
+        self.next_with(decoder, template, |bytes, _, _| {
+            decoder.decode(bytes, visitor)
+        })
+    }
+
+    /// Like [`Self::next_message`], with the caller's own decoder: `decode(bytes, header,
+    /// offset)` gets the message's bytes (header first, up to the end of its frame; for
+    /// back-to-back messages exactly the message, found by a validating walk of `decoder`),
+    /// its header and its stream offset, and returns the message's length. Columnar decoders
+    /// (sbekit-arrow) use it to write columns straight from the bytes.
+    pub fn next_with<F>(
+        &mut self,
+        decoder: &Decoder,
+        template: Option<u64>,
+        mut decode: F,
+    ) -> Result<Option<MessageInfo>, StreamError>
+    where
+        F: FnMut(&[u8], &MessageHeader, u64) -> Result<usize, DecodeError>,
+    {
         if self.stopped {
             return Ok(None);
         }
@@ -353,7 +372,7 @@ impl<R: Read> MessageStream<R> {
             }
         };
         if self.framing == Framing::Sbe {
-            return self.next_unframed(decoder, template, visitor, frame_offset);
+            return self.next_unframed(decoder, template, &mut decode, frame_offset);
         }
         let frame_len = prefix as u64 + payload_len;
         if payload_len > self.max_message as u64 {
@@ -373,8 +392,8 @@ impl<R: Read> MessageStream<R> {
             return Err(self.fail(MessageError::Frame(msg), false, frame_offset));
         }
         let payload = &self.buf[self.start + prefix..self.start + frame_len];
-        let result = decode_one(decoder, payload, template, visitor);
         let message_offset = frame_offset + prefix as u64;
+        let result = decode_one(decoder, payload, template, message_offset, &mut decode);
         self.consume(frame_len);
         match result {
             Ok((header, used, decoded)) => {
@@ -419,13 +438,16 @@ impl<R: Read> MessageStream<R> {
         Err(self.fail(MessageError::Frame(msg), complete, frame_offset))
     }
 
-    fn next_unframed<V: Visitor>(
+    fn next_unframed<F>(
         &mut self,
         decoder: &Decoder,
         template: Option<u64>,
-        visitor: &mut V,
+        decode: &mut F,
         frame_offset: u64,
-    ) -> Result<Option<MessageInfo>, StreamError> {
+    ) -> Result<Option<MessageInfo>, StreamError>
+    where
+        F: FnMut(&[u8], &MessageHeader, u64) -> Result<usize, DecodeError>,
+    {
         // Find the message's length with a cheap validating walk, reading more input while the
         // walk runs out of bytes, then decode the exact bytes with the caller's visitor.
         let mut want = decoder.header().length.max(1);
@@ -455,7 +477,7 @@ impl<R: Read> MessageStream<R> {
             }
         };
         let message = &self.buf[self.start..self.start + length];
-        let result = decode_one(decoder, message, template, visitor);
+        let result = decode_one(decoder, message, template, frame_offset, decode);
         self.consume(length);
         match result {
             Ok((header, _, decoded)) => {
@@ -481,17 +503,21 @@ impl<R: Read> MessageStream<R> {
 }
 
 /// Decodes one message (or only its header, when filtered out): (header, length, decoded).
-fn decode_one<V: Visitor>(
+fn decode_one<F>(
     decoder: &Decoder,
     bytes: &[u8],
     template: Option<u64>,
-    visitor: &mut V,
-) -> Result<(MessageHeader, usize, bool), DecodeError> {
+    offset: u64,
+    decode: &mut F,
+) -> Result<(MessageHeader, usize, bool), DecodeError>
+where
+    F: FnMut(&[u8], &MessageHeader, u64) -> Result<usize, DecodeError>,
+{
     let header = decoder.read_header(bytes)?;
     if template.is_some_and(|t| t != header.template_id) {
         return Ok((header, bytes.len(), false));
     }
-    let len = decoder.decode(bytes, visitor)?;
+    let len = decode(bytes, &header, offset)?;
     Ok((header, len, true))
 }
 

@@ -1,4 +1,5 @@
-//! `sbekit iex`: read IEX captures (`stats`) and write synthetic ones (`synth`).
+//! `sbekit iex`: read IEX captures (`stats`), write synthetic ones (`synth`), export them to
+//! Parquet or Arrow IPC (`export`, the work is in `sbekit-arrow`).
 
 use super::{progress_bar, write_stdout, Failure};
 use clap::{Args, Subcommand};
@@ -31,6 +32,46 @@ enum IexCommand {
     Stats(StatsArgs),
     /// Write a deterministic synthetic DEEP capture (pcap-ng) that resembles a trading day.
     Synth(SynthArgs),
+    /// Export captures to Parquet (or Arrow IPC): one table per message type, partitioned
+    /// by date and type.
+    Export(ExportArgs),
+}
+
+/// Arguments of `sbekit iex export`.
+#[derive(Args)]
+#[command(after_help = "\
+Writes DIR/date=YYYY-MM-DD/type=TABLE/part-NNNNN.parquet, one table per message type (trade,
+price_level_update, quote_update, trading_status, security_directory, auction_information, ...),
+with typed columns: timestamp and send_time as Timestamp(ns, UTC), prices as Decimal128(18, 4),
+sequence, session_id, stream_offset and segment_offset. The date is the UTC date of the
+capture's first segment. DuckDB, Polars and Spark read DIR as one table:
+
+  duckdb -c \"SELECT symbol, sum(size) FROM read_parquet('out/*/type=trade/*.parquet',
+             hive_partitioning=true) GROUP BY symbol\"
+
+Captures are streamed (gzip included) in bounded memory; files appear under their final names
+only when complete. A corrupt capture ends its read with an error (exit status 1) after writing
+everything before it.
+
+Examples:
+  sbekit iex export DEEP10.pcap.gz --to parquet out/
+  sbekit iex export day1.pcap.gz day2.pcap.gz --to arrow out/")]
+pub struct ExportArgs {
+    /// Capture files (pcap or pcap-ng, optionally gzip-compressed).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Output: `--to parquet DIR` or `--to arrow DIR`.
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "DIR"], required = true)]
+    to: Vec<String>,
+    /// Skip corrupt IEX-TP segments and messages instead of stopping at the first.
+    #[arg(long)]
+    keep_going: bool,
+    /// Rows per Arrow batch.
+    #[arg(long, value_name = "N", default_value_t = 65_536)]
+    batch_rows: usize,
+    /// Rows per Parquet row group, at most.
+    #[arg(long, value_name = "N", default_value_t = 1 << 20)]
+    row_group_rows: usize,
 }
 
 /// Arguments of `sbekit iex stats`.
@@ -120,6 +161,7 @@ pub fn run(args: IexArgs) -> Result<ExitCode, Failure> {
     match args.command {
         IexCommand::Stats(a) => stats(a),
         IexCommand::Synth(a) => synth(a),
+        IexCommand::Export(a) => export(a),
     }
 }
 
@@ -413,4 +455,77 @@ fn synth(a: SynthArgs) -> Result<ExitCode, Failure> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
+    use sbekit_arrow::sink::{Format, PartitionedWriter, SinkOptions};
+    let [format, dir] = &a.to[..] else {
+        return Err(Failure::usage("--to takes a format and a directory"));
+    };
+    let format: Format = format.parse().map_err(Failure::usage)?;
+    let dir = std::path::Path::new(dir);
+    let mut out = PartitionedWriter::new(
+        dir,
+        SinkOptions {
+            format,
+            row_group_rows: a.row_group_rows,
+            ..SinkOptions::default()
+        },
+    )
+    .map_err(Failure::usage)?;
+    let total: u64 = a
+        .files
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok().map(|m| m.len()))
+        .sum();
+    let pb = progress_bar(
+        total,
+        "export [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+    );
+    let opts = ReadOptions {
+        keep_going: a.keep_going,
+    };
+    let start = Instant::now();
+    let mut failed = false;
+    let mut done = 0u64;
+    for path in &a.files {
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        let r = sbekit_arrow::iex::export_capture(
+            path,
+            opts,
+            a.batch_rows.max(1),
+            &mut out,
+            &mut |b| pb.set_position(done + b),
+        )
+        .map_err(|e| Failure::usage(format_args!("{}: {e}", path.display())))?;
+        out.close_all().map_err(Failure::usage)?;
+        done += size;
+        if let Some(e) = &r.error {
+            failed = true;
+            pb.suspend(|| eprintln!("sbekit iex export: {}: {e}", path.display()));
+        }
+        if r.message_errors > 0 {
+            pb.suspend(|| {
+                eprintln!(
+                    "sbekit iex export: {}: {} unreadable messages skipped",
+                    path.display(),
+                    r.message_errors
+                )
+            });
+        }
+    }
+    pb.finish_and_clear();
+    let (rows, files) = out.finish().map_err(Failure::usage)?;
+    super::decode::summary(
+        "iex export",
+        &rows,
+        files.len(),
+        dir,
+        start.elapsed().as_secs_f64(),
+    );
+    Ok(if failed {
+        ExitCode::from(super::EXIT_INVALID)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -622,7 +622,7 @@ fn run_export(a: ExportArgs) -> Result<(), Failure> {
             f.len(),
             "export [{bar:40}] {human_pos}/{human_len} rows {per_sec} eta {eta}",
         );
-        let n = export::to_parquet(&f, &a.output, &mut |rows| pb.set_position(rows));
+        let n = sbekit_arrow::trades::to_parquet(&f, &a.output, &mut |rows| pb.set_position(rows));
         pb.finish_and_clear();
         n?
     } else {

@@ -1,12 +1,9 @@
 //! Parquet export: every value comes back, with the CSV's column names.
 
-mod common;
-
 use arrow_array::{Array, Float64Array, Int64Array, StringArray};
-use common::*;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use sbekit_arrow::trades::{to_parquet, BATCH_ROWS};
 use sbekit_trades::convert::{convert, ConvertOptions};
-use sbekit_trades::export::{to_parquet, BATCH_ROWS};
 use sbekit_trades::file::TradeFile;
 use sbekit_trades::synth::{Synth, SynthConfig};
 use sbekit_trades::{csvio, Trade};
@@ -81,4 +78,13 @@ fn parquet_holds_every_value() {
         }
     }
     assert_eq!(i, trades.len());
+}
+
+/// Writes trades as CSV.
+fn write_trades(path: &std::path::Path, trades: &[Trade]) {
+    let mut buf = format!("{}\n", csvio::HEADER).into_bytes();
+    for t in trades {
+        csvio::write_row(&mut buf, t).unwrap();
+    }
+    std::fs::write(path, buf).unwrap();
 }

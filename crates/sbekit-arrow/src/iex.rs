@@ -1,0 +1,750 @@
+//! IEX-TP captures (DEEP 1.0, TOPS 1.6/1.5, DEEP+) to Arrow: one table per message type.
+//!
+//! Every table starts with the same columns:
+//!
+//! | column | Arrow type | what |
+//! | --- | --- | --- |
+//! | `timestamp` | `Timestamp(ns, UTC)` | the message's event time |
+//! | `send_time` | `Timestamp(ns, UTC)` | the IEX-TP segment's send time |
+//! | `sequence` | `Int64` | the message's sequence number (the segment's first sequence number plus the message's index in it) |
+//! | `session_id` | `UInt32` | the IEX-TP session |
+//! | `stream_offset` | `Int64` | the segment's IEX-TP stream offset |
+//! | `segment_offset` | `UInt64` | the segment's byte offset in the (decompressed) capture |
+//!
+//! then the message's own fields, named as in `sbekit_iex::msg`. Prices are
+//! `Decimal128(18, 4)`: the feed sends them as integers with 4 implied decimals, so the
+//! decimal is exact (sums and equality in SQL give the exchange's own figures, where Float64
+//! would round `0.1`-style prices and make sums order-dependent) and Parquet stores it as a
+//! plain `INT64`, as compact as the wire. Symbols and the 4-byte reason codes are `Utf8`
+//! with the padding spaces removed; one-byte codes (`status`, `side`, `auction_type`...) are
+//! one-character `Utf8`; flag bytes are `UInt8`; sizes `UInt32`; ids `Int64`. The auction's
+//! `scheduled_auction_time` (seconds on the wire) is `Timestamp(s, UTC)`. Price level updates
+//! of both sides share one table with a `side` column (`B` for type `8`, `S` for `5`).
+//! Messages of a type this reader does not know go to the `unknown` table with their type
+//! byte and raw bytes.
+
+use crate::sink::PartitionedWriter;
+use crate::Error;
+use arrow_array::types::{Int64Type, TimestampNanosecondType, TimestampSecondType, UInt32Type};
+use arrow_array::{
+    ArrayRef, BinaryArray, Decimal128Array, PrimitiveArray, RecordBatch, StringArray, UInt8Array,
+};
+use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use sbekit_iex::tp::Segment;
+use sbekit_iex::{ErrorKind, ReadOptions};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// How a message field is read and typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A flag byte: `UInt8`.
+    U8,
+    /// A one-byte code: one-character `Utf8`.
+    Char,
+    /// `UInt32`.
+    U32,
+    /// `Int64`.
+    I64,
+    /// A price: `Decimal128(18, 4)`.
+    Price,
+    /// Seconds since the epoch (`u32`): `Timestamp(s, UTC)`.
+    Seconds,
+    /// An 8-byte space-padded symbol: `Utf8`.
+    Symbol,
+    /// A 4-byte space-padded code: `Utf8`.
+    Text4,
+    /// The price level update's side from its type byte: `B` or `S`.
+    Side,
+}
+
+struct Col {
+    name: &'static str,
+    at: usize,
+    kind: Kind,
+}
+
+const fn c(name: &'static str, at: usize, kind: Kind) -> Col {
+    Col { name, at, kind }
+}
+
+struct Spec {
+    table: &'static str,
+    types: &'static [u8],
+    len: usize,
+    cols: &'static [Col],
+}
+
+use Kind::*;
+
+/// The tables, one per message type (both price level update types share one).
+const SPECS: &[Spec] = &[
+    Spec {
+        table: "system_event",
+        types: b"S",
+        len: 10,
+        cols: &[c("event", 1, Char)],
+    },
+    Spec {
+        table: "security_directory",
+        types: b"D",
+        len: 31,
+        cols: &[
+            c("flags", 1, U8),
+            c("symbol", 10, Symbol),
+            c("round_lot_size", 18, U32),
+            c("adjusted_poc_price", 22, Price),
+            c("luld_tier", 30, U8),
+        ],
+    },
+    Spec {
+        table: "trading_status",
+        types: b"H",
+        len: 22,
+        cols: &[
+            c("status", 1, Char),
+            c("symbol", 10, Symbol),
+            c("reason", 18, Text4),
+        ],
+    },
+    Spec {
+        table: "retail_liquidity_indicator",
+        types: b"I",
+        len: 18,
+        cols: &[c("indicator", 1, Char), c("symbol", 10, Symbol)],
+    },
+    Spec {
+        table: "operational_halt_status",
+        types: b"O",
+        len: 18,
+        cols: &[c("status", 1, Char), c("symbol", 10, Symbol)],
+    },
+    Spec {
+        table: "short_sale_price_test_status",
+        types: b"P",
+        len: 19,
+        cols: &[
+            c("status", 1, U8),
+            c("symbol", 10, Symbol),
+            c("detail", 18, Char),
+        ],
+    },
+    Spec {
+        table: "security_event",
+        types: b"E",
+        len: 18,
+        cols: &[c("event", 1, Char), c("symbol", 10, Symbol)],
+    },
+    Spec {
+        table: "price_level_update",
+        types: b"85",
+        len: 30,
+        cols: &[
+            c("side", 0, Side),
+            c("event_flags", 1, U8),
+            c("symbol", 10, Symbol),
+            c("size", 18, U32),
+            c("price", 22, Price),
+        ],
+    },
+    Spec {
+        table: "quote_update",
+        types: b"Q",
+        len: 42,
+        cols: &[
+            c("flags", 1, U8),
+            c("symbol", 10, Symbol),
+            c("bid_size", 18, U32),
+            c("bid_price", 22, Price),
+            c("ask_price", 30, Price),
+            c("ask_size", 38, U32),
+        ],
+    },
+    Spec {
+        table: "trade",
+        types: b"T",
+        len: 38,
+        cols: &[
+            c("sale_condition", 1, U8),
+            c("symbol", 10, Symbol),
+            c("size", 18, U32),
+            c("price", 22, Price),
+            c("trade_id", 30, I64),
+        ],
+    },
+    Spec {
+        table: "trade_break",
+        types: b"B",
+        len: 38,
+        cols: &[
+            c("sale_condition", 1, U8),
+            c("symbol", 10, Symbol),
+            c("size", 18, U32),
+            c("price", 22, Price),
+            c("trade_id", 30, I64),
+        ],
+    },
+    Spec {
+        table: "official_price",
+        types: b"X",
+        len: 26,
+        cols: &[
+            c("price_type", 1, Char),
+            c("symbol", 10, Symbol),
+            c("official_price", 18, Price),
+        ],
+    },
+    Spec {
+        table: "auction_information",
+        types: b"A",
+        len: 80,
+        cols: &[
+            c("auction_type", 1, Char),
+            c("symbol", 10, Symbol),
+            c("paired_shares", 18, U32),
+            c("reference_price", 22, Price),
+            c("indicative_clearing_price", 30, Price),
+            c("imbalance_shares", 38, U32),
+            c("imbalance_side", 42, Char),
+            c("extension_number", 43, U8),
+            c("scheduled_auction_time", 44, Seconds),
+            c("auction_book_clearing_price", 48, Price),
+            c("collar_reference_price", 56, Price),
+            c("lower_auction_collar", 64, Price),
+            c("upper_auction_collar", 72, Price),
+        ],
+    },
+    Spec {
+        table: "add_order",
+        types: b"a",
+        len: 38,
+        cols: &[
+            c("side", 1, Char),
+            c("symbol", 10, Symbol),
+            c("order_id", 18, I64),
+            c("size", 26, U32),
+            c("price", 30, Price),
+        ],
+    },
+    Spec {
+        table: "order_modify",
+        types: b"M",
+        len: 38,
+        cols: &[
+            c("modify_flags", 1, U8),
+            c("symbol", 10, Symbol),
+            c("order_id", 18, I64),
+            c("size", 26, U32),
+            c("price", 30, Price),
+        ],
+    },
+    Spec {
+        table: "order_delete",
+        types: b"R",
+        len: 26,
+        cols: &[c("symbol", 10, Symbol), c("order_id", 18, I64)],
+    },
+    Spec {
+        table: "order_executed",
+        types: b"L",
+        len: 46,
+        cols: &[
+            c("sale_condition", 1, U8),
+            c("symbol", 10, Symbol),
+            c("order_id", 18, I64),
+            c("size", 26, U32),
+            c("price", 30, Price),
+            c("trade_id", 38, I64),
+        ],
+    },
+    Spec {
+        table: "clear_book",
+        types: b"C",
+        len: 18,
+        cols: &[c("symbol", 10, Symbol)],
+    },
+];
+
+/// The name of the table holding messages of unknown types.
+pub const UNKNOWN_TABLE: &str = "unknown";
+
+/// The table a message type byte goes to.
+pub fn table_of(msg_type: u8) -> &'static str {
+    SPECS
+        .iter()
+        .find(|s| s.types.contains(&msg_type))
+        .map_or(UNKNOWN_TABLE, |s| s.table)
+}
+
+/// Every table name, in a fixed order (the unknown table last).
+pub fn table_names() -> impl Iterator<Item = &'static str> {
+    SPECS.iter().map(|s| s.table).chain([UNKNOWN_TABLE])
+}
+
+fn ts_ns() -> DataType {
+    DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))
+}
+
+fn col_type(k: Kind) -> DataType {
+    match k {
+        U8 => DataType::UInt8,
+        Char | Symbol | Text4 | Side => DataType::Utf8,
+        U32 => DataType::UInt32,
+        I64 => DataType::Int64,
+        Price => DataType::Decimal128(18, 4),
+        Seconds => DataType::Timestamp(TimeUnit::Second, Some("UTC".into())),
+    }
+}
+
+/// The common columns, then `cols` (or the unknown table's `msg_type`, `raw`).
+fn schema_of(spec: Option<&Spec>) -> SchemaRef {
+    let mut fields = vec![
+        Field::new("timestamp", ts_ns(), false),
+        Field::new("send_time", ts_ns(), false),
+        Field::new("sequence", DataType::Int64, false),
+        Field::new("session_id", DataType::UInt32, false),
+        Field::new("stream_offset", DataType::Int64, false),
+        Field::new("segment_offset", DataType::UInt64, false),
+    ];
+    match spec {
+        Some(s) => fields.extend(
+            s.cols
+                .iter()
+                .map(|c| Field::new(c.name, col_type(c.kind), false)),
+        ),
+        None => {
+            fields.push(Field::new("msg_type", DataType::UInt8, false));
+            fields.push(Field::new("raw", DataType::Binary, false));
+        }
+    }
+    Arc::new(Schema::new(fields))
+}
+
+/// Raw values of one column until the batch is cut.
+enum Buf {
+    B1(Vec<u8>),
+    B4(Vec<u32>),
+    B8(Vec<i64>),
+}
+
+struct Table {
+    spec: Option<&'static Spec>,
+    schema: SchemaRef,
+    timestamp: Vec<i64>,
+    send_time: Vec<i64>,
+    sequence: Vec<i64>,
+    session: Vec<u32>,
+    stream_offset: Vec<i64>,
+    segment_offset: Vec<u64>,
+    cols: Vec<Buf>,
+    /// The unknown table's raw bytes and offsets.
+    raw: Vec<u8>,
+    raw_offsets: Vec<i32>,
+}
+
+impl Table {
+    fn new(spec: Option<&'static Spec>) -> Table {
+        let cols = spec.map_or(vec![Buf::B1(Vec::new())], |s| {
+            s.cols
+                .iter()
+                .map(|c| match c.kind {
+                    U8 | Char | Side => Buf::B1(Vec::new()),
+                    U32 | Seconds | Text4 => Buf::B4(Vec::new()),
+                    I64 | Price | Symbol => Buf::B8(Vec::new()),
+                })
+                .collect()
+        });
+        Table {
+            spec,
+            schema: schema_of(spec),
+            timestamp: Vec::new(),
+            send_time: Vec::new(),
+            sequence: Vec::new(),
+            session: Vec::new(),
+            stream_offset: Vec::new(),
+            segment_offset: Vec::new(),
+            cols,
+            raw: Vec::new(),
+            raw_offsets: vec![0],
+        }
+    }
+
+    fn rows(&self) -> usize {
+        self.sequence.len()
+    }
+
+    fn finish(&mut self) -> Result<RecordBatch, Error> {
+        let ts = |v: Vec<i64>| -> ArrayRef {
+            Arc::new(
+                PrimitiveArray::<TimestampNanosecondType>::new(v.into(), None).with_timezone("UTC"),
+            )
+        };
+        let mut arrays: Vec<ArrayRef> = vec![
+            ts(std::mem::take(&mut self.timestamp)),
+            ts(std::mem::take(&mut self.send_time)),
+            Arc::new(PrimitiveArray::<Int64Type>::new(
+                std::mem::take(&mut self.sequence).into(),
+                None,
+            )),
+            Arc::new(PrimitiveArray::<UInt32Type>::new(
+                std::mem::take(&mut self.session).into(),
+                None,
+            )),
+            Arc::new(PrimitiveArray::<Int64Type>::new(
+                std::mem::take(&mut self.stream_offset).into(),
+                None,
+            )),
+            Arc::new(arrow_array::UInt64Array::new(
+                std::mem::take(&mut self.segment_offset).into(),
+                None,
+            )),
+        ];
+        match self.spec {
+            Some(spec) => {
+                for (col, buf) in spec.cols.iter().zip(&mut self.cols) {
+                    arrays.push(finish_col(col.kind, buf)?);
+                }
+            }
+            None => {
+                let Buf::B1(types) = &mut self.cols[0] else {
+                    return Err(Error::Arrow("unknown table".into()));
+                };
+                arrays.push(Arc::new(UInt8Array::from(std::mem::take(types))));
+                let offsets = std::mem::replace(&mut self.raw_offsets, vec![0]);
+                arrays.push(Arc::new(BinaryArray::new(
+                    arrow_buffer::OffsetBuffer::new(offsets.into()),
+                    std::mem::take(&mut self.raw).into(),
+                    None,
+                )));
+            }
+        }
+        RecordBatch::try_new(self.schema.clone(), arrays).map_err(|e| Error::Arrow(e.to_string()))
+    }
+}
+
+fn trim(b: &[u8]) -> &str {
+    let end = b
+        .iter()
+        .rposition(|&c| c != b' ' && c != 0)
+        .map_or(0, |i| i + 1);
+    std::str::from_utf8(&b[..end]).unwrap_or("\u{fffd}")
+}
+
+fn finish_col(kind: Kind, buf: &mut Buf) -> Result<ArrayRef, Error> {
+    let wrong = || Error::Arrow("IEX column of the wrong width".into());
+    Ok(match (kind, buf) {
+        (U8, Buf::B1(v)) => Arc::new(UInt8Array::from(std::mem::take(v))),
+        (Char, Buf::B1(v)) => {
+            let mut s = [0u8; 4];
+            Arc::new(StringArray::from_iter_values(
+                v.drain(..)
+                    .map(|b| (b as char).encode_utf8(&mut s).to_string()),
+            ))
+        }
+        (Side, Buf::B1(v)) => Arc::new(StringArray::from_iter_values(v.drain(..).map(|b| {
+            if b == b'8' {
+                "B"
+            } else {
+                "S"
+            }
+        }))),
+        (U32, Buf::B4(v)) => Arc::new(arrow_array::UInt32Array::from(std::mem::take(v))),
+        (Seconds, Buf::B4(v)) => {
+            let s: Vec<i64> = v.drain(..).map(i64::from).collect();
+            Arc::new(
+                PrimitiveArray::<TimestampSecondType>::new(s.into(), None).with_timezone("UTC"),
+            )
+        }
+        (Text4, Buf::B4(v)) => Arc::new(StringArray::from_iter_values(
+            v.drain(..).map(|x| trim(&x.to_le_bytes()).to_string()),
+        )),
+        (I64, Buf::B8(v)) => Arc::new(arrow_array::Int64Array::from(std::mem::take(v))),
+        (Price, Buf::B8(v)) => {
+            let d: Vec<i128> = v.drain(..).map(i128::from).collect();
+            Arc::new(
+                Decimal128Array::from(d)
+                    .with_precision_and_scale(18, 4)
+                    .map_err(|e| Error::Arrow(e.to_string()))?,
+            )
+        }
+        (Symbol, Buf::B8(v)) => Arc::new(StringArray::from_iter_values(
+            v.drain(..).map(|x| trim(&x.to_le_bytes()).to_string()),
+        )),
+        _ => return Err(wrong()),
+    })
+}
+
+/// Every IEX message type as an Arrow table, filled segment by segment.
+pub struct IexColumns {
+    tables: Vec<Table>,
+    /// Table index by type byte.
+    by_type: [u8; 256],
+    batch_rows: usize,
+    /// Messages that could not be read (only with `keep_going`).
+    pub message_errors: u64,
+}
+
+impl IexColumns {
+    /// Empty tables; a table's batch is cut every `batch_rows` rows.
+    pub fn new(batch_rows: usize) -> IexColumns {
+        let mut by_type = [SPECS.len() as u8; 256];
+        for (i, s) in SPECS.iter().enumerate() {
+            for &t in s.types {
+                by_type[t as usize] = i as u8;
+            }
+        }
+        let mut tables: Vec<Table> = SPECS.iter().map(|s| Table::new(Some(s))).collect();
+        tables.push(Table::new(None));
+        IexColumns {
+            tables,
+            by_type,
+            batch_rows: batch_rows.max(1),
+            message_errors: 0,
+        }
+    }
+
+    /// The Arrow schema of table `name`.
+    pub fn schema(&self, name: &str) -> Option<SchemaRef> {
+        table_names()
+            .position(|n| n == name)
+            .map(|i| self.tables[i].schema.clone())
+    }
+
+    /// Adds the messages of one segment. A message error ends the segment with an error,
+    /// unless `keep_going` (then it is counted in [`Self::message_errors`], as `iex stats`
+    /// counts it).
+    pub fn add_segment(
+        &mut self,
+        seg: &Segment<'_>,
+        keep_going: bool,
+    ) -> Result<(), sbekit_iex::Error> {
+        let send = seg.send_time();
+        let first = seg.first_seq();
+        let session = seg.session_id();
+        let stream = seg.stream_offset();
+        let offset = seg.offset();
+        for (i, m) in seg.messages().enumerate() {
+            let m = match m {
+                Ok(m) => m,
+                Err(e) => {
+                    if keep_going {
+                        self.message_errors += 1;
+                        if matches!(e.kind, ErrorKind::MessageTooShort { .. }) {
+                            continue;
+                        }
+                        break;
+                    }
+                    return Err(e);
+                }
+            };
+            let raw = m.raw();
+            let ti = self.by_type[raw[0] as usize] as usize;
+            let t = &mut self.tables[ti];
+            t.timestamp.push(m.timestamp().unwrap_or(0));
+            t.send_time.push(send);
+            t.sequence.push(first.saturating_add(i as i64));
+            t.session.push(session);
+            t.stream_offset.push(stream);
+            t.segment_offset.push(offset);
+            match t.spec {
+                Some(spec) => {
+                    for (col, buf) in spec.cols.iter().zip(&mut t.cols) {
+                        // `Message::parse` checked the specified length, which covers every column.
+                        let at = col.at;
+                        match buf {
+                            Buf::B1(v) => v.push(raw.get(at).copied().unwrap_or(0)),
+                            Buf::B4(v) => v.push(u32::from_le_bytes(
+                                raw.get(at..at + 4)
+                                    .and_then(|b| b.try_into().ok())
+                                    .unwrap_or([0; 4]),
+                            )),
+                            Buf::B8(v) => v.push(i64::from_le_bytes(
+                                raw.get(at..at + 8)
+                                    .and_then(|b| b.try_into().ok())
+                                    .unwrap_or([0; 8]),
+                            )),
+                        }
+                    }
+                    debug_assert!(raw.len() >= spec.len);
+                }
+                None => {
+                    if let Buf::B1(v) = &mut t.cols[0] {
+                        v.push(raw[0]);
+                    }
+                    t.raw.extend_from_slice(raw);
+                    t.raw_offsets
+                        .push(i32::try_from(t.raw.len()).unwrap_or(i32::MAX));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Cuts the batches of tables that reached the batch size (all non-empty tables with
+    /// `all`), with their table names.
+    pub fn take_batches(&mut self, all: bool) -> Result<Vec<(&'static str, RecordBatch)>, Error> {
+        let mut out = Vec::new();
+        for (t, name) in self.tables.iter_mut().zip(table_names()) {
+            // The unknown table is also cut by bytes (its raw offsets are 32-bit).
+            let full = t.rows() >= self.batch_rows || t.raw.len() >= 1 << 30;
+            if t.rows() > 0 && (all || full) {
+                out.push((name, t.finish()?));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The UTC calendar date (`2017-04-25`) of a time in ns since the epoch.
+pub fn utc_date(ns: i64) -> String {
+    let days = ns.div_euclid(86_400_000_000_000);
+    // Civil date from days since 1970-01-01 (the proleptic Gregorian calendar).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// What exporting one capture did.
+#[derive(Debug, Clone, Default)]
+pub struct CaptureExport {
+    /// Rows per table.
+    pub rows: BTreeMap<String, u64>,
+    /// The `date=` partition (UTC date of the first segment's send time).
+    pub date: Option<String>,
+    /// Decompressed capture bytes read.
+    pub bytes: u64,
+    /// The error that ended the capture early (its rows before it were written).
+    pub error: Option<sbekit_iex::Error>,
+    /// Messages skipped as unreadable (with `keep_going`).
+    pub message_errors: u64,
+}
+
+struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Streams the capture at `path` (pcap or pcap-ng, plain or gzip) into `out`, partitioned
+/// `date=YYYY-MM-DD/type=TABLE`, in bounded memory; `progress(bytes)` reports file bytes read
+/// (compressed bytes for gzip). The whole capture goes to one date: the UTC date of its first
+/// segment's send time (a day's capture stays one partition even where its after-hours
+/// session crosses midnight UTC).
+pub fn export_capture(
+    path: &Path,
+    opts: ReadOptions,
+    batch_rows: usize,
+    out: &mut PartitionedWriter,
+    progress: &mut dyn FnMut(u64),
+) -> Result<CaptureExport, Error> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let count = Arc::new(AtomicU64::new(0));
+    let counting = Counting {
+        inner: file,
+        count: count.clone(),
+    };
+    let mut report = CaptureExport::default();
+    let mut cols = IexColumns::new(batch_rows);
+    let (mut segs, _) = match sbekit_iex::stream_from_reader(counting, opts) {
+        Ok(s) => s,
+        Err(e) => {
+            report.error = Some(e);
+            return Ok(report);
+        }
+    };
+    let mut n = 0u64;
+    let mut write = |cols: &mut IexColumns,
+                     all: bool,
+                     date: &str,
+                     report: &mut CaptureExport|
+     -> Result<(), Error> {
+        for (name, batch) in cols.take_batches(all)? {
+            *report.rows.entry(name.to_string()).or_default() += batch.num_rows() as u64;
+            out.write(&[("date", date), ("type", name)], name, &batch)?;
+        }
+        Ok(())
+    };
+    while let Some(s) = segs.next_segment() {
+        match s {
+            Ok(seg) => {
+                report.error = None;
+                if report.date.is_none() {
+                    report.date = Some(utc_date(seg.send_time()));
+                }
+                if let Err(e) = cols.add_segment(&seg, opts.keep_going) {
+                    report.error = Some(e);
+                    break;
+                }
+            }
+            Err(e) => {
+                report.error = Some(e);
+                if !opts.keep_going {
+                    break;
+                }
+                continue;
+            }
+        }
+        n += 1;
+        if n % 4096 == 0 {
+            progress(count.load(Ordering::Relaxed));
+            let date = report.date.clone().unwrap_or_default();
+            write(&mut cols, false, &date, &mut report)?;
+        }
+    }
+    let date = report.date.clone().unwrap_or_else(|| "unknown".into());
+    write(&mut cols, true, &date, &mut report)?;
+    progress(count.load(Ordering::Relaxed));
+    report.bytes = segs.position();
+    report.message_errors = cols.message_errors;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(utc_date(0), "1970-01-01");
+        // 2017-04-25T13:30:00Z
+        assert_eq!(utc_date(1_493_127_000_000_000_000), "2017-04-25");
+        assert_eq!(utc_date(951_782_400 * 1_000_000_000), "2000-02-29");
+    }
+
+    #[test]
+    fn every_type_has_one_table() {
+        for t in 0..=255u8 {
+            let n = SPECS.iter().filter(|s| s.types.contains(&t)).count();
+            assert!(n <= 1);
+            if let Some(len) = sbekit_iex::msg::spec_len(t) {
+                let s = SPECS.iter().find(|s| s.types.contains(&t)).expect("table");
+                assert_eq!(s.len, len, "{}", s.table);
+                for c in s.cols {
+                    let w = match c.kind {
+                        U8 | Char | Side => 1,
+                        U32 | Seconds | Text4 => 4,
+                        I64 | Price | Symbol => 8,
+                    };
+                    assert!(c.at + w <= len, "{}.{}", s.table, c.name);
+                }
+            }
+        }
+    }
+}
