@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+mod arrow;
 mod convert;
 mod dict;
 mod errors;
@@ -21,7 +22,9 @@ fn _sbekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<schema::Schema>()?;
     m.add_class::<schema::Message>()?;
     m.add_class::<schema::Field>()?;
+    m.add_class::<arrow::TradeFile>()?;
     m.add_function(wrap_pyfunction!(iex::iex_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::iex_read, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

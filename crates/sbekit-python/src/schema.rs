@@ -341,6 +341,45 @@ impl Schema {
         Ok(PyBytes::new(py, &out))
     }
 
+    /// read(source, framing="sbe", template=None) -> Arrow table
+    ///
+    /// Decodes a stream of messages into an Arrow table, one row per message. `source` is a
+    /// file path (str or PathLike; streamed, not loaded whole) or bytes-like. `template` (a
+    /// message name or id) picks the message type; it may be left out when the schema has one
+    /// message (use `read_all` for every type at once). `framing` is as for `decode_all`.
+    ///
+    /// The result implements `__arrow_c_stream__`: `polars.DataFrame(t)`, `pyarrow.table(t)`,
+    /// `duckdb.sql("select * from t")` take it without copying, as often as needed. Columns:
+    /// `_template_id`, `_schema_id`, `_acting_version`, `_block_length`, `_offset` (the
+    /// message's byte offset), then the fields (composites and sets as structs, enums as
+    /// dictionary-encoded names, groups as lists of structs, var data as strings or binary).
+    /// Values equal what `decode` gives for each message. Runs without the GIL; a bad message
+    /// raises `DecodeError` with its index, offset and path.
+    #[pyo3(signature = (source, framing = "sbe", template = None))]
+    fn read(
+        &self,
+        py: Python<'_>,
+        source: &Bound<'_, PyAny>,
+        framing: &str,
+        template: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        crate::arrow::read(self, py, source, framing, template)
+    }
+
+    /// read_all(source, framing="sbe") -> dict[str, Arrow table]
+    ///
+    /// Like `read`, for every message type at once: a dict from message name to table (every
+    /// message of the schema, empty tables included).
+    #[pyo3(signature = (source, framing = "sbe"))]
+    fn read_all<'py>(
+        &self,
+        py: Python<'py>,
+        source: &Bound<'py, PyAny>,
+        framing: &str,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        crate::arrow::read_all(self, py, source, framing)
+    }
+
     fn __repr__(&self) -> String {
         let l = &self.inner.layout;
         format!(
