@@ -177,42 +177,46 @@ pub fn iex_read<'py>(
     keep_going: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let opts = ReadOptions { keep_going };
-    let r = py.detach(
-        || -> Result<(IexColumns, Vec<(&'static str, RecordBatch)>), String> {
-            let file =
-                std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let mut cols = IexColumns::new(IEX_BATCH_ROWS);
-            let mut out = Vec::new();
-            let (mut segs, _) = sbekit_iex::stream_from_reader(file, opts)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            let mut n = 0u64;
-            while let Some(s) = segs.next_segment() {
-                match s {
-                    Ok(seg) => cols
-                        .add_segment(&seg, keep_going)
-                        .map_err(|e| format!("{}: {e}", path.display()))?,
-                    Err(e) if keep_going => {
-                        let _ = e;
-                        continue;
-                    }
-                    Err(e) => return Err(format!("{}: {e}", path.display())),
+    type Read = (IexColumns, Vec<(&'static str, RecordBatch)>, Option<String>);
+    let r = py.detach(|| -> Result<Read, String> {
+        let file = std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut cols = IexColumns::new(IEX_BATCH_ROWS);
+        let mut out = Vec::new();
+        let (mut segs, _) = sbekit_iex::stream_from_reader(file, opts)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        // As `sbekit iex stats`: an error inside the capture ends reading; the tables keep
+        // everything before it (with keep_going, bad segments are skipped).
+        let mut stopped = None;
+        let mut n = 0u64;
+        while let Some(s) = segs.next_segment() {
+            let r = s.and_then(|seg| cols.add_segment(&seg, keep_going));
+            if let Err(e) = r {
+                if keep_going {
+                    continue;
                 }
-                n += 1;
-                if n % 4096 == 0 {
-                    out.extend(cols.take_batches(false).map_err(|e| e.to_string())?);
-                }
+                stopped = Some(format!("{}: input ended early: {e}", path.display()));
+                break;
             }
-            out.extend(cols.take_batches(true).map_err(|e| e.to_string())?);
-            Ok((cols, out))
-        },
-    );
-    let (cols, batches) = r.map_err(|m| {
+            n += 1;
+            if n % 4096 == 0 {
+                out.extend(cols.take_batches(false).map_err(|e| e.to_string())?);
+            }
+        }
+        out.extend(cols.take_batches(true).map_err(|e| e.to_string())?);
+        Ok((cols, out, stopped))
+    });
+    let (cols, batches, stopped) = r.map_err(|m| {
         if m.contains("No such file") || m.contains("Permission denied") {
             PyOSError::new_err(m)
         } else {
             errors::decode_error(py, &m, None, "", None)
         }
     })?;
+    if let Some(m) = stopped {
+        let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+        let msg = std::ffi::CString::new(m.replace('\0', " ")).unwrap_or_default();
+        PyErr::warn(py, &category, &msg, 1)?;
+    }
     let mut by_name: BTreeMap<&str, Vec<RecordBatch>> = BTreeMap::new();
     for (name, b) in batches {
         by_name.entry(name).or_default().push(b);

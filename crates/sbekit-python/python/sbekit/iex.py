@@ -29,11 +29,14 @@ def stats(path: PathLike, keep_going: bool = False) -> Dict[str, Any]:
     return _sbekit.iex_stats(os.fspath(path), keep_going)
 
 
-def read(path: PathLike) -> Dict[str, Any]:
+def read(path: PathLike, keep_going: bool = False) -> Dict[str, Any]:
     """Every message of a capture, as one Arrow table per message type.
 
     Returns a dict from message type name (``"QuoteUpdate"``, ``"TradeReport"``, ...) to an
     object implementing ``__arrow_c_stream__`` (give it to ``polars.DataFrame``,
-    ``pyarrow.table`` or DuckDB). Runs without the GIL.
+    ``pyarrow.table`` or DuckDB); types with no message are left out. As with ``stats``, an
+    error inside the capture (a truncated last record) ends reading with a ``RuntimeWarning``
+    and the tables keep everything before it; ``keep_going`` skips bad segments instead.
+    Runs without the GIL.
     """
-    return _sbekit.iex_read(os.fspath(path))
+    return _sbekit.iex_read(os.fspath(path), keep_going)
