@@ -3,8 +3,81 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use sbekit_otf::{
-    FieldNode, GroupPlan, MessageHeader, MessagePlan, NodeKind, Origin, Value, VarDataPlan, Visitor,
+    BlockPlan, Decoder, FieldNode, GroupPlan, MessageHeader, MessagePlan, NodeKind, Origin, Value,
+    VarDataPlan, Visitor,
 };
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Interned Python strings for every name in a decoder's plans, found by the address of the
+/// plan's own string (stable: the plans live as long as the schema). Building a key is then a
+/// hash of one pointer rather than making and interning a new string per field.
+#[derive(Default)]
+pub struct Keys {
+    map: HashMap<usize, Py<PyString>, BuildHasherDefault<AddrHasher>>,
+}
+
+/// A hasher for addresses: they are already well spread, apart from alignment.
+#[derive(Default)]
+pub struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+impl Keys {
+    /// Interns every field, group, var-data, enum-value and set-choice name of `decoder`.
+    pub fn new(py: Python<'_>, decoder: &Decoder) -> Keys {
+        let mut k = Keys::default();
+        for m in decoder.messages() {
+            k.block(py, &m.body);
+        }
+        k
+    }
+
+    fn add(&mut self, py: Python<'_>, s: &str) {
+        self.map
+            .entry(s.as_ptr() as usize)
+            .or_insert_with(|| PyString::intern(py, s).unbind());
+    }
+
+    fn block(&mut self, py: Python<'_>, b: &BlockPlan) {
+        for f in &b.fields {
+            self.add(py, &f.name);
+            match &f.kind {
+                NodeKind::Enum(e) => e.values.iter().for_each(|(n, _)| self.add(py, n)),
+                NodeKind::Set(s) => s.choices.iter().for_each(|c| self.add(py, &c.name)),
+                _ => {}
+            }
+        }
+        for g in &b.groups {
+            self.add(py, &g.name);
+            self.block(py, &g.body);
+        }
+        for v in &b.var_data {
+            self.add(py, &v.name);
+        }
+    }
+
+    /// The interned string for `s` (a name borrowed from the plans), or a new one.
+    #[inline]
+    fn get<'py>(&self, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+        match self.map.get(&(s.as_ptr() as usize)) {
+            Some(k) => k.bind(py).clone(),
+            None => PyString::intern(py, s),
+        }
+    }
+}
 
 enum Frame<'py> {
     Dict(Bound<'py, PyDict>),
@@ -13,17 +86,20 @@ enum Frame<'py> {
 
 /// Builds one dict per message. Visitor methods cannot fail, so the first Python error is kept
 /// and reported by [`DictBuilder::finish`].
-pub struct DictBuilder<'py> {
+pub struct DictBuilder<'py, 'k> {
     py: Python<'py>,
+    keys: &'k Keys,
     stack: Vec<Frame<'py>>,
     done: Option<Bound<'py, PyDict>>,
     error: Option<PyErr>,
 }
 
-impl<'py> DictBuilder<'py> {
-    pub fn new(py: Python<'py>) -> Self {
+impl<'py, 'k> DictBuilder<'py, 'k> {
+    /// A builder naming members with `keys`.
+    pub fn new(py: Python<'py>, keys: &'k Keys) -> Self {
         DictBuilder {
             py,
+            keys,
             stack: Vec::with_capacity(8),
             done: None,
             error: None,
@@ -56,7 +132,7 @@ impl<'py> DictBuilder<'py> {
 
     fn put(&mut self, name: &str, value: Bound<'py, PyAny>) {
         let r = match self.stack.last() {
-            Some(Frame::Dict(d)) => d.set_item(PyString::intern(self.py, name), value),
+            Some(Frame::Dict(d)) => d.set_item(self.keys.get(self.py, name), value),
             Some(Frame::List(l)) => l.append(value),
             None => Ok(()),
         };
@@ -81,13 +157,13 @@ impl<'py> DictBuilder<'py> {
                 list.into_any()
             }
             Value::Enum(e) => match e.name {
-                Some(n) => PyString::intern(py, n).into_any(),
+                Some(n) => self.keys.get(py, n).into_any(),
                 None => e.raw.into_pyobject(py)?.into_any(),
             },
             Value::Set(s) => {
                 let d = PyDict::new(py);
                 for (name, on) in s.choices() {
-                    d.set_item(PyString::intern(py, name), on)?;
+                    d.set_item(self.keys.get(py, name), on)?;
                 }
                 d.into_any()
             }
@@ -121,7 +197,7 @@ fn text<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyAny> {
     }
 }
 
-impl<'py> Visitor for DictBuilder<'py> {
+impl Visitor for DictBuilder<'_, '_> {
     fn begin_message(&mut self, _message: &MessagePlan, _header: &MessageHeader) {
         self.stack.clear();
         self.done = None;

@@ -79,10 +79,20 @@ pub fn encode_error(py: Python<'_>, message: &str, path: &str) -> PyErr {
     }
 }
 
+/// A diagnostic as `sbekit.Diagnostic` takes it: severity, rule, message, file, line, column.
+type DiagTuple<'a> = (
+    &'a str,
+    &'a str,
+    &'a str,
+    Option<String>,
+    Option<u32>,
+    Option<u32>,
+);
+
 /// `sbekit.SchemaError(message, diagnostics)`, where each diagnostic is a tuple
 /// `(severity, rule, message, file, line, column)`.
 pub fn schema_error(py: Python<'_>, message: &str, diagnostics: &[Diagnostic]) -> PyErr {
-    let diags: Vec<(&str, &str, &str, Option<String>, Option<u32>, Option<u32>)> = diagnostics
+    let diags: Vec<DiagTuple<'_>> = diagnostics
         .iter()
         .map(|d| {
             let sev = match d.severity {

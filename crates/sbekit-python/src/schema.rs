@@ -19,6 +19,7 @@ pub struct Compiled {
     pub layout: Layout,
     pub decoder: Decoder,
     pub encoder: Encoder,
+    pub keys: crate::dict::Keys,
     pub source: String,
 }
 
@@ -72,11 +73,13 @@ fn compiled_from(py: Python<'_>, c: sbekit_schema::Compiled, source: String) -> 
     let decoder = Decoder::from_layout(&layout)
         .map_err(|e| errors::schema_error(py, &format!("{source}: {e}"), &[]))?;
     let encoder = Encoder::new(&layout);
+    let keys = crate::dict::Keys::new(py, &decoder);
     Ok(Schema {
         inner: Arc::new(Compiled {
             layout,
             decoder,
             encoder,
+            keys,
             source,
         }),
     })
@@ -189,7 +192,6 @@ impl Schema {
             .iter()
             .map(|m| {
                 Message::from_block(
-                    &self.inner.layout,
                     "message",
                     &m.name,
                     i64::from(m.id),
@@ -230,7 +232,7 @@ impl Schema {
                 None,
             ));
         };
-        let mut b = DictBuilder::new(py);
+        let mut b = DictBuilder::new(py, &self.inner.keys);
         match self.inner.decoder.decode(msg, &mut b) {
             Ok(_) => b.finish(),
             Err(e) => Err(errors::from_otf(py, &e, offset as u64, None)),
@@ -286,7 +288,7 @@ impl Schema {
         let template = self.template_id(template)?;
         let input = Input::from_object(buf)?;
         let mut stream = MessageStream::new(input.bytes(), framing, DEFAULT_MAX_MESSAGE);
-        let mut b = DictBuilder::new(py);
+        let mut b = DictBuilder::new(py, &self.inner.keys);
         let out = PyList::empty(py);
         loop {
             match stream.next_message(&self.inner.decoder, template, &mut b) {
@@ -482,7 +484,6 @@ pub struct Message {
 
 impl Message {
     fn from_block(
-        layout: &Layout,
         kind: &'static str,
         name: &str,
         id: i64,
@@ -503,7 +504,6 @@ impl Message {
                 .iter()
                 .map(|g| {
                     Message::from_block(
-                        layout,
                         "group",
                         &g.name,
                         i64::from(g.id),

@@ -73,12 +73,16 @@ class Schema:
     def encode(
         self, name: Union[str, int, None], value: Dict[str, Any], version: Optional[int] = None
     ) -> bytes: ...
+    def header(self, buf: _Buffer, offset: int = 0) -> Dict[str, Any]: ...
     def read(
         self,
         source: Union[_Path, _Buffer],
         framing: _Framing = "sbe",
         template: Union[str, int, None] = None,
-    ) -> Union[ArrowTable, Dict[str, ArrowTable]]: ...
+    ) -> ArrowTable: ...
+    def read_all(
+        self, source: Union[_Path, _Buffer], framing: _Framing = "sbe"
+    ) -> Dict[str, ArrowTable]: ...
 
 class TradeFile:
     """A trade file (``sbekit trades convert``), memory-mapped."""
