@@ -197,3 +197,36 @@ pub fn to_parquet(f: &TradeFile, out: &Path, progress: &mut dyn FnMut(u64)) -> R
     }
     result
 }
+
+fn batches_range<L: RecordLayout>(f: &TradeFile, out: &mut Vec<RecordBatch>) -> Result<()> {
+    let schema = parquet_schema();
+    let mut cols = Columns::new();
+    let mut tickers = TickerNames::default();
+    let mut idx = 0u64;
+    f.scan(0..f.len(), |bytes, n| -> Result<()> {
+        for v in records::<L>(bytes, n) {
+            cols.push(&v.trade(), &mut tickers)
+                .map_err(|r| Error::bad_file(f.path(), format!("record {idx}: {r}")))?;
+            idx += 1;
+            if cols.rows == BATCH_ROWS {
+                out.push(cols.finish(&schema).map_err(Error::Invalid)?);
+            }
+        }
+        Ok(())
+    })?;
+    if cols.rows > 0 {
+        out.push(cols.finish(&schema).map_err(Error::Invalid)?);
+    }
+    Ok(())
+}
+
+/// Every record as RecordBatches of [`BATCH_ROWS`] rows, with the [`parquet_schema`] columns
+/// (what the Python package's `TradeFile.table()` returns).
+pub fn to_batches(f: &TradeFile) -> Result<Vec<RecordBatch>> {
+    let mut out = Vec::new();
+    match f.header().layout {
+        LayoutKind::Lossless => batches_range::<Lossless>(f, &mut out)?,
+        LayoutKind::Compact => batches_range::<Compact>(f, &mut out)?,
+    }
+    Ok(out)
+}

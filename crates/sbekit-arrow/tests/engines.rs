@@ -2,7 +2,7 @@
 //! the Parquet sbekit writes, and their counts, sums, min/max and group sizes equal sbekit's own
 //! figures for the same input.
 //!
-//! The Python interpreter is `$SBEKIT_PYTHON`, else `.venv-engines/bin/python` at the
+//! The Python interpreter is `$SBEKIT_PYTHON`, else `.venv-ci/bin/python` at the
 //! repository root. Without it the tests are skipped loudly; under `CI=true` they fail.
 
 use sbekit_arrow::sbe::{export_stream, StreamOptions};
@@ -27,7 +27,7 @@ fn python(test: &str) -> Option<PathBuf> {
     let p = std::env::var_os("SBEKIT_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv-engines/bin/python")
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv-ci/bin/python")
         });
     let ok = Command::new(&p)
         .args(["-c", "import duckdb, polars"])

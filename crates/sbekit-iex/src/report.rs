@@ -6,9 +6,10 @@
 //! [`ReadOptions`], and names the container format.
 
 use crate::capture::{sniff, CaptureFormat, Sniffed};
-use crate::stats::Stats;
+use crate::stats::{format_utc, Stats};
 use crate::tp::Segment;
 use crate::{Capture, Error, ErrorKind, ReadOptions};
+use serde_json::{json, Value};
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
@@ -237,5 +238,88 @@ fn stats_streaming(
         bytes_read,
         file_bytes,
         seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The key of a message type in the JSON counts: the type byte as a character when it is
+/// printable (`"Q"`), else in hex (`"0x8b"`).
+pub fn type_key(t: u8) -> String {
+    if t.is_ascii_graphic() {
+        (t as char).to_string()
+    } else {
+        format!("0x{t:02x}")
+    }
+}
+
+/// The statistics as JSON: what `sbekit iex stats --json` prints (without the `file` member)
+/// and what the Python package's `sbekit.iex.stats` returns as a dict.
+pub fn stats_json(o: &StatsReport) -> Value {
+    let s = &o.stats;
+    let mut by_type = serde_json::Map::new();
+    for t in 0..=255u8 {
+        let c = s.by_type[t as usize];
+        if c > 0 {
+            by_type.insert(type_key(t), json!(c));
+        }
+    }
+    let span = |sp: Option<(i64, i64)>| match sp {
+        None => Value::Null,
+        Some((lo, hi)) => json!({
+            "first_ns": lo, "last_ns": hi,
+            "first": format_utc(lo), "last": format_utc(hi),
+            "seconds": (hi - lo) as f64 / 1e9,
+        }),
+    };
+    let sessions: Vec<Value> = s
+        .sessions
+        .iter()
+        .map(|(&(proto, channel, session), x)| {
+            json!({
+                "protocol_id": format!("0x{proto:04x}"),
+                "protocol": crate::Protocol::from_id(proto).name(),
+                "channel_id": channel,
+                "session_id": session,
+                "segments": x.segments,
+                "heartbeats": x.heartbeats,
+                "messages": x.messages,
+                "gaps": x.gaps,
+                "missing_messages": x.missing_messages,
+                "resets": x.resets,
+                "backwards": x.backwards,
+            })
+        })
+        .collect();
+    let (gaps, missing) = s.total_gaps();
+    json!({
+        "format": o.format,
+        "file_bytes": o.file_bytes,
+        "bytes_read": o.bytes_read,
+        "frames": {
+            "total": s.frames.frames,
+            "non_udp": s.frames.non_udp,
+            "fragments": s.frames.fragments,
+            "malformed": s.frames.malformed,
+            "non_iextp": s.frames.non_iextp,
+        },
+        "segments": s.segments,
+        "heartbeats": s.heartbeats,
+        "messages": s.messages,
+        "by_type": by_type,
+        "unknown_messages": s.unknown_messages(),
+        "skipped_errors": s.frames.skipped_errors + s.message_errors,
+        "count_mismatches": s.count_mismatches,
+        "symbols": s.symbols.len(),
+        "send_time": span(s.send_time),
+        "event_time": span(s.event_time),
+        "capture_time": span(s.capture_time),
+        "sequence_gaps": gaps,
+        "missing_messages": missing,
+        "sessions": sessions,
+        "throughput": {
+            "seconds": o.seconds,
+            "bytes_per_second": o.bytes_read as f64 / o.seconds.max(1e-9),
+            "messages_per_second": s.messages as f64 / o.seconds.max(1e-9),
+        },
+        "error": o.error.as_ref().map(|e| json!({"offset": e.offset, "message": e.kind.to_string()})),
     })
 }

@@ -1,0 +1,269 @@
+//! A decoding visitor that builds Python dicts: the same values `sbekit decode` prints as JSON.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use sbekit_otf::{
+    BlockPlan, Decoder, FieldNode, GroupPlan, MessageHeader, MessagePlan, NodeKind, Origin, Value,
+    VarDataPlan, Visitor,
+};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Interned Python strings for every name in a decoder's plans, found by the address of the
+/// plan's own string (stable: the plans live as long as the schema). Building a key is then a
+/// hash of one pointer rather than making and interning a new string per field.
+#[derive(Default)]
+pub struct Keys {
+    map: HashMap<usize, Py<PyString>, BuildHasherDefault<AddrHasher>>,
+}
+
+/// A hasher for addresses: they are already well spread, apart from alignment.
+#[derive(Default)]
+pub struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+impl Keys {
+    /// Interns every field, group, var-data, enum-value and set-choice name of `decoder`.
+    pub fn new(py: Python<'_>, decoder: &Decoder) -> Keys {
+        let mut k = Keys::default();
+        for m in decoder.messages() {
+            k.block(py, &m.body);
+        }
+        k
+    }
+
+    fn add(&mut self, py: Python<'_>, s: &str) {
+        self.map
+            .entry(s.as_ptr() as usize)
+            .or_insert_with(|| PyString::intern(py, s).unbind());
+    }
+
+    fn block(&mut self, py: Python<'_>, b: &BlockPlan) {
+        for f in &b.fields {
+            self.add(py, &f.name);
+            match &f.kind {
+                NodeKind::Enum(e) => e.values.iter().for_each(|(n, _)| self.add(py, n)),
+                NodeKind::Set(s) => s.choices.iter().for_each(|c| self.add(py, &c.name)),
+                _ => {}
+            }
+        }
+        for g in &b.groups {
+            self.add(py, &g.name);
+            self.block(py, &g.body);
+        }
+        for v in &b.var_data {
+            self.add(py, &v.name);
+        }
+    }
+
+    /// The interned string for `s` (a name borrowed from the plans), or a new one.
+    #[inline]
+    fn get<'py>(&self, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+        match self.map.get(&(s.as_ptr() as usize)) {
+            Some(k) => k.bind(py).clone(),
+            None => PyString::intern(py, s),
+        }
+    }
+}
+
+enum Frame<'py> {
+    Dict(Bound<'py, PyDict>),
+    List(Bound<'py, PyList>),
+}
+
+/// Builds one dict per message. Visitor methods cannot fail, so the first Python error is kept
+/// and reported by [`DictBuilder::finish`].
+pub struct DictBuilder<'py, 'k> {
+    py: Python<'py>,
+    keys: &'k Keys,
+    stack: Vec<Frame<'py>>,
+    done: Option<Bound<'py, PyDict>>,
+    error: Option<PyErr>,
+}
+
+impl<'py, 'k> DictBuilder<'py, 'k> {
+    /// A builder naming members with `keys`.
+    pub fn new(py: Python<'py>, keys: &'k Keys) -> Self {
+        DictBuilder {
+            py,
+            keys,
+            stack: Vec::with_capacity(8),
+            done: None,
+            error: None,
+        }
+    }
+
+    /// The last message decoded, or the first error building it.
+    pub fn finish(&mut self) -> PyResult<Bound<'py, PyDict>> {
+        self.stack.clear();
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        Ok(self.done.take().unwrap_or_else(|| PyDict::new(self.py)))
+    }
+
+    /// Clears a half-built message after a decoding error.
+    pub fn reset(&mut self) {
+        self.stack.clear();
+        self.done = None;
+        self.error = None;
+    }
+
+    fn keep(&mut self, r: PyResult<()>) {
+        if let Err(e) = r {
+            if self.error.is_none() {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    fn put(&mut self, name: &str, value: Bound<'py, PyAny>) {
+        let r = match self.stack.last() {
+            Some(Frame::Dict(d)) => d.set_item(self.keys.get(self.py, name), value),
+            Some(Frame::List(l)) => l.append(value),
+            None => Ok(()),
+        };
+        self.keep(r);
+    }
+
+    fn scalar(&self, v: Value<'_>) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match v {
+            Value::Int(i) => i.into_pyobject(py)?.into_any(),
+            Value::UInt(u) => u.into_pyobject(py)?.into_any(),
+            // The float's shortest text read as a double, so 35.9f32 is 35.9 as in the JSON.
+            Value::Float(f) => f32_value(f).into_pyobject(py)?.into_any(),
+            Value::Double(d) => d.into_pyobject(py)?.into_any(),
+            Value::Char(c) => text(py, std::slice::from_ref(&c)),
+            Value::Chars(b) => text(py, until_nul(b)),
+            Value::Array(a) => {
+                let list = PyList::empty(py);
+                for e in a.iter() {
+                    list.append(self.scalar(e)?)?;
+                }
+                list.into_any()
+            }
+            Value::Enum(e) => match e.name {
+                Some(n) => self.keys.get(py, n).into_any(),
+                None => e.raw.into_pyobject(py)?.into_any(),
+            },
+            Value::Set(s) => {
+                let d = PyDict::new(py);
+                for (name, on) in s.choices() {
+                    d.set_item(self.keys.get(py, name), on)?;
+                }
+                d.into_any()
+            }
+        })
+    }
+}
+
+/// A `float` as the double its shortest decimal text denotes.
+pub fn f32_value(f: f32) -> f64 {
+    if !f.is_finite() {
+        return f64::from(f);
+    }
+    ryu::Buffer::new()
+        .format_finite(f)
+        .parse()
+        .unwrap_or(f64::from(f))
+}
+
+fn until_nul(b: &[u8]) -> &[u8] {
+    b.iter().position(|&c| c == 0).map_or(b, |i| &b[..i])
+}
+
+/// Text as the JSON printer gives it: UTF-8 when valid, otherwise one code point per byte.
+fn text<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyAny> {
+    match std::str::from_utf8(b) {
+        Ok(s) => PyString::new(py, s).into_any(),
+        Err(_) => {
+            let s: String = b.iter().map(|&c| char::from(c)).collect();
+            PyString::new(py, &s).into_any()
+        }
+    }
+}
+
+impl Visitor for DictBuilder<'_, '_> {
+    fn begin_message(&mut self, _message: &MessagePlan, _header: &MessageHeader) {
+        self.stack.clear();
+        self.done = None;
+        self.stack.push(Frame::Dict(PyDict::new(self.py)));
+    }
+
+    fn end_message(&mut self, _message: &MessagePlan) {
+        if let Some(Frame::Dict(d)) = self.stack.pop() {
+            self.done = Some(d);
+        }
+    }
+
+    fn on_value(&mut self, node: &FieldNode, value: Value<'_>, _origin: Origin) {
+        // The enum's null value is None, even where the schema lists it as a valid value.
+        let null = match (&node.kind, value) {
+            (NodeKind::Enum(en), Value::Enum(e)) => en.null_raw == e.raw && en.constant.is_none(),
+            _ => false,
+        };
+        let v = if null {
+            Ok(self.py.None().into_bound(self.py))
+        } else {
+            self.scalar(value)
+        };
+        match v {
+            Ok(v) => self.put(&node.name, v),
+            Err(e) => self.keep(Err(e)),
+        }
+    }
+
+    fn begin_composite(&mut self, node: &FieldNode) {
+        let d = PyDict::new(self.py);
+        self.put(&node.name, d.clone().into_any());
+        self.stack.push(Frame::Dict(d));
+    }
+
+    fn end_composite(&mut self, _begin: &FieldNode) {
+        self.stack.pop();
+    }
+
+    fn begin_group(&mut self, group: &GroupPlan, _count: u64) {
+        let l = PyList::empty(self.py);
+        self.put(&group.name, l.clone().into_any());
+        self.stack.push(Frame::List(l));
+    }
+
+    fn begin_entry(&mut self, _group: &GroupPlan, _index: u64) {
+        let d = PyDict::new(self.py);
+        self.put("", d.clone().into_any());
+        self.stack.push(Frame::Dict(d));
+    }
+
+    fn end_entry(&mut self, _group: &GroupPlan, _index: u64) {
+        self.stack.pop();
+    }
+
+    fn end_group(&mut self, _group: &GroupPlan) {
+        self.stack.pop();
+    }
+
+    fn on_var_data(&mut self, field: &VarDataPlan, data: &[u8], _origin: Origin) {
+        // Text when the schema gives a character encoding; raw bytes otherwise.
+        let v = if field.character_encoding.is_some() {
+            text(self.py, data)
+        } else {
+            PyBytes::new(self.py, data).into_any()
+        };
+        self.put(&field.name, v);
+    }
+}
