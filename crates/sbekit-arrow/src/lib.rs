@@ -16,7 +16,7 @@
 //! | --- | --- | --- |
 //! | `int8`..`int64`, `uint8`..`uint64` | `Int8`..`Int64`, `UInt8`..`UInt64` | width and signedness kept |
 //! | `float`, `double` | `Float32`, `Float64` | |
-//! | `char` (one) | `Utf8` | a one-character string |
+//! | `char` (one) | `Utf8` | a one-character string, NUL included (as `sbekit decode` prints it) |
 //! | `char` array | `Utf8` | cut at the first NUL; bytes that are not UTF-8 are read one byte per code point (Latin-1), as `sbekit decode` prints them |
 //! | other fixed arrays (`uint8[4]`) | `FixedSizeList<T>` | elements in the schema's byte order, decoded |
 //! | enum | `Dictionary<Int32, Utf8>` | the valid value's name; a value the schema does not list is kept as its number in decimal (`"7"`, `"-1"`), a dictionary entry of its own; the enum's null value is null |
@@ -34,6 +34,9 @@
 //! | framing timestamp | `_timestamp`: `Timestamp(ns, UTC)` | only with [`sbe::Options::timestamp`] (none of the SBE framings carries a time; IEX tables have their own) |
 //!
 //! [`EnumDef::null_listed_as_value`]: sbekit_ir::layout::EnumDef::null_listed_as_value
+//!
+//! `tests/mapping.rs` checks the Arrow type and the values of every row of this table on one
+//! schema holding every construct (`tests/mapping.xml`).
 //!
 //! Hostile input: group counts are checked against the bytes left and bounded per message by
 //! [`sbekit_otf::Limits`] (the same budget the OTF decoder enforces), var-data lengths against

@@ -985,6 +985,11 @@ impl Planner<'_> {
                 if f.is_constant() {
                     let v = p.constant.as_ref().map(|c| match c {
                         sbekit_ir::PrimitiveValue::Bytes(b) => text(b).into_owned(),
+                        // A single char constant is held as its code: the text is the character.
+                        sbekit_ir::PrimitiveValue::Int(c) if p.ty == PrimitiveType::Char => {
+                            u8::try_from(*c)
+                                .map_or_else(|_| c.to_string(), |b| text(&[b]).into_owned())
+                        }
                         other => other.to_string(),
                     });
                     self.constants
