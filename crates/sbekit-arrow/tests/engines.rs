@@ -26,9 +26,7 @@ type Figures = BTreeMap<String, (u64, BTreeMap<String, i128>, BTreeMap<String, u
 fn python(test: &str) -> Option<PathBuf> {
     let p = std::env::var_os("SBEKIT_PYTHON")
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv-ci/bin/python")
-        });
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv-ci/bin/python"));
     let ok = Command::new(&p)
         .args(["-c", "import duckdb, polars"])
         .output()
