@@ -141,6 +141,15 @@ impl Walk<'_> {
                     return fail(format!("expected a string, got {}", v.describe()));
                 }
                 let bytes = text_bytes(v.text(), *text, *len)?;
+                // An array's text ends at the first NUL when read back, so anything after one
+                // would be written but never decoded: refuse it and keep encode/decode an exact
+                // pair. (A single char is printed as it is, NUL included.)
+                if *len > 1 && bytes.contains(&0) {
+                    return fail(format!(
+                        "{} contains NUL (U+0000): a character array's text ends at its first NUL",
+                        v.describe()
+                    ));
+                }
                 if bytes.len() > *len {
                     return fail(format!(
                         "{} is {} bytes, longer than the field's {len}",

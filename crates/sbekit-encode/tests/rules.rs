@@ -226,6 +226,11 @@ fn values_that_do_not_fit_are_named_by_path() {
             "Order.flags[1]: unknown choice \"Even\" of set Flags (one of Odd, Last)",
         ),
         (
+            // Found by the `encode` fuzz target: bytes after a NUL were written, never read.
+            with("symbol", json!("AB\u{0}CD")),
+            "Order.symbol: \"AB\\0CD\" contains NUL (U+0000): a character array's text ends at its first NUL",
+        ),
+        (
             with("symbol", json!("TOOLONG")),
             "Order.symbol: \"TOOLONG\" is 7 bytes, longer than the field's 6",
         ),
