@@ -659,7 +659,7 @@ fn nulls_where(
     let mut b = BooleanBufferBuilder::new(rows);
     let mut any = false;
     for i in 0..rows {
-        let valid = absent.as_ref().map_or(true, |n| n.is_valid(i)) && !is_null(i);
+        let valid = absent.as_ref().is_none_or(|n| n.is_valid(i)) && !is_null(i);
         any |= !valid;
         b.append(valid);
     }
@@ -776,7 +776,7 @@ fn leaf_array(
                 .map(|i| {
                     nulls
                         .as_ref()
-                        .map_or(true, |n| n.is_valid(i))
+                        .is_none_or(|n| n.is_valid(i))
                         .then(|| (v[i] as char).encode_utf8(&mut s).to_string())
                 })
                 .collect();
@@ -793,7 +793,7 @@ fn leaf_array(
                     .iter()
                     .position(|&c| c == 0)
                     .map_or(bytes, |end| &bytes[..end]);
-                if absent.as_ref().map_or(true, |n| n.is_valid(i)) {
+                if absent.as_ref().is_none_or(|n| n.is_valid(i)) {
                     b.append_value(text(bytes));
                 } else {
                     b.append_null();
