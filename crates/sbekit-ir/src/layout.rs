@@ -17,6 +17,7 @@
 //! `sinceVersion` depends on the field that holds it.
 
 use crate::view::component_end;
+use crate::wire::RequiredLengths;
 use crate::{
     split_components, ByteOrder, Ir, IrError, Presence, PrimitiveType, PrimitiveValue, Signal,
     Token,
@@ -134,17 +135,13 @@ pub struct Block {
     pub var_data: Vec<VarData>,
     /// For each distinct field `sinceVersion` v, ascending: the block bytes that the fields of
     /// versions up to v occupy. A block shorter than this at acting version v is malformed.
-    pub required: Vec<(u32, usize)>,
+    pub required: RequiredLengths,
 }
 
 impl Block {
     /// The block bytes that the fields present at `acting_version` occupy.
     pub fn required_length(&self, acting_version: u32) -> usize {
-        self.required
-            .iter()
-            .take_while(|(v, _)| *v <= acting_version)
-            .last()
-            .map_or(0, |&(_, len)| len)
+        self.required.at(u64::from(acting_version))
     }
 
     /// The block bytes that every version's fields occupy (the shortest acceptable block).
@@ -647,7 +644,7 @@ impl Builder {
             fields,
             groups,
             var_data,
-            required,
+            required: RequiredLengths(required),
         })
     }
 
