@@ -116,11 +116,35 @@ pub fn write_uint(out: &mut [u8], ty: PrimitiveType, order: ByteOrder, value: u6
     ) {
         return None;
     }
-    let n = ty.size();
-    let dst = out.get_mut(..n)?;
+    write_bits(out, ty.size(), order, value)
+}
+
+/// Reads `size` bytes (1 to 8) at the start of `bytes` in `order` as raw, zero-extended bits
+/// (what [`crate::layout::wire_bits`] gives for a schema value). `None` if `bytes` is too short.
+#[inline]
+pub fn read_bits(bytes: &[u8], size: usize, order: ByteOrder) -> Option<u64> {
+    let src = bytes.get(..size)?;
+    let mut w = [0u8; 8];
     match order {
-        ByteOrder::LittleEndian => dst.copy_from_slice(value.to_le_bytes().get(..n)?),
-        ByteOrder::BigEndian => dst.copy_from_slice(value.to_be_bytes().get(8 - n..)?),
+        ByteOrder::LittleEndian => w.get_mut(..size)?.copy_from_slice(src),
+        ByteOrder::BigEndian => w.get_mut(8usize.checked_sub(size)?..)?.copy_from_slice(src),
+    }
+    Some(match order {
+        ByteOrder::LittleEndian => u64::from_le_bytes(w),
+        ByteOrder::BigEndian => u64::from_be_bytes(w),
+    })
+}
+
+/// Writes the low `size` bytes (1 to 8) of `bits` at the start of `out`, in `order`: any
+/// primitive's wire bits (see [`crate::layout::wire_bits`]). `None` if `out` is too short.
+#[inline]
+pub fn write_bits(out: &mut [u8], size: usize, order: ByteOrder, bits: u64) -> Option<()> {
+    let dst = out.get_mut(..size)?;
+    match order {
+        ByteOrder::LittleEndian => dst.copy_from_slice(bits.to_le_bytes().get(..size)?),
+        ByteOrder::BigEndian => {
+            dst.copy_from_slice(bits.to_be_bytes().get(8usize.checked_sub(size)?..)?)
+        }
     }
     Some(())
 }
@@ -576,7 +600,26 @@ mod tests {
             read_uint(&b, PrimitiveType::Int8, ByteOrder::LittleEndian),
             Some(-2i64 as u64)
         );
-        assert_eq!(read_uint(&b, PrimitiveType::Float, ByteOrder::BigEndian), None);
+        assert_eq!(
+            read_uint(&b, PrimitiveType::Float, ByteOrder::BigEndian),
+            None
+        );
+    }
+
+    #[test]
+    fn raw_bits_round_trip() {
+        for order in [ByteOrder::LittleEndian, ByteOrder::BigEndian] {
+            for size in 1..=8usize {
+                let bits = 0x8877_6655_4433_2211u64 >> (64 - 8 * size as u32);
+                let mut buf = [0u8; 9];
+                write_bits(&mut buf, size, order, bits).unwrap();
+                assert_eq!(read_bits(&buf, size, order), Some(bits));
+                assert_eq!(read_bits(&buf[..size - 1], size, order), None);
+            }
+        }
+        let mut buf = [0u8; 2];
+        write_bits(&mut buf, 2, ByteOrder::BigEndian, 0x0102).unwrap();
+        assert_eq!(buf, [1, 2]);
     }
 
     #[test]

@@ -180,7 +180,11 @@ struct Walk<'b, 'v, V, O> {
 /// Reads a field's integer slot (an enum or a set) of a block.
 #[inline(always)]
 fn read_slot(bytes: &[u8], s: Slot, order: ByteOrder) -> Option<u64> {
-    wire::read_uint(bytes.get(s.offset..s.offset.checked_add(s.ty.size())?)?, s.ty, order)
+    wire::read_uint(
+        bytes.get(s.offset..s.offset.checked_add(s.ty.size())?)?,
+        s.ty,
+        order,
+    )
 }
 
 impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {

@@ -2,9 +2,9 @@
 //! sizes, enum and set tables, constants and null values, so that walking a message does no
 //! name lookups, no token scanning and no allocation.
 
-use sbekit_ir::wire::{DimensionSlots, Limits, RequiredLengths, VarDataSlots};
 use crate::value::{read_scalar, Choice, Read, Value};
 use sbekit_ir::layout::{Block, Field, FieldKind, IntSlot, Layout};
+use sbekit_ir::wire::{DimensionSlots, Limits, RequiredLengths, VarDataSlots};
 use sbekit_ir::{ByteOrder, Ir, IrError, Presence, PrimitiveType, PrimitiveValue};
 
 /// Where a primitive sits: its offset (from the start of its block or composite) and type.
