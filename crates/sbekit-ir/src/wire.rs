@@ -207,6 +207,27 @@ impl RequiredLengths {
     }
 }
 
+/// The JSON member by which a decoded message says which schema version wrote it, when that
+/// differs from the decoding schema's version (`{"$version":0,...}`). `sbekit decode` prints it
+/// and `sbekit encode` writes the message as that version, so that `decode | encode` gives the
+/// same bytes for every version. No SBE name can start with `$`, so it never meets a field.
+pub const VERSION_MEMBER: &str = "$version";
+
+impl std::ops::Deref for RequiredLengths {
+    type Target = [(u32, usize)];
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a RequiredLengths {
+    type Item = &'a (u32, usize);
+    type IntoIter = std::slice::Iter<'a, (u32, usize)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
 /// Bounds on the work one message may ask of a decoder, against hostile input.
 ///
 /// Group counts are checked against the bytes left in the buffer, so entries with a block
