@@ -20,6 +20,10 @@ use arrow_array::{
 use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 use sbekit_ir::layout::{Block, Field as LField, FieldKind, IntSlot, Layout};
+use sbekit_ir::wire::{
+    self, take, truncated, Be, DimensionSlots, EntryBudget, GroupHeader, Le, RequiredLengths,
+    VarDataSlots,
+};
 use sbekit_ir::{ByteOrder, PrimitiveType};
 use sbekit_otf::{DecodeError, ErrorKind, Limits};
 use std::collections::HashMap;
@@ -248,9 +252,7 @@ enum Node {
 struct GroupCols {
     name: String,
     since: u32,
-    dim_size: usize,
-    block_length: IntSlot,
-    count: IntSlot,
+    dimension: DimensionSlots,
     /// Offsets into the entries, one more than the parent's rows.
     offsets: Vec<i32>,
     body: BlockCols,
@@ -260,8 +262,7 @@ struct GroupCols {
 struct VarCols {
     name: String,
     since: u32,
-    length: IntSlot,
-    data_offset: usize,
+    slots: VarDataSlots,
     text: bool,
     offsets: Vec<i32>,
     data: Vec<u8>,
@@ -274,7 +275,7 @@ struct BlockCols {
     nodes: Vec<(String, Node)>,
     groups: Vec<GroupCols>,
     vars: Vec<VarCols>,
-    required: Vec<(u32, usize)>,
+    required: RequiredLengths,
     rows: usize,
 }
 
@@ -283,8 +284,8 @@ struct Cx<'a> {
     buf: &'a [u8],
     version: u32,
     big: bool,
-    entries_left: u64,
-    limit: u64,
+    /// Empty-block entries the message may still declare.
+    budget: EntryBudget,
     /// Group entries decoded in this message, all levels.
     entries: u64,
 }
@@ -294,41 +295,6 @@ fn err(offset: usize, path: &str, kind: ErrorKind) -> DecodeError {
         offset,
         path: path.to_string(),
         kind,
-    }
-}
-
-fn truncated(buf: &[u8], at: usize, needed: u64, path: &str) -> DecodeError {
-    err(
-        at,
-        path,
-        ErrorKind::Truncated {
-            needed,
-            available: buf.len().saturating_sub(at),
-        },
-    )
-}
-
-fn take<'b>(buf: &'b [u8], at: usize, n: u64, path: &str) -> Result<&'b [u8], DecodeError> {
-    usize::try_from(n)
-        .ok()
-        .and_then(|n| at.checked_add(n))
-        .and_then(|end| buf.get(at..end))
-        .ok_or_else(|| truncated(buf, at, n, path))
-}
-
-/// Reads an unsigned integer slot of `bytes`.
-fn read_slot(bytes: &[u8], s: &IntSlot, big: bool) -> Option<u64> {
-    if let Some(c) = s.constant {
-        return Some(c);
-    }
-    let b = bytes.get(s.offset..s.offset.checked_add(s.ty.size())?)?;
-    let mut w = [0u8; 8];
-    if big {
-        w[8 - b.len()..].copy_from_slice(b);
-        Some(u64::from_be_bytes(w))
-    } else {
-        w[..b.len()].copy_from_slice(b);
-        Some(u64::from_le_bytes(w))
     }
 }
 
@@ -342,14 +308,6 @@ fn within(mut e: DecodeError, prefix: &str) -> DecodeError {
 }
 
 impl BlockCols {
-    fn required_length(&self, version: u32) -> usize {
-        self.required
-            .iter()
-            .take_while(|(v, _)| *v <= version)
-            .last()
-            .map_or(0, |&(_, len)| len)
-    }
-
     fn bytes(&self) -> usize {
         let own: usize = self.leaves.iter().map(|l| l.store.bytes()).sum();
         let groups: usize = self
@@ -372,17 +330,7 @@ impl BlockCols {
         start: usize,
         block_length: u64,
     ) -> Result<usize, DecodeError> {
-        let required = self.required_length(cx.version);
-        if block_length < required as u64 {
-            return Err(err(
-                start,
-                "",
-                ErrorKind::BlockTooShort {
-                    block_length,
-                    required,
-                },
-            ));
-        }
+        wire::check_block(&self.required, u64::from(cx.version), start, block_length)?;
         let block = take(cx.buf, start, block_length, "")?;
         let rows = self.rows;
         for leaf in &mut self.leaves {
@@ -506,36 +454,17 @@ impl GroupCols {
             push_offset(&mut self.offsets, self.body.rows)?;
             return Ok(pos);
         }
-        let dim = take(cx.buf, pos, self.dim_size as u64, "")?;
-        let (Some(block_length), Some(count)) = (
-            read_slot(dim, &self.block_length, cx.big),
-            read_slot(dim, &self.count, cx.big),
-        ) else {
-            return Err(truncated(cx.buf, pos, self.dim_size as u64, ""));
-        };
-        let mut pos = pos + dim.len();
-        // Entries with a block take at least a byte each, so the buffer bounds their count
-        // (checked below); entries of an empty block take none: the per-message budget
-        // bounds those, as in the OTF decoder.
-        if block_length == 0 {
-            if count > cx.entries_left {
-                return Err(err(pos, "", ErrorKind::TooManyEntries { limit: cx.limit }));
-            }
-            cx.entries_left -= count;
-        }
+        // The count is bounded by the bytes left, and empty entries by the budget.
+        let GroupHeader {
+            block_length,
+            count,
+            entries: mut pos,
+        } = if cx.big {
+            wire::read_group::<Be>(cx.buf, pos, &self.dimension, &mut cx.budget, "")
+        } else {
+            wire::read_group::<Le>(cx.buf, pos, &self.dimension, &mut cx.budget, "")
+        }?;
         cx.entries = cx.entries.saturating_add(count);
-        let remaining = cx.buf.len().saturating_sub(pos);
-        let needed = count.saturating_mul(block_length);
-        if needed > remaining as u64 {
-            return Err(err(
-                pos,
-                "",
-                ErrorKind::Truncated {
-                    needed,
-                    available: remaining,
-                },
-            ));
-        }
         for i in 0..count {
             pos = self
                 .body
@@ -553,11 +482,13 @@ impl VarCols {
             self.offsets.push(self.offsets.last().copied().unwrap_or(0));
             return Ok(pos);
         }
-        let prefix_len = self.length.end();
-        let prefix = take(cx.buf, pos, prefix_len as u64, "")?;
-        let len = read_slot(prefix, &self.length, cx.big).unwrap_or(0);
-        let data_start = pos.saturating_add(self.data_offset);
-        let data = take(cx.buf, data_start, len, "")?;
+        let (data, data_end) = if cx.big {
+            wire::read_var_data::<Be>(cx.buf, pos, &self.slots, "")
+        } else {
+            wire::read_var_data::<Le>(cx.buf, pos, &self.slots, "")
+        }?;
+        let data_start = data_end - data.len();
+        let len = data.len() as u64;
         let end = i32::try_from(self.data.len() + data.len()).map_err(|_| {
             err(
                 data_start,
@@ -570,7 +501,7 @@ impl VarCols {
         })?;
         self.data.extend_from_slice(data);
         self.offsets.push(end);
-        Ok(data_start + data.len())
+        Ok(data_end)
     }
 }
 
@@ -929,9 +860,7 @@ impl Planner<'_> {
             .map(|g| GroupCols {
                 name: g.name.clone(),
                 since: g.since_version,
-                dim_size: g.dimension.size,
-                block_length: g.dimension.block_length,
-                count: g.dimension.num_in_group,
+                dimension: DimensionSlots::from(&g.dimension),
                 offsets: vec![0],
                 body: self.block(&g.block, &join(path, &g.name)),
             })
@@ -942,8 +871,7 @@ impl Planner<'_> {
             .map(|v| VarCols {
                 name: v.name.clone(),
                 since: v.since_version,
-                length: v.length,
-                data_offset: v.data_offset,
+                slots: VarDataSlots::from(v),
                 text: v.is_text(),
                 offsets: vec![0],
                 data: Vec::new(),
@@ -954,7 +882,7 @@ impl Planner<'_> {
             nodes,
             groups,
             vars,
-            required: b.required.iter().map(|&(v, l)| (v, l)).collect(),
+            required: b.required.clone(),
             rows: 0,
         }
     }
@@ -1181,7 +1109,8 @@ impl SbeColumns {
         let big = self.layout.byte_order == ByteOrder::BigEndian;
         let h = &self.layout.header;
         let head = take(bytes, 0, h.size as u64, "messageHeader")?;
-        let rd = |s: &IntSlot| read_slot(head, s, big).unwrap_or(0);
+        let order = self.layout.byte_order;
+        let rd = |s: &IntSlot| s.read(head, order).unwrap_or(0);
         let (block_length, template_id, schema_id, version) = (
             rd(&h.block_length),
             rd(&h.template_id),
@@ -1213,8 +1142,7 @@ impl SbeColumns {
             buf: bytes,
             version: u32::try_from(version).unwrap_or(u32::MAX),
             big,
-            entries_left: self.options.limits.max_empty_entries,
-            limit: self.options.limits.max_empty_entries,
+            budget: EntryBudget::new(self.options.limits),
             entries: 0,
         };
         let rows = table.root.rows;

@@ -11,6 +11,7 @@
 use crate::rules::Effect;
 use crate::source::Schema;
 use sbekit_ir::layout::{wire_bits, Block, Field, FieldKind, Layout, Message};
+use sbekit_ir::wire;
 use sbekit_ir::{ByteOrder, Presence, PrimitiveType, PrimitiveValue};
 use sbekit_otf::random::{random_message, Options, Rng};
 use sbekit_otf::{
@@ -688,7 +689,7 @@ impl Visitor for Collect<'_> {
 fn salt(layout: &Layout, msg: &Message, bytes: &mut [u8], version: u32, rng: &mut Rng) {
     let order = layout.byte_order;
     let h = &layout.header;
-    let Some(bl) = read_uint(bytes, h.block_length.offset, h.block_length.ty, order) else {
+    let Some(bl) = h.block_length.read(bytes, order) else {
         return;
     };
     let mut s = Salter {
@@ -720,18 +721,9 @@ impl Salter<'_, '_> {
                 continue;
             }
             let d = &g.dimension;
-            let ebl = read_uint(
-                bytes,
-                pos + d.block_length.offset,
-                d.block_length.ty,
-                self.order,
-            )?;
-            let n = read_uint(
-                bytes,
-                pos + d.num_in_group.offset,
-                d.num_in_group.ty,
-                self.order,
-            )?;
+            let dim = bytes.get(pos..)?;
+            let ebl = d.block_length.read(dim, self.order)?;
+            let n = d.num_in_group.read(dim, self.order)?;
             pos = pos.checked_add(d.size)?;
             // Each entry takes at least one byte or the count is bogus.
             if n > bytes.len() as u64 {
@@ -745,7 +737,7 @@ impl Salter<'_, '_> {
             if v.since_version > self.version {
                 continue;
             }
-            let len = read_uint(bytes, pos + v.length.offset, v.length.ty, self.order)?;
+            let len = v.length.read(bytes.get(pos..)?, self.order)?;
             pos = pos
                 .checked_add(v.data_offset)?
                 .checked_add(usize::try_from(len).ok()?)?;
@@ -766,7 +758,10 @@ impl Salter<'_, '_> {
                 let (Some(min), Some(max)) = (p.min_value.as_i128(), p.max_value.as_i128()) else {
                     return;
                 };
-                let Some(cur) = read_uint(bytes, at, p.ty, self.order) else {
+                let Some(cur) = bytes
+                    .get(at..)
+                    .and_then(|b| wire::read_bits(b, p.ty.size(), self.order))
+                else {
                     return;
                 };
                 let cur = if p.ty.is_signed_int() {
@@ -836,34 +831,9 @@ impl Salter<'_, '_> {
     }
 }
 
-fn read_uint(bytes: &[u8], at: usize, ty: PrimitiveType, order: ByteOrder) -> Option<u64> {
-    let n = ty.size();
-    let b = bytes.get(at..at.checked_add(n)?)?;
-    let mut buf = [0u8; 8];
-    if order == ByteOrder::BigEndian {
-        for (i, x) in b.iter().rev().enumerate() {
-            buf[i] = *x;
-        }
-    } else {
-        buf[..n].copy_from_slice(b);
-    }
-    Some(u64::from_le_bytes(buf))
-}
-
 fn write_bits(bytes: &mut [u8], at: usize, size: usize, bits: u64, order: ByteOrder) {
-    let Some(end) = at.checked_add(size) else {
-        return;
-    };
-    let Some(dst) = bytes.get_mut(at..end) else {
-        return;
-    };
-    let le = bits.to_le_bytes();
-    for (i, b) in le.iter().take(size).enumerate() {
-        let k = if order == ByteOrder::BigEndian {
-            size - 1 - i
-        } else {
-            i
-        };
-        dst[k] = *b;
-    }
+    // Out of range only for a message cut short: nothing to salt there.
+    let _ = bytes
+        .get_mut(at..)
+        .and_then(|out| wire::write_bits(out, size, order, bits));
 }

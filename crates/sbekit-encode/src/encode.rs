@@ -5,6 +5,7 @@ use crate::plan::{
     null_into, put_bits, BlockPlan, FieldPlan, GroupPlan, Kind, Plan, Text, VarPlan,
 };
 use crate::EncodeError;
+use sbekit_ir::wire::VERSION_MEMBER;
 use sbekit_ir::{PrimitiveType, PrimitiveValue};
 use std::borrow::Cow;
 
@@ -23,8 +24,24 @@ pub(crate) struct Walk<'p> {
 }
 
 impl Walk<'_> {
-    /// Encodes one block (root or group entry) and what follows it: its groups and var data.
+    /// Encodes a message's root block (whose object may carry [`VERSION_MEMBER`]) and what
+    /// follows it.
+    pub fn root(&self, b: &BlockPlan, obj: NodeRef<'_>, out: &mut Vec<u8>) -> R {
+        self.block_of(b, Some(obj), true, out)
+    }
+
+    /// Encodes one group entry's block and what follows it: its groups and var data.
     pub fn block(&self, b: &BlockPlan, obj: Option<NodeRef<'_>>, out: &mut Vec<u8>) -> R {
+        self.block_of(b, obj, false, out)
+    }
+
+    fn block_of(
+        &self,
+        b: &BlockPlan,
+        obj: Option<NodeRef<'_>>,
+        root: bool,
+        out: &mut Vec<u8>,
+    ) -> R {
         let n = b.names.len();
         let mut stack = [None; STACK_SLOTS];
         let mut heap = Vec::new();
@@ -35,7 +52,7 @@ impl Walk<'_> {
             &mut heap
         };
         if let Some(o) = obj {
-            resolve(&b.names, o, slots)?;
+            resolve(&b.names, o, root, slots)?;
         }
         let start = out.len();
         let len = b.length_at(self.version, self.plan.schema_version);
@@ -261,7 +278,7 @@ impl Walk<'_> {
                     heap.resize(n, None);
                     &mut heap
                 };
-                resolve(names, v, slots)?;
+                resolve(names, v, false, slots)?;
                 for (m, slot) in members.iter().zip(slots.iter()) {
                     self.field(m, *slot, buf, at).map_err(|e| e.at(&m.name))?;
                 }
@@ -431,9 +448,11 @@ impl Walk<'_> {
 }
 
 /// Maps an object's members to the plan's names; unknown and repeated names are errors.
+/// A message's root object may also say which version wrote it ([`VERSION_MEMBER`]).
 fn resolve<'a>(
     names: &crate::plan::Names,
     obj: NodeRef<'a>,
+    root: bool,
     slots: &mut [Option<NodeRef<'a>>],
 ) -> R {
     if obj.kind() != J::Object {
@@ -441,6 +460,9 @@ fn resolve<'a>(
     }
     let mut hint = 0;
     for (key, v) in obj.members() {
+        if root && key == VERSION_MEMBER {
+            continue;
+        }
         let Some(i) = names.find(key, hint) else {
             return fail(format!("unknown field (fields here: {})", list(names)))
                 .map_err(|e: EncodeError| e.at(key));

@@ -37,6 +37,7 @@ pub use json::{Doc, SyntaxError, MAX_DEPTH};
 use json::Kind as J;
 use plan::{put_bits, Plan};
 use sbekit_ir::layout::Layout;
+use sbekit_ir::wire::VERSION_MEMBER;
 use std::fmt;
 
 /// A value that could not be encoded, with where it is.
@@ -189,7 +190,22 @@ impl Encoder {
             ));
         }
         let m = &p.messages[self.select(template, root)?];
-        let v = version.unwrap_or(p.schema_version);
+        // A message that says which version wrote it (`sbekit decode` prints `$version` when it
+        // is not the schema's) is written as that version; `version` is for the others.
+        let v = match root.members().find(|(k, _)| *k == VERSION_MEMBER) {
+            Some((_, n)) => n
+                .text()
+                .parse::<u32>()
+                .ok()
+                .filter(|_| n.kind() == J::Number)
+                .ok_or_else(|| {
+                    EncodeError::new(
+                        VERSION_MEMBER,
+                        format!("expected a schema version number, got {}", n.describe()),
+                    )
+                })?,
+            None => version.unwrap_or(p.schema_version),
+        };
         if v > p.schema_version {
             return Err(EncodeError::new(
                 &m.name,
@@ -245,8 +261,7 @@ impl Encoder {
             plan: p,
             version: v,
         };
-        walk.block(&m.block, Some(root), out)
-            .map_err(|e| e.at(&m.name))
+        walk.root(&m.block, root, out).map_err(|e| e.at(&m.name))
     }
 
     /// The message to encode: by name or id, else the only one that fits.
@@ -281,7 +296,8 @@ impl Encoder {
         let fits: Vec<usize> = (0..p.messages.len())
             .filter(|&i| {
                 let names = &p.messages[i].block.names;
-                root.members().all(|(k, _)| names.find(k, 0).is_some())
+                root.members()
+                    .all(|(k, _)| k == VERSION_MEMBER || names.find(k, 0).is_some())
             })
             .collect();
         match fits[..] {

@@ -2,6 +2,7 @@
 //! (offsets, write widths, null images, name tables), so that encoding does no schema lookups.
 
 use sbekit_ir::layout::{wire_bits, Block, Field, FieldKind, IntSlot, Layout, Primitive, VarData};
+use sbekit_ir::wire::{self, RequiredLengths};
 use sbekit_ir::{ByteOrder, Presence, PrimitiveType, PrimitiveValue};
 use std::collections::HashMap;
 
@@ -138,7 +139,7 @@ pub(crate) struct BlockPlan {
     /// The block length the schema writes.
     pub block_length: usize,
     /// (version, bytes its fields need), ascending.
-    pub required: Vec<(u32, usize)>,
+    pub required: RequiredLengths,
     pub fields: Vec<FieldPlan>,
     pub groups: Vec<GroupPlan>,
     pub var_data: Vec<VarPlan>,
@@ -153,11 +154,7 @@ impl BlockPlan {
         if version >= schema_version {
             return self.block_length;
         }
-        self.required
-            .iter()
-            .take_while(|(v, _)| *v <= version)
-            .last()
-            .map_or(0, |&(_, len)| len)
+        self.required.at(u64::from(version))
     }
 }
 
@@ -430,14 +427,9 @@ pub(crate) fn put_bits(
     bits: u64,
     order: ByteOrder,
 ) -> bool {
-    let Some(dst) = at.checked_add(size).and_then(|end| buf.get_mut(at..end)) else {
-        return false;
-    };
-    match order {
-        ByteOrder::LittleEndian => dst.copy_from_slice(&bits.to_le_bytes()[..size]),
-        ByteOrder::BigEndian => dst.copy_from_slice(&bits.to_be_bytes()[8 - size..]),
-    }
-    true
+    buf.get_mut(at..)
+        .and_then(|out| wire::write_bits(out, size, order, bits))
+        .is_some()
 }
 
 /// Writes a field's null value at `buf[base + offset..]`: what an omitted optional field, or one

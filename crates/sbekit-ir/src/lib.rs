@@ -18,6 +18,7 @@ pub mod layout;
 pub mod sbeir;
 mod value;
 mod view;
+pub mod wire;
 
 pub use value::PrimitiveValue;
 pub use view::{split_components, Components, HeaderStructure};

@@ -5,13 +5,11 @@ use crate::plan::{
     VarDataPlan,
 };
 use crate::plan::{HotOp, OpCode};
-use crate::value::Read;
 use crate::value::{
-    read_fast, read_raw, read_scalar, read_uint, Array, Be, EnumValue, Le, Order, Origin, SetValue,
-    Value,
+    read_fast, read_raw, read_scalar, Array, EnumValue, Origin, Read, SetValue, Value,
 };
+use sbekit_ir::wire::{self, take, Be, EntryBudget, GroupHeader, Le, Order};
 use sbekit_ir::{ByteOrder, PrimitiveType};
-use std::fmt;
 use std::marker::PhantomData;
 
 /// Receives the parts of a message as the decoder walks it, in wire order.
@@ -49,139 +47,7 @@ pub struct NoopVisitor;
 
 impl Visitor for NoopVisitor {}
 
-/// Bounds on the work one message may ask of the decoder, against hostile input.
-///
-/// Group counts are checked against the bytes left in the buffer, so entries with a block
-/// are bounded by the input's size. Entries of an empty block (block length 0: a block of
-/// constants, or none) take no room, so a 20-byte message could declare four billion of them.
-/// The budget bounds those: a message may declare at most `max_empty_entries` of them, in all
-/// its groups and nesting levels together. Group nesting depth is bounded by the schema (see
-/// [`sbekit_ir::layout::MAX_NESTING`]). Work per message is thus bounded by its size plus
-/// the budget.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Entries of empty-block groups one message may declare in all; more is
-    /// [`ErrorKind::TooManyEntries`].
-    pub max_empty_entries: u64,
-}
-
-impl Limits {
-    /// The default budget: far above what a real feed sends (a group count is 16 bits in most
-    /// schemas), far below what would stall a decoder or flood its output.
-    pub const DEFAULT_MAX_EMPTY_ENTRIES: u64 = 1 << 20;
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_empty_entries: Self::DEFAULT_MAX_EMPTY_ENTRIES,
-        }
-    }
-}
-
-/// Why a message could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ErrorKind {
-    /// The buffer ends before `needed` bytes could be read at the error's offset.
-    Truncated {
-        /// Bytes needed from the offset.
-        needed: u64,
-        /// Bytes available from the offset.
-        available: usize,
-    },
-    /// The header names a template the schema does not have.
-    UnknownTemplate(u64),
-    /// The header names another schema.
-    SchemaMismatch {
-        /// Schema id in the header.
-        found: u64,
-        /// Schema id of the decoder's schema.
-        expected: u64,
-    },
-    /// A block is shorter than the fields present at the acting version need.
-    BlockTooShort {
-        /// Acting block length from the header or group dimensions.
-        block_length: u64,
-        /// Bytes the present fields need.
-        required: usize,
-    },
-    /// The message declares more entries of empty-block groups, in all its groups together,
-    /// than [`Limits::max_empty_entries`] allows.
-    TooManyEntries {
-        /// The limit in force.
-        limit: u64,
-    },
-}
-
-/// A decoding error: where (byte offset from the start of the buffer, and the element path such
-/// as `Car.fuelFigures[2].usageDescription`) and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError {
-    /// Byte offset, from the start of the decoded buffer, of the element that failed.
-    pub offset: usize,
-    /// Path of the element that failed (empty when the message header failed).
-    pub path: String,
-    /// What went wrong.
-    pub kind: ErrorKind,
-}
-
-impl DecodeError {
-    fn new(offset: usize, path: &str, kind: ErrorKind) -> Self {
-        DecodeError {
-            offset,
-            path: path.to_string(),
-            kind,
-        }
-    }
-
-    /// Prefixes the path with an enclosing element (`prefix` may carry an index, `g[2]`).
-    fn within(mut self, prefix: impl fmt::Display) -> Self {
-        self.path = if self.path.is_empty() {
-            prefix.to_string()
-        } else {
-            format!("{prefix}.{}", self.path)
-        };
-        self
-    }
-
-    /// True if the error is the buffer ending early (more bytes could make it decode).
-    pub fn is_truncation(&self) -> bool {
-        matches!(self.kind, ErrorKind::Truncated { .. })
-    }
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at byte {}", self.offset)?;
-        if !self.path.is_empty() {
-            write!(f, " ({})", self.path)?;
-        }
-        match &self.kind {
-            ErrorKind::Truncated { needed, available } => write!(
-                f,
-                ": truncated: {needed} bytes needed, {available} available"
-            ),
-            ErrorKind::UnknownTemplate(id) => write!(f, ": unknown template id {id}"),
-            ErrorKind::SchemaMismatch { found, expected } => {
-                write!(f, ": schema id {found}, expected {expected}")
-            }
-            ErrorKind::BlockTooShort {
-                block_length,
-                required,
-            } => write!(
-                f,
-                ": block length {block_length} is shorter than the {required} bytes its fields need"
-            ),
-            ErrorKind::TooManyEntries { limit } => write!(
-                f,
-                ": more than {limit} entries of empty-block groups in one message (the limit; \
-                 raise it with Limits::max_empty_entries or --max-empty-entries)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for DecodeError {}
+pub use sbekit_ir::wire::{DecodeError, ErrorKind, Limits};
 
 impl Decoder {
     /// Reads the message header at the start of `buf`.
@@ -196,7 +62,12 @@ impl Decoder {
     fn header_in<O: Order>(&self, buf: &[u8]) -> Result<MessageHeader, DecodeError> {
         let h = &self.header;
         let bytes = take(buf, 0, h.length as u64, "messageHeader")?;
-        let get = |s: Slot| read_slot_fast::<O>(bytes, s).unwrap_or(0);
+        let get = |s: Slot| {
+            bytes
+                .get(s.offset..)
+                .and_then(|b| wire::read_uint_in::<O>(b, s.ty))
+                .unwrap_or(0)
+        };
         let header = MessageHeader {
             block_length: get(h.block_length),
             template_id: get(h.template_id),
@@ -300,56 +171,20 @@ struct Walk<'b, 'v, V, O> {
     buf: &'b [u8],
     order: ByteOrder,
     version: u64,
-    /// Empty-block entries the message may still declare before [`ErrorKind::TooManyEntries`].
-    entries_left: u64,
-    entry_limit: u64,
+    /// Empty-block entries the message may still declare.
+    budget: EntryBudget,
     visitor: &'v mut V,
     _order: PhantomData<O>,
 }
 
-/// `n` bytes of `buf` from `at`, or a truncation error naming `path`.
-#[inline(always)]
-fn take<'b>(buf: &'b [u8], at: usize, n: u64, path: &str) -> Result<&'b [u8], DecodeError> {
-    let got = usize::try_from(n)
-        .ok()
-        .and_then(|n| at.checked_add(n))
-        .and_then(|end| buf.get(at..end));
-    match got {
-        Some(b) => Ok(b),
-        None => Err(truncated(buf, at, n, path)),
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn truncated(buf: &[u8], at: usize, n: u64, path: &str) -> DecodeError {
-    DecodeError::new(
-        at,
-        path,
-        ErrorKind::Truncated {
-            needed: n,
-            available: buf.len().saturating_sub(at),
-        },
-    )
-}
-
-/// Reads an integer slot with the byte order fixed at compile time. Lengths and counts are
-/// nearly always `uint16`/`uint32`/`uint8`, so those skip the general dispatch.
-#[inline(always)]
-fn read_slot_fast<O: Order>(bytes: &[u8], s: Slot) -> Option<u64> {
-    let tail = bytes.get(s.offset..)?;
-    match s.ty {
-        PrimitiveType::Uint16 => Some(u64::from(O::u16(*tail.first_chunk::<2>()?))),
-        PrimitiveType::Uint32 => Some(u64::from(O::u32(*tail.first_chunk::<4>()?))),
-        PrimitiveType::Uint8 => tail.first().map(|&b| u64::from(b)),
-        ty => Some(read_raw::<O>(Read::of(ty)?, tail.get(..ty.size())?)),
-    }
-}
-
+/// Reads a field's integer slot (an enum or a set) of a block.
 #[inline(always)]
 fn read_slot(bytes: &[u8], s: Slot, order: ByteOrder) -> Option<u64> {
-    let b = bytes.get(s.offset..s.offset.checked_add(s.ty.size())?)?;
-    read_uint(b, s.ty, order)
+    wire::read_uint(
+        bytes.get(s.offset..s.offset.checked_add(s.ty.size())?)?,
+        s.ty,
+        order,
+    )
 }
 
 impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
@@ -358,8 +193,7 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
             buf,
             order: O::ORDER,
             version,
-            entries_left: limits.max_empty_entries,
-            entry_limit: limits.max_empty_entries,
+            budget: EntryBudget::new(limits),
             visitor,
             _order: PhantomData,
         }
@@ -373,18 +207,7 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
         start: usize,
         block_length: u64,
     ) -> Result<(), DecodeError> {
-        let required = plan.required_length(self.version);
-        if block_length < required as u64 {
-            return Err(DecodeError::new(
-                start,
-                "",
-                ErrorKind::BlockTooShort {
-                    block_length,
-                    required,
-                },
-            ));
-        }
-        Ok(())
+        wire::check_block(&plan.required, self.version, start, block_length)
     }
 
     /// Walks one block (root or group entry) whose fixed part starts at `start` and is
@@ -643,42 +466,12 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
             self.visitor.end_group(g);
             return Ok(pos);
         }
-        let dim = take(self.buf, pos, g.dimension_length as u64, &g.name)?;
-        let (Some(block_length), Some(count)) = (
-            read_slot_fast::<O>(dim, g.block_length_slot),
-            read_slot_fast::<O>(dim, g.count_slot),
-        ) else {
-            // Only IR whose dimension fields lie outside the dimension composite gets here.
-            return Err(truncated(self.buf, pos, g.dimension_length as u64, &g.name));
-        };
-        let mut pos = pos + dim.len();
-        // Entries with a block take at least a byte each, so the buffer bounds their count
-        // (checked below). Entries of an empty block take none: the budget bounds those.
-        if block_length == 0 {
-            if count > self.entries_left {
-                return Err(DecodeError::new(
-                    pos,
-                    &g.name,
-                    ErrorKind::TooManyEntries {
-                        limit: self.entry_limit,
-                    },
-                ));
-            }
-            self.entries_left -= count;
-        }
-        // Every entry needs at least its block: reject impossible counts before walking.
-        let remaining = self.buf.len().saturating_sub(pos);
-        let needed = count.saturating_mul(block_length);
-        if needed > remaining as u64 {
-            return Err(DecodeError::new(
-                pos,
-                &g.name,
-                ErrorKind::Truncated {
-                    needed,
-                    available: remaining,
-                },
-            ));
-        }
+        // The count is bounded by the bytes left, and empty entries by the budget.
+        let GroupHeader {
+            block_length,
+            count,
+            entries: mut pos,
+        } = wire::read_group::<O>(self.buf, pos, &g.dimension, &mut self.budget, &g.name)?;
         self.visitor.begin_group(g, count);
         if g.body.groups.is_empty() && g.body.var_data.is_empty() && count > 0 {
             // Entries that are only a fixed block (the common case): check the block length
@@ -714,12 +507,8 @@ impl<'b, 'v, V: Visitor, O: Order> Walk<'b, 'v, V, O> {
             self.visitor.on_var_data(d, &[], Origin::Absent);
             return Ok(pos);
         }
-        let prefix_len = d.length_slot.offset.saturating_add(d.length_slot.ty.size());
-        let prefix = take(self.buf, pos, prefix_len as u64, &d.name)?;
-        let len = read_slot_fast::<O>(prefix, d.length_slot).unwrap_or(0);
-        let data_start = pos.saturating_add(d.data_offset);
-        let data = take(self.buf, data_start, len, &d.name)?;
+        let (data, end) = wire::read_var_data::<O>(self.buf, pos, &d.slots, &d.name)?;
         self.visitor.on_var_data(d, data, Origin::Wire);
-        Ok(data_start + data.len())
+        Ok(end)
     }
 }

@@ -5,6 +5,7 @@ use crate::plan::{
     Decoder, FieldNode, GroupPlan, MessageHeader, MessagePlan, NodeKind, VarDataPlan,
 };
 use crate::value::{Origin, Value};
+use sbekit_ir::wire::VERSION_MEMBER;
 
 /// Writes each decoded message as one JSON object followed by a newline (JSON lines), into an
 /// internal buffer that the caller drains.
@@ -21,6 +22,8 @@ pub struct JsonPrinter {
     pretty: bool,
     depth: usize,
     comma: bool,
+    /// With [`JsonPrinter::with_versions`]: the decoding schema's version.
+    schema_version: Option<u64>,
 }
 
 impl JsonPrinter {
@@ -31,7 +34,17 @@ impl JsonPrinter {
             pretty,
             depth: 0,
             comma: false,
+            schema_version: None,
         }
+    }
+
+    /// Marks every message that a writer of another version than `schema_version` (the
+    /// decoding schema's) wrote with a first member [`VERSION_MEMBER`] (`"$version":0`), which
+    /// `sbekit encode` honours: `decode | encode` then gives the same bytes at every version.
+    /// Messages of the schema's version print as the reference's `JsonPrinter` prints them.
+    pub fn with_versions(mut self, schema_version: u64) -> Self {
+        self.schema_version = Some(schema_version);
+        self
     }
 
     /// The JSON written so far.
@@ -157,10 +170,14 @@ pub fn message_to_json(
 }
 
 impl Visitor for JsonPrinter {
-    fn begin_message(&mut self, _message: &MessagePlan, _header: &MessageHeader) {
+    fn begin_message(&mut self, _message: &MessagePlan, header: &MessageHeader) {
         self.depth = 0;
         self.comma = false;
         self.open(b'{');
+        if self.schema_version.is_some_and(|v| v != header.version) {
+            self.key(VERSION_MEMBER);
+            self.scalar(Value::UInt(header.version));
+        }
     }
 
     fn end_message(&mut self, _message: &MessagePlan) {

@@ -2,9 +2,9 @@
 //! sizes, enum and set tables, constants and null values, so that walking a message does no
 //! name lookups, no token scanning and no allocation.
 
-use crate::decode::Limits;
 use crate::value::{read_scalar, Choice, Read, Value};
 use sbekit_ir::layout::{Block, Field, FieldKind, IntSlot, Layout};
+use sbekit_ir::wire::{DimensionSlots, Limits, RequiredLengths, VarDataSlots};
 use sbekit_ir::{ByteOrder, Ir, IrError, Presence, PrimitiveType, PrimitiveValue};
 
 /// Where a primitive sits: its offset (from the start of its block or composite) and type.
@@ -72,7 +72,7 @@ pub struct BlockPlan {
     pub var_data: Vec<VarDataPlan>,
     /// For each distinct `sinceVersion` v (ascending): the block length that fields of versions
     /// up to v need. A message whose acting block length is shorter is malformed.
-    pub(crate) required: Vec<(u64, usize)>,
+    pub(crate) required: RequiredLengths,
 }
 
 /// A field node reduced to what the walker's hot loop needs; `start..end` is the node's byte
@@ -192,17 +192,7 @@ impl BlockPlan {
     /// Block bytes the fields present at `acting_version` occupy.
     #[inline]
     pub fn required_length(&self, acting_version: u64) -> usize {
-        // Usually the acting version knows every field.
-        if let Some(&(v, len)) = self.required.last() {
-            if v <= acting_version {
-                return len;
-            }
-        }
-        self.required
-            .iter()
-            .take_while(|(v, _)| *v <= acting_version)
-            .last()
-            .map_or(0, |&(_, len)| len)
+        self.required.at(acting_version)
     }
 }
 
@@ -318,12 +308,8 @@ pub struct GroupPlan {
     pub id: i32,
     /// `sinceVersion`.
     pub since_version: u64,
-    /// Size of the dimension composite.
-    pub dimension_length: usize,
-    /// `blockLength` in the dimension composite.
-    pub block_length_slot: Slot,
-    /// `numInGroup` in the dimension composite.
-    pub count_slot: Slot,
+    /// The dimension composite: its size, `blockLength` and `numInGroup`.
+    pub dimension: DimensionSlots,
     /// Entry block length in the schema.
     pub block_length: usize,
     /// The entry's fields, nested groups and var data.
@@ -339,10 +325,8 @@ pub struct VarDataPlan {
     pub id: i32,
     /// `sinceVersion`.
     pub since_version: u64,
-    /// The length prefix.
-    pub length_slot: Slot,
-    /// Offset of the data from the start of the length prefix.
-    pub data_offset: usize,
+    /// The length prefix and where the data starts.
+    pub slots: VarDataSlots,
     /// Character encoding of the data; `None` for raw bytes.
     pub character_encoding: Option<String>,
 }
@@ -511,15 +495,7 @@ impl Plans<'_> {
                 name: g.name.clone(),
                 id: g.id,
                 since_version: u64::from(g.since_version),
-                dimension_length: g.dimension.size,
-                block_length_slot: Slot {
-                    offset: g.dimension.block_length.offset,
-                    ty: g.dimension.block_length.ty,
-                },
-                count_slot: Slot {
-                    offset: g.dimension.num_in_group.offset,
-                    ty: g.dimension.num_in_group.ty,
-                },
+                dimension: DimensionSlots::from(&g.dimension),
                 block_length: g.block.block_length,
                 body: self.block(&g.block).map_err(|e| in_ctx(e, &g.name))?,
             });
@@ -531,11 +507,7 @@ impl Plans<'_> {
                 name: d.name.clone(),
                 id: d.id,
                 since_version: u64::from(d.since_version),
-                length_slot: Slot {
-                    offset: d.length.offset,
-                    ty: d.length.ty,
-                },
-                data_offset: d.data_offset,
+                slots: VarDataSlots::from(d),
                 character_encoding: d.character_encoding.clone(),
             })
             .collect();
@@ -543,11 +515,7 @@ impl Plans<'_> {
             fields,
             groups,
             var_data,
-            required: b
-                .required
-                .iter()
-                .map(|&(v, len)| (u64::from(v), len))
-                .collect(),
+            required: b.required.clone(),
         })
     }
 

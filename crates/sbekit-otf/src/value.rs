@@ -1,5 +1,6 @@
 //! Decoded values, borrowed from the message buffer (or from the plan for constants and nulls).
 
+use sbekit_ir::wire::Order;
 use sbekit_ir::{ByteOrder, PrimitiveType};
 
 /// Where a field's value came from.
@@ -182,18 +183,6 @@ pub(crate) fn read_scalar(bytes: &[u8], ty: PrimitiveType, order: ByteOrder) -> 
     })
 }
 
-/// Reads an integer of type `ty` as a `u64` (signed values sign-extended, then reinterpreted);
-/// used for header fields, group dimensions, var-data lengths, enums and sets.
-#[inline]
-pub(crate) fn read_uint(bytes: &[u8], ty: PrimitiveType, order: ByteOrder) -> Option<u64> {
-    match read_scalar(bytes, ty, order)? {
-        Value::Int(v) => Some(v as u64),
-        Value::UInt(v) => Some(v),
-        Value::Char(c) => Some(u64::from(c)),
-        _ => None,
-    }
-}
-
 fn arr<const N: usize>(b: &[u8]) -> Option<[u8; N]> {
     b.get(..N)?.try_into().ok()
 }
@@ -224,51 +213,6 @@ fn uint64(b: &[u8], o: ByteOrder) -> Option<u64> {
         ByteOrder::LittleEndian => u64::from_le_bytes(a),
         ByteOrder::BigEndian => u64::from_be_bytes(a),
     })
-}
-
-/// Byte order fixed at compile time, so the walker's hot loop has no order branches.
-pub(crate) trait Order {
-    const ORDER: ByteOrder;
-    fn u16(b: [u8; 2]) -> u16;
-    fn u32(b: [u8; 4]) -> u32;
-    fn u64(b: [u8; 8]) -> u64;
-}
-
-/// Little endian.
-pub(crate) struct Le;
-/// Big endian.
-pub(crate) struct Be;
-
-impl Order for Le {
-    const ORDER: ByteOrder = ByteOrder::LittleEndian;
-    #[inline(always)]
-    fn u16(b: [u8; 2]) -> u16 {
-        u16::from_le_bytes(b)
-    }
-    #[inline(always)]
-    fn u32(b: [u8; 4]) -> u32 {
-        u32::from_le_bytes(b)
-    }
-    #[inline(always)]
-    fn u64(b: [u8; 8]) -> u64 {
-        u64::from_le_bytes(b)
-    }
-}
-
-impl Order for Be {
-    const ORDER: ByteOrder = ByteOrder::BigEndian;
-    #[inline(always)]
-    fn u16(b: [u8; 2]) -> u16 {
-        u16::from_be_bytes(b)
-    }
-    #[inline(always)]
-    fn u32(b: [u8; 4]) -> u32 {
-        u32::from_be_bytes(b)
-    }
-    #[inline(always)]
-    fn u64(b: [u8; 8]) -> u64 {
-        u64::from_be_bytes(b)
-    }
 }
 
 /// The first `N` bytes of `b` (zeros if it is shorter, which the plan rules out).

@@ -106,7 +106,7 @@ fn layout_of_a_versioned_big_endian_schema() {
         [(0, 8), (8, 8), (16, 1), (17, 0), (17, 8), (25, 2), (27, 1)]
     );
     // Version 0 needs the first 25 bytes, version 1 adds the set, version 2 the flag.
-    assert_eq!(b.required, vec![(0, 25), (1, 27), (2, 28)]);
+    assert_eq!(b.required.0, vec![(0, 25), (1, 27), (2, 28)]);
     assert_eq!(b.required_length(0), 25);
     assert_eq!(b.required_length(1), 27);
     assert_eq!(b.required_length(9), 28);

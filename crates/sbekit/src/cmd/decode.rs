@@ -20,6 +20,9 @@ Framings:
   sofh    FIX Simple Open Framing Header: big-endian u32 length including the 6-byte header,
           big-endian u16 encoding type 0xEB50 (SBE little endian) or 0x5BE0 (SBE big endian)
 
+A message written at another version than the schema's starts with \"$version\": N, which
+`sbekit encode` honours: `sbekit decode ... | sbekit encode ...` gives back the same bytes.
+
 Input is read through a bounded buffer, so files larger than memory stream in constant memory.
 A bad message is reported on stderr with its index and byte offset, and decoding stops; with
 --keep-going the length-prefixed framings skip the bad frame and go on (back-to-back messages
@@ -128,7 +131,7 @@ pub fn run(args: DecodeArgs) -> Result<ExitCode, Failure> {
             None
         })?
     } else {
-        let mut printer = JsonPrinter::new(args.pretty);
+        let mut printer = JsonPrinter::new(args.pretty).with_versions(decoder.schema_version());
         drive(&args, &decoder, template, stream, &mut printer, |p| Some(p))?
     };
     if args.count {

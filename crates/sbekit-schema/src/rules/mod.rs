@@ -1,5 +1,8 @@
 //! The names of the rules that diagnostics cite, with what each checks.
 //!
+//! The checks themselves, the rules applied while the IR is generated, are in `checks.rs`;
+//! the IR is emitted by `irgen.rs`.
+//!
 //! Rule names are stable: tools may match on them (`--json` output carries them).
 
 /// The file could not be read.
@@ -68,3 +71,5 @@ pub const INVALID_NAME: &str = "invalid-name";
 pub const KEYWORD: &str = "keyword";
 /// The document defines no messages.
 pub const NO_MESSAGES: &str = "no-messages";
+
+mod checks;
