@@ -123,14 +123,17 @@ pub fn run(args: DecodeArgs) -> Result<ExitCode, Failure> {
     };
     let stream = MessageStream::new(input, args.framing, args.max_message_size)
         .strict_frames(args.strict_frames);
-    let outcome = if args.count {
-        drive(&args, &decoder, template, stream, &mut NoopVisitor, |_| {
+    let (outcome, fallbacks) = if args.count {
+        let o = drive(&args, &decoder, template, stream, &mut NoopVisitor, |_| {
             None
-        })?
+        })?;
+        (o, 0)
     } else {
         let mut printer = JsonPrinter::new(args.pretty);
-        drive(&args, &decoder, template, stream, &mut printer, |p| Some(p))?
+        let o = drive(&args, &decoder, template, stream, &mut printer, |p| Some(p))?;
+        (o, printer.text_fallbacks())
     };
+    report_fallbacks(fallbacks);
     if args.count {
         write_stdout(format!("{}\n", outcome.decoded).as_bytes())?;
     }
@@ -320,11 +323,27 @@ fn export(
         dir,
         start.elapsed().as_secs_f64(),
     );
+    report_fallbacks(cols.text_fallbacks());
     if errors > 0 {
         eprintln!("sbekit decode: {decoded} messages decoded, {errors} failed");
         return Ok(ExitCode::from(EXIT_INVALID));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says on stderr how many text values took the Latin-1 fallback of `sbekit_otf::text` (not
+/// valid in their declared character encoding, read one byte per code point); nothing if none.
+/// Not an error: every byte is kept and the exit status is unchanged.
+fn report_fallbacks(n: u64) {
+    match n {
+        0 => {}
+        1 => eprintln!(
+            "sbekit decode: 1 text value was not valid in its declared encoding and was read as Latin-1"
+        ),
+        n => eprintln!(
+            "sbekit decode: {n} text values were not valid in their declared encoding and were read as Latin-1"
+        ),
+    }
 }
 
 /// The rows written per table, on stderr.
