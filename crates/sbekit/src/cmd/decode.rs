@@ -34,6 +34,10 @@ of structs, enums dictionary-encoded; see the README). Several input files may b
 gets its own part files. Memory stays bounded, files appear under their final names only when
 complete, and the rows written per table are printed on stderr.
 
+Text that is not valid in its field's declared character encoding is read one byte per code
+point (Latin-1) on every output, so no message is lost over it; the number of such values is
+printed on stderr (the exit status does not change).
+
 Examples:
   sbekit decode --schema car.xml car.sbe
   sbekit decode -s market.xml --framing u32le --to parquet out/ day1.bin day2.bin
