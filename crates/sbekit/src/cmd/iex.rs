@@ -1,16 +1,15 @@
 //! `sbekit iex`: read IEX captures (`stats`), write synthetic ones (`synth`), export them to
 //! Parquet or Arrow IPC (`export`, the work is in `sbekit-arrow`).
 
-use super::{progress_bar, write_stdout, Failure};
+use super::{is_closed, progress_bar, write_stdout, Failure, Output};
 use clap::{Args, Subcommand};
 use indicatif::ProgressBar;
 use sbekit_iex::report::{stats_file, stats_json, type_key, StatsReport};
 use sbekit_iex::stats::format_utc;
-use sbekit_iex::synth::{generate, SynthConfig, SynthSummary};
+use sbekit_iex::synth::{generate, SynthConfig};
 use sbekit_iex::{msg, ReadOptions};
 use serde_json::json;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -390,34 +389,28 @@ fn synth(a: SynthArgs) -> Result<ExitCode, Failure> {
     // About 120 bytes per message in the default profile; only used to scale the bar.
     let pb = progress(a.messages.saturating_mul(120), "writing");
     let start = Instant::now();
-    let result: io::Result<SynthSummary> = if to_stdout {
-        let out = CountingWriter {
-            inner: BufWriter::with_capacity(1 << 20, io::stdout().lock()),
+    // A file appears only when the whole day is written (an error or ^C leaves none).
+    let mut out = Output::create(&a.output)?;
+    let result = generate(
+        &cfg,
+        CountingWriter {
+            inner: &mut out,
             pb: pb.clone(),
             n: 0,
-        };
-        generate(&cfg, out)
-    } else {
-        match File::create(&a.output) {
-            Err(e) => return Err(Failure::usage(format_args!("{}: {e}", a.output.display()))),
-            Ok(f) => {
-                let out = CountingWriter {
-                    inner: BufWriter::with_capacity(1 << 20, f),
-                    pb: pb.clone(),
-                    n: 0,
-                };
-                generate(&cfg, out)
-            }
-        }
-    };
+        },
+    );
     pb.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let summary = match result {
         Ok(s) => s,
         // A reader that stops early (`| head -c`) is not an error for a generator.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) if is_closed(&e) => return Ok(ExitCode::SUCCESS),
         Err(e) => return Err(Failure::usage(format_args!("{}: {e}", a.output.display()))),
     };
+    match out.commit() {
+        Ok(()) | Err(Failure::Closed) => {}
+        Err(f) => return Err(f),
+    }
     if a.json {
         let mut by_type = serde_json::Map::new();
         for t in 0..=255u8 {
