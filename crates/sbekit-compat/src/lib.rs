@@ -19,12 +19,14 @@
 #![warn(missing_docs)]
 
 pub mod check;
+mod error;
 mod locate;
 pub mod oracle;
 pub mod rules;
 mod source;
 
 pub use check::{Comparison, Elem, Finding};
+pub use error::{LoadError, OracleError};
 pub use locate::SourceIndex;
 pub use rules::{Effect, Rule, Tier};
 pub use source::{load, load_file, load_git, Schema};
