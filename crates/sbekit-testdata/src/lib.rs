@@ -3,10 +3,16 @@
 //! Real IEX captures and the reference tool's vectors may not be redistributed, so tests read
 //! them in place. On a user's machine without `../shared` such tests print a loud SKIPPED line
 //! and return; under CI (`CI=true`) a missing file fails the test instead, so a green CI run
-//! always means the tests really ran.
+//! always means the tests really ran ([`skip`] is that rule, for tools as well as files).
+//!
+//! [`SchemaXml`] builds the small inline schemas tests write.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+mod schema;
+
+pub use schema::{SchemaXml, STANDARD_HEADER};
 
 use std::path::{Path, PathBuf};
 
