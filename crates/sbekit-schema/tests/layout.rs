@@ -333,3 +333,36 @@ proptest! {
         let _ = Layout::from_ir(&ir);
     }
 }
+
+#[test]
+fn outline_of_the_versioned_schema() {
+    use sbekit_schema::outline::{Outline, TypeKind};
+    let o = Outline::new(&versioned());
+    let m = &o.messages[0];
+    assert_eq!((m.name.as_str(), m.id, m.block_length), ("Order", 3, 40));
+    let kind = m.fields.iter().find(|f| f.name == "kind").unwrap();
+    assert_eq!(kind.const_value.as_deref(), Some("Side.Sell"));
+    assert_eq!(kind.presence, Presence::Constant);
+    let price = m.fields.iter().find(|f| f.name == "price").unwrap();
+    assert_eq!(price.kind, TypeKind::Composite);
+    assert_eq!(price.type_label, "composite Price");
+    let members: Vec<&str> = price.members.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(members, ["mantissa", "exponent"]);
+    // The first group follows the block; what comes after it depends on the data.
+    assert_eq!(m.groups[0].offset, 40);
+    assert_eq!(m.data[0].offset, -1);
+    let json = serde_json::to_value(&o).unwrap();
+    assert_eq!(json["byteOrder"], "bigEndian");
+    assert_eq!(json["messages"][0]["fields"][6]["presence"], "optional");
+    assert_eq!(json["messages"][0]["fields"][1]["type"], "Symbol (char[8])");
+    assert!(json["messages"][0]["fields"][0].get("members").is_none());
+    let text = o.to_text();
+    assert!(text.starts_with("schema v id=7 version=2 semanticVersion=- byteOrder=bigEndian\n"));
+    assert!(text.contains("group fills id=10 blockLength="), "{text}");
+    assert!(
+        text.contains(
+            "   var        data note id=20 type=varAsciiEncoding (length uint32, US-ASCII)"
+        ),
+        "{text}"
+    );
+}
