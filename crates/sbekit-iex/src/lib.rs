@@ -46,7 +46,7 @@ pub mod synth;
 pub mod tp;
 
 pub use capture::{sniff, CaptureFormat, Packet, PacketReader, Sniffed, StreamPacketReader};
-pub use error::{Error, ErrorKind};
+pub use error::{Error, IexErrorKind};
 pub use msg::{Message, Price, Symbol};
 pub use tp::{
     FrameCounters, MessageIter, Messages, Protocol, ReadOptions, Segment, Segments, StreamSegments,
@@ -161,5 +161,5 @@ pub fn stream_from_reader<R: Read + Send + 'static>(
 }
 
 fn io_error(e: io::Error) -> Error {
-    Error::new(0, ErrorKind::Io(e.to_string()))
+    Error::new(0, IexErrorKind::Io(e.to_string()))
 }

@@ -9,7 +9,7 @@
 use crate::capture::{sniff, CaptureFormat, Sniffed};
 use crate::stats::{format_utc, Stats};
 use crate::tp::Segment;
-use crate::{Capture, Error, ErrorKind, ReadOptions};
+use crate::{Capture, Error, IexErrorKind, ReadOptions};
 use serde_json::{json, Value};
 use std::fs::File;
 use std::io::{self, Read};
@@ -114,7 +114,7 @@ pub fn stats_file(
 }
 
 fn io_error(e: io::Error) -> Error {
-    Error::new(0, ErrorKind::Io(e.to_string()))
+    Error::new(0, IexErrorKind::Io(e.to_string()))
 }
 
 /// Adds one segment (or records its error). Returns false when reading should stop.

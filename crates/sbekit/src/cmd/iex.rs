@@ -183,7 +183,7 @@ fn stats(a: StatsArgs) -> Result<ExitCode, Failure> {
     .map_err(|e| {
         let msg = format!("{}: {e}", a.file.display());
         match e.kind {
-            sbekit_iex::ErrorKind::Io(_) => Failure::usage(msg),
+            sbekit_iex::IexErrorKind::Io(_) => Failure::usage(msg),
             _ => Failure::invalid(msg),
         }
     })?;
