@@ -1,18 +1,9 @@
 //! Atomic output: the target appears whole on commit, and never otherwise.
 
 use sbekit_fs::{map, map_range, write, AtomicFile};
+use sbekit_testdata::dir_entries;
 use std::io::Write;
 use std::path::Path;
-
-/// Every entry of `dir`, by name, sorted.
-fn entries(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
 
 #[test]
 fn write_creates_and_replaces() {
@@ -22,7 +13,7 @@ fn write_creates_and_replaces() {
     assert_eq!(std::fs::read(&p).unwrap(), b"first");
     write(&p, b"second, longer").unwrap();
     assert_eq!(std::fs::read(&p).unwrap(), b"second, longer");
-    assert_eq!(entries(dir.path()), ["out.bin"]);
+    assert_eq!(dir_entries(dir.path()), ["out.bin"]);
 }
 
 #[test]
@@ -51,7 +42,7 @@ fn streaming_commit_and_old_content_until_rename() {
     f.commit().unwrap();
     assert_eq!(std::fs::read(&p).unwrap(), b"new content");
     assert!(!tmp.exists());
-    assert_eq!(entries(dir.path()), ["data.txt"]);
+    assert_eq!(dir_entries(dir.path()), ["data.txt"]);
 }
 
 #[test]
@@ -66,12 +57,12 @@ fn uncommitted_drop_leaves_nothing() {
         a.write_all(&[1; 10_000]).unwrap();
         b.write_all(b"half-written").unwrap();
         assert_eq!(
-            entries(dir.path()).len(),
+            dir_entries(dir.path()).len(),
             3,
             "two temp files exist while writing"
         );
     }
-    assert_eq!(entries(dir.path()), ["kept.bin"]);
+    assert_eq!(dir_entries(dir.path()), ["kept.bin"]);
     assert_eq!(std::fs::read(&kept).unwrap(), b"keep me");
 }
 
@@ -87,7 +78,7 @@ fn failed_commit_leaves_target_and_no_temp() {
     let tmp = f.temp_path().to_path_buf();
     assert!(f.commit().is_err());
     assert!(!tmp.exists(), "the failed commit removed its temp file");
-    assert_eq!(entries(dir.path()), ["busy"]);
+    assert_eq!(dir_entries(dir.path()), ["busy"]);
     assert!(p.join("inside").exists());
 }
 
@@ -97,7 +88,7 @@ fn failed_create_is_an_error() {
     let p = dir.path().join("missing-dir/out.bin");
     assert!(write(&p, b"x").is_err());
     assert!(AtomicFile::create(Path::new("/")).is_err(), "no file name");
-    assert!(entries(dir.path()).is_empty());
+    assert!(dir_entries(dir.path()).is_empty());
 }
 
 #[cfg(unix)]

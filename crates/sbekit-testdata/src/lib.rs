@@ -10,8 +10,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod process;
 mod schema;
 
+pub use process::{dir_entries, output_with_stdin};
 pub use schema::{SchemaXml, STANDARD_HEADER};
 
 use std::path::{Path, PathBuf};

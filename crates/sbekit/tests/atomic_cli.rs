@@ -8,9 +8,9 @@
 #![cfg(unix)]
 
 use sbekit_otf::random::{random_message, Options, Rng};
-use std::io::Write;
+use sbekit_testdata::{dir_entries, output_with_stdin};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sbekit");
 
@@ -29,31 +29,7 @@ fn run(args: &[&str], stdin: &[u8], limited: bool) -> Output {
     } else {
         Command::new(BIN)
     };
-    let mut child = cmd
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
-
-/// The names in `dir`, sorted (hidden temporary files included).
-fn entries(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
+    output_with_stdin(cmd.args(args), stdin)
 }
 
 fn s(p: &Path) -> &str {
@@ -70,19 +46,19 @@ fn check(dir: &Path, out: &Path, args: &[&str], stdin: &[u8]) {
         } else {
             let _ = std::fs::remove_file(out);
         }
-        let before = entries(dir);
+        let before = dir_entries(dir);
         let r = run(args, stdin, true);
         let err = String::from_utf8_lossy(&r.stderr);
         assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains("sbekit: error:"), "{args:?}: {err}");
-        assert_eq!(entries(dir), before, "{args:?}: nothing left behind");
+        assert_eq!(dir_entries(dir), before, "{args:?}: nothing left behind");
         match old {
             Some(b) => assert_eq!(std::fs::read(out).unwrap(), b, "{args:?}: old content kept"),
             None => assert!(!out.exists()),
         }
     }
     let _ = std::fs::remove_file(out);
-    let before = entries(dir);
+    let before = dir_entries(dir);
     let r = run(args, stdin, false);
     assert!(
         r.status.success(),
@@ -93,7 +69,7 @@ fn check(dir: &Path, out: &Path, args: &[&str], stdin: &[u8]) {
     want.push(out.file_name().unwrap().to_string_lossy().into_owned());
     want.sort();
     assert_eq!(
-        entries(dir),
+        dir_entries(dir),
         want,
         "{args:?}: only the output file is added"
     );
