@@ -152,3 +152,50 @@ fn ir_and_trades_outputs_are_atomic() {
         b"",
     );
 }
+
+/// Killed mid-write (SIGKILL: no code of ours runs), a command leaves nothing at its output
+/// path and the old file intact; only its hidden temporary file (`.NAME.XXXXXX.tmp`) remains.
+#[test]
+fn a_killed_writer_leaves_the_target_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("day.pcap");
+    std::fs::write(&out, b"old day").unwrap();
+    let mut child = Command::new(BIN)
+        .args(["iex", "synth", "--messages", "50000000", "-o", s(&out)])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the temporary file holds some bytes, then kill.
+    let started = std::time::Instant::now();
+    let tmp = loop {
+        let tmp = dir_entries(dir.path())
+            .into_iter()
+            .find(|n| n.starts_with(".day.pcap.") && n.ends_with(".tmp"));
+        if let Some(t) = tmp.map(|n| dir.path().join(n)) {
+            if std::fs::metadata(&t).is_ok_and(|m| m.len() > 1 << 20) {
+                break t;
+            }
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "no temporary file grew"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    assert!(!child.wait().unwrap().success());
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        b"old day",
+        "the old file is intact"
+    );
+    assert_eq!(
+        dir_entries(dir.path()),
+        [
+            tmp.file_name().unwrap().to_string_lossy().into_owned(),
+            "day.pcap".into()
+        ],
+        "only the hidden temporary file is left"
+    );
+}
