@@ -1,6 +1,6 @@
 //! Files the project writes and maps, done one way.
 //!
-//! - [`write`] and [`AtomicFile`]: every file sbekit writes appears whole or not at all. The
+//! - [`write()`] and [`AtomicFile`]: every file sbekit writes appears whole or not at all. The
 //!   bytes go to a hidden temporary file in the target's directory (`.NAME.XXXXXX.tmp`: the same
 //!   file system, so the rename is atomic; the leading dot makes Arrow/Parquet engines and
 //!   directory listings skip it), the file is synced, renamed over the target and the directory

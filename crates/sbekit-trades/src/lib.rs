@@ -7,7 +7,7 @@
 //!   default; [`Compact`], 32 bytes).
 //! * [`csvio`]: the CSV schema `time,amount,exch,price,server_time,side,ticker`: parsing with
 //!   line-numbered errors and exact formatting.
-//! * [`file`]: the file format (header, checksum, atomic writer, reader, verification).
+//! * [`file`](mod@file): the file format (header, checksum, atomic writer, reader, verification).
 //! * [`convert`], [`synth`], [`query`], [`stats`], [`export`], [`results`]: what the
 //!   `sbekit trades` commands run.
 //!
