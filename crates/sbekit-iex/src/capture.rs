@@ -4,7 +4,7 @@
 //! turns whole records into [`Packet`]s; the slice reader ([`PacketReader`]) and the streaming
 //! reader ([`StreamPacketReader`]) only differ in how they obtain those record bytes.
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, IexErrorKind};
 use std::io::Read;
 
 /// Link type of Ethernet II frames (DLT_EN10MB).
@@ -209,7 +209,7 @@ impl RecordParser {
                 for (d, s) in m.iter_mut().zip(head) {
                     *d = *s;
                 }
-                Err(Error::new(0, ErrorKind::UnknownMagic(m)))
+                Err(Error::new(0, IexErrorKind::UnknownMagic(m)))
             }
         }
     }
@@ -244,7 +244,7 @@ impl RecordParser {
                 if incl > MAX_RECORD {
                     return Err(Error::new(
                         offset,
-                        ErrorKind::BadLength {
+                        IexErrorKind::BadLength {
                             what: "pcap record",
                             len: incl,
                         },
@@ -259,16 +259,16 @@ impl RecordParser {
                     match u32::from_le_bytes([prefix[8], prefix[9], prefix[10], prefix[11]]) {
                         PCAPNG_BOM => Endian::Little,
                         v if v.swap_bytes() == PCAPNG_BOM => Endian::Big,
-                        v => return Err(Error::new(offset, ErrorKind::BadByteOrder(v))),
+                        v => return Err(Error::new(offset, IexErrorKind::BadByteOrder(v))),
                     }
                 } else {
-                    endian.ok_or(Error::new(offset, ErrorKind::NoSection))?
+                    endian.ok_or(Error::new(offset, IexErrorKind::NoSection))?
                 };
                 let len = e.u32(prefix, 4) as u64;
                 if !(12..=MAX_RECORD).contains(&len) || len % 4 != 0 {
                     return Err(Error::new(
                         offset,
-                        ErrorKind::BadLength {
+                        IexErrorKind::BadLength {
                             what: "pcap-ng block",
                             len,
                         },
@@ -395,13 +395,13 @@ impl RecordParser {
                     // Interface ids are numbered per section.
                     ifaces.clear();
                 }
-                let e = endian.ok_or(Error::new(offset, ErrorKind::NoSection))?;
+                let e = endian.ok_or(Error::new(offset, IexErrorKind::NoSection))?;
                 let len = rec.len();
                 let trailer = e.u32(rec, len - 4);
                 if trailer as usize != len {
                     return Err(Error::new(
                         offset + len as u64 - 4,
-                        ErrorKind::BadLength {
+                        IexErrorKind::BadLength {
                             what: "pcap-ng trailing block",
                             len: trailer as u64,
                         },
@@ -435,13 +435,13 @@ impl RecordParser {
                         };
                         let iface = *ifaces
                             .get(iface_id as usize)
-                            .ok_or(Error::new(offset, ErrorKind::UnknownInterface(iface_id)))?;
+                            .ok_or(Error::new(offset, IexErrorKind::UnknownInterface(iface_id)))?;
                         let units = ((e.u32(body, 4) as u64) << 32) | e.u32(body, 8) as u64;
                         let cap = e.u32(body, 12) as usize;
                         if cap > body.len() - 20 {
                             return Err(Error::new(
                                 offset,
-                                ErrorKind::BadLength {
+                                IexErrorKind::BadLength {
                                     what: "pcap-ng captured packet",
                                     len: cap as u64,
                                 },
@@ -461,7 +461,7 @@ impl RecordParser {
                         }
                         let iface = *ifaces
                             .first()
-                            .ok_or(Error::new(offset, ErrorKind::UnknownInterface(0)))?;
+                            .ok_or(Error::new(offset, IexErrorKind::UnknownInterface(0)))?;
                         let orig = e.u32(body, 0);
                         // The captured length is implied: the original length, cut to the
                         // snap length and to the space the block has.
@@ -512,7 +512,7 @@ impl PacketInfo {
 fn short_block(offset: u64, what: &'static str, len: usize) -> Error {
     Error::new(
         offset,
-        ErrorKind::BadLength {
+        IexErrorKind::BadLength {
             what,
             len: len as u64,
         },
@@ -776,7 +776,12 @@ fn read_full<R: Read>(r: &mut R, buf: &mut [u8], offset: u64) -> Result<usize, E
             Ok(0) => break,
             Ok(k) => n += k,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(Error::new(offset + n as u64, ErrorKind::Io(e.to_string()))),
+            Err(e) => {
+                return Err(Error::new(
+                    offset + n as u64,
+                    IexErrorKind::Io(e.to_string()),
+                ))
+            }
         }
     }
     Ok(n)

@@ -4,8 +4,8 @@
 //! skipped frames, and corrupt or truncated records and messages.
 
 use sbekit_iex::{
-    Capture, ErrorKind, Message, PacketReader, ReadOptions, Segment, Segments, StreamPacketReader,
-    StreamSegments,
+    Capture, IexErrorKind, Message, PacketReader, ReadOptions, Segment, Segments,
+    StreamPacketReader, StreamSegments,
 };
 
 // ---- builders ---------------------------------------------------------------------------------
@@ -411,7 +411,7 @@ fn pcapng_errors() {
         .next()
         .unwrap()
         .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::UnknownInterface(0));
+    assert_eq!(e.kind, IexErrorKind::UnknownInterface(0));
     assert_eq!(e.offset, shb_len as u64);
 
     // A trailing length that disagrees with the leading one.
@@ -428,7 +428,7 @@ fn pcapng_errors() {
         .next()
         .unwrap()
         .unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::BadLength { .. }), "{e}");
+    assert!(matches!(e.kind, IexErrorKind::BadLength { .. }), "{e}");
 
     // A block length that is not a multiple of 4.
     let mut ng = Ng {
@@ -445,13 +445,13 @@ fn pcapng_errors() {
         .unwrap()
         .unwrap_err();
     assert!(
-        matches!(e.kind, ErrorKind::BadLength { len: 13, .. }),
+        matches!(e.kind, IexErrorKind::BadLength { len: 13, .. }),
         "{e}"
     );
 
     // Not a capture at all.
     let e = PacketReader::new(b"GIF89a....").unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::UnknownMagic(_)));
+    assert!(matches!(e.kind, IexErrorKind::UnknownMagic(_)));
     assert_eq!(e.offset, 0);
 }
 
@@ -526,7 +526,7 @@ fn messages_unknown_longer_short_overrun_empty() {
     let Err(e) = &items[2] else { panic!() };
     assert_eq!(
         e.kind,
-        ErrorKind::MessageTooShort {
+        IexErrorKind::MessageTooShort {
             msg_type: b'T',
             len: 20,
             need: 38
@@ -557,7 +557,7 @@ fn messages_unknown_longer_short_overrun_empty() {
     let Err(e) = &items[1] else { panic!() };
     assert!(matches!(
         e.kind,
-        ErrorKind::MessageOverrun {
+        IexErrorKind::MessageOverrun {
             len: 200,
             remaining: 10
         }
@@ -570,7 +570,7 @@ fn messages_unknown_longer_short_overrun_empty() {
     seg[12] = 2;
     let s = Segment::parse(&seg, 0).unwrap().unwrap();
     let e = s.messages().next().unwrap().unwrap_err();
-    assert_eq!(e.kind, ErrorKind::EmptyMessage);
+    assert_eq!(e.kind, IexErrorKind::EmptyMessage);
 
     // An IEX-TP payload length larger than the datagram.
     let mut seg = iextp(0x8004, 1, 1, 0, 1, &[&[b'S'; 10]]);
@@ -578,7 +578,7 @@ fn messages_unknown_longer_short_overrun_empty() {
     let e = Segment::parse(&seg, 5).unwrap_err();
     assert_eq!(
         e.kind,
-        ErrorKind::PayloadLength {
+        IexErrorKind::PayloadLength {
             declared: 99,
             actual: 12
         }
@@ -635,7 +635,7 @@ fn every_truncation_delivers_the_prefix_then_errors() {
         } else {
             assert_eq!(errs.len(), 1, "cut at {cut}");
             assert_eq!(errs[0].offset, ends[whole_records] as u64);
-            assert!(matches!(errs[0].kind, ErrorKind::Truncated { .. }));
+            assert!(matches!(errs[0].kind, IexErrorKind::Truncated { .. }));
         }
         assert_eq!(
             stream_messages(part, ReadOptions::default()),
