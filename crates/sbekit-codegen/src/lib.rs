@@ -6,8 +6,10 @@
 //! bit sets, composites and a dispatcher over all messages (`AnyMessage::decode`). The output
 //! uses the small `sbekit-runtime` crate, contains no `unsafe`, and cannot panic on any input.
 //!
-//! [`write_module`] and [`write_crate`] put the output on disk atomically; [`format()`] runs
-//! `rustfmt` over it.
+//! The output is laid out by `prettyplease`, so it reads like code and is the same on every
+//! machine whatever its rustfmt; [`Options::rustfmt`] additionally runs the machine's `rustfmt`
+//! for projects that want its layout. [`write_module`] and [`write_crate`] put the output on disk
+//! atomically; [`format()`] runs `rustfmt` over any source.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -28,7 +30,9 @@ use std::process::{Command, Stdio};
 pub struct Options {
     /// Path by which generated code names the runtime crate (default `::sbekit_runtime`).
     pub runtime_path: String,
-    /// Run `rustfmt` over the output when it is available (default true).
+    /// Also run the machine's `rustfmt` over the output, when it is available (default false).
+    /// The output is always laid out by `prettyplease` and needs no rustfmt; this only trades
+    /// that machine-independent layout for rustfmt's.
     pub rustfmt: bool,
     /// How schema names that are Rust keywords become identifiers.
     pub keywords: KeywordStyle,
@@ -49,7 +53,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             runtime_path: "::sbekit_runtime".to_string(),
-            rustfmt: true,
+            rustfmt: false,
             keywords: KeywordStyle::Raw,
         }
     }
@@ -60,6 +64,8 @@ impl Default for Options {
 pub enum GenError {
     /// The IR uses a construct the generator does not support (or is malformed).
     Unsupported(String),
+    /// The generator produced source that does not parse as Rust (a bug in the generator).
+    Malformed(String),
     /// Writing the output failed.
     Io(PathBuf, std::io::Error),
 }
@@ -68,6 +74,12 @@ impl fmt::Display for GenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GenError::Unsupported(m) => write!(f, "cannot generate Rust: {m}"),
+            GenError::Malformed(m) => {
+                write!(
+                    f,
+                    "generated Rust does not parse (a bug in sbekit-codegen): {m}"
+                )
+            }
             GenError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
         }
     }
@@ -76,7 +88,7 @@ impl fmt::Display for GenError {
 impl std::error::Error for GenError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            GenError::Unsupported(_) => None,
+            GenError::Unsupported(_) | GenError::Malformed(_) => None,
             GenError::Io(_, e) => Some(e),
         }
     }
@@ -118,12 +130,31 @@ pub fn generate(ir: &Ir, opts: &Options) -> Result<String, GenError> {
 /// Generates the Rust module for a schema's layout. Identical input gives identical output.
 pub fn generate_layout(layout: &Layout, opts: &Options) -> Result<String, GenError> {
     let schema = view::build(layout);
-    let text = emit::emit(&schema, opts);
+    let text = pretty(&emit::emit(&schema, opts))?;
     Ok(if opts.rustfmt {
         format(&text).unwrap_or(text)
     } else {
         text
     })
+}
+
+/// Lays out generated source with `prettyplease`. Leading `//` comment lines (the `@generated`
+/// line), which a syntax tree does not keep, are carried over as they are.
+fn pretty(source: &str) -> Result<String, GenError> {
+    let split = source
+        .lines()
+        .take_while(|l| l.starts_with("//") && !l.starts_with("///") && !l.starts_with("//!"))
+        .map(|l| l.len() + 1)
+        .sum::<usize>()
+        .min(source.len());
+    let (head, body) = source.split_at(split);
+    let file = syn::parse_file(body).map_err(|e| GenError::Malformed(e.to_string()))?;
+    let mut out = head.to_string();
+    if !head.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(&prettyplease::unparse(&file));
+    Ok(out)
 }
 
 /// The module file name for a schema: its package in snake case (`baseline.rs`).
