@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 /// Generation options.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// The npm package name (default: `<package>-sbe`, lower-cased, dots as dashes).
+    /// The npm package name (default: [`default_package_name`]).
     pub package_name: Option<String>,
 }
 
@@ -76,7 +76,9 @@ pub fn write_package(layout: &Layout, dir: &Path, opts: &Options) -> std::io::Re
     Ok(())
 }
 
-/// The npm package name for a layout: `<package>-sbe`, lower-cased, with dots as dashes.
+/// The npm package name for a layout: the package lower-cased, with dots and underscores as
+/// dashes, and an `-sbe` suffix unless it already ends in `sbe` (`spot_sbe` -> `spot-sbe`,
+/// `baseline` -> `baseline-sbe`), as the Rust crate is named.
 pub fn default_package_name(layout: &Layout) -> String {
     let base: String = layout
         .package
@@ -84,7 +86,12 @@ pub fn default_package_name(layout: &Layout) -> String {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
-    format!("{}-sbe", base.trim_matches('-'))
+    let base = base.trim_matches('-');
+    if base.ends_with("sbe") {
+        base.to_string()
+    } else {
+        format!("{base}-sbe")
+    }
 }
 
 /// Accessor names of one field in a generated class.
