@@ -16,7 +16,6 @@
 
 mod emit;
 pub mod names;
-mod view;
 
 use sbekit_ir::layout::Layout;
 use sbekit_ir::Ir;
@@ -38,16 +37,8 @@ pub struct Options {
     pub keywords: KeywordStyle,
 }
 
-/// How schema names that are Rust keywords become identifiers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum KeywordStyle {
-    /// Raw identifiers (`r#type`); `self`, `Self`, `super` and `crate`, which cannot be raw,
-    /// get a trailing underscore.
-    #[default]
-    Raw,
-    /// A trailing underscore for every keyword (`type_`).
-    Suffix,
-}
+pub use sbekit_plan::names::rust::KeywordStyle;
+pub use sbekit_plan::Plan;
 
 impl Default for Options {
     fn default() -> Self {
@@ -64,6 +55,8 @@ impl Default for Options {
 pub enum GenError {
     /// The IR uses a construct the generator does not support (or is malformed).
     Unsupported(String),
+    /// The schema's codec plan could not be built.
+    Plan(sbekit_plan::PlanError),
     /// The generator produced source that does not parse as Rust (a bug in the generator).
     Malformed(String),
     /// Writing the output failed.
@@ -74,6 +67,7 @@ impl fmt::Display for GenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GenError::Unsupported(m) => write!(f, "cannot generate Rust: {m}"),
+            GenError::Plan(e) => write!(f, "cannot generate Rust: {e}"),
             GenError::Malformed(m) => {
                 write!(
                     f,
@@ -89,8 +83,15 @@ impl std::error::Error for GenError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             GenError::Unsupported(_) | GenError::Malformed(_) => None,
+            GenError::Plan(e) => Some(e),
             GenError::Io(_, e) => Some(e),
         }
+    }
+}
+
+impl From<sbekit_plan::PlanError> for GenError {
+    fn from(e: sbekit_plan::PlanError) -> Self {
+        GenError::Plan(e)
     }
 }
 
@@ -123,14 +124,18 @@ impl std::error::Error for FormatError {
 
 /// Generates the Rust module for `ir`. Identical input gives identical output.
 pub fn generate(ir: &Ir, opts: &Options) -> Result<String, GenError> {
-    let layout = Layout::from_ir(ir).map_err(|e| GenError::Unsupported(e.to_string()))?;
-    generate_layout(&layout, opts)
+    generate_plan(&Plan::from_ir(ir)?, opts)
 }
 
 /// Generates the Rust module for a schema's layout. Identical input gives identical output.
 pub fn generate_layout(layout: &Layout, opts: &Options) -> Result<String, GenError> {
-    let schema = view::build(layout);
-    let text = pretty(&emit::emit(&schema, opts))?;
+    generate_plan(&Plan::new(layout)?, opts)
+}
+
+/// Generates the Rust module for a schema's codec plan: what [`generate`] and
+/// [`generate_layout`] do after building the plan. Identical input gives identical output.
+pub fn generate_plan(plan: &Plan, opts: &Options) -> Result<String, GenError> {
+    let text = pretty(&emit::emit(plan, opts))?;
     Ok(if opts.rustfmt {
         format(&text).unwrap_or(text)
     } else {
@@ -177,12 +182,7 @@ pub fn module_name_of(package: &str) -> String {
 /// The default name of a generated crate: the package, dashed, with an `-sbe` suffix unless
 /// it already ends in `sbe` (`b3.umdf.mbo.sbe` -> `b3-umdf-mbo-sbe`, `baseline` -> `baseline-sbe`).
 pub fn crate_name(ir: &Ir) -> String {
-    let base = module_name(ir).replace('_', "-");
-    if base.ends_with("sbe") {
-        base
-    } else {
-        format!("{base}-sbe")
-    }
+    sbekit_plan::names::package_name(&ir.package_name)
 }
 
 /// Formats Rust source with `rustfmt` (edition 2021). `None` if rustfmt is missing or fails.

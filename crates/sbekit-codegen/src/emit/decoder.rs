@@ -5,7 +5,7 @@ use super::*;
 
 impl Gen<'_> {
     pub(super) fn body_decoder(&mut self, b: &Body, template: Option<i32>) {
-        let p = &b.path;
+        let p = &self.ty(b);
         let min = b.min_block;
         let k = b.sections.len();
         let versioned = b.has_versioned_fields();
@@ -159,7 +159,7 @@ impl Gen<'_> {
                 for (i, (_, s)) in sections.iter().enumerate() {
                     w!(out, "sec[{i}] = p;");
                     let step = match s {
-                    Section::Group { body, .. } => format!("p = {}Decoder::group_skip(buf, p, acting_version)?;", body.path),
+                    Section::Group { body, .. } => format!("p = {}Decoder::group_skip(buf, p, acting_version)?;", self.s.type_name(Language::Rust, &body.path)),
                     Section::Var { len, .. } => format!("p = rt::var_end(buf, p, |b: [u8; {}]| rt::Int::to_usize({}::from_{}_bytes(b)))?;", len.ty.size(), rty(len.ty), endian(len.order)),
                 };
                     if s.since() > 0 {
@@ -201,7 +201,7 @@ impl Gen<'_> {
                 for (i, (_, s)) in sections.iter().enumerate() {
                     w!(out, "sec[{i}] = p;");
                     let step = match s {
-                        Section::Group { body, .. } => format!("p = {}Decoder::group_end_trusted(buf, p, acting_version)?;", body.path),
+                        Section::Group { body, .. } => format!("p = {}Decoder::group_end_trusted(buf, p, acting_version)?;", self.s.type_name(Language::Rust, &body.path)),
                         Section::Var { len, .. } => format!(
                             "p = {{ let n = rt::Int::to_usize({}::from_{}_bytes(*rt::chunk::<{}>(buf, p)?)); p.saturating_add({}).saturating_add(n) }};",
                             rty(len.ty), endian(len.order), len.ty.size(), len.ty.size()
@@ -243,7 +243,7 @@ impl Gen<'_> {
                     body,
                     ..
                 } => {
-                    let it = format!("{}Iter", body.path);
+                    let it = format!("{}Iter", self.s.type_name(Language::Rust, &body.path));
                     doc(
                         out,
                         description.as_ref(),
@@ -252,7 +252,7 @@ impl Gen<'_> {
                     w!(out, "#[inline]");
                     let make = format!(
                         "{}Decoder::group_iter(self.buf, self.sec[{i}], self.acting_version)",
-                        body.path
+                        self.s.type_name(Language::Rust, &body.path)
                     );
                     if *since > 0 {
                         w!(out, "///");

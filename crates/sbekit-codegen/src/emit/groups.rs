@@ -32,7 +32,7 @@ impl Gen<'_> {
         count: &DimField,
         nested: bool,
     ) {
-        let p = &body.path;
+        let p = &self.ty(body);
         let out = &mut self.out;
         let max = count.max.min(u64::from(u32::MAX));
         w!(out, "/// Iterates over the entries of a `{name}` group (checked when the message was decoded).");
@@ -200,7 +200,7 @@ impl Gen<'_> {
         bl: &DimField,
         count: &DimField,
     ) {
-        let p = &body.path;
+        let p = &self.ty(body);
         let out = &mut self.out;
         let max = count.max.min(u64::from(u32::MAX));
         let has_tail = !body.sections.is_empty();
