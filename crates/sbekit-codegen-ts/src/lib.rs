@@ -76,22 +76,12 @@ pub fn write_package(layout: &Layout, dir: &Path, opts: &Options) -> std::io::Re
     Ok(())
 }
 
-/// The npm package name for a layout: the package lower-cased, with dots and underscores as
-/// dashes, and an `-sbe` suffix unless it already ends in `sbe` (`spot_sbe` -> `spot-sbe`,
-/// `baseline` -> `baseline-sbe`), as the Rust crate is named.
+/// The npm package name for a layout, named as the Rust crate is
+/// ([`sbekit_plan::names::package_name`]): lower-case words joined by dashes, with an `-sbe`
+/// suffix unless it already ends in `sbe` (`spot_sbe` -> `spot-sbe`, `baseline` ->
+/// `baseline-sbe`).
 pub fn default_package_name(layout: &Layout) -> String {
-    let base: String = layout
-        .package
-        .to_ascii_lowercase()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    let base = base.trim_matches('-');
-    if base.ends_with("sbe") {
-        base.to_string()
-    } else {
-        format!("{base}-sbe")
-    }
+    sbekit_plan::names::package_name(&layout.package)
 }
 
 /// Accessor names of one field in a generated class.
