@@ -150,9 +150,10 @@ impl Gen<'_> {
             // The one walk that checks a body: block, then each section in order.
             w!(out, "#[inline]");
             w!(out, "fn parse(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> {R}<Self, rt::DecodeError> {{");
-            w!(out, "let blk_end = match pos.checked_add(block_len) {{ {SOME}(e) if e <= buf.len() => e, _ => return {ERR}(rt::DecodeError::too_short(pos, block_len, buf.len())) }};");
-            w!(out, "let blk = match buf.get(pos..blk_end) {{ {SOME}(b) => b, {NONE} => return {ERR}(rt::DecodeError::too_short(pos, block_len, buf.len())) }};");
-            w!(out, "let block = match blk.first_chunk::<{min}>() {{ {SOME}(b) => b, {NONE} => return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::BlockLengthTooShort {{ minimum: {min}, found: block_len }}, pos)) }};");
+            w!(
+                out,
+                "let (blk, block, blk_end) = rt::bounds::block::<{min}>(buf, pos, block_len)?;"
+            );
             if k > 0 {
                 w!(out, "let mut p = blk_end;");
                 w!(out, "let mut sec = [0usize; {}];", k + 1);
@@ -193,9 +194,11 @@ impl Gen<'_> {
                 // locates the sections (every access stays bounds-checked, so it cannot panic).
                 w!(out, "#[inline]");
                 w!(out, "fn parse_trusted(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> {O}<Self> {{");
-                w!(out, "let blk_end = pos.saturating_add(block_len);");
-                w!(out, "let blk = buf.get(pos..blk_end)?;");
-                w!(out, "let block = blk.first_chunk::<{min}>()?;");
+                let blk = if versioned { "blk" } else { "_" };
+                w!(
+                    out,
+                    "let ({blk}, block, blk_end) = rt::bounds::block_trusted::<{min}>(buf, pos, block_len)?;"
+                );
                 w!(out, "let mut p = blk_end;");
                 w!(out, "let mut sec = [0usize; {}];", k + 1);
                 for (i, (_, s)) in sections.iter().enumerate() {
@@ -203,8 +206,8 @@ impl Gen<'_> {
                     let step = match s {
                         Section::Group { body, .. } => format!("p = {}Decoder::group_end_trusted(buf, p, acting_version)?;", self.s.type_name(Language::Rust, &body.path)),
                         Section::Var { len, .. } => format!(
-                            "p = {{ let n = rt::Int::to_usize({}::from_{}_bytes(*rt::chunk::<{}>(buf, p)?)); p.saturating_add({}).saturating_add(n) }};",
-                            rty(len.ty), endian(len.order), len.ty.size(), len.ty.size()
+                            "p = rt::bounds::var_end_trusted(buf, p, |b: [u8; {}]| rt::Int::to_usize({}::from_{}_bytes(b)))?;",
+                            len.ty.size(), rty(len.ty), endian(len.order)
                         ),
                     };
                     if s.since() > 0 {

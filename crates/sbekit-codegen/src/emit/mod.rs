@@ -160,6 +160,7 @@ const DECODER_RESERVED: &[&str] = &[
     "from_block",
     "parse_trusted",
     "group_check_dims",
+    "group_dims",
     "group_skip",
     "group_end_trusted",
     "group_iter",

@@ -425,36 +425,7 @@ impl<'a> MarketUpdatesDecoder<'a> {
         block_len: usize,
         acting_version: u64,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
-        let blk_end = match pos.checked_add(block_len) {
-            ::core::option::Option::Some(e) if e <= buf.len() => e,
-            _ => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, block_len, buf.len()),
-                );
-            }
-        };
-        let blk = match buf.get(pos..blk_end) {
-            ::core::option::Option::Some(b) => b,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, block_len, buf.len()),
-                );
-            }
-        };
-        let block = match blk.first_chunk::<8>() {
-            ::core::option::Option::Some(b) => b,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::new(
-                        rt::DecodeErrorKind::BlockLengthTooShort {
-                            minimum: 8,
-                            found: block_len,
-                        },
-                        pos,
-                    ),
-                );
-            }
-        };
+        let (blk, block, blk_end) = rt::bounds::block::<8>(buf, pos, block_len)?;
         let mut p = blk_end;
         let mut sec = [0usize; 3];
         sec[0] = p;
@@ -510,33 +481,12 @@ pub type MarketUpdatesTradesIter<'a> = rt::FixedGroupIter<
     MarketUpdatesTradesDecoder<'a>,
 >;
 impl<'a> MarketUpdatesTradesDecoder<'a> {
-    #[inline]
-    fn group_check_dims(
-        buf: &'a [u8],
-        pos: usize,
-    ) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
-        let dims = match rt::chunk::<4>(buf, pos) {
-            ::core::option::Option::Some(d) => d,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, 4, buf.len()),
-                );
-            }
-        };
-        let block_len = rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 0)));
-        let remaining = rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2)));
-        if block_len < MarketUpdatesTradesDecoder::MIN_BLOCK_LENGTH {
-            return ::core::result::Result::Err(
-                rt::DecodeError::new(
-                    rt::DecodeErrorKind::BlockLengthTooShort {
-                        minimum: MarketUpdatesTradesDecoder::MIN_BLOCK_LENGTH,
-                        found: block_len,
-                    },
-                    pos,
-                ),
-            );
-        }
-        ::core::result::Result::Ok((block_len, remaining))
+    #[inline(always)]
+    fn group_dims(dims: &[u8; 4]) -> (usize, usize) {
+        (
+            rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 0))),
+            rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2))),
+        )
     }
     /// Checks the group at `pos`; returns where it ends.
     #[inline]
@@ -545,23 +495,15 @@ impl<'a> MarketUpdatesTradesDecoder<'a> {
         pos: usize,
         acting_version: u64,
     ) -> ::core::result::Result<usize, rt::DecodeError> {
-        let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
-        let start = pos.wrapping_add(4);
+        let (block_len, remaining) = rt::bounds::group_dims(
+            buf,
+            pos,
+            MarketUpdatesTradesDecoder::MIN_BLOCK_LENGTH,
+            usize::MAX,
+            Self::group_dims,
+        )?;
         let _ = acting_version;
-        match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
-            ::core::option::Option::Some(end) if end <= buf.len() => {
-                ::core::result::Result::Ok(end)
-            }
-            _ => {
-                ::core::result::Result::Err(
-                    rt::DecodeError::too_short(
-                        start,
-                        block_len.saturating_mul(remaining),
-                        buf.len(),
-                    ),
-                )
-            }
-        }
+        rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)
     }
     #[inline]
     fn group_iter(
@@ -569,27 +511,19 @@ impl<'a> MarketUpdatesTradesDecoder<'a> {
         pos: usize,
         acting_version: u64,
     ) -> MarketUpdatesTradesIter<'a> {
-        let (block_len, remaining) = match rt::chunk::<4>(buf, pos) {
-            ::core::option::Option::Some(dims) => {
-                (
-                    rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 0))),
-                    rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2))),
-                )
-            }
-            ::core::option::Option::None => (0, 0),
-        };
-        let start = pos.saturating_add(4);
-        match block_len
-            .checked_mul(remaining)
-            .and_then(|n| buf.get(start..start.checked_add(n)?))
-        {
-            ::core::option::Option::Some(rest) => {
-                rt::FixedGroupIter::new(rest, block_len, remaining, acting_version)
-            }
-            ::core::option::Option::None => {
-                rt::FixedGroupIter::new(&[], block_len, 0, acting_version)
-            }
-        }
+        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+                buf,
+                pos,
+                Self::group_dims,
+            )
+            .unwrap_or((0, 0));
+        rt::FixedGroupIter::checked(
+            buf,
+            pos.saturating_add(4),
+            block_len,
+            remaining,
+            acting_version,
+        )
     }
 }
 impl<'a> rt::FixedEntry<'a> for MarketUpdatesTradesDecoder<'a> {
@@ -604,33 +538,12 @@ pub type MarketUpdatesLevelUpdatesIter<'a> = rt::FixedGroupIter<
     MarketUpdatesLevelUpdatesDecoder<'a>,
 >;
 impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
-    #[inline]
-    fn group_check_dims(
-        buf: &'a [u8],
-        pos: usize,
-    ) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
-        let dims = match rt::chunk::<4>(buf, pos) {
-            ::core::option::Option::Some(d) => d,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, 4, buf.len()),
-                );
-            }
-        };
-        let block_len = rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 0)));
-        let remaining = rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2)));
-        if block_len < MarketUpdatesLevelUpdatesDecoder::MIN_BLOCK_LENGTH {
-            return ::core::result::Result::Err(
-                rt::DecodeError::new(
-                    rt::DecodeErrorKind::BlockLengthTooShort {
-                        minimum: MarketUpdatesLevelUpdatesDecoder::MIN_BLOCK_LENGTH,
-                        found: block_len,
-                    },
-                    pos,
-                ),
-            );
-        }
-        ::core::result::Result::Ok((block_len, remaining))
+    #[inline(always)]
+    fn group_dims(dims: &[u8; 4]) -> (usize, usize) {
+        (
+            rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 0))),
+            rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2))),
+        )
     }
     /// Checks the group at `pos`; returns where it ends.
     #[inline]
@@ -639,23 +552,15 @@ impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
         pos: usize,
         acting_version: u64,
     ) -> ::core::result::Result<usize, rt::DecodeError> {
-        let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
-        let start = pos.wrapping_add(4);
+        let (block_len, remaining) = rt::bounds::group_dims(
+            buf,
+            pos,
+            MarketUpdatesLevelUpdatesDecoder::MIN_BLOCK_LENGTH,
+            usize::MAX,
+            Self::group_dims,
+        )?;
         let _ = acting_version;
-        match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
-            ::core::option::Option::Some(end) if end <= buf.len() => {
-                ::core::result::Result::Ok(end)
-            }
-            _ => {
-                ::core::result::Result::Err(
-                    rt::DecodeError::too_short(
-                        start,
-                        block_len.saturating_mul(remaining),
-                        buf.len(),
-                    ),
-                )
-            }
-        }
+        rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)
     }
     #[inline]
     fn group_iter(
@@ -663,27 +568,19 @@ impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
         pos: usize,
         acting_version: u64,
     ) -> MarketUpdatesLevelUpdatesIter<'a> {
-        let (block_len, remaining) = match rt::chunk::<4>(buf, pos) {
-            ::core::option::Option::Some(dims) => {
-                (
-                    rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 0))),
-                    rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2))),
-                )
-            }
-            ::core::option::Option::None => (0, 0),
-        };
-        let start = pos.saturating_add(4);
-        match block_len
-            .checked_mul(remaining)
-            .and_then(|n| buf.get(start..start.checked_add(n)?))
-        {
-            ::core::option::Option::Some(rest) => {
-                rt::FixedGroupIter::new(rest, block_len, remaining, acting_version)
-            }
-            ::core::option::Option::None => {
-                rt::FixedGroupIter::new(&[], block_len, 0, acting_version)
-            }
-        }
+        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+                buf,
+                pos,
+                Self::group_dims,
+            )
+            .unwrap_or((0, 0));
+        rt::FixedGroupIter::checked(
+            buf,
+            pos.saturating_add(4),
+            block_len,
+            remaining,
+            acting_version,
+        )
     }
 }
 impl<'a> rt::FixedEntry<'a> for MarketUpdatesLevelUpdatesDecoder<'a> {

@@ -480,36 +480,7 @@ impl<'a> OrderFillsDecoder<'a> {
         block_len: usize,
         acting_version: u64,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
-        let blk_end = match pos.checked_add(block_len) {
-            ::core::option::Option::Some(e) if e <= buf.len() => e,
-            _ => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, block_len, buf.len()),
-                );
-            }
-        };
-        let blk = match buf.get(pos..blk_end) {
-            ::core::option::Option::Some(b) => b,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, block_len, buf.len()),
-                );
-            }
-        };
-        let block = match blk.first_chunk::<4>() {
-            ::core::option::Option::Some(b) => b,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::new(
-                        rt::DecodeErrorKind::BlockLengthTooShort {
-                            minimum: 4,
-                            found: block_len,
-                        },
-                        pos,
-                    ),
-                );
-            }
-        };
+        let (blk, block, blk_end) = rt::bounds::block::<4>(buf, pos, block_len)?;
         let mut p = blk_end;
         let mut sec = [0usize; 3];
         sec[0] = p;
@@ -533,18 +504,17 @@ impl<'a> OrderFillsDecoder<'a> {
         block_len: usize,
         acting_version: u64,
     ) -> ::core::option::Option<Self> {
-        let blk_end = pos.saturating_add(block_len);
-        let blk = buf.get(pos..blk_end)?;
-        let block = blk.first_chunk::<4>()?;
+        let (blk, block, blk_end) = rt::bounds::block_trusted::<4>(buf, pos, block_len)?;
         let mut p = blk_end;
         let mut sec = [0usize; 3];
         sec[0] = p;
         p = OrderFillsLegsDecoder::group_end_trusted(buf, p, acting_version)?;
         sec[1] = p;
-        p = {
-            let n = rt::Int::to_usize(u16::from_be_bytes(*rt::chunk::<2>(buf, p)?));
-            p.saturating_add(2).saturating_add(n)
-        };
+        p = rt::bounds::var_end_trusted(
+            buf,
+            p,
+            |b: [u8; 2]| rt::Int::to_usize(u16::from_be_bytes(b)),
+        )?;
         sec[2] = p;
         ::core::option::Option::Some(Self {
             block,
@@ -729,36 +699,7 @@ impl<'a> OrderDecoder<'a> {
         block_len: usize,
         acting_version: u64,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
-        let blk_end = match pos.checked_add(block_len) {
-            ::core::option::Option::Some(e) if e <= buf.len() => e,
-            _ => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, block_len, buf.len()),
-                );
-            }
-        };
-        let blk = match buf.get(pos..blk_end) {
-            ::core::option::Option::Some(b) => b,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, block_len, buf.len()),
-                );
-            }
-        };
-        let block = match blk.first_chunk::<43>() {
-            ::core::option::Option::Some(b) => b,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::new(
-                        rt::DecodeErrorKind::BlockLengthTooShort {
-                            minimum: 43,
-                            found: block_len,
-                        },
-                        pos,
-                    ),
-                );
-            }
-        };
+        let (blk, block, blk_end) = rt::bounds::block::<43>(buf, pos, block_len)?;
         let mut p = blk_end;
         let mut sec = [0usize; 5];
         sec[0] = p;
@@ -944,33 +885,12 @@ impl ::core::fmt::Debug for OrderDecoder<'_> {
 /// Iterates over the entries of a `fills` group (checked when the message was decoded).
 pub type OrderFillsIter<'a> = rt::GroupIter<'a, OrderFillsDecoder<'a>>;
 impl<'a> OrderFillsDecoder<'a> {
-    #[inline]
-    fn group_check_dims(
-        buf: &'a [u8],
-        pos: usize,
-    ) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
-        let dims = match rt::chunk::<4>(buf, pos) {
-            ::core::option::Option::Some(d) => d,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, 4, buf.len()),
-                );
-            }
-        };
-        let block_len = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0)));
-        let remaining = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2)));
-        if block_len < OrderFillsDecoder::MIN_BLOCK_LENGTH {
-            return ::core::result::Result::Err(
-                rt::DecodeError::new(
-                    rt::DecodeErrorKind::BlockLengthTooShort {
-                        minimum: OrderFillsDecoder::MIN_BLOCK_LENGTH,
-                        found: block_len,
-                    },
-                    pos,
-                ),
-            );
-        }
-        ::core::result::Result::Ok((block_len, remaining))
+    #[inline(always)]
+    fn group_dims(dims: &[u8; 4]) -> (usize, usize) {
+        (
+            rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))),
+            rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2))),
+        )
     }
     /// Checks the group at `pos`; returns where it ends.
     #[inline]
@@ -979,22 +899,18 @@ impl<'a> OrderFillsDecoder<'a> {
         pos: usize,
         acting_version: u64,
     ) -> ::core::result::Result<usize, rt::DecodeError> {
-        let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
-        let start = pos.wrapping_add(4);
-        let mut p = start;
+        let (block_len, remaining) = rt::bounds::group_dims(
+            buf,
+            pos,
+            OrderFillsDecoder::MIN_BLOCK_LENGTH,
+            usize::MAX,
+            Self::group_dims,
+        )?;
+        let mut p = pos.wrapping_add(4);
         for _ in 0..remaining {
             let end = OrderFillsDecoder::parse(buf, p, block_len, acting_version)?.end;
             if end == p {
-                if remaining > buf.len() {
-                    return ::core::result::Result::Err(
-                        rt::DecodeError::new(
-                            rt::DecodeErrorKind::InvalidDimension {
-                                found: remaining as u64,
-                            },
-                            pos,
-                        ),
-                    );
-                }
+                rt::bounds::empty_entries(buf, pos, remaining)?;
                 break;
             }
             p = end;
@@ -1003,17 +919,19 @@ impl<'a> OrderFillsDecoder<'a> {
     }
     #[inline]
     fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> OrderFillsIter<'a> {
-        let (block_len, remaining) = match rt::chunk::<4>(buf, pos) {
-            ::core::option::Option::Some(dims) => {
-                (
-                    rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))),
-                    rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2))),
-                )
-            }
-            ::core::option::Option::None => (0, 0),
-        };
-        let start = pos.saturating_add(4);
-        rt::GroupIter::new(buf, start, block_len, remaining, acting_version)
+        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+                buf,
+                pos,
+                Self::group_dims,
+            )
+            .unwrap_or((0, 0));
+        rt::GroupIter::new(
+            buf,
+            pos.saturating_add(4),
+            block_len,
+            remaining,
+            acting_version,
+        )
     }
 }
 impl<'a> rt::Entry<'a> for OrderFillsDecoder<'a> {
@@ -1034,33 +952,12 @@ impl<'a> rt::Entry<'a> for OrderFillsDecoder<'a> {
 /// Iterates over the entries of a `legs` group (checked when the message was decoded).
 pub type OrderFillsLegsIter<'a> = rt::FixedGroupIter<'a, OrderFillsLegsDecoder<'a>>;
 impl<'a> OrderFillsLegsDecoder<'a> {
-    #[inline]
-    fn group_check_dims(
-        buf: &'a [u8],
-        pos: usize,
-    ) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
-        let dims = match rt::chunk::<4>(buf, pos) {
-            ::core::option::Option::Some(d) => d,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, 4, buf.len()),
-                );
-            }
-        };
-        let block_len = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0)));
-        let remaining = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2)));
-        if block_len < OrderFillsLegsDecoder::MIN_BLOCK_LENGTH {
-            return ::core::result::Result::Err(
-                rt::DecodeError::new(
-                    rt::DecodeErrorKind::BlockLengthTooShort {
-                        minimum: OrderFillsLegsDecoder::MIN_BLOCK_LENGTH,
-                        found: block_len,
-                    },
-                    pos,
-                ),
-            );
-        }
-        ::core::result::Result::Ok((block_len, remaining))
+    #[inline(always)]
+    fn group_dims(dims: &[u8; 4]) -> (usize, usize) {
+        (
+            rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))),
+            rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2))),
+        )
     }
     /// Checks the group at `pos`; returns where it ends.
     #[inline]
@@ -1069,23 +966,15 @@ impl<'a> OrderFillsLegsDecoder<'a> {
         pos: usize,
         acting_version: u64,
     ) -> ::core::result::Result<usize, rt::DecodeError> {
-        let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
-        let start = pos.wrapping_add(4);
+        let (block_len, remaining) = rt::bounds::group_dims(
+            buf,
+            pos,
+            OrderFillsLegsDecoder::MIN_BLOCK_LENGTH,
+            usize::MAX,
+            Self::group_dims,
+        )?;
         let _ = acting_version;
-        match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
-            ::core::option::Option::Some(end) if end <= buf.len() => {
-                ::core::result::Result::Ok(end)
-            }
-            _ => {
-                ::core::result::Result::Err(
-                    rt::DecodeError::too_short(
-                        start,
-                        block_len.saturating_mul(remaining),
-                        buf.len(),
-                    ),
-                )
-            }
-        }
+        rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)
     }
     /// Where the (already checked) group at `pos` ends.
     #[inline]
@@ -1094,13 +983,14 @@ impl<'a> OrderFillsLegsDecoder<'a> {
         pos: usize,
         acting_version: u64,
     ) -> ::core::option::Option<usize> {
-        let dims = rt::chunk::<4>(buf, pos)?;
-        let block_len = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0)));
-        let remaining = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2)));
-        let start = pos.saturating_add(4);
+        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+            buf,
+            pos,
+            Self::group_dims,
+        )?;
         let _ = acting_version;
         ::core::option::Option::Some(
-            start.saturating_add(block_len.saturating_mul(remaining)),
+            rt::bounds::fixed_group_end_trusted(pos, 4, block_len, remaining),
         )
     }
     #[inline]
@@ -1109,27 +999,19 @@ impl<'a> OrderFillsLegsDecoder<'a> {
         pos: usize,
         acting_version: u64,
     ) -> OrderFillsLegsIter<'a> {
-        let (block_len, remaining) = match rt::chunk::<4>(buf, pos) {
-            ::core::option::Option::Some(dims) => {
-                (
-                    rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))),
-                    rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2))),
-                )
-            }
-            ::core::option::Option::None => (0, 0),
-        };
-        let start = pos.saturating_add(4);
-        match block_len
-            .checked_mul(remaining)
-            .and_then(|n| buf.get(start..start.checked_add(n)?))
-        {
-            ::core::option::Option::Some(rest) => {
-                rt::FixedGroupIter::new(rest, block_len, remaining, acting_version)
-            }
-            ::core::option::Option::None => {
-                rt::FixedGroupIter::new(&[], block_len, 0, acting_version)
-            }
-        }
+        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+                buf,
+                pos,
+                Self::group_dims,
+            )
+            .unwrap_or((0, 0));
+        rt::FixedGroupIter::checked(
+            buf,
+            pos.saturating_add(4),
+            block_len,
+            remaining,
+            acting_version,
+        )
     }
 }
 impl<'a> rt::FixedEntry<'a> for OrderFillsLegsDecoder<'a> {
@@ -1141,32 +1023,12 @@ impl<'a> rt::FixedEntry<'a> for OrderFillsLegsDecoder<'a> {
 /// Iterates over the entries of a `marks` group (checked when the message was decoded).
 pub type OrderMarksIter<'a> = rt::FixedGroupIter<'a, OrderMarksDecoder<'a>>;
 impl<'a> OrderMarksDecoder<'a> {
-    #[inline]
-    fn group_check_dims(
-        buf: &'a [u8],
-        pos: usize,
-    ) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
-        let dims = match rt::chunk::<6>(buf, pos) {
-            ::core::option::Option::Some(d) => d,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, 6, buf.len()),
-                );
-            }
-        };
-        let block_len = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0)));
-        let remaining = rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2)));
-        if remaining > 2147483647 {
-            return ::core::result::Result::Err(
-                rt::DecodeError::new(
-                    rt::DecodeErrorKind::InvalidDimension {
-                        found: remaining as u64,
-                    },
-                    pos,
-                ),
-            );
-        }
-        ::core::result::Result::Ok((block_len, remaining))
+    #[inline(always)]
+    fn group_dims(dims: &[u8; 6]) -> (usize, usize) {
+        (
+            rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))),
+            rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2))),
+        )
     }
     /// Checks the group at `pos`; returns where it ends.
     #[inline]
@@ -1175,57 +1037,31 @@ impl<'a> OrderMarksDecoder<'a> {
         pos: usize,
         acting_version: u64,
     ) -> ::core::result::Result<usize, rt::DecodeError> {
-        let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
-        let start = pos.wrapping_add(6);
+        let (block_len, remaining) = rt::bounds::group_dims(
+            buf,
+            pos,
+            OrderMarksDecoder::MIN_BLOCK_LENGTH,
+            2147483647,
+            Self::group_dims,
+        )?;
         let _ = acting_version;
-        if block_len == 0 && remaining > buf.len() {
-            return ::core::result::Result::Err(
-                rt::DecodeError::new(
-                    rt::DecodeErrorKind::InvalidDimension {
-                        found: remaining as u64,
-                    },
-                    pos,
-                ),
-            );
-        }
-        match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
-            ::core::option::Option::Some(end) if end <= buf.len() => {
-                ::core::result::Result::Ok(end)
-            }
-            _ => {
-                ::core::result::Result::Err(
-                    rt::DecodeError::too_short(
-                        start,
-                        block_len.saturating_mul(remaining),
-                        buf.len(),
-                    ),
-                )
-            }
-        }
+        rt::bounds::fixed_group_end(buf, pos, 6, block_len, remaining)
     }
     #[inline]
     fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> OrderMarksIter<'a> {
-        let (block_len, remaining) = match rt::chunk::<6>(buf, pos) {
-            ::core::option::Option::Some(dims) => {
-                (
-                    rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))),
-                    rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2))),
-                )
-            }
-            ::core::option::Option::None => (0, 0),
-        };
-        let start = pos.saturating_add(6);
-        match block_len
-            .checked_mul(remaining)
-            .and_then(|n| buf.get(start..start.checked_add(n)?))
-        {
-            ::core::option::Option::Some(rest) => {
-                rt::FixedGroupIter::new(rest, block_len, remaining, acting_version)
-            }
-            ::core::option::Option::None => {
-                rt::FixedGroupIter::new(&[], block_len, 0, acting_version)
-            }
-        }
+        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+                buf,
+                pos,
+                Self::group_dims,
+            )
+            .unwrap_or((0, 0));
+        rt::FixedGroupIter::checked(
+            buf,
+            pos.saturating_add(6),
+            block_len,
+            remaining,
+            acting_version,
+        )
     }
 }
 impl<'a> rt::FixedEntry<'a> for OrderMarksDecoder<'a> {
@@ -1940,36 +1776,7 @@ impl<'a> CancelDecoder<'a> {
         block_len: usize,
         acting_version: u64,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
-        let blk_end = match pos.checked_add(block_len) {
-            ::core::option::Option::Some(e) if e <= buf.len() => e,
-            _ => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, block_len, buf.len()),
-                );
-            }
-        };
-        let blk = match buf.get(pos..blk_end) {
-            ::core::option::Option::Some(b) => b,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, block_len, buf.len()),
-                );
-            }
-        };
-        let block = match blk.first_chunk::<8>() {
-            ::core::option::Option::Some(b) => b,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::new(
-                        rt::DecodeErrorKind::BlockLengthTooShort {
-                            minimum: 8,
-                            found: block_len,
-                        },
-                        pos,
-                    ),
-                );
-            }
-        };
+        let (blk, block, blk_end) = rt::bounds::block::<8>(buf, pos, block_len)?;
         let mut p = blk_end;
         let mut sec = [0usize; 2];
         sec[0] = p;
@@ -2012,32 +1819,12 @@ impl ::core::fmt::Debug for CancelDecoder<'_> {
 /// Iterates over the entries of a `hints` group (checked when the message was decoded).
 pub type CancelHintsIter<'a> = rt::FixedGroupIter<'a, CancelHintsDecoder<'a>>;
 impl<'a> CancelHintsDecoder<'a> {
-    #[inline]
-    fn group_check_dims(
-        buf: &'a [u8],
-        pos: usize,
-    ) -> ::core::result::Result<(usize, usize), rt::DecodeError> {
-        let dims = match rt::chunk::<6>(buf, pos) {
-            ::core::option::Option::Some(d) => d,
-            ::core::option::Option::None => {
-                return ::core::result::Result::Err(
-                    rt::DecodeError::too_short(pos, 6, buf.len()),
-                );
-            }
-        };
-        let block_len = rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0)));
-        let remaining = rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2)));
-        if remaining > 2147483647 {
-            return ::core::result::Result::Err(
-                rt::DecodeError::new(
-                    rt::DecodeErrorKind::InvalidDimension {
-                        found: remaining as u64,
-                    },
-                    pos,
-                ),
-            );
-        }
-        ::core::result::Result::Ok((block_len, remaining))
+    #[inline(always)]
+    fn group_dims(dims: &[u8; 6]) -> (usize, usize) {
+        (
+            rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))),
+            rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2))),
+        )
     }
     /// Checks the group at `pos`; returns where it ends.
     #[inline]
@@ -2046,33 +1833,15 @@ impl<'a> CancelHintsDecoder<'a> {
         pos: usize,
         acting_version: u64,
     ) -> ::core::result::Result<usize, rt::DecodeError> {
-        let (block_len, remaining) = Self::group_check_dims(buf, pos)?;
-        let start = pos.wrapping_add(6);
+        let (block_len, remaining) = rt::bounds::group_dims(
+            buf,
+            pos,
+            CancelHintsDecoder::MIN_BLOCK_LENGTH,
+            2147483647,
+            Self::group_dims,
+        )?;
         let _ = acting_version;
-        if block_len == 0 && remaining > buf.len() {
-            return ::core::result::Result::Err(
-                rt::DecodeError::new(
-                    rt::DecodeErrorKind::InvalidDimension {
-                        found: remaining as u64,
-                    },
-                    pos,
-                ),
-            );
-        }
-        match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {
-            ::core::option::Option::Some(end) if end <= buf.len() => {
-                ::core::result::Result::Ok(end)
-            }
-            _ => {
-                ::core::result::Result::Err(
-                    rt::DecodeError::too_short(
-                        start,
-                        block_len.saturating_mul(remaining),
-                        buf.len(),
-                    ),
-                )
-            }
-        }
+        rt::bounds::fixed_group_end(buf, pos, 6, block_len, remaining)
     }
     #[inline]
     fn group_iter(
@@ -2080,27 +1849,19 @@ impl<'a> CancelHintsDecoder<'a> {
         pos: usize,
         acting_version: u64,
     ) -> CancelHintsIter<'a> {
-        let (block_len, remaining) = match rt::chunk::<6>(buf, pos) {
-            ::core::option::Option::Some(dims) => {
-                (
-                    rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 0))),
-                    rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2))),
-                )
-            }
-            ::core::option::Option::None => (0, 0),
-        };
-        let start = pos.saturating_add(6);
-        match block_len
-            .checked_mul(remaining)
-            .and_then(|n| buf.get(start..start.checked_add(n)?))
-        {
-            ::core::option::Option::Some(rest) => {
-                rt::FixedGroupIter::new(rest, block_len, remaining, acting_version)
-            }
-            ::core::option::Option::None => {
-                rt::FixedGroupIter::new(&[], block_len, 0, acting_version)
-            }
-        }
+        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+                buf,
+                pos,
+                Self::group_dims,
+            )
+            .unwrap_or((0, 0));
+        rt::FixedGroupIter::checked(
+            buf,
+            pos.saturating_add(6),
+            block_len,
+            remaining,
+            acting_version,
+        )
     }
 }
 impl<'a> rt::FixedEntry<'a> for CancelHintsDecoder<'a> {
