@@ -167,6 +167,7 @@ impl View<'_> {
             offset: s.offset,
             order: self.l.byte_order,
             max: s.max,
+            constant: s.constant,
         }
     }
 

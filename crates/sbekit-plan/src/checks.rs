@@ -152,6 +152,7 @@ fn slot(s: &IntSlot, order: ByteOrder) -> Slot {
         offset: s.offset,
         order,
         max: s.max,
+        constant: s.constant,
     }
 }
 

@@ -220,6 +220,9 @@ pub struct Slot {
     pub order: ByteOrder,
     /// Largest value allowed (`maxValue`, or the type's largest non-null value).
     pub max: u64,
+    /// For a constant member (a constant header field): its value, which is then not read
+    /// from the wire.
+    pub constant: Option<u64>,
 }
 
 impl Slot {

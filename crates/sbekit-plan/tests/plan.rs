@@ -235,6 +235,18 @@ fn plan_of_every_reference_accepted_schema_builds() {
             // Header, ids and root block, then one step per top-level section.
             assert_eq!(m.checks.len(), 4 + m.body.sections.len(), "{}", cols[0]);
             assert!(m.body.min_block <= m.body.block_length, "{}", cols[0]);
+            match &m.checks[3] {
+                Check::RootBlock {
+                    block_length,
+                    version,
+                    ..
+                } => {
+                    let h = &layout.header;
+                    assert_eq!(block_length.offset, h.block_length.offset, "{}", cols[0]);
+                    assert_eq!(version.constant, h.version.constant, "{}", cols[0]);
+                }
+                other => panic!("{}: {other:?}", cols[0]),
+            }
         }
         n += 1;
     }
