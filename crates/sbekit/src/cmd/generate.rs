@@ -32,7 +32,7 @@ Examples:
 pub struct GenerateArgs {
     /// Target language: `rust` (a crate, or a module with --module), or `typescript` (`ts`) for
     /// an npm package.
-    #[arg(long, default_value = "rust", value_parser = ["rust", "typescript", "ts"])]
+    #[arg(long, default_value = "rust")]
     lang: String,
     /// The schema: SBE XML or a `.sbeir` IR file.
     schema: PathBuf,
@@ -66,6 +66,12 @@ pub struct GenerateArgs {
 pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.lang == "typescript" || args.lang == "ts" {
         return typescript(&args);
+    }
+    if args.lang != "rust" {
+        return Err(Failure::usage(format_args!(
+            "unsupported language '{}' ('rust', or 'typescript' / 'ts')",
+            args.lang
+        )));
     }
     let ir = sbekit_schema::load_ir(&args.schema)?;
     if args.no_rustfmt {
