@@ -2,16 +2,20 @@
 //!
 //! `$parse` checks a block and everything after it (groups, var data) against the buffer once
 //! and records where each section starts, so accessors read fixed offsets without checks.
+//! The checks, their slots and the sections' order come from the codec plan
+//! ([`sbekit_plan::Message::checks`], [`sbekit_plan::Body::sections`]); the field accessors
+//! still read the layout's fields.
 
 use crate::fields::{decoder_slots, getter};
 use crate::prim::{self, slot_read};
 use crate::{BlockNames, Ctx, Out};
-use sbekit_ir::layout::{Block, Group, Message};
+use sbekit_ir::layout::{Block, Message};
+use sbekit_plan::{Body, Check, RequiredLengths, Section, Slot};
 
 /// The block length a block needs at acting version `av` (a TypeScript expression).
-pub fn required_expr(b: &Block, av: &str) -> String {
+pub fn required_expr(required: &RequiredLengths, av: &str) -> String {
     let mut e = "0".to_string();
-    for (v, len) in &b.required {
+    for (v, len) in required {
         e = if *v == 0 {
             len.to_string()
         } else {
@@ -22,9 +26,16 @@ pub fn required_expr(b: &Block, av: &str) -> String {
 }
 
 /// Emits a message's decoder classes: nested groups first (classes are not hoisted).
-pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
-    for (g, gn) in m.block.groups.iter().zip(&n.children) {
-        group_decoder(o, ctx, g, gn);
+pub fn message_decoder(
+    o: &mut Out,
+    ctx: &Ctx,
+    m: &Message,
+    pm: &sbekit_plan::Message,
+    n: &BlockNames,
+) {
+    let body = &pm.body;
+    for ((g, s), gn) in m.block.groups.iter().zip(groups(body)).zip(&n.children) {
+        group_decoder(o, ctx, &g.block, s, gn);
     }
     let d = m
         .description
@@ -39,12 +50,12 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
     o.doc("The block length this schema version writes.");
     o.line(&format!(
         "static readonly BLOCK_LENGTH = {};",
-        m.block.block_length
+        body.block_length
     ));
     o.doc("The shortest block accepted (the fields every version has).");
     o.line(&format!(
         "static readonly MIN_BLOCK_LENGTH = {};",
-        m.block.min_length()
+        body.min_block
     ));
     block_state(o, ctx, &m.block, n);
     o.doc("Checks the message at `offset` of `b` (header included) and returns a new decoder.");
@@ -61,33 +72,39 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
     o.line("this.$v = rt.view(b);");
     o.line("}");
     o.line("const v = this.$v;");
-    let h = &ctx.l.header;
+    let Header {
+        schema_id,
+        template_id,
+        block_length,
+        version,
+        required,
+    } = header(pm);
     o.line("let bl: number, ver: number;");
     o.line("try {");
     o.line("rt.checkOffset(offset, HEADER_LENGTH, b.byteLength);");
     o.line(&format!(
         "const sid: number = {};",
-        slot_read(ctx, "v", &h.schema_id, "offset")
+        slot_read(ctx, "v", schema_id, "offset")
     ));
     o.line(&format!(
         "if (sid !== SCHEMA_ID) throw new rt.SbeDecodeError(\"wrongSchemaId\", offset + {}, `schema id ${{sid}}, expected ${{SCHEMA_ID}}`);",
-        h.schema_id.offset
+        schema_id.offset
     ));
     o.line(&format!(
         "const tid: number = {};",
-        slot_read(ctx, "v", &h.template_id, "offset")
+        slot_read(ctx, "v", template_id.0, "offset")
     ));
     o.line(&format!(
         "if (tid !== {}) throw new rt.SbeDecodeError(\"wrongTemplateId\", offset + {}, `template id ${{tid}}, expected {}`);",
-        m.id, h.template_id.offset, m.id
+        template_id.1, template_id.0.offset, template_id.1
     ));
     o.line(&format!(
         "bl = {};",
-        slot_read(ctx, "v", &h.block_length, "offset")
+        slot_read(ctx, "v", block_length, "offset")
     ));
     o.line(&format!(
         "ver = {};",
-        slot_read(ctx, "v", &h.version, "offset")
+        slot_read(ctx, "v", version, "offset")
     ));
     o.line("} catch (e) {");
     o.line(&format!("throw rt.within(e, {});", quote(&m.name)));
@@ -105,7 +122,7 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
     o.line("try {");
     o.line(&format!(
         "const req = {};",
-        required_expr(&m.block, "actingVersion")
+        required_expr(required, "actingVersion")
     ));
     o.line("if (!(blockLength >= req)) throw new rt.SbeDecodeError(\"blockLengthTooShort\", pos - HEADER_LENGTH, `block length ${blockLength}, at least ${req} needed at version ${actingVersion}`);");
     o.line("this.$parse(this.$v, b, pos, blockLength, actingVersion, b.byteLength);");
@@ -116,14 +133,93 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
     o.line("}");
     o.doc("Bytes from the start of the header to the end of the message.");
     o.line("sbeEncodedLength(): number { return this.$end - this.$o + HEADER_LENGTH; }");
-    block_body(o, ctx, &m.block, n);
+    block_body(o, ctx, &m.block, body, n);
     o.line("}");
     o.line("");
 }
 
-fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
-    for (c, cn) in g.block.groups.iter().zip(&n.children) {
-        group_decoder(o, ctx, c, cn);
+/// The header slots and root block table a message's checks read.
+struct Header<'p> {
+    schema_id: &'p Slot,
+    /// The slot and the expected template id.
+    template_id: (&'p Slot, u64),
+    block_length: &'p Slot,
+    version: &'p Slot,
+    required: &'p RequiredLengths,
+}
+
+/// The header checks of a message (the plan makes all three for every message).
+fn header(pm: &sbekit_plan::Message) -> Header<'_> {
+    let (mut sid, mut tid, mut root) = (None, None, None);
+    for c in &pm.checks {
+        match c {
+            Check::SchemaId { slot, .. } => sid = Some(slot),
+            Check::TemplateId { slot, expected } => tid = Some((slot, *expected)),
+            Check::RootBlock {
+                block_length,
+                version,
+                required,
+            } => root = Some((block_length, version, required)),
+            _ => {}
+        }
+    }
+    match (sid, tid, root) {
+        (Some(schema_id), Some(template_id), Some((block_length, version, required))) => Header {
+            schema_id,
+            template_id,
+            block_length,
+            version,
+            required,
+        },
+        // `sbekit_plan::checks` emits the header, schema id, template id and root block steps
+        // for every message; a plan without them is a bug there.
+        _ => unreachable!("a plan message without its header checks"),
+    }
+}
+
+/// A body's groups, in wire order.
+fn groups(body: &Body) -> impl Iterator<Item = &Section> {
+    body.sections
+        .iter()
+        .filter(|s| matches!(s, Section::Group { .. }))
+}
+
+/// The group section's parts the decoder renders.
+struct GroupRef<'p> {
+    name: &'p str,
+    description: &'p Option<String>,
+    dim_size: usize,
+    block_len: &'p Slot,
+    count: &'p Slot,
+    body: &'p Body,
+}
+
+fn group_ref(s: &Section) -> GroupRef<'_> {
+    match s {
+        Section::Group {
+            name,
+            description,
+            dim_size,
+            block_len,
+            count,
+            body,
+            ..
+        } => GroupRef {
+            name,
+            description,
+            dim_size: *dim_size,
+            block_len,
+            count,
+            body,
+        },
+        Section::Var { .. } => unreachable!("groups() yields only groups"),
+    }
+}
+
+fn group_decoder(o: &mut Out, ctx: &Ctx, entry: &Block, s: &Section, n: &BlockNames) {
+    let g = group_ref(s);
+    for ((c, cs), cn) in entry.groups.iter().zip(groups(g.body)).zip(&n.children) {
+        group_decoder(o, ctx, &c.block, cs, cn);
     }
     let d = g
         .description
@@ -136,17 +232,16 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     o.doc("The block length this schema version writes.");
     o.line(&format!(
         "static readonly BLOCK_LENGTH = {};",
-        g.block.block_length
+        g.body.block_length
     ));
-    block_state(o, ctx, &g.block, n);
+    block_state(o, ctx, entry, n);
     o.doc("Bytes of this entry, nested groups and var data included.");
     o.line("sbeEncodedLength(): number { return this.$end - this.$o; }");
-    block_body(o, ctx, &g.block, n);
+    block_body(o, ctx, entry, g.body, n);
     o.line("}");
     o.line("");
 
     // The iterable over the entries.
-    let dim = &g.dimension;
     o.doc(&format!(
         "The entries of the `{}` group: `for (const e of group)`; the entry decoder is reused.",
         n.path
@@ -175,28 +270,28 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     let at = quote(&format!(".{}", g.name));
     o.line(&format!(
         "if (p + {} > lim) throw rt.truncated(p, {}, lim).within({at});",
-        dim.size, dim.size
+        g.dim_size, g.dim_size
     ));
     o.line(&format!(
         "const bl = {};",
-        slot_read(ctx, "v", &dim.block_length, "p")
+        slot_read(ctx, "v", g.block_len, "p")
     ));
-    o.line(&format!(
-        "const n = {};",
-        slot_read(ctx, "v", &dim.num_in_group, "p")
-    ));
-    if dim.num_in_group.ty.is_signed_int() {
+    o.line(&format!("const n = {};", slot_read(ctx, "v", g.count, "p")));
+    if g.count.ty.is_signed_int() {
         o.line(&format!(
             "if (n < 0) throw new rt.SbeDecodeError(\"badCount\", p + {}, `count ${{n}}`).within({at});",
-            dim.num_in_group.offset
+            g.count.offset
         ));
     }
-    o.line(&format!("const req = {};", required_expr(&g.block, "av")));
+    o.line(&format!(
+        "const req = {};",
+        required_expr(&g.body.required, "av")
+    ));
     o.line(&format!(
         "if (!(bl >= req)) throw new rt.SbeDecodeError(\"blockLengthTooShort\", p, `block length ${{bl}}, at least ${{req}} needed at version ${{av}}`).within({at});"
     ));
-    o.line(&format!("p += {};", dim.size));
-    if g.block.is_fixed() {
+    o.line(&format!("p += {};", g.dim_size));
+    if g.body.is_fixed() {
         // Fixed-size entries: one multiplication, however hostile the count.
         o.line("if (bl * n > lim - p) {");
         o.line("const k = Math.floor((lim - p) / bl);");
@@ -231,19 +326,16 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     o.line("if (present) {");
     o.line(&format!(
         "this.$bl = {};",
-        slot_read(ctx, "v", &dim.block_length, "p")
+        slot_read(ctx, "v", g.block_len, "p")
     ));
-    o.line(&format!(
-        "this.$n = {};",
-        slot_read(ctx, "v", &dim.num_in_group, "p")
-    ));
-    o.line(&format!("this.$p = p + {};", dim.size));
+    o.line(&format!("this.$n = {};", slot_read(ctx, "v", g.count, "p")));
+    o.line(&format!("this.$p = p + {};", g.dim_size));
     o.line("} else {");
     o.line("this.$bl = 0;");
     o.line("this.$n = 0;");
     o.line("this.$p = p;");
     o.line("}");
-    if g.block.is_fixed() {
+    if g.body.is_fixed() {
         o.line("const e = this.$e;");
         o.line("e.$v = v;");
         o.line("e.$b = b;");
@@ -258,7 +350,7 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     o.doc("The next entry (the same decoder object, moved).");
     o.line(&format!("next(): IteratorResult<{}, undefined> {{", n.dec));
     o.line("if (this.$i >= this.$n) return rt.DONE;");
-    if g.block.is_fixed() {
+    if g.body.is_fixed() {
         // Fixed-size entries: moving the flyweight is all there is to do.
         o.line("const e = this.$e;");
         o.line("e.$o = this.$p;");
@@ -296,7 +388,7 @@ fn block_state(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
 }
 
 /// `$parse`, the common accessors and every field, group and var-data accessor.
-fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
+fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
     o.doc("Internal: checks the block at `p` (of `bl` bytes) and what follows; returns where it ends.");
     o.line("$parse(v: DataView, b: Uint8Array, p: number, bl: number, av: number, lim: number): number {");
     o.line("if (p + bl > lim) throw rt.truncated(p, bl, lim);");
@@ -307,42 +399,50 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
     o.line("this.$av = av;");
     o.line("p += bl;");
     let ng = b.groups.len();
-    for (k, (g, cn)) in b.groups.iter().zip(&n.children).enumerate() {
+    // The sections in wire order: groups (index k among the groups), then var data (whose
+    // prefix size is the layout's `data_offset`: the plan's slot gives only the length).
+    let (mut gi, mut vi) = (0, 0);
+    for (k, sec) in body.sections.iter().enumerate() {
         o.line(&format!("this.$s{k} = p;"));
-        let call = format!("p = {}.$skip(v, b, p, av, lim);", cn.group);
-        if g.since_version > 0 {
-            o.line(&format!("if (av >= {}) {call}", g.since_version));
-        } else {
-            o.line(&call);
+        match sec {
+            Section::Group { since, .. } => {
+                let Some(cn) = n.children.get(gi) else { break };
+                gi += 1;
+                let call = format!("p = {}.$skip(v, b, p, av, lim);", cn.group);
+                if *since > 0 {
+                    o.line(&format!("if (av >= {since}) {call}"));
+                } else {
+                    o.line(&call);
+                }
+            }
+            Section::Var {
+                name, since, len, ..
+            } => {
+                let Some(vd) = b.var_data.get(vi) else { break };
+                vi += 1;
+                let data = vd.data_offset;
+                let at = quote(&format!(".{name}"));
+                if *since > 0 {
+                    o.line(&format!("if (av >= {since}) {{"));
+                } else {
+                    o.line("{");
+                }
+                o.line(&format!(
+                    "if (p + {data} > lim) throw rt.truncated(p, {data}, lim).within({at});"
+                ));
+                o.line(&format!("const n = {};", slot_read(ctx, "v", len, "p")));
+                if len.ty.is_signed_int() {
+                    o.line(&format!(
+                        "if (n < 0) throw new rt.SbeDecodeError(\"badCount\", p, `length ${{n}}`).within({at});"
+                    ));
+                }
+                o.line(&format!(
+                    "if (n > lim - p - {data}) throw rt.truncated(p + {data}, n, lim).within({at});"
+                ));
+                o.line(&format!("p += {data} + n;"));
+                o.line("}");
+            }
         }
-    }
-    for (k, vd) in b.var_data.iter().enumerate() {
-        o.line(&format!("this.$s{} = p;", ng + k));
-        let at = quote(&format!(".{}", vd.name));
-        if vd.since_version > 0 {
-            o.line(&format!("if (av >= {}) {{", vd.since_version));
-        } else {
-            o.line("{");
-        }
-        o.line(&format!(
-            "if (p + {} > lim) throw rt.truncated(p, {}, lim).within({at});",
-            vd.data_offset, vd.data_offset
-        ));
-        o.line(&format!(
-            "const n = {};",
-            slot_read(ctx, "v", &vd.length, "p")
-        ));
-        if vd.length.ty.is_signed_int() {
-            o.line(&format!(
-                "if (n < 0) throw new rt.SbeDecodeError(\"badCount\", p, `length ${{n}}`).within({at});"
-            ));
-        }
-        o.line(&format!(
-            "if (n > lim - p - {}) throw rt.truncated(p + {}, n, lim).within({at});",
-            vd.data_offset, vd.data_offset
-        ));
-        o.line(&format!("p += {} + n;", vd.data_offset));
-        o.line("}");
     }
     o.line("this.$end = p;");
     o.line("return p;");

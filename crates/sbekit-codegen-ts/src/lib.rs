@@ -46,14 +46,49 @@ pub struct GeneratedFile {
 /// The runtime module every generated package carries.
 pub const RUNTIME_TS: &str = include_str!("../runtime/runtime.ts");
 
-/// Generates the package's files from a layout.
-pub fn generate(layout: &Layout, opts: &Options) -> Vec<GeneratedFile> {
-    let ctx = Ctx::new(layout);
+/// Why a package could not be generated or written.
+#[derive(Debug)]
+pub enum GenError {
+    /// The schema's codec plan could not be built.
+    Plan(sbekit_plan::PlanError),
+    /// Writing a file of the package failed (the path of that file).
+    Io(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for GenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenError::Plan(e) => write!(f, "cannot generate TypeScript: {e}"),
+            GenError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for GenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GenError::Plan(e) => Some(e),
+            GenError::Io(_, e) => Some(e),
+        }
+    }
+}
+
+impl From<sbekit_plan::PlanError> for GenError {
+    fn from(e: sbekit_plan::PlanError) -> Self {
+        GenError::Plan(e)
+    }
+}
+
+/// Generates the package's files from a layout (through its codec plan, which fails only for
+/// a layout the plan cannot describe).
+pub fn generate(layout: &Layout, opts: &Options) -> Result<Vec<GeneratedFile>, GenError> {
+    let plan = sbekit_plan::Plan::new(layout)?;
+    let ctx = Ctx::new(layout, &plan);
     let file = |p: &str, text: String| GeneratedFile {
         path: PathBuf::from(p),
         text,
     };
-    vec![
+    Ok(vec![
         file("package.json", package::package_json(&ctx, opts)),
         file("tsconfig.json", package::TSCONFIG.to_string()),
         file("src/runtime.ts", RUNTIME_TS.to_string()),
@@ -61,17 +96,20 @@ pub fn generate(layout: &Layout, opts: &Options) -> Vec<GeneratedFile> {
         file("src/messages.ts", package::messages_ts(&ctx)),
         file("src/json.ts", json::json_ts(&ctx)),
         file("src/index.ts", package::index_ts(&ctx)),
-    ]
+    ])
 }
 
-/// Writes the package into `dir` (created if needed).
-pub fn write_package(layout: &Layout, dir: &Path, opts: &Options) -> std::io::Result<()> {
-    for f in generate(layout, opts) {
+/// Writes the package into `dir` (created if needed). Each file is written atomically
+/// ([`sbekit_fs::write`]): a failed run leaves no temporary file, and every file present is
+/// either its old content or the whole new one.
+pub fn write_package(layout: &Layout, dir: &Path, opts: &Options) -> Result<(), GenError> {
+    for f in generate(layout, opts)? {
         let path = dir.join(&f.path);
+        let io = |e| GenError::Io(path.clone(), e);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
+            std::fs::create_dir_all(parent).map_err(io)?;
         }
-        std::fs::write(path, f.text)?;
+        sbekit_fs::write(&path, f.text.as_bytes()).map_err(io)?;
     }
     Ok(())
 }
@@ -163,6 +201,8 @@ pub(crate) struct BlockNames {
 /// Everything the emitters share: the layout and the names chosen for it.
 pub(crate) struct Ctx<'a> {
     pub l: &'a Layout,
+    /// The codec plan of the layout: what the emitters render.
+    pub plan: &'a sbekit_plan::Plan,
     /// `true` for little-endian (the DataView flag).
     pub le: &'static str,
     pub enums: Vec<String>,
@@ -174,7 +214,7 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(l: &'a Layout) -> Ctx<'a> {
+    fn new(l: &'a Layout, plan: &'a sbekit_plan::Plan) -> Ctx<'a> {
         let mut s = Scope::module();
         let enums = l.enums.iter().map(|e| s.take(&pascal(&e.name))).collect();
         let sets = l.sets.iter().map(|e| s.take(&pascal(&e.name))).collect();
@@ -200,6 +240,7 @@ impl<'a> Ctx<'a> {
             .collect();
         Ctx {
             l,
+            plan,
             le: if l.byte_order == ByteOrder::LittleEndian {
                 "true"
             } else {
