@@ -7,10 +7,11 @@
 //! still read the layout's fields.
 
 use crate::fields::{decoder_slots, getter};
+use crate::plan::{groups, header, GroupRef, Header};
 use crate::prim::{self, slot_read};
 use crate::{BlockNames, Ctx, Out};
 use sbekit_ir::layout::{Block, Message};
-use sbekit_plan::{Body, Check, RequiredLengths, Section, Slot};
+use sbekit_plan::{Body, RequiredLengths, Section};
 
 /// The block length a block needs at acting version `av` (a TypeScript expression).
 pub fn required_expr(required: &RequiredLengths, av: &str) -> String {
@@ -35,7 +36,7 @@ pub fn message_decoder(
 ) {
     let body = &pm.body;
     for ((g, s), gn) in m.block.groups.iter().zip(groups(body)).zip(&n.children) {
-        group_decoder(o, ctx, &g.block, s, gn);
+        group_decoder(o, ctx, &g.block, &s, gn);
     }
     let d = m
         .description
@@ -72,13 +73,17 @@ pub fn message_decoder(
     o.line("this.$v = rt.view(b);");
     o.line("}");
     o.line("const v = this.$v;");
-    let Header {
+    // `generate` has checked that every message has its header checks.
+    let Some(Header {
         schema_id,
         template_id,
         block_length,
         version,
         required,
-    } = header(pm);
+    }) = header(pm)
+    else {
+        return;
+    };
     o.line("let bl: number, ver: number;");
     o.line("try {");
     o.line("rt.checkOffset(offset, HEADER_LENGTH, b.byteLength);");
@@ -138,88 +143,9 @@ pub fn message_decoder(
     o.line("");
 }
 
-/// The header slots and root block table a message's checks read.
-struct Header<'p> {
-    schema_id: &'p Slot,
-    /// The slot and the expected template id.
-    template_id: (&'p Slot, u64),
-    block_length: &'p Slot,
-    version: &'p Slot,
-    required: &'p RequiredLengths,
-}
-
-/// The header checks of a message (the plan makes all three for every message).
-fn header(pm: &sbekit_plan::Message) -> Header<'_> {
-    let (mut sid, mut tid, mut root) = (None, None, None);
-    for c in &pm.checks {
-        match c {
-            Check::SchemaId { slot, .. } => sid = Some(slot),
-            Check::TemplateId { slot, expected } => tid = Some((slot, *expected)),
-            Check::RootBlock {
-                block_length,
-                version,
-                required,
-            } => root = Some((block_length, version, required)),
-            _ => {}
-        }
-    }
-    match (sid, tid, root) {
-        (Some(schema_id), Some(template_id), Some((block_length, version, required))) => Header {
-            schema_id,
-            template_id,
-            block_length,
-            version,
-            required,
-        },
-        // `sbekit_plan::checks` emits the header, schema id, template id and root block steps
-        // for every message; a plan without them is a bug there.
-        _ => unreachable!("a plan message without its header checks"),
-    }
-}
-
-/// A body's groups, in wire order.
-fn groups(body: &Body) -> impl Iterator<Item = &Section> {
-    body.sections
-        .iter()
-        .filter(|s| matches!(s, Section::Group { .. }))
-}
-
-/// The group section's parts the decoder renders.
-struct GroupRef<'p> {
-    name: &'p str,
-    description: &'p Option<String>,
-    dim_size: usize,
-    block_len: &'p Slot,
-    count: &'p Slot,
-    body: &'p Body,
-}
-
-fn group_ref(s: &Section) -> GroupRef<'_> {
-    match s {
-        Section::Group {
-            name,
-            description,
-            dim_size,
-            block_len,
-            count,
-            body,
-            ..
-        } => GroupRef {
-            name,
-            description,
-            dim_size: *dim_size,
-            block_len,
-            count,
-            body,
-        },
-        Section::Var { .. } => unreachable!("groups() yields only groups"),
-    }
-}
-
-fn group_decoder(o: &mut Out, ctx: &Ctx, entry: &Block, s: &Section, n: &BlockNames) {
-    let g = group_ref(s);
-    for ((c, cs), cn) in entry.groups.iter().zip(groups(g.body)).zip(&n.children) {
-        group_decoder(o, ctx, &c.block, cs, cn);
+fn group_decoder(o: &mut Out, ctx: &Ctx, entry: &Block, g: &GroupRef, n: &BlockNames) {
+    for ((c, cg), cn) in entry.groups.iter().zip(groups(g.body)).zip(&n.children) {
+        group_decoder(o, ctx, &c.block, &cg, cn);
     }
     let d = g
         .description
@@ -454,9 +380,7 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
     for (k, (f, fname)) in b.fields.iter().zip(&n.members.fields).enumerate() {
         getter(o, ctx, f, fname, k);
     }
-    for (k, ((g, cn), gname)) in b
-        .groups
-        .iter()
+    for (k, ((g, cn), gname)) in groups(body)
         .zip(&n.children)
         .zip(&n.members.groups)
         .enumerate()
@@ -466,8 +390,8 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
                 .clone()
                 .unwrap_or_else(|| format!("The entries of the `{}` group (iterable).", g.name)),
         );
-        let present = if g.since_version > 0 {
-            format!("this.$av >= {}", g.since_version)
+        let present = if g.since > 0 {
+            format!("this.$av >= {}", g.since)
         } else {
             "true".into()
         };

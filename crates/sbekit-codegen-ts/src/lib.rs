@@ -19,6 +19,7 @@ mod fields;
 mod json;
 mod names;
 mod package;
+mod plan;
 mod prim;
 mod types;
 
@@ -51,6 +52,8 @@ pub const RUNTIME_TS: &str = include_str!("../runtime/runtime.ts");
 pub enum GenError {
     /// The schema's codec plan could not be built.
     Plan(sbekit_plan::PlanError),
+    /// The plan lacks something the generator needs (a message without its header checks).
+    Unsupported(String),
     /// Writing a file of the package failed (the path of that file).
     Io(PathBuf, std::io::Error),
 }
@@ -59,6 +62,7 @@ impl std::fmt::Display for GenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GenError::Plan(e) => write!(f, "cannot generate TypeScript: {e}"),
+            GenError::Unsupported(m) => write!(f, "cannot generate TypeScript: {m}"),
             GenError::Io(p, e) => write!(f, "{}: {e}", p.display()),
         }
     }
@@ -69,6 +73,7 @@ impl std::error::Error for GenError {
         match self {
             GenError::Plan(e) => Some(e),
             GenError::Io(_, e) => Some(e),
+            GenError::Unsupported(_) => None,
         }
     }
 }
@@ -83,6 +88,17 @@ impl From<sbekit_plan::PlanError> for GenError {
 /// a layout the plan cannot describe).
 pub fn generate(layout: &Layout, opts: &Options) -> Result<Vec<GeneratedFile>, GenError> {
     let plan = sbekit_plan::Plan::new(layout)?;
+    if plan.messages.len() != layout.messages.len() {
+        return Err(GenError::Unsupported(
+            "the plan's messages are not the layout's".into(),
+        ));
+    }
+    if let Some(m) = plan.messages.iter().find(|m| plan::header(m).is_none()) {
+        return Err(GenError::Unsupported(format!(
+            "message {} has no header checks in the plan",
+            m.body.name
+        )));
+    }
     let ctx = Ctx::new(layout, &plan);
     let file = |p: &str, text: String| GeneratedFile {
         path: PathBuf::from(p),
