@@ -3,8 +3,8 @@
 //! `$parse` checks a block and everything after it (groups, var data) against the buffer once
 //! and records where each section starts, so accessors read fixed offsets without checks.
 //! The checks, their slots and the sections' order come from the codec plan
-//! ([`sbekit_plan::Message::checks`], [`sbekit_plan::Body::sections`]); the field accessors
-//! still read the layout's fields.
+//! ([`sbekit_plan::Message::checks`], [`sbekit_plan::Body::sections`]), and so do the fields
+//! the accessors read ([`sbekit_plan::Body::fields`]).
 
 use crate::fields::{decoder_slots, getter};
 use crate::plan::{groups, header, GroupRef, Header};
@@ -58,7 +58,7 @@ pub fn message_decoder(
         "static readonly MIN_BLOCK_LENGTH = {};",
         body.min_block
     ));
-    block_state(o, ctx, &m.block, n);
+    block_state(o, ctx, body, n);
     o.doc("Checks the message at `offset` of `b` (header included) and returns a new decoder.");
     o.line(&format!(
         "static decode(b: Uint8Array, offset = 0): {} {{",
@@ -160,7 +160,7 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, entry: &Block, g: &GroupRef, n: &BlockN
         "static readonly BLOCK_LENGTH = {};",
         g.body.block_length
     ));
-    block_state(o, ctx, entry, n);
+    block_state(o, ctx, g.body, n);
     o.doc("Bytes of this entry, nested groups and var data included.");
     o.line("sbeEncodedLength(): number { return this.$end - this.$o; }");
     block_body(o, ctx, entry, g.body, n);
@@ -292,7 +292,7 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, entry: &Block, g: &GroupRef, n: &BlockN
 }
 
 /// Instance fields of a block decoder.
-fn block_state(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
+fn block_state(o: &mut Out, ctx: &Ctx, b: &Body, n: &BlockNames) {
     // Not `private`: a group iterator moves its entry flyweight by setting them (`$` = internal).
     o.line("$v: DataView = rt.EMPTY_VIEW;");
     o.line("$b: Uint8Array = rt.EMPTY;");
@@ -300,7 +300,7 @@ fn block_state(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
     o.line("$bl = 0;");
     o.line("$av = 0;");
     o.line("$end = 0;");
-    for k in 0..b.groups.len() + b.var_data.len() {
+    for k in 0..b.sections.len() {
         o.line(&format!("private $s{k} = 0;"));
     }
     for (k, f) in b.fields.iter().enumerate() {
@@ -377,7 +377,7 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
     o.line("sbeActingVersion(): number { return this.$av; }");
     o.doc("The block length on the wire.");
     o.line("sbeBlockLength(): number { return this.$bl; }");
-    for (k, (f, fname)) in b.fields.iter().zip(&n.members.fields).enumerate() {
+    for (k, (f, fname)) in body.fields.iter().zip(&n.members.fields).enumerate() {
         getter(o, ctx, f, fname, k);
     }
     for (k, ((g, cn), gname)) in groups(body)

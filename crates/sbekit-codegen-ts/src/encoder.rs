@@ -3,7 +3,7 @@
 //! As with the Rust encoders, the writer keeps the group counts and the section order: groups
 //! and var data are written in schema order, and sections the caller skips are written empty.
 //! The header slots, section order, dimension and length slots come from the codec plan
-//! ([`sbekit_plan::Body::sections`]); the field setters still read the layout's fields.
+//! ([`sbekit_plan::Body::sections`]); the field setters render the plan's fields.
 
 use crate::decoder::quote;
 use crate::fields::{encoder_slots, setter};
@@ -43,7 +43,7 @@ pub fn message_encoder(
     ));
     o.line("private readonly $t = new rt.Tail();");
     o.line("private $start = 0;");
-    state(o, ctx, &m.block, n);
+    state(o, ctx, body, n);
     o.doc(
         "Starts a message at `offset` of `b`: writes the header and reserves the block (zeroed).",
     );
@@ -90,7 +90,7 @@ fn group_encoder(o: &mut Out, ctx: &Ctx, entry: &Block, g: &GroupRef, n: &BlockN
         g.body.block_length
     ));
     o.line("private $t = new rt.Tail();");
-    state(o, ctx, entry, n);
+    state(o, ctx, g.body, n);
     o.doc("Internal: starts an entry at the cursor.");
     o.line("$begin(t: rt.Tail): void {");
     o.line("this.$t = t;");
@@ -182,7 +182,7 @@ fn group_encoder(o: &mut Out, ctx: &Ctx, entry: &Block, g: &GroupRef, n: &BlockN
     o.line("");
 }
 
-fn state(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
+fn state(o: &mut Out, ctx: &Ctx, b: &Body, n: &BlockNames) {
     o.line("private $v: DataView = rt.EMPTY_VIEW;");
     o.line("private $b: Uint8Array = rt.EMPTY;");
     o.line("private $o = 0;");
@@ -201,7 +201,7 @@ fn state(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
 /// plan's wire order (groups, then var data); a var-data prefix's size is the layout's
 /// `data_offset`, which the plan's length slot does not give.
 fn members(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
-    for (k, (f, fname)) in b.fields.iter().zip(&n.members.fields).enumerate() {
+    for (k, (f, fname)) in body.fields.iter().zip(&n.members.fields).enumerate() {
         setter(o, ctx, f, fname, k);
     }
     let ns = body.sections.len();

@@ -6,10 +6,12 @@
 
 use crate::decoder::quote;
 use crate::fields::{getter_nullable, setter_takes_null};
+use crate::plan::groups;
 use crate::prim::{self, is_float, json_text, json_value, literal};
 use crate::{BlockNames, Ctx, FieldNames, Out};
-use sbekit_ir::layout::{Block, Field, FieldKind};
+use sbekit_ir::layout::Block;
 use sbekit_ir::PrimitiveType as P;
+use sbekit_plan::{Body, Field, Kind};
 
 /// The text of `json.ts`.
 pub fn json_ts(ctx: &Ctx) -> String {
@@ -78,24 +80,34 @@ pub fn json_ts(ctx: &Ctx) -> String {
         o.line(&format!("return {body};"));
         o.line("}");
     }
-    for (i, c) in l.composites.iter().enumerate() {
+    for i in 0..l.composites.len() {
         o.line(&format!(
             "function $jc{i}(d: {}): string {{",
             ctx.comp_dec[i]
         ));
         o.line("let s = \"{\";");
-        json_fields(&mut o, ctx, &c.members, &ctx.comp_members[i].fields);
+        json_fields(
+            &mut o,
+            ctx,
+            &ctx.comp_fields[i],
+            &ctx.comp_members[i].fields,
+        );
         o.line("return s + \"}\";");
         o.line("}");
         o.line(&format!(
             "function $cc{i}(d: {}, e: {}): void {{",
             ctx.comp_dec[i], ctx.comp_enc[i]
         ));
-        copy_fields(&mut o, &c.members, &ctx.comp_members[i].fields);
+        copy_fields(
+            &mut o,
+            ctx,
+            &ctx.comp_fields[i],
+            &ctx.comp_members[i].fields,
+        );
         o.line("}");
     }
-    for (m, n) in l.messages.iter().zip(&ctx.msgs) {
-        block_fns(&mut o, ctx, &m.block, n);
+    for ((m, pm), n) in l.messages.iter().zip(&ctx.plan.messages).zip(&ctx.msgs) {
+        block_fns(&mut o, ctx, &m.block, &pm.body, n);
     }
     o.line("");
     o.doc("The message as one line of JSON, as `sbekit decode` prints it (null values of absent fields included).");
@@ -142,9 +154,9 @@ fn fn_name(prefix: &str, n: &BlockNames) -> String {
     format!("{prefix}_{}", n.dec)
 }
 
-fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
-    for (g, cn) in b.groups.iter().zip(&n.children) {
-        block_fns(o, ctx, &g.block, cn);
+fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
+    for ((g, pg), cn) in b.groups.iter().zip(groups(body)).zip(&n.children) {
+        block_fns(o, ctx, &g.block, pg.body, cn);
     }
     o.line(&format!(
         "function {}(d: {}): string {{",
@@ -152,14 +164,14 @@ fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
         n.dec
     ));
     o.line("let s = \"{\";");
-    let mut first = b.fields.is_empty();
-    json_fields(o, ctx, &b.fields, &n.members.fields);
-    for ((g, cn), gname) in b.groups.iter().zip(&n.children).zip(&n.members.groups) {
+    let mut first = body.fields.is_empty();
+    json_fields(o, ctx, &body.fields, &n.members.fields);
+    for ((g, cn), gname) in groups(body).zip(&n.children).zip(&n.members.groups) {
         let comma = if first { "" } else { "," };
         first = false;
         o.line(&format!(
             "s += {};",
-            quote(&format!("{comma}{}:[", quote(&g.name)))
+            quote(&format!("{comma}{}:[", quote(g.name)))
         ));
         o.line("{");
         o.line("let first = true;");
@@ -189,8 +201,8 @@ fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
         n.dec,
         n.enc
     ));
-    copy_fields(o, &b.fields, &n.members.fields);
-    for ((_, cn), gname) in b.groups.iter().zip(&n.children).zip(&n.members.groups) {
+    copy_fields(o, ctx, &body.fields, &n.members.fields);
+    for (cn, gname) in n.children.iter().zip(&n.members.groups) {
         o.line(&format!(
             "e.{gname}((w) => {{ for (const x of d.{gname}()) w.entry((y) => {}(x, y)); }});",
             fn_name("$c", cn)
@@ -206,43 +218,42 @@ fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
 /// value) or, for constants, always.
 fn fixed_json(ctx: &Ctx, f: &Field) -> String {
     match &f.kind {
-        FieldKind::Primitive(p) => {
-            let v = p.constant.clone().unwrap_or(p.null_value.clone());
+        Kind::Prim(p) => {
+            let v = p.constant.clone().unwrap_or(p.null.clone());
             if p.ty == P::Char {
-                match (&v, p.length) {
+                match (&v, p.len) {
                     (sbekit_ir::PrimitiveValue::Bytes(_), _) | (_, 1) => json_value(&v, P::Char),
                     _ => {
                         let c = sbekit_ir::layout::wire_bits(&v, P::Char) as u8;
-                        let b = vec![c; p.length];
+                        let b = vec![c; p.len];
                         let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
                         json_text(&b[..end], true)
                     }
                 }
-            } else if p.length != 1 && !f.is_constant() {
+            } else if p.len != 1 && !f.is_constant() {
                 let one = json_value(&v, p.ty);
-                format!("[{}]", vec![one; p.length].join(","))
+                format!("[{}]", vec![one; p.len].join(","))
             } else {
                 json_value(&v, p.ty)
             }
         }
-        FieldKind::Enum { def, constant } => {
-            let e = &ctx.l.enums[def.0];
-            match constant {
-                Some(c) => quote(&e.values[*c].name),
-                None => "null".into(),
-            }
-        }
-        FieldKind::Set { def } => {
-            let s = &ctx.l.sets[def.0];
-            let parts: Vec<String> = s
-                .choices
+        Kind::Enum { constant, .. } => match constant {
+            Some(c) => quote(c),
+            None => "null".into(),
+        },
+        Kind::Set { ty } => {
+            let choices = ctx.set_index(ty).map(|i| &ctx.l.sets[i].choices[..]);
+            let parts: Vec<String> = choices
+                .unwrap_or_default()
                 .iter()
                 .map(|c| format!("{}:false", quote(&c.name)))
                 .collect();
             format!("{{{}}}", parts.join(","))
         }
-        FieldKind::Composite { members, .. } => {
+        Kind::Composite { ty } => {
+            let members = ctx.composite_index(ty).map(|i| &ctx.comp_fields[i][..]);
             let parts: Vec<String> = members
+                .unwrap_or_default()
                 .iter()
                 .map(|m| format!("{}:{}", quote(&m.name), fixed_json(ctx, m)))
                 .collect();
@@ -262,15 +273,15 @@ fn json_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         }
         let name = &n.name;
         let fmt = match &f.kind {
-            FieldKind::Primitive(p) if p.ty == P::Char && p.length == 1 => format!(
+            Kind::Prim(p) if p.ty == P::Char && p.len == 1 => format!(
                 "rt.jtext(rt.untilNul(Uint8Array.of(x)), {})",
-                utf8(p.character_encoding.as_deref())
+                utf8(p.char_encoding.as_deref())
             ),
-            FieldKind::Primitive(p) if p.ty == P::Char => format!(
+            Kind::Prim(p) if p.ty == P::Char => format!(
                 "rt.jtext(rt.untilNul(x), {})",
-                utf8(p.character_encoding.as_deref())
+                utf8(p.char_encoding.as_deref())
             ),
-            FieldKind::Primitive(p) if p.length != 1 => {
+            Kind::Prim(p) if p.len != 1 => {
                 if is_float(p.ty) {
                     let f = if p.ty == P::Float {
                         "rt.jf32"
@@ -282,14 +293,14 @@ fn json_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
                     "\"[\" + x.join(\",\") + \"]\"".into()
                 }
             }
-            FieldKind::Primitive(p) => match p.ty {
+            Kind::Prim(p) => match p.ty {
                 P::Float => "rt.jf32(x)".into(),
                 P::Double => "rt.jf64(x)".into(),
                 _ => "String(x)".into(),
             },
-            FieldKind::Enum { def, .. } => format!("$n{}(x)", def.0),
-            FieldKind::Set { def } => format!("$s{}(x)", def.0),
-            FieldKind::Composite { def, .. } => format!("$jc{}(x)", def.0),
+            Kind::Enum { ty, .. } => format!("$n{}(x)", index(ctx.enum_index(ty))),
+            Kind::Set { ty } => format!("$s{}(x)", index(ctx.set_index(ty))),
+            Kind::Composite { ty } => format!("$jc{}(x)", index(ctx.composite_index(ty))),
         };
         o.line("{");
         o.line(&format!("const x = d.{name}();"));
@@ -303,21 +314,27 @@ fn json_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
     }
 }
 
-fn copy_fields(o: &mut Out, fields: &[Field], names: &[FieldNames]) {
+/// A type's index as the printer's function suffix (every plan type name is in the layout's
+/// tables; an unknown one would name no function and fail to compile, never print wrong).
+fn index(i: Option<usize>) -> String {
+    i.map_or_else(|| "_unknown".into(), |i| i.to_string())
+}
+
+fn copy_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
     for (f, n) in fields.iter().zip(names) {
         if f.is_constant() {
             continue;
         }
         let name = &n.name;
         match &f.kind {
-            FieldKind::Composite { def, .. } => {
+            Kind::Composite { ty } => {
+                let i = index(ctx.composite_index(ty));
                 if getter_nullable(f) {
                     o.line(&format!(
-                        "{{ const x = d.{name}(); if (x !== null) $cc{}(x, e.{name}()); }}",
-                        def.0
+                        "{{ const x = d.{name}(); if (x !== null) $cc{i}(x, e.{name}()); }}"
                     ));
                 } else {
-                    o.line(&format!("$cc{}(d.{name}(), e.{name}());", def.0));
+                    o.line(&format!("$cc{i}(d.{name}(), e.{name}());"));
                 }
             }
             _ if getter_nullable(f) && !setter_takes_null(f) => {

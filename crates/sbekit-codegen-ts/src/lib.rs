@@ -26,6 +26,7 @@ mod types;
 use names::{pascal, Scope};
 use sbekit_ir::layout::{Block, Field, FieldKind, Layout};
 use sbekit_ir::{ByteOrder, PrimitiveType};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Generation options.
@@ -226,7 +227,13 @@ pub(crate) struct Ctx<'a> {
     pub comp_dec: Vec<String>,
     pub comp_enc: Vec<String>,
     pub comp_members: Vec<Members>,
+    /// Each composite's members as plan fields, in the layout's order of composites.
+    pub comp_fields: Vec<Vec<sbekit_plan::Field>>,
     pub msgs: Vec<BlockNames>,
+    /// Index of each enum, set and composite by schema name (plan fields name their types).
+    enum_ix: HashMap<String, usize>,
+    set_ix: HashMap<String, usize>,
+    comp_ix: HashMap<String, usize>,
 }
 
 impl<'a> Ctx<'a> {
@@ -254,6 +261,19 @@ impl<'a> Ctx<'a> {
             .iter()
             .map(|m| block_names(&mut s, &m.block, &m.name, &pascal(&m.name)))
             .collect();
+        let comp_fields = sbekit_plan::all_composites(l)
+            .into_iter()
+            .map(|(_, c)| c.members)
+            .collect();
+        // The first of a name wins, as in the plan's tables (the schema compiler refuses
+        // duplicate type names).
+        fn index<'n>(names: impl Iterator<Item = &'n String>) -> HashMap<String, usize> {
+            let mut m = HashMap::new();
+            for (i, n) in names.enumerate() {
+                m.entry(n.clone()).or_insert(i);
+            }
+            m
+        }
         Ctx {
             l,
             plan,
@@ -267,8 +287,27 @@ impl<'a> Ctx<'a> {
             comp_dec,
             comp_enc,
             comp_members,
+            comp_fields,
             msgs,
+            enum_ix: index(l.enums.iter().map(|e| &e.name)),
+            set_ix: index(l.sets.iter().map(|e| &e.name)),
+            comp_ix: index(l.composites.iter().map(|e| &e.name)),
         }
+    }
+
+    /// The index of the enum named `ty` (in `enums` and the layout's table).
+    pub fn enum_index(&self, ty: &str) -> Option<usize> {
+        self.enum_ix.get(ty).copied()
+    }
+
+    /// The index of the set named `ty`.
+    pub fn set_index(&self, ty: &str) -> Option<usize> {
+        self.set_ix.get(ty).copied()
+    }
+
+    /// The index of the composite named `ty`.
+    pub fn composite_index(&self, ty: &str) -> Option<usize> {
+        self.comp_ix.get(ty).copied()
     }
 
     /// Every exported name of `types.ts`.

@@ -153,7 +153,8 @@ fn composite_decoder(o: &mut Out, ctx: &Ctx, i: usize) {
     o.line("private $b: Uint8Array = rt.EMPTY;");
     o.line("private $o = 0;");
     o.line("private $av = 0;");
-    for (k, f) in c.members.iter().enumerate() {
+    let fields = &ctx.comp_fields[i];
+    for (k, f) in fields.iter().enumerate() {
         if let Some(s) = decoder_slots(ctx, f, k) {
             o.line(&s);
         }
@@ -174,7 +175,7 @@ fn composite_decoder(o: &mut Out, ctx: &Ctx, i: usize) {
     o.line("this.$av = av;");
     o.line("return this;");
     o.line("}");
-    for (k, (f, n)) in c.members.iter().zip(&m.fields).enumerate() {
+    for (k, (f, n)) in fields.iter().zip(&m.fields).enumerate() {
         getter(o, ctx, f, n, k);
     }
     o.line("}");
@@ -194,7 +195,8 @@ fn composite_encoder(o: &mut Out, ctx: &Ctx, i: usize) {
     o.line("private $v: DataView = rt.EMPTY_VIEW;");
     o.line("private $b: Uint8Array = rt.EMPTY;");
     o.line("private $o = 0;");
-    for (k, f) in c.members.iter().enumerate() {
+    let fields = &ctx.comp_fields[i];
+    for (k, f) in fields.iter().enumerate() {
         if let Some(s) = encoder_slots(ctx, f, k) {
             o.line(&s);
         }
@@ -211,7 +213,7 @@ fn composite_encoder(o: &mut Out, ctx: &Ctx, i: usize) {
     o.line("this.$o = o;");
     o.line("return this;");
     o.line("}");
-    for (k, (f, n)) in c.members.iter().zip(&m.fields).enumerate() {
+    for (k, (f, n)) in fields.iter().zip(&m.fields).enumerate() {
         setter(o, ctx, f, n, k);
     }
     o.line("}");

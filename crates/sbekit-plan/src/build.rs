@@ -57,12 +57,7 @@ pub fn plan(l: &Layout) -> Result<Plan, PlanError> {
             .iter()
             .map(|&i| {
                 let c = &l.composites[i];
-                let def = CompositeDef {
-                    description: c.description.clone(),
-                    size: c.size,
-                    members: c.members.iter().map(|m| v.field(m)).collect(),
-                };
-                (c.name.clone(), def)
+                (c.name.clone(), v.composite_def(c))
             })
             .collect(),
         messages: l
@@ -76,6 +71,15 @@ pub fn plan(l: &Layout) -> Result<Plan, PlanError> {
             })
             .collect(),
     })
+}
+
+/// Every composite of `l`, in the layout's order (see [`crate::all_composites`]).
+pub fn all_composites(l: &Layout) -> Vec<(String, CompositeDef)> {
+    let v = View { l };
+    l.composites
+        .iter()
+        .map(|c| (c.name.clone(), v.composite_def(c)))
+        .collect()
 }
 
 /// The types that fields refer to (group dimension and var-data composites are not listed).
@@ -207,6 +211,14 @@ impl View<'_> {
             since: f.since_version,
             presence: f.presence,
             kind,
+        }
+    }
+
+    fn composite_def(&self, c: &layout::CompositeDef) -> CompositeDef {
+        CompositeDef {
+            description: c.description.clone(),
+            size: c.size,
+            members: c.members.iter().map(|m| self.field(m)).collect(),
         }
     }
 

@@ -62,6 +62,14 @@ pub enum PlanError {
     MissingHeaderField(&'static str),
 }
 
+/// Every composite of a layout, in the layout's order, with its members as plan [`Field`]s:
+/// the group dimension, var-data and header composites and the ones no field uses included,
+/// which [`Plan::composites`] leaves out. For a generator that emits a class for every
+/// composite type of the schema (the TypeScript one does).
+pub fn all_composites(layout: &sbekit_ir::layout::Layout) -> Vec<(String, CompositeDef)> {
+    build::all_composites(layout)
+}
+
 /// A primitive value's place in a block or composite: how an accessor reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prim {
