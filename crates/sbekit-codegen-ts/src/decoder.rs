@@ -7,10 +7,9 @@
 //! the accessors read ([`sbekit_plan::Body::fields`]).
 
 use crate::fields::{decoder_slots, getter};
-use crate::plan::{groups, header, GroupRef, Header};
-use crate::prim::{self, slot_read};
+use crate::plan::{groups, header, vars, GroupRef, Header};
+use crate::prim::slot_read;
 use crate::{BlockNames, Ctx, Out};
-use sbekit_ir::layout::{Block, Message};
 use sbekit_plan::{Body, RequiredLengths, Section};
 
 /// The block length a block needs at acting version `av` (a TypeScript expression).
@@ -27,21 +26,15 @@ pub fn required_expr(required: &RequiredLengths, av: &str) -> String {
 }
 
 /// Emits a message's decoder classes: nested groups first (classes are not hoisted).
-pub fn message_decoder(
-    o: &mut Out,
-    ctx: &Ctx,
-    m: &Message,
-    pm: &sbekit_plan::Message,
-    n: &BlockNames,
-) {
-    let body = &pm.body;
-    for ((g, s), gn) in m.block.groups.iter().zip(groups(body)).zip(&n.children) {
-        group_decoder(o, ctx, &g.block, &s, gn);
+pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &sbekit_plan::Message, n: &BlockNames) {
+    let body = &m.body;
+    for (g, gn) in groups(body).zip(&n.children) {
+        group_decoder(o, ctx, &g, gn);
     }
-    let d = m
+    let d = body
         .description
         .clone()
-        .unwrap_or_else(|| format!("Reads a `{}` message (template id {}).", m.name, m.id));
+        .unwrap_or_else(|| format!("Reads a `{}` message (template id {}).", body.name, m.id));
     o.doc(&format!(
         "{d}\nCreated by `decode` or `wrap`, which check the whole message once; accessors then cannot fail."
     ));
@@ -80,7 +73,7 @@ pub fn message_decoder(
         block_length,
         version,
         required,
-    }) = header(pm)
+    }) = header(m)
     else {
         return;
     };
@@ -112,7 +105,7 @@ pub fn message_decoder(
         slot_read(ctx, "v", version, "offset")
     ));
     o.line("} catch (e) {");
-    o.line(&format!("throw rt.within(e, {});", quote(&m.name)));
+    o.line(&format!("throw rt.within(e, {});", quote(&body.name)));
     o.line("}");
     o.line("return this.wrapBody(b, offset + HEADER_LENGTH, bl, ver);");
     o.line("}");
@@ -132,20 +125,20 @@ pub fn message_decoder(
     o.line("if (!(blockLength >= req)) throw new rt.SbeDecodeError(\"blockLengthTooShort\", pos - HEADER_LENGTH, `block length ${blockLength}, at least ${req} needed at version ${actingVersion}`);");
     o.line("this.$parse(this.$v, b, pos, blockLength, actingVersion, b.byteLength);");
     o.line("} catch (e) {");
-    o.line(&format!("throw rt.within(e, {});", quote(&m.name)));
+    o.line(&format!("throw rt.within(e, {});", quote(&body.name)));
     o.line("}");
     o.line("return this;");
     o.line("}");
     o.doc("Bytes from the start of the header to the end of the message.");
     o.line("sbeEncodedLength(): number { return this.$end - this.$o + HEADER_LENGTH; }");
-    block_body(o, ctx, &m.block, body, n);
+    block_body(o, ctx, body, n);
     o.line("}");
     o.line("");
 }
 
-fn group_decoder(o: &mut Out, ctx: &Ctx, entry: &Block, g: &GroupRef, n: &BlockNames) {
-    for ((c, cg), cn) in entry.groups.iter().zip(groups(g.body)).zip(&n.children) {
-        group_decoder(o, ctx, &c.block, &cg, cn);
+fn group_decoder(o: &mut Out, ctx: &Ctx, g: &GroupRef, n: &BlockNames) {
+    for (c, cn) in groups(g.body).zip(&n.children) {
+        group_decoder(o, ctx, &c, cn);
     }
     let d = g
         .description
@@ -163,7 +156,7 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, entry: &Block, g: &GroupRef, n: &BlockN
     block_state(o, ctx, g.body, n);
     o.doc("Bytes of this entry, nested groups and var data included.");
     o.line("sbeEncodedLength(): number { return this.$end - this.$o; }");
-    block_body(o, ctx, entry, g.body, n);
+    block_body(o, ctx, g.body, n);
     o.line("}");
     o.line("");
 
@@ -314,7 +307,7 @@ fn block_state(o: &mut Out, ctx: &Ctx, b: &Body, n: &BlockNames) {
 }
 
 /// `$parse`, the common accessors and every field, group and var-data accessor.
-fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
+fn block_body(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
     o.doc("Internal: checks the block at `p` (of `bl` bytes) and what follows; returns where it ends.");
     o.line("$parse(v: DataView, b: Uint8Array, p: number, bl: number, av: number, lim: number): number {");
     o.line("if (p + bl > lim) throw rt.truncated(p, bl, lim);");
@@ -324,16 +317,14 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
     o.line("this.$bl = bl;");
     o.line("this.$av = av;");
     o.line("p += bl;");
-    let ng = b.groups.len();
-    // The sections in wire order: groups (index k among the groups), then var data (whose
-    // prefix size is the layout's `data_offset`: the plan's slot gives only the length).
-    let (mut gi, mut vi) = (0, 0);
+    // The sections in wire order: the groups' checks, then each var-data prefix and bytes.
+    let mut gs = n.children.iter();
+    let mut vs = vars(body);
     for (k, sec) in body.sections.iter().enumerate() {
         o.line(&format!("this.$s{k} = p;"));
         match sec {
             Section::Group { since, .. } => {
-                let Some(cn) = n.children.get(gi) else { break };
-                gi += 1;
+                let Some(cn) = gs.next() else { break };
                 let call = format!("p = {}.$skip(v, b, p, av, lim);", cn.group);
                 if *since > 0 {
                     o.line(&format!("if (av >= {since}) {call}"));
@@ -341,14 +332,11 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
                     o.line(&call);
                 }
             }
-            Section::Var {
-                name, since, len, ..
-            } => {
-                let Some(vd) = b.var_data.get(vi) else { break };
-                vi += 1;
-                let data = vd.data_offset;
-                let at = quote(&format!(".{name}"));
-                if *since > 0 {
+            Section::Var { .. } => {
+                let Some(vd) = vs.next() else { break };
+                let (data, len, since) = (vd.data_offset, vd.len, vd.since);
+                let at = quote(&format!(".{}", vd.name));
+                if since > 0 {
                     o.line(&format!("if (av >= {since}) {{"));
                 } else {
                     o.line("{");
@@ -400,24 +388,23 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
             cn.group
         ));
     }
-    for (k, (vd, (vname, sname, lname))) in b.var_data.iter().zip(&n.members.vars).enumerate() {
-        let s = ng + k;
+    let ns = body.sections.len();
+    for (vd, (vname, sname, lname)) in vars(body).zip(&n.members.vars) {
+        let s = vd.index;
+        let data = vd.data_offset;
         o.doc(&vd.description.clone().unwrap_or_else(|| {
             format!("The `{}` data (a view of the buffer, not a copy).", vd.name)
         }));
         o.line(&format!("{vname}(): Uint8Array {{"));
-        if vd.since_version > 0 {
-            o.line(&format!(
-                "if (this.$av < {}) return rt.EMPTY;",
-                vd.since_version
-            ));
+        if vd.since > 0 {
+            o.line(&format!("if (this.$av < {}) return rt.EMPTY;", vd.since));
         }
-        let end = if s + 1 < ng + b.var_data.len() {
+        let end = if s + 1 < ns {
             format!("this.$s{}", s + 1)
         } else {
             "this.$end".to_string()
         };
-        o.line(&format!("const p = this.$s{s} + {};", vd.data_offset));
+        o.line(&format!("const p = this.$s{s} + {data};"));
         o.line(&format!("return rt.at(this.$b, p, {end} - p);"));
         o.line("}");
         o.doc(&format!(
@@ -425,19 +412,18 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
             vd.name
         ));
         o.line(&format!("{lname}(): number {{"));
-        if vd.since_version > 0 {
-            o.line(&format!("if (this.$av < {}) return 0;", vd.since_version));
+        if vd.since > 0 {
+            o.line(&format!("if (this.$av < {}) return 0;", vd.since));
         }
-        o.line(&format!("return {end} - this.$s{s} - {};", vd.data_offset));
+        o.line(&format!("return {end} - this.$s{s} - {data};"));
         o.line("}");
-        let enc = vd.character_encoding.as_deref().unwrap_or("utf-8");
+        let enc = vd.char_encoding.unwrap_or("utf-8");
         o.doc(&format!("The `{}` data as text ({enc}).", vd.name));
         o.line(&format!(
             "{sname}(): string {{ return rt.text(this.{vname}(), {}); }}",
             quote(enc)
         ));
     }
-    let _ = prim::is_big;
 }
 
 /// A TypeScript string literal.

@@ -7,31 +7,24 @@
 
 use crate::decoder::quote;
 use crate::fields::{encoder_slots, setter};
-use crate::plan::{groups, header, GroupRef};
+use crate::plan::{groups, header, vars, GroupRef};
 use crate::prim::slot_write;
 use crate::{BlockNames, Ctx, Out};
-use sbekit_ir::layout::{Block, Message};
 use sbekit_plan::{Body, Section};
 
 /// Emits a message's encoder classes: nested groups first.
-pub fn message_encoder(
-    o: &mut Out,
-    ctx: &Ctx,
-    m: &Message,
-    pm: &sbekit_plan::Message,
-    n: &BlockNames,
-) {
+pub fn message_encoder(o: &mut Out, ctx: &Ctx, m: &sbekit_plan::Message, n: &BlockNames) {
     // `generate` has checked that every message has its header checks.
-    let Some(h) = header(pm) else {
+    let Some(h) = header(m) else {
         return;
     };
-    let body = &pm.body;
-    for ((g, s), gn) in m.block.groups.iter().zip(groups(body)).zip(&n.children) {
-        group_encoder(o, ctx, &g.block, &s, gn);
+    let body = &m.body;
+    for (g, gn) in groups(body).zip(&n.children) {
+        group_encoder(o, ctx, &g, gn);
     }
     o.doc(&format!(
         "Writes a `{}` message (template id {}): `wrap`, set fields, groups and var data in schema order, then `finish`.",
-        m.name, m.id
+        body.name, m.id
     ));
     o.line(&format!("export class {} {{", n.enc));
     o.doc("The message's template id.");
@@ -73,14 +66,14 @@ pub fn message_encoder(
     o.line(&format!("this.$fill({});", body.sections.len()));
     o.line("return this.$t.pos - this.$start;");
     o.line("}");
-    members(o, ctx, &m.block, body, n);
+    members(o, ctx, body, n);
     o.line("}");
     o.line("");
 }
 
-fn group_encoder(o: &mut Out, ctx: &Ctx, entry: &Block, g: &GroupRef, n: &BlockNames) {
-    for ((c, cg), cn) in entry.groups.iter().zip(groups(g.body)).zip(&n.children) {
-        group_encoder(o, ctx, &c.block, &cg, cn);
+fn group_encoder(o: &mut Out, ctx: &Ctx, g: &GroupRef, n: &BlockNames) {
+    for (c, cn) in groups(g.body).zip(&n.children) {
+        group_encoder(o, ctx, &c, cn);
     }
     o.doc(&format!("Writes one entry of the `{}` group.", n.path));
     o.line(&format!("export class {} {{", n.enc));
@@ -104,7 +97,7 @@ fn group_encoder(o: &mut Out, ctx: &Ctx, entry: &Block, g: &GroupRef, n: &BlockN
         "$complete(): void {{ this.$fill({}); }}",
         g.body.sections.len()
     ));
-    members(o, ctx, entry, g.body, n);
+    members(o, ctx, g.body, n);
     o.line("}");
     o.line("");
 
@@ -198,9 +191,8 @@ fn state(o: &mut Out, ctx: &Ctx, b: &Body, n: &BlockNames) {
 }
 
 /// Setters, section bookkeeping, group and var-data writers. Sections are numbered in the
-/// plan's wire order (groups, then var data); a var-data prefix's size is the layout's
-/// `data_offset`, which the plan's length slot does not give.
-fn members(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
+/// plan's wire order (groups, then var data).
+fn members(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
     for (k, (f, fname)) in body.fields.iter().zip(&n.members.fields).enumerate() {
         setter(o, ctx, f, fname, k);
     }
@@ -216,24 +208,23 @@ fn members(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
     } else {
         o.line("for (let i = this.$next; i < to; i++) {");
         o.line("switch (i) {");
-        let (mut gi, mut vi) = (0, 0);
+        let mut gs = n.children.iter();
+        let mut vs = vars(body);
         for (k, sec) in body.sections.iter().enumerate() {
             match sec {
                 Section::Group { .. } => {
-                    if let Some(cn) = n.children.get(gi) {
+                    if let Some(cn) = gs.next() {
                         o.line(&format!("case {k}: {}.$empty(this.$t); break;", cn.writer));
                     }
-                    gi += 1;
                 }
-                Section::Var { len, .. } => {
-                    let Some(vd) = b.var_data.get(vi) else {
+                Section::Var { .. } => {
+                    let Some(vd) = vs.next() else {
                         continue;
                     };
-                    vi += 1;
                     let data = vd.data_offset;
-                    match slot_write(ctx, "this.$t.v", len, "this.$t.pos", "0") {
+                    match slot_write(ctx, "this.$t.v", vd.len, "this.$t.pos", "0") {
                         // The prefix is the length alone: write a zero length.
-                        Some(w) if data == len.width() => {
+                        Some(w) if data == vd.len.width() => {
                             o.line(&format!("case {k}: {w}; this.$t.skip({data}); break;"))
                         }
                         _ => o.line(&format!("case {k}: this.$t.take({data}); break;")),
@@ -263,16 +254,8 @@ fn members(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
         o.line("return this;");
         o.line("}");
     }
-    let vars = body
-        .sections
-        .iter()
-        .enumerate()
-        .filter_map(|(k, s)| match s {
-            Section::Var { name, len, .. } => Some((k, name, len)),
-            Section::Group { .. } => None,
-        });
-    for ((k, name, len), (vd, (vname, _, _))) in vars.zip(b.var_data.iter().zip(&n.members.vars)) {
-        let data = vd.data_offset;
+    for (vd, (vname, _, _)) in vars(body).zip(&n.members.vars) {
+        let (k, name, len, data) = (vd.index, vd.name, vd.len, vd.data_offset);
         o.doc(&format!("Writes the `{name}` data (text as UTF-8)."));
         o.line(&format!("{vname}(x: Uint8Array | string): this {{"));
         o.line(&format!("this.$section({k});"));

@@ -6,10 +6,9 @@
 
 use crate::decoder::quote;
 use crate::fields::{getter_nullable, setter_takes_null};
-use crate::plan::groups;
+use crate::plan::{groups, vars};
 use crate::prim::{self, is_float, json_text, json_value, literal};
 use crate::{BlockNames, Ctx, FieldNames, Out};
-use sbekit_ir::layout::Block;
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::{Body, Field, Kind};
 
@@ -106,8 +105,8 @@ pub fn json_ts(ctx: &Ctx) -> String {
         );
         o.line("}");
     }
-    for ((m, pm), n) in l.messages.iter().zip(&ctx.plan.messages).zip(&ctx.msgs) {
-        block_fns(&mut o, ctx, &m.block, &pm.body, n);
+    for (m, n) in ctx.plan.messages.iter().zip(&ctx.msgs) {
+        block_fns(&mut o, ctx, &m.body, n);
     }
     o.line("");
     o.doc("The message as one line of JSON, as `sbekit decode` prints it (null values of absent fields included).");
@@ -154,9 +153,9 @@ fn fn_name(prefix: &str, n: &BlockNames) -> String {
     format!("{prefix}_{}", n.dec)
 }
 
-fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
-    for ((g, pg), cn) in b.groups.iter().zip(groups(body)).zip(&n.children) {
-        block_fns(o, ctx, &g.block, pg.body, cn);
+fn block_fns(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
+    for (g, cn) in groups(body).zip(&n.children) {
+        block_fns(o, ctx, g.body, cn);
     }
     o.line(&format!(
         "function {}(d: {}): string {{",
@@ -183,13 +182,13 @@ fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, body: &Body, n: &BlockNames) {
         o.line("}");
         o.line("s += \"]\";");
     }
-    for (v, (vname, _, _)) in b.var_data.iter().zip(&n.members.vars) {
+    for (v, (vname, _, _)) in vars(body).zip(&n.members.vars) {
         let comma = if first { "" } else { "," };
         first = false;
         o.line(&format!(
             "s += {} + rt.jtext(d.{vname}(), {});",
-            quote(&format!("{comma}{}:", quote(&v.name))),
-            utf8(v.character_encoding.as_deref())
+            quote(&format!("{comma}{}:", quote(v.name))),
+            utf8(v.char_encoding)
         ));
     }
     o.line("return s + \"}\";");

@@ -24,8 +24,9 @@ mod prim;
 mod types;
 
 use names::{pascal, Scope};
-use sbekit_ir::layout::{Block, Field, FieldKind, Layout};
+use sbekit_ir::layout::Layout;
 use sbekit_ir::{ByteOrder, PrimitiveType};
+use sbekit_plan::Kind;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -160,17 +161,17 @@ pub(crate) struct Members {
 }
 
 impl Members {
-    fn new(fields: &[Field], groups: &[String], vars: &[String]) -> Members {
+    fn new(fields: &[sbekit_plan::Field], groups: &[String], vars: &[String]) -> Members {
         let mut s = Scope::class();
         let fields = fields
             .iter()
             .map(|f| {
                 let name = s.take(&f.name);
                 let (string, at) = match &f.kind {
-                    FieldKind::Primitive(p) if p.ty == PrimitiveType::Char => {
+                    Kind::Prim(p) if p.ty == PrimitiveType::Char => {
                         (Some(s.take(&format!("{name}String"))), None)
                     }
-                    FieldKind::Primitive(p) if p.length != 1 && !f.is_constant() => {
+                    Kind::Prim(p) if p.len != 1 && !f.is_constant() => {
                         (None, Some(s.take(&format!("{name}At"))))
                     }
                     _ => (None, None),
@@ -251,19 +252,21 @@ impl<'a> Ctx<'a> {
             .iter()
             .map(|c| s.take(&format!("{}Encoder", pascal(&c.name))))
             .collect();
-        let comp_members = l
-            .composites
-            .iter()
-            .map(|c| Members::new(&c.members, &[], &[]))
-            .collect();
-        let msgs = l
-            .messages
-            .iter()
-            .map(|m| block_names(&mut s, &m.block, &m.name, &pascal(&m.name)))
-            .collect();
-        let comp_fields = sbekit_plan::all_composites(l)
+        let comp_fields: Vec<Vec<sbekit_plan::Field>> = sbekit_plan::all_composites(l)
             .into_iter()
             .map(|(_, c)| c.members)
+            .collect();
+        let comp_members = comp_fields
+            .iter()
+            .map(|f| Members::new(f, &[], &[]))
+            .collect();
+        let msgs = plan
+            .messages
+            .iter()
+            .map(|m| {
+                let name = &m.body.name;
+                block_names(&mut s, &m.body, name, &pascal(name))
+            })
             .collect();
         // The first of a name wins, as in the plan's tables (the schema compiler refuses
         // duplicate type names).
@@ -320,7 +323,7 @@ impl<'a> Ctx<'a> {
     }
 }
 
-fn block_names(s: &mut Scope, b: &Block, path: &str, base: &str) -> BlockNames {
+fn block_names(s: &mut Scope, b: &sbekit_plan::Body, path: &str, base: &str) -> BlockNames {
     let dec = s.take(&format!("{base}Decoder"));
     let enc = s.take(&format!("{base}Encoder"));
     let (group, writer) = if path.contains('.') {
@@ -331,20 +334,18 @@ fn block_names(s: &mut Scope, b: &Block, path: &str, base: &str) -> BlockNames {
     } else {
         (String::new(), String::new())
     };
-    let children = b
-        .groups
-        .iter()
+    let children = plan::groups(b)
         .map(|g| {
             block_names(
                 s,
-                &g.block,
+                g.body,
                 &format!("{path}.{}", g.name),
-                &format!("{base}{}", pascal(&g.name)),
+                &format!("{base}{}", pascal(g.name)),
             )
         })
         .collect();
-    let gnames: Vec<String> = b.groups.iter().map(|g| g.name.clone()).collect();
-    let vnames: Vec<String> = b.var_data.iter().map(|v| v.name.clone()).collect();
+    let gnames: Vec<String> = plan::groups(b).map(|g| g.name.to_string()).collect();
+    let vnames: Vec<String> = plan::vars(b).map(|v| v.name.to_string()).collect();
     BlockNames {
         path: path.to_string(),
         dec,

@@ -104,9 +104,9 @@ pub fn messages_ts(ctx: &Ctx) -> String {
     o.line("};");
     o.line("}");
     o.line("");
-    for ((m, pm), n) in l.messages.iter().zip(&ctx.plan.messages).zip(&ctx.msgs) {
-        message_decoder(&mut o, ctx, m, pm, n);
-        message_encoder(&mut o, ctx, m, pm, n);
+    for (m, n) in ctx.plan.messages.iter().zip(&ctx.msgs) {
+        message_decoder(&mut o, ctx, m, n);
+        message_encoder(&mut o, ctx, m, n);
     }
     o.doc("Any message of the schema, tagged by name and template id.");
     if l.messages.is_empty() {

@@ -6,7 +6,7 @@
 
 use crate::{
     checks, Body, CompositeDef, EnumDef, Field, Header, Kind, Message, Plan, PlanError, Prim,
-    Section, SetDef, Slot,
+    Section, SetDef, Slot, VarData,
 };
 use sbekit_ir::layout::{self, FieldKind, IntSlot, Layout};
 use std::collections::BTreeSet;
@@ -162,6 +162,14 @@ impl View<'_> {
             required: b.required.clone(),
             fields: b.fields.iter().map(|f| self.field(f)).collect(),
             sections,
+            var_data: b
+                .var_data
+                .iter()
+                .map(|d| VarData {
+                    data_offset: d.data_offset,
+                    char_encoding: d.character_encoding.clone(),
+                })
+                .collect(),
         }
     }
 

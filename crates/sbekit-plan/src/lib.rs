@@ -167,6 +167,32 @@ pub struct Body {
     pub fields: Vec<Field>,
     /// Groups, then var data, in wire order: the order a decoder walks and an encoder writes.
     pub sections: Vec<Section>,
+    /// For each [`Section::Var`] of `sections`, in order: where its data starts and the
+    /// encoding it declares.
+    pub var_data: Vec<VarData>,
+}
+
+/// What a generator needs of a var-data field beyond its [`Section::Var`]: where the bytes
+/// start after the length prefix, and the declared character encoding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarData {
+    /// Offset of the data inside the var-data composite (the prefix's size, as laid out).
+    pub data_offset: usize,
+    /// `characterEncoding`, if the schema gives one.
+    pub char_encoding: Option<String>,
+}
+
+impl Body {
+    /// The var-data sections with their [`VarData`], in wire order, each with its index in
+    /// `sections`.
+    pub fn vars(&self) -> impl Iterator<Item = (usize, &Section, &VarData)> {
+        self.sections
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s, Section::Var { .. }))
+            .zip(&self.var_data)
+            .map(|((k, s), v)| (k, s, v))
+    }
 }
 
 impl Body {
