@@ -50,8 +50,7 @@ fn doc(o: &mut Out, f: &Field, what: &str) {
 
 /// The TypeScript type an enum field's getter returns (without `| null`).
 pub fn enum_type(ctx: &Ctx, def: usize) -> String {
-    let e = &ctx.l.enums[def];
-    let raw = if is_big(e.encoding) {
+    let raw = if is_big(ctx.types.enums[def].1.ty) {
         "rt.RawBig"
     } else {
         "rt.Raw"
@@ -115,19 +114,19 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
         }
         Kind::Enum { ty, .. } => {
             let Some(i) = ctx.enum_index(ty) else { return };
-            let e = &ctx.l.enums[i];
+            let e = &ctx.types.enums[i].1;
             doc(o, f, "field");
             let null = if is_optional(f) { " | null" } else { nul };
             o.line(&format!("{name}(): {}{null} {{", enum_type(ctx, i)));
             if let Some(g) = &guard {
                 o.line(g);
             }
-            let r = read(ctx, "this.$v", e.encoding, &off);
+            let r = read(ctx, "this.$v", e.ty, &off);
             if is_optional(f) {
                 o.line(&format!("const x = {r};"));
                 o.line(&format!(
                     "return {} ? null : x;",
-                    prim::is_null("x", &e.null_value, e.encoding)
+                    prim::is_null("x", &e.null, e.ty)
                 ));
             } else {
                 o.line(&format!("return {r};"));
@@ -136,7 +135,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
         }
         Kind::Set { ty } => {
             let Some(i) = ctx.set_index(ty) else { return };
-            let s = &ctx.l.sets[i];
+            let s = &ctx.types.sets[i].1;
             doc(o, f, "field");
             o.line(&format!("{name}(): {}{nul} {{", ctx.sets[i]));
             if let Some(g) = &guard {
@@ -145,7 +144,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
             o.line(&format!(
                 "return new {}({});",
                 ctx.sets[i],
-                read(ctx, "this.$v", s.encoding, &off)
+                read(ctx, "this.$v", s.ty, &off)
             ));
             o.line("}");
         }
@@ -309,39 +308,36 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
     match &f.kind {
         Kind::Enum { ty, .. } => {
             let Some(i) = ctx.enum_index(ty) else { return };
-            let e = &ctx.l.enums[i];
+            let e = &ctx.types.enums[i].1;
             o.doc(&d);
             let nul = if is_optional(f) { " | null" } else { "" };
             o.line(&format!("{name}(x: {}{nul}): this {{", enum_type(ctx, i)));
             let val = if is_optional(f) {
-                format!("x === null ? {} : x", literal(&e.null_value, e.encoding))
+                format!("x === null ? {} : x", literal(&e.null, e.ty))
             } else {
                 "x".to_string()
             };
-            o.line(&format!(
-                "{};",
-                write(ctx, "this.$v", e.encoding, &off, &val)
-            ));
+            o.line(&format!("{};", write(ctx, "this.$v", e.ty, &off, &val)));
             o.line("return this;");
             o.line("}");
         }
         Kind::Set { ty } => {
             let Some(i) = ctx.set_index(ty) else { return };
-            let s = &ctx.l.sets[i];
+            let s = &ctx.types.sets[i].1;
             o.doc(&d);
             o.line(&format!(
                 "{name}(x: {} | {}): this {{",
                 ctx.sets[i],
-                ts_type(s.encoding)
+                ts_type(s.ty)
             ));
             o.line(&format!(
                 "{};",
                 write(
                     ctx,
                     "this.$v",
-                    s.encoding,
+                    s.ty,
                     &off,
-                    &format!("typeof x === \"{}\" ? x : x.raw", ts_type(s.encoding))
+                    &format!("typeof x === \"{}\" ? x : x.raw", ts_type(s.ty))
                 )
             ));
             o.line("return this;");

@@ -8,7 +8,11 @@
 //! throws a typed `SbeDecodeError` (offset and element path) for malformed input; the bytes
 //! written are the bytes the Rust codecs write (tests in this crate check both directions).
 //!
-//! The generator reads only the layout model, never IR tokens.
+//! The generator renders the language-neutral codec plan ([`sbekit_plan::Plan`]): the
+//! messages' accessors, their groups and var data in wire order (the encoders' section order)
+//! and the checks a decoder makes up front, plus every type of the schema
+//! ([`sbekit_plan::all_types`]: `types.ts` declares them all). It never re-derives offsets,
+//! versions or validation from the layout, and never reads IR tokens.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -26,7 +30,7 @@ mod types;
 use names::{pascal, Scope};
 use sbekit_ir::layout::Layout;
 use sbekit_ir::{ByteOrder, PrimitiveType};
-use sbekit_plan::Kind;
+use sbekit_plan::{Kind, TypeTables};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -90,18 +94,13 @@ impl From<sbekit_plan::PlanError> for GenError {
 /// a layout the plan cannot describe).
 pub fn generate(layout: &Layout, opts: &Options) -> Result<Vec<GeneratedFile>, GenError> {
     let plan = sbekit_plan::Plan::new(layout)?;
-    if plan.messages.len() != layout.messages.len() {
-        return Err(GenError::Unsupported(
-            "the plan's messages are not the layout's".into(),
-        ));
-    }
     if let Some(m) = plan.messages.iter().find(|m| plan::header(m).is_none()) {
         return Err(GenError::Unsupported(format!(
             "message {} has no header checks in the plan",
             m.body.name
         )));
     }
-    let ctx = Ctx::new(layout, &plan);
+    let ctx = Ctx::new(&plan, sbekit_plan::all_types(layout));
     let file = |p: &str, text: String| GeneratedFile {
         path: PathBuf::from(p),
         text,
@@ -216,11 +215,13 @@ pub(crate) struct BlockNames {
     pub children: Vec<BlockNames>,
 }
 
-/// Everything the emitters share: the layout and the names chosen for it.
+/// Everything the emitters share: the plan, the schema's type tables and the names chosen.
 pub(crate) struct Ctx<'a> {
-    pub l: &'a Layout,
     /// The codec plan of the layout: what the emitters render.
     pub plan: &'a sbekit_plan::Plan,
+    /// Every enum, set and composite of the schema, in the layout's order: `types.ts`
+    /// emits them all, and the name vectors below are indexed alike.
+    pub types: TypeTables,
     /// `true` for little-endian (the DataView flag).
     pub le: &'static str,
     pub enums: Vec<String>,
@@ -228,8 +229,6 @@ pub(crate) struct Ctx<'a> {
     pub comp_dec: Vec<String>,
     pub comp_enc: Vec<String>,
     pub comp_members: Vec<Members>,
-    /// Each composite's members as plan fields, in the layout's order of composites.
-    pub comp_fields: Vec<Vec<sbekit_plan::Field>>,
     pub msgs: Vec<BlockNames>,
     /// Index of each enum, set and composite by schema name (plan fields name their types).
     enum_ix: HashMap<String, usize>,
@@ -238,27 +237,28 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(l: &'a Layout, plan: &'a sbekit_plan::Plan) -> Ctx<'a> {
+    fn new(plan: &'a sbekit_plan::Plan, types: TypeTables) -> Ctx<'a> {
         let mut s = Scope::module();
-        let enums = l.enums.iter().map(|e| s.take(&pascal(&e.name))).collect();
-        let sets = l.sets.iter().map(|e| s.take(&pascal(&e.name))).collect();
-        let comp_dec = l
+        let enums = types
+            .enums
+            .iter()
+            .map(|(n, _)| s.take(&pascal(n)))
+            .collect();
+        let sets = types.sets.iter().map(|(n, _)| s.take(&pascal(n))).collect();
+        let comp_dec = types
             .composites
             .iter()
-            .map(|c| s.take(&format!("{}Decoder", pascal(&c.name))))
+            .map(|(n, _)| s.take(&format!("{}Decoder", pascal(n))))
             .collect();
-        let comp_enc = l
+        let comp_enc = types
             .composites
             .iter()
-            .map(|c| s.take(&format!("{}Encoder", pascal(&c.name))))
+            .map(|(n, _)| s.take(&format!("{}Encoder", pascal(n))))
             .collect();
-        let comp_fields: Vec<Vec<sbekit_plan::Field>> = sbekit_plan::all_composites(l)
-            .into_iter()
-            .map(|(_, c)| c.members)
-            .collect();
-        let comp_members = comp_fields
+        let comp_members = types
+            .composites
             .iter()
-            .map(|f| Members::new(f, &[], &[]))
+            .map(|(_, c)| Members::new(&c.members, &[], &[]))
             .collect();
         let msgs = plan
             .messages
@@ -278,9 +278,8 @@ impl<'a> Ctx<'a> {
             m
         }
         Ctx {
-            l,
             plan,
-            le: if l.byte_order == ByteOrder::LittleEndian {
+            le: if plan.byte_order == ByteOrder::LittleEndian {
                 "true"
             } else {
                 "false"
@@ -290,11 +289,11 @@ impl<'a> Ctx<'a> {
             comp_dec,
             comp_enc,
             comp_members,
-            comp_fields,
             msgs,
-            enum_ix: index(l.enums.iter().map(|e| &e.name)),
-            set_ix: index(l.sets.iter().map(|e| &e.name)),
-            comp_ix: index(l.composites.iter().map(|e| &e.name)),
+            enum_ix: index(types.enums.iter().map(|(n, _)| n)),
+            set_ix: index(types.sets.iter().map(|(n, _)| n)),
+            comp_ix: index(types.composites.iter().map(|(n, _)| n)),
+            types,
         }
     }
 

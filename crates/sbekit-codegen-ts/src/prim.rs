@@ -2,7 +2,7 @@
 //! and the JSON text of schema values.
 
 use crate::Ctx;
-use sbekit_ir::layout::{wire_bits, IntSlot};
+use sbekit_ir::layout::wire_bits;
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
 use sbekit_plan::Slot;
 
@@ -104,49 +104,13 @@ pub fn is_null(x: &str, null: &PrimitiveValue, ty: P) -> String {
     }
 }
 
-/// An integer slot as the emitters read and write it: a plan [`Slot`] (group dimensions,
-/// var-data prefixes, the header slots a check reads) or a layout [`IntSlot`] (the encoders'
-/// header, until they render the plan too).
-pub trait SlotRef {
-    /// Primitive type.
-    fn ty(&self) -> P;
-    /// Offset inside its composite.
-    fn offset(&self) -> usize;
-    /// The value of a constant slot (not on the wire).
-    fn constant(&self) -> Option<u64>;
-}
-
-impl SlotRef for Slot {
-    fn ty(&self) -> P {
-        self.ty
-    }
-    fn offset(&self) -> usize {
-        self.offset
-    }
-    fn constant(&self) -> Option<u64> {
-        self.constant
-    }
-}
-
-impl SlotRef for IntSlot {
-    fn ty(&self) -> P {
-        self.ty
-    }
-    fn offset(&self) -> usize {
-        self.offset
-    }
-    fn constant(&self) -> Option<u64> {
-        self.constant
-    }
-}
-
 /// A slot's value as a `number` expression read from the DataView `v` at `base + offset`.
-pub fn slot_read(ctx: &Ctx, v: &str, slot: &impl SlotRef, base: &str) -> String {
-    if let Some(c) = slot.constant() {
+pub fn slot_read(ctx: &Ctx, v: &str, slot: &Slot, base: &str) -> String {
+    if let Some(c) = slot.constant {
         return c.to_string();
     }
-    let r = read(ctx, v, slot.ty(), &format!("{base} + {}", slot.offset()));
-    if is_big(slot.ty()) {
+    let r = read(ctx, v, slot.ty, &format!("{base} + {}", slot.offset));
+    if is_big(slot.ty) {
         format!("Number({r})")
     } else {
         r
@@ -154,17 +118,11 @@ pub fn slot_read(ctx: &Ctx, v: &str, slot: &impl SlotRef, base: &str) -> String 
 }
 
 /// Writes the `number` expression `val` into a slot (nothing for a constant slot).
-pub fn slot_write(
-    ctx: &Ctx,
-    v: &str,
-    slot: &impl SlotRef,
-    base: &str,
-    val: &str,
-) -> Option<String> {
-    if slot.constant().is_some() {
+pub fn slot_write(ctx: &Ctx, v: &str, slot: &Slot, base: &str, val: &str) -> Option<String> {
+    if slot.constant.is_some() {
         return None;
     }
-    let val = if is_big(slot.ty()) {
+    let val = if is_big(slot.ty) {
         format!("BigInt({val})")
     } else {
         val.to_string()
@@ -172,8 +130,8 @@ pub fn slot_write(
     Some(write(
         ctx,
         v,
-        slot.ty(),
-        &format!("{base} + {}", slot.offset()),
+        slot.ty,
+        &format!("{base} + {}", slot.offset),
         &val,
     ))
 }

@@ -4,9 +4,10 @@
 //! Nothing here reads tokens or recomputes what the layout knows; every offset, size,
 //! presence and per-version block length comes from the layout.
 
+use crate::HeaderSlots;
 use crate::{
     checks, Body, CompositeDef, EnumDef, Field, Header, Kind, Message, Plan, PlanError, Prim,
-    Section, SetDef, Slot, VarData,
+    Section, SetDef, Slot, TypeTables, VarData,
 };
 use sbekit_ir::layout::{self, FieldKind, IntSlot, Layout};
 use std::collections::BTreeSet;
@@ -41,6 +42,12 @@ pub fn plan(l: &Layout) -> Result<Plan, PlanError> {
             template_id: hfield("templateId")?,
             schema_id: hfield("schemaId")?,
             version: hfield("version")?,
+            slots: HeaderSlots {
+                block_length: v.slot(&l.header.block_length),
+                template_id: v.slot(&l.header.template_id),
+                schema_id: v.slot(&l.header.schema_id),
+                version: v.slot(&l.header.version),
+            },
         },
         enums: used
             .enums
@@ -73,13 +80,26 @@ pub fn plan(l: &Layout) -> Result<Plan, PlanError> {
     })
 }
 
-/// Every composite of `l`, in the layout's order (see [`crate::all_composites`]).
-pub fn all_composites(l: &Layout) -> Vec<(String, CompositeDef)> {
+/// Every type of `l`, in the layout's order (see [`crate::all_types`]).
+pub fn all_types(l: &Layout) -> TypeTables {
     let v = View { l };
-    l.composites
-        .iter()
-        .map(|c| (c.name.clone(), v.composite_def(c)))
-        .collect()
+    TypeTables {
+        enums: l
+            .enums
+            .iter()
+            .map(|e| (e.name.clone(), v.enum_def(e)))
+            .collect(),
+        sets: l
+            .sets
+            .iter()
+            .map(|d| (d.name.clone(), v.set_def(d)))
+            .collect(),
+        composites: l
+            .composites
+            .iter()
+            .map(|c| (c.name.clone(), v.composite_def(c)))
+            .collect(),
+    }
 }
 
 /// The types that fields refer to (group dimension and var-data composites are not listed).

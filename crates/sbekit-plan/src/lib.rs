@@ -62,12 +62,25 @@ pub enum PlanError {
     MissingHeaderField(&'static str),
 }
 
-/// Every composite of a layout, in the layout's order, with its members as plan [`Field`]s:
-/// the group dimension, var-data and header composites and the ones no field uses included,
-/// which [`Plan::composites`] leaves out. For a generator that emits a class for every
-/// composite type of the schema (the TypeScript one does).
-pub fn all_composites(layout: &sbekit_ir::layout::Layout) -> Vec<(String, CompositeDef)> {
-    build::all_composites(layout)
+/// Every enum, set and composite of a schema, in the layout's order, with its schema name.
+///
+/// [`Plan::enums`], [`Plan::sets`] and [`Plan::composites`] hold only the types fields use;
+/// these tables also hold the group dimension, var-data and header composites and the types
+/// no field uses, for a generator that emits every type of the schema (the TypeScript one
+/// does). Built by [`all_types`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeTables {
+    /// Every enum.
+    pub enums: Vec<(String, EnumDef)>,
+    /// Every set.
+    pub sets: Vec<(String, SetDef)>,
+    /// Every composite, its members as plan [`Field`]s.
+    pub composites: Vec<(String, CompositeDef)>,
+}
+
+/// Every type of a layout (see [`TypeTables`]).
+pub fn all_types(layout: &sbekit_ir::layout::Layout) -> TypeTables {
+    build::all_types(layout)
 }
 
 /// A primitive value's place in a block or composite: how an accessor reads it.
@@ -372,6 +385,21 @@ pub struct Header {
     pub schema_id: Field,
     /// `version`.
     pub version: Field,
+    /// The four standard fields as slots, as a header reader reads them.
+    pub slots: HeaderSlots,
+}
+
+/// The message header's standard fields as integer slots (offsets inside the header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeaderSlots {
+    /// `blockLength`.
+    pub block_length: Slot,
+    /// `templateId`.
+    pub template_id: Slot,
+    /// `schemaId`.
+    pub schema_id: Slot,
+    /// `version`.
+    pub version: Slot,
 }
 
 /// One message: its body and the checks a decoder makes up front.
