@@ -65,9 +65,10 @@ pub enum PlanError {
 /// Every enum, set and composite of a schema, in the layout's order, with its schema name.
 ///
 /// [`Plan::enums`], [`Plan::sets`] and [`Plan::composites`] hold only the types fields use;
-/// these tables also hold the group dimension, var-data and header composites and the types
-/// no field uses, for a generator that emits every type of the schema (the TypeScript one
-/// does). Built by [`all_types`].
+/// these tables also hold the group dimension composites and the types no field uses (a
+/// var-data composite is not a type of the layout: its slots are in [`Section::Var`]), for a
+/// generator that emits every type of the schema (the TypeScript one does). Built by
+/// [`all_types`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypeTables {
     /// Every enum.
