@@ -15,9 +15,13 @@
 //! IEEE-exact float operations (no platform `libm`), so the bytes are identical across runs and
 //! platforms. The message count is exact.
 
-use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
-use rand_xoshiro::Xoshiro256StarStar;
 use std::io::{self, Write};
+
+mod frame;
+mod rng;
+
+use frame::{push_option, write_frame_headers};
+use rng::{exp, ln, prob, Rng};
 
 /// What to generate.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,112 +96,6 @@ pub fn generate(cfg: &SynthConfig, out: impl Write) -> io::Result<SynthSummary> 
 }
 
 // ---------------------------------------------------------------------------------------------
-// PRNG and deterministic math
-
-/// xoshiro256** (Blackman and Vigna) from the pinned `rand_xoshiro`, its state expanded from
-/// the seed by SplitMix64.
-struct Rng(Xoshiro256StarStar);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(Xoshiro256StarStar::seed_from_u64(seed))
-    }
-
-    #[inline]
-    fn next(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// Uniform in `0..n` (n > 0), by multiply-shift (bias below 2^-32 for our n).
-    #[inline]
-    fn below(&mut self, n: u64) -> u64 {
-        ((self.next() as u128 * n as u128) >> 64) as u64
-    }
-
-    /// True with probability `p` (given as a threshold from [`prob`]).
-    #[inline]
-    fn chance(&mut self, threshold: u64) -> bool {
-        self.next() < threshold
-    }
-
-    /// Uniform float in [0, 1).
-    #[inline]
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// Geometric number of failures before a success of probability `p` (threshold), capped.
-    #[inline]
-    fn geometric(&mut self, threshold: u64, cap: u32) -> u32 {
-        let mut k = 0;
-        while k < cap && !self.chance(threshold) {
-            k += 1;
-        }
-        k
-    }
-}
-
-/// A probability as a u64 threshold for [`Rng::chance`].
-fn prob(p: f64) -> u64 {
-    if p >= 1.0 {
-        u64::MAX
-    } else if p <= 0.0 {
-        0
-    } else {
-        (p * 18_446_744_073_709_551_616.0) as u64
-    }
-}
-
-/// Natural logarithm from basic IEEE operations only (deterministic everywhere), x > 0.
-fn ln(x: f64) -> f64 {
-    let mut m = x;
-    let mut e = 0i32;
-    while m > 1.5 {
-        m /= 2.0;
-        e += 1;
-    }
-    while m < 0.75 {
-        m *= 2.0;
-        e -= 1;
-    }
-    // ln(m) = 2 atanh((m-1)/(m+1)), a fast-converging odd series for m in [0.75, 1.5].
-    let y = (m - 1.0) / (m + 1.0);
-    let y2 = y * y;
-    let mut term = y;
-    let mut sum = 0.0;
-    let mut k = 1.0;
-    while k < 60.0 {
-        sum += term / k;
-        term *= y2;
-        k += 2.0;
-    }
-    2.0 * sum + e as f64 * std::f64::consts::LN_2
-}
-
-/// e^x from basic IEEE operations only.
-fn exp(x: f64) -> f64 {
-    // Halve until small, sum the Taylor series, square back.
-    let mut r = x;
-    let mut halvings = 0;
-    while r.abs() > 0.5 {
-        r /= 2.0;
-        halvings += 1;
-    }
-    let mut sum = 1.0;
-    let mut term = 1.0;
-    for k in 1..24 {
-        term *= r / k as f64;
-        sum += term;
-    }
-    for _ in 0..halvings {
-        sum *= sum;
-    }
-    sum
-}
-
-// ---------------------------------------------------------------------------------------------
-// Wire constants
-
 const SESSION_ID: u32 = 0x5359_0001;
 const MAX_PAYLOAD: usize = 1_426; // the largest IEX-TP payload seen in the samples (DEEP10: 1,430)
 const FRAME_HDR: usize = 14 + 20 + 8;
@@ -882,48 +780,6 @@ fn admin_msg<'m>(
     msg
 }
 
-fn push_option(b: &mut Vec<u8>, code: u16, value: &[u8]) {
-    b.extend_from_slice(&code.to_le_bytes());
-    b.extend_from_slice(&(value.len() as u16).to_le_bytes());
-    b.extend_from_slice(value);
-    b.resize(b.len() + (4 - value.len() % 4) % 4, 0);
-}
-
-/// Ethernet, IPv4 and UDP headers for a frame of `frame_len` bytes. The addresses are
-/// administratively scoped (239.x) so synthetic captures are never mistaken for IEX feeds.
-fn write_frame_headers(h: &mut [u8], frame_len: usize) {
-    let dst_ip = [239, 192, 0, 4];
-    h[0..6].copy_from_slice(&[0x01, 0x00, 0x5e, dst_ip[1] & 0x7f, dst_ip[2], dst_ip[3]]);
-    h[6..12].copy_from_slice(&[0x02, 0x53, 0x59, 0x4e, 0x54, 0x48]);
-    h[12..14].copy_from_slice(&0x0800u16.to_be_bytes());
-    let ip = &mut h[14..34];
-    let ip_len = (frame_len - 14) as u16;
-    ip[0] = 0x45;
-    ip[1] = 0;
-    ip[2..4].copy_from_slice(&ip_len.to_be_bytes());
-    ip[4..6].copy_from_slice(&0u16.to_be_bytes());
-    ip[6..8].copy_from_slice(&0x4000u16.to_be_bytes());
-    ip[8] = 64;
-    ip[9] = 17;
-    ip[10..12].copy_from_slice(&[0, 0]);
-    ip[12..16].copy_from_slice(&[10, 83, 89, 1]);
-    ip[16..20].copy_from_slice(&dst_ip);
-    let mut sum = 0u32;
-    for c in ip.chunks(2) {
-        sum += u16::from_be_bytes([c[0], c[1]]) as u32;
-    }
-    while sum > 0xffff {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    ip[10..12].copy_from_slice(&(!(sum as u16)).to_be_bytes());
-    let udp = &mut h[34..42];
-    udp[0..2].copy_from_slice(&10_378u16.to_be_bytes());
-    udp[2..4].copy_from_slice(&10_378u16.to_be_bytes());
-    udp[4..6].copy_from_slice(&((frame_len - 34) as u16).to_be_bytes());
-    // UDP checksum 0: "not computed", allowed over IPv4.
-    udp[6..8].copy_from_slice(&[0, 0]);
-}
-
 /// A deterministic ticker for symbol `i`: 3 or 4 letters, some with a Nasdaq-style class
 /// suffix ("-A"), with a starting price log-uniform between $2 and $400.
 fn make_symbol(i: usize, rng: &mut Rng) -> Sym {
@@ -977,7 +833,8 @@ mod tests {
 
     #[test]
     fn prng_known_answers() {
-        use rand_xoshiro::SplitMix64;
+        use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
+        use rand_xoshiro::{SplitMix64, Xoshiro256StarStar};
         // Published reference outputs: xoshiro256** from state {1, 2, 3, 4}, and the first
         // splitmix64 output from 0. The synthetic bytes depend on these never changing.
         let state: Vec<u8> = [1u64, 2, 3, 4]
