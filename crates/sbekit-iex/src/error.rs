@@ -136,3 +136,29 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl From<sbekit_capture::Error> for Error {
+    fn from(e: sbekit_capture::Error) -> Self {
+        use sbekit_capture::ErrorKind as C;
+        let kind = match e.kind {
+            C::UnknownMagic(m) => ErrorKind::UnknownMagic(m),
+            C::Truncated {
+                what,
+                needed,
+                available,
+            } => ErrorKind::Truncated {
+                what,
+                needed,
+                available,
+            },
+            C::BadLength { what, len } => ErrorKind::BadLength { what, len },
+            C::BadByteOrder(v) => ErrorKind::BadByteOrder(v),
+            C::NoSection => ErrorKind::NoSection,
+            C::UnknownInterface(i) => ErrorKind::UnknownInterface(i),
+            C::Io(m) => ErrorKind::Io(m),
+            // The container error kinds are non-exhaustive: keep the message of any new one.
+            other => ErrorKind::Io(other.to_string()),
+        };
+        Error::new(e.offset, kind)
+    }
+}
