@@ -133,11 +133,14 @@ impl Reassembler {
         let d = distance(next, seq);
         let c = &mut self.counters;
         if d > 0 {
-            c.out_of_order_segments += 1;
             let keep = flow.pending.entry(seq).or_default();
             if keep.len() < seg.payload.len() {
+                c.out_of_order_segments += 1;
                 flow.pending_bytes += seg.payload.len() - keep.len();
                 *keep = seg.payload.to_vec();
+            } else {
+                // A retransmission of a segment that already waits.
+                c.duplicate_segments += 1;
             }
             while flow.pending_bytes > self.max_pending_bytes {
                 if !skip_to_first_pending(key, flow, c, sink) {

@@ -175,7 +175,13 @@ impl Profile {
                 p.seq = field(0, 4);
                 p.time = field(4, 8);
                 let mut tcp = base(name, Transport::TcpPackets, 14);
-                tcp.magic = Some((HeaderField { offset: 0, width: 2 }, 0xCAFE));
+                tcp.magic = Some((
+                    HeaderField {
+                        offset: 0,
+                        width: 2,
+                    },
+                    0xCAFE,
+                ));
                 tcp.seq = field(2, 4);
                 tcp.time = field(6, 8);
                 p.tcp_variant = Some(Box::new(tcp));
@@ -236,9 +242,9 @@ impl Profile {
             let (k, v) = (k.trim(), v.trim());
             let value = match k {
                 "seq" | "time" => {
-                    let (o, w) = v.split_once(':').ok_or_else(|| {
-                        ProfileError(format!("{k}: '{v}' is not offset:width"))
-                    })?;
+                    let (o, w) = v
+                        .split_once(':')
+                        .ok_or_else(|| ProfileError(format!("{k}: '{v}' is not offset:width")))?;
                     format!("{{ offset = {o}, width = {w} }}")
                 }
                 "name" | "transport" => format!("{v:?}"),
@@ -251,7 +257,11 @@ impl Profile {
 
     fn from_custom(c: Custom) -> Result<Profile, ProfileError> {
         let transport = c.transport.unwrap_or(Transport::Udp);
-        let mut p = base(c.name.as_deref().unwrap_or("custom"), transport, c.header_size);
+        let mut p = base(
+            c.name.as_deref().unwrap_or("custom"),
+            transport,
+            c.header_size,
+        );
         p.seq = c.seq;
         p.time = c.time;
         p.length_width = c.length_width.unwrap_or(2);
@@ -267,7 +277,10 @@ impl Profile {
     pub fn check(&self) -> Result<(), ProfileError> {
         let err = |m: String| Err(ProfileError(format!("profile {}: {m}", self.name)));
         if self.length_width != 2 && self.length_width != 4 {
-            return err(format!("length_width {} (must be 2 or 4)", self.length_width));
+            return err(format!(
+                "length_width {} (must be 2 or 4)",
+                self.length_width
+            ));
         }
         if self.before_sbe != 0 && self.before_sbe < self.length_width {
             return err(format!(

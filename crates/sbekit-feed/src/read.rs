@@ -173,8 +173,11 @@ impl fmt::Display for BadPacket {
 pub trait Sink {
     /// One message whose header matched the schema. An error is counted as a bad message
     /// (with its packet and offset) and reading goes on.
-    fn message(&mut self, packet: &PacketMeta, message: &FeedMessage<'_>)
-        -> Result<(), DecodeError>;
+    fn message(
+        &mut self,
+        packet: &PacketMeta,
+        message: &FeedMessage<'_>,
+    ) -> Result<(), DecodeError>;
 }
 
 /// A sink that validates every message by decoding it with no output.
@@ -272,7 +275,12 @@ impl<'d> Reader<'d> {
             match packet {
                 Ok(p) => self.one_frame(file, index as u64, &p, sink, flows, tcp, keep),
                 Err(e) => {
-                    self.bad(file, index as u64, e.offset, Problem::Container(e.kind.to_string()));
+                    self.bad(
+                        file,
+                        index as u64,
+                        e.offset,
+                        Problem::Container(e.kind.to_string()),
+                    );
                     return;
                 }
             }
@@ -333,7 +341,10 @@ impl<'d> Reader<'d> {
                     port: s.dst_port,
                 };
                 meta.offset = packet.offset + s.payload_offset as u64;
-                let profile = self.tcp_packets().cloned().unwrap_or_else(|| self.profile.clone());
+                let profile = self
+                    .tcp_packets()
+                    .cloned()
+                    .unwrap_or_else(|| self.profile.clone());
                 self.packet(&profile, &meta, s.payload, sink, keep);
             }
             Ok(_) | Err(Skip::LinkType | Skip::NotIpv4 | Skip::NotUdp) => {
@@ -375,7 +386,9 @@ impl<'d> Reader<'d> {
                 return;
             }
         }
-        meta.seq = profile.seq.and_then(|f| f.read(payload, profile.big_endian));
+        meta.seq = profile
+            .seq
+            .and_then(|f| f.read(payload, profile.big_endian));
         meta.sending_ns = profile
             .time
             .and_then(|f| f.read(payload, profile.big_endian))
@@ -507,10 +520,13 @@ impl<'d> Reader<'d> {
         match sink.message(meta, &m) {
             Ok(()) => {
                 let newer = header.version > self.decoder.schema_version();
-                self.stats.message(meta, &plan.name, header.template_id, newer)
+                self.stats.message(meta, &plan.name, &header, newer)
             }
             Err(e) => {
-                let e = DecodeError { offset: e.offset, ..e };
+                let e = DecodeError {
+                    offset: e.offset,
+                    ..e
+                };
                 let at = offset + e.offset as u64;
                 self.bad(meta.file, meta.index, at, Problem::Decode(e));
             }

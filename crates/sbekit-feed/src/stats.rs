@@ -57,6 +57,8 @@ pub struct Stats {
     pub templates: BTreeMap<String, TemplateCount>,
     /// By channel.
     pub channels: BTreeMap<Channel, ChannelStats>,
+    /// Messages delivered by (schema id, template id, version).
+    pub by_header: BTreeMap<(u64, u64, u64), u64>,
     /// Messages of a newer version than the schema's (decoded as a newer writer's).
     pub newer_version: u64,
     /// Messages the schema does not cover, by (schema id, template id, version).
@@ -118,7 +120,18 @@ impl Stats {
         }
     }
 
-    pub(crate) fn message(&mut self, meta: &PacketMeta, name: &str, id: u64, newer: bool) {
+    pub(crate) fn message(
+        &mut self,
+        meta: &PacketMeta,
+        name: &str,
+        h: &MessageHeader,
+        newer: bool,
+    ) {
+        let id = h.template_id;
+        *self
+            .by_header
+            .entry((h.schema_id, h.template_id, h.version))
+            .or_default() += 1;
         self.messages += 1;
         self.newer_version += u64::from(newer);
         self.channels.entry(meta.channel).or_default().messages += 1;

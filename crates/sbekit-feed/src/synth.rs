@@ -125,7 +125,7 @@ pub fn generate(
             let m = messages[rng.below_or(messages.len() as u64 - 1) as usize];
             let msg = random_message(ir, m, &mut rng, &opts).bytes;
             let framed = frame(profile, &msg);
-            if templates.len() > 0 && packet.len() + framed.len() > MAX_PAYLOAD {
+            if !templates.is_empty() && packet.len() + framed.len() > MAX_PAYLOAD {
                 break;
             }
             packet.extend_from_slice(&framed);
