@@ -309,14 +309,30 @@ impl Profile {
         Ok(())
     }
 
-    /// A built-in profile by name, or a custom one from a `.toml` file's text.
-    pub fn parse(name_or_toml: &str) -> Result<Profile, ProfileError> {
-        Profile::built_in(name_or_toml).ok_or_else(|| {
-            ProfileError(format!(
-                "unknown profile '{name_or_toml}' (built in: {})",
-                BUILT_IN.join(", ")
-            ))
-        })
+    /// A built-in profile by name, a custom one from a TOML file's path, or (`custom`) one
+    /// from `flags` (`key=value` items with the TOML keys).
+    pub fn resolve(spec: &str, flags: &[String]) -> Result<Profile, ProfileError> {
+        if spec == "custom" {
+            return Profile::from_flags(flags);
+        }
+        if !flags.is_empty() {
+            return Err(ProfileError(
+                "profile flags (--define) need --profile custom".into(),
+            ));
+        }
+        if let Some(p) = Profile::built_in(spec) {
+            return Ok(p);
+        }
+        let path = std::path::Path::new(spec);
+        if path.is_file() {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| ProfileError(format!("{spec}: {e}")))?;
+            return Profile::from_toml(&text).map_err(|e| ProfileError(format!("{spec}: {e}")));
+        }
+        Err(ProfileError(format!(
+            "unknown profile '{spec}' (built in: {}; or a TOML file, or `custom` with --define)",
+            BUILT_IN.join(", ")
+        )))
     }
 }
 
