@@ -46,15 +46,28 @@ enum CaptureCommand {
     Synth(SynthArgs),
 }
 
-/// What reading a capture needs.
+/// The framing profile.
 #[derive(Args)]
-struct ReadArgs {
+struct ProfileArgs {
     /// The framing profile: a built-in name, a TOML file, or `custom` (with --define).
     #[arg(short, long)]
     profile: String,
     /// KEY=VALUE items of a custom profile (with --profile custom).
     #[arg(long = "define", value_name = "KEY=VALUE")]
     define: Vec<String>,
+}
+
+impl ProfileArgs {
+    fn resolve(&self) -> Result<Profile, Failure> {
+        Profile::resolve(&self.profile, &self.define).map_err(Failure::usage)
+    }
+}
+
+/// What reading a capture needs.
+#[derive(Args)]
+struct ReadArgs {
+    #[command(flatten)]
+    profile: ProfileArgs,
     /// The schema: XML or `.sbeir`.
     #[arg(short, long)]
     schema: PathBuf,
@@ -89,12 +102,8 @@ struct StatsArgs {
 The output depends only on the options: the same seed gives the same messages, whatever is
 dropped or duplicated, so two runs with different --drop lists are the A and B sides of one feed.")]
 struct SynthArgs {
-    /// The framing profile (as for `stats`).
-    #[arg(short, long)]
-    profile: String,
-    /// KEY=VALUE items of a custom profile (with --profile custom).
-    #[arg(long = "define", value_name = "KEY=VALUE")]
-    define: Vec<String>,
+    #[command(flatten)]
+    profile: ProfileArgs,
     /// The schema whose messages are written.
     #[arg(short, long)]
     schema: PathBuf,
@@ -155,10 +164,6 @@ pub fn run(args: CaptureArgs) -> Result<ExitCode, Failure> {
     }
 }
 
-fn profile(spec: &str, define: &[String]) -> Result<Profile, Failure> {
-    Profile::resolve(spec, define).map_err(Failure::usage)
-}
-
 fn decoder(schema: &std::path::Path) -> Result<Decoder, Failure> {
     let layout = sbekit_schema::load_layout(schema)?;
     Decoder::from_layout(&layout)
@@ -167,7 +172,7 @@ fn decoder(schema: &std::path::Path) -> Result<Decoder, Failure> {
 
 /// Reads every input with `sink`; returns the statistics.
 fn read_all(a: &ReadArgs, decoder: &Decoder, sink: &mut dyn Sink) -> Result<Stats, Failure> {
-    let profile = profile(&a.profile, &a.define)?;
+    let profile = a.profile.resolve()?;
     let mut captures = Vec::with_capacity(a.files.len());
     for f in &a.files {
         let bytes = sbekit_capture::load(f)
@@ -358,7 +363,7 @@ fn decode(a: ReadArgs) -> Result<ExitCode, Failure> {
 }
 
 fn synth(a: SynthArgs) -> Result<ExitCode, Failure> {
-    let profile = profile(&a.profile, &a.define)?;
+    let profile = a.profile.resolve()?;
     let ir = sbekit_schema::load_ir(&a.schema)?;
     let mut cfg = SynthConfig {
         messages: a.messages,
