@@ -10,6 +10,7 @@ use sbekit_capture::PacketReader;
 use sbekit_otf::{DecodeError, Decoder, MessageHeader};
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// A multicast group or TCP endpoint: the destination address and port.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -180,6 +181,16 @@ pub trait Sink {
     ) -> Result<(), DecodeError>;
 }
 
+/// A sink that takes every message as it is: framing and SBE headers are checked (lengths
+/// chain, schema id, known template), the bodies are not walked.
+pub struct HeadersOnly;
+
+impl Sink for HeadersOnly {
+    fn message(&mut self, _: &PacketMeta, _: &FeedMessage<'_>) -> Result<(), DecodeError> {
+        Ok(())
+    }
+}
+
 /// A sink that validates every message by decoding it with no output.
 pub struct Validate<'d>(pub &'d Decoder);
 
@@ -203,7 +214,9 @@ pub struct ReadOptions {
 
 /// Reads captures through a profile; see the module docs.
 pub struct Reader<'d> {
-    profile: Profile,
+    profile: Arc<Profile>,
+    /// The profile of packets carried one per TCP segment, if any.
+    tcp_profile: Option<Arc<Profile>>,
     decoder: &'d Decoder,
     opts: ReadOptions,
     /// Statistics of everything read so far.
@@ -222,8 +235,14 @@ struct Flow {
 impl<'d> Reader<'d> {
     /// A reader for captures framed by `profile`, decoded with `decoder`.
     pub fn new(profile: Profile, decoder: &'d Decoder, opts: ReadOptions) -> Self {
+        let tcp_profile = if profile.transport == Transport::TcpPackets {
+            Some(Arc::new(profile.clone()))
+        } else {
+            profile.tcp_variant.as_deref().cloned().map(Arc::new)
+        };
         Reader {
-            profile,
+            profile: Arc::new(profile),
+            tcp_profile,
             decoder,
             stats: Stats::new(opts.keep_bad),
             opts,
@@ -250,6 +269,9 @@ impl<'d> Reader<'d> {
                 self.finish_tcp(&mut flows, &mut tcp, sink);
             }
         }
+        let decoder = self.decoder;
+        self.stats
+            .settle(&|id| decoder.message_by_id(id).map(|m| m.name.clone()));
         self.stats.seconds += start.elapsed().as_secs_f64();
     }
 
@@ -313,7 +335,7 @@ impl<'d> Reader<'d> {
                     port: d.dst_port,
                 };
                 meta.offset = packet.offset + d.payload_offset as u64;
-                let profile = self.profile.clone();
+                let profile = Arc::clone(&self.profile);
                 self.packet(&profile, &meta, d.payload, sink, keep);
             }
             Ok(Net::Tcp(s)) if self.profile.transport == Transport::TcpStream => {
@@ -335,31 +357,21 @@ impl<'d> Reader<'d> {
                     self.stream_chunk(flows, k, &meta, bytes.as_deref(), gap, sink);
                 }
             }
-            Ok(Net::Tcp(s)) if !s.payload.is_empty() && self.tcp_packets().is_some() => {
+            Ok(Net::Tcp(s)) if !s.payload.is_empty() && self.tcp_profile.is_some() => {
                 meta.channel = Channel {
                     addr: s.dst,
                     port: s.dst_port,
                 };
                 meta.offset = packet.offset + s.payload_offset as u64;
-                let profile = self
-                    .tcp_packets()
-                    .cloned()
-                    .unwrap_or_else(|| self.profile.clone());
-                self.packet(&profile, &meta, s.payload, sink, keep);
+                if let Some(profile) = self.tcp_profile.clone() {
+                    self.packet(&profile, &meta, s.payload, sink, keep);
+                }
             }
             Ok(_) | Err(Skip::LinkType | Skip::NotIpv4 | Skip::NotUdp) => {
                 self.stats.other_frames += 1
             }
             Err(Skip::Fragment | Skip::Malformed) => self.stats.malformed_frames += 1,
         }
-    }
-
-    /// The profile for packets carried one per TCP segment, if the profile has them.
-    fn tcp_packets(&self) -> Option<&Profile> {
-        if self.profile.transport == Transport::TcpPackets {
-            return Some(&self.profile);
-        }
-        self.profile.tcp_variant.as_deref()
     }
 
     /// One packet: its header, then its messages.
@@ -505,12 +517,12 @@ impl<'d> Reader<'d> {
             self.bad(meta.file, meta.index, offset, p);
             return;
         }
-        let Some(plan) = self.decoder.message_by_id(header.template_id) else {
+        if self.decoder.message_by_id(header.template_id).is_none() {
             self.stats.unknown_schema(&header);
             let p = Problem::UnknownTemplate(header.template_id);
             self.bad(meta.file, meta.index, offset, p);
             return;
-        };
+        }
         let m = FeedMessage {
             index,
             offset,
@@ -519,8 +531,8 @@ impl<'d> Reader<'d> {
         };
         match sink.message(meta, &m) {
             Ok(()) => {
-                let newer = header.version > self.decoder.schema_version();
-                self.stats.message(meta, &plan.name, &header, newer)
+                let schema = (self.decoder.schema_id(), self.decoder.schema_version());
+                self.stats.message(meta, &header, schema)
             }
             Err(e) => {
                 let e = DecodeError {
@@ -563,7 +575,7 @@ impl<'d> Reader<'d> {
         flow.meta = *meta;
         let carry = std::mem::take(&mut flow.carry);
         let (base, first) = (flow.offset, flow.messages);
-        let profile = self.profile.clone();
+        let profile = Arc::clone(&self.profile);
         let (used, problem) = self.frames(&profile, meta, &carry, base, first, sink);
         let flow = flows.get_mut(&key).expect("the flow was inserted above");
         flow.messages = first + count_frames(&profile, &carry[..used]);

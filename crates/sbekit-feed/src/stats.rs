@@ -70,6 +70,10 @@ pub struct Stats {
     /// The first bad packets, with their location.
     pub bad: Vec<BadPacket>,
     keep_bad: usize,
+    /// Running counts, folded into the public maps by [`Stats::settle`]: messages by
+    /// template id at the schema's version, and by channel (with the last one's index cached,
+    /// since consecutive packets mostly share it).
+    tally: Tally,
     /// First and last capture time (ns).
     pub time_span: Option<(i64, i64)>,
     /// TCP: gaps in reassembled streams, their bytes, retransmitted segments.
@@ -84,6 +88,35 @@ pub struct Stats {
     pub seconds: f64,
 }
 
+#[derive(Debug, Clone, Default)]
+struct Tally {
+    by_template: Vec<u64>,
+    /// (schema id, schema version) the counts by template are at.
+    schema: (u64, u64),
+    channels: Vec<(Channel, ChannelStats)>,
+    last_channel: usize,
+}
+
+impl Tally {
+    #[inline]
+    fn channel(&mut self, ch: Channel) -> &mut ChannelStats {
+        if self
+            .channels
+            .get(self.last_channel)
+            .is_none_or(|c| c.0 != ch)
+        {
+            self.last_channel = match self.channels.iter().position(|c| c.0 == ch) {
+                Some(i) => i,
+                None => {
+                    self.channels.push((ch, ChannelStats::default()));
+                    self.channels.len() - 1
+                }
+            };
+        }
+        &mut self.channels[self.last_channel].1
+    }
+}
+
 impl Stats {
     /// Empty statistics that keep the first `keep_bad` bad packets.
     pub fn new(keep_bad: usize) -> Stats {
@@ -96,7 +129,7 @@ impl Stats {
     pub(crate) fn packet(&mut self, meta: &PacketMeta, len: usize) {
         self.packets += 1;
         self.payload_bytes += len as u64;
-        self.channels.entry(meta.channel).or_default().packets += 1;
+        self.tally.channel(meta.channel).packets += 1;
         if let Some(t) = meta.capture_ns {
             let span = self.time_span.get_or_insert((t, t));
             span.0 = span.0.min(t);
@@ -106,7 +139,7 @@ impl Stats {
 
     pub(crate) fn sequence(&mut self, meta: &PacketMeta) {
         let Some(seq) = meta.seq else { return };
-        let c = self.channels.entry(meta.channel).or_default();
+        let c = self.tally.channel(meta.channel);
         c.first_seq.get_or_insert(seq);
         match c.last_seq {
             None => c.last_seq = Some(seq),
@@ -120,28 +153,58 @@ impl Stats {
         }
     }
 
-    pub(crate) fn message(
-        &mut self,
-        meta: &PacketMeta,
-        name: &str,
-        h: &MessageHeader,
-        newer: bool,
-    ) {
-        let id = h.template_id;
-        *self
-            .by_header
-            .entry((h.schema_id, h.template_id, h.version))
-            .or_default() += 1;
+    /// Counts a delivered message; `schema` is the decoder's (id, version).
+    #[inline]
+    pub(crate) fn message(&mut self, meta: &PacketMeta, h: &MessageHeader, schema: (u64, u64)) {
         self.messages += 1;
-        self.newer_version += u64::from(newer);
-        self.channels.entry(meta.channel).or_default().messages += 1;
-        match self.templates.get_mut(name) {
-            Some(t) => t.messages += 1,
-            None => {
-                let t = TemplateCount { id, messages: 1 };
-                self.templates.insert(name.to_string(), t);
+        self.tally.channel(meta.channel).messages += 1;
+        let t = &mut self.tally;
+        t.schema = schema;
+        match usize::try_from(h.template_id) {
+            Ok(i) if h.version == schema.1 && h.schema_id == schema.0 && i < 1 << 16 => {
+                if t.by_template.len() <= i {
+                    t.by_template.resize(i + 1, 0);
+                }
+                t.by_template[i] += 1;
+            }
+            _ => {
+                self.newer_version += u64::from(h.version > schema.1);
+                *self
+                    .by_header
+                    .entry((h.schema_id, h.template_id, h.version))
+                    .or_default() += 1;
             }
         }
+    }
+
+    /// Folds the running counts into the public maps (`name` gives a template id's name).
+    pub(crate) fn settle(&mut self, name: &dyn Fn(u64) -> Option<String>) {
+        let t = std::mem::take(&mut self.tally.by_template);
+        let (sid, ver) = self.tally.schema;
+        for (id, n) in t.into_iter().enumerate() {
+            if n > 0 {
+                *self.by_header.entry((sid, id as u64, ver)).or_default() += n;
+            }
+        }
+        self.templates.clear();
+        for (&(_, id, _), &n) in &self.by_header {
+            let key = name(id).unwrap_or_else(|| id.to_string());
+            self.templates
+                .entry(key)
+                .or_insert(TemplateCount { id, messages: 0 })
+                .messages += n;
+        }
+        for (ch, c) in std::mem::take(&mut self.tally.channels) {
+            let e = self.channels.entry(ch).or_default();
+            e.packets += c.packets;
+            e.messages += c.messages;
+            e.gaps += c.gaps;
+            e.missing += c.missing;
+            e.duplicates += c.duplicates;
+            e.first_seq = e.first_seq.or(c.first_seq);
+            e.last_seq = c.last_seq.or(e.last_seq);
+        }
+        self.tally.last_channel = 0;
     }
 
     pub(crate) fn unknown_schema(&mut self, h: &MessageHeader) {

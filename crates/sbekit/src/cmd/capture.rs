@@ -5,7 +5,9 @@ use super::{write_stdout, Failure, EXIT_INVALID};
 use clap::{Args, Subcommand};
 use sbekit_feed::json::JsonLines;
 use sbekit_feed::profile::Profile;
-use sbekit_feed::read::{Channel, FeedMessage, PacketMeta, ReadOptions, Reader, Sink, Validate};
+use sbekit_feed::read::{
+    Channel, FeedMessage, HeadersOnly, PacketMeta, ReadOptions, Reader, Sink, Validate,
+};
 use sbekit_feed::stats::Stats;
 use sbekit_feed::synth::{generate, SynthConfig};
 use sbekit_otf::{DecodeError, Decoder};
@@ -94,6 +96,10 @@ struct StatsArgs {
     /// Print JSON on stdout instead of text.
     #[arg(long)]
     json: bool,
+    /// Also decode every message body (slower); by default framing and SBE headers are
+    /// checked (lengths chain, schema id, known template) and bodies are not walked.
+    #[arg(long)]
+    validate: bool,
 }
 
 /// Arguments of `sbekit capture synth`.
@@ -222,7 +228,11 @@ fn report_bad(a: &ReadArgs, stats: &Stats) -> ExitCode {
 
 fn stats(a: StatsArgs) -> Result<ExitCode, Failure> {
     let decoder = decoder(&a.read.schema)?;
-    let stats = read_all(&a.read, &decoder, &mut Validate(&decoder))?;
+    let stats = if a.validate {
+        read_all(&a.read, &decoder, &mut Validate(&decoder))?
+    } else {
+        read_all(&a.read, &decoder, &mut HeadersOnly)?
+    };
     let text = if a.json {
         let mut s = serde_json::to_string_pretty(&stats.to_json())
             .map_err(|e| Failure::usage(format_args!("JSON: {e}")))?;
