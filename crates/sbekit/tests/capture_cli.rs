@@ -349,3 +349,215 @@ fn real_cme_tcp_recovery_reports_the_other_schema_and_goes_on() {
     strict.push("--strict");
     assert_eq!(sbekit(&strict).status.code(), Some(1));
 }
+
+/// The Python with DuckDB: `$SBEKIT_PYTHON`, else `.venv-ci/bin/python` at the repository root
+/// (as `crates/sbekit-arrow/tests/engines.rs` finds it). Without it: skipped loudly, or a
+/// failure under `CI=true`.
+fn duckdb_python(test: &str) -> Option<PathBuf> {
+    let p = std::env::var_os("SBEKIT_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv-ci/bin/python"));
+    let ok = Command::new(&p)
+        .args(["-c", "import duckdb"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        return Some(p);
+    }
+    assert!(
+        !sbekit_testdata::is_ci(),
+        "{test}: no Python with duckdb at {}",
+        p.display()
+    );
+    eprintln!(
+        "\n*** SKIPPED {test}: no Python with duckdb at {} (run .ci/run's venv step or set SBEKIT_PYTHON) ***\n",
+        p.display()
+    );
+    None
+}
+
+/// Rows per `type` partition under `dir`, as DuckDB reads them.
+fn duckdb_counts(py: &Path, dir: &Path) -> Value {
+    let script = "import duckdb, json, sys\n\
+        rows = duckdb.sql(\"SELECT type, count(*) FROM read_parquet(\" + repr(sys.argv[1] + '/**/*.parquet') + \", hive_partitioning=true, union_by_name=true) GROUP BY type\").fetchall()\n\
+        print(json.dumps({t: n for t, n in rows}))";
+    let out = Command::new(py)
+        .args(["-c", script, dir.to_str().unwrap()])
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Messages per template name, as `capture stats --json` counts them.
+fn stats_counts(s: &Value) -> Value {
+    let t = s["templates"].as_object().unwrap();
+    Value::Object(
+        t.iter()
+            .map(|(k, v)| (k.clone(), v["messages"].clone()))
+            .collect(),
+    )
+}
+
+#[test]
+fn export_writes_partitioned_parquet_with_decimals_that_duckdb_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let cap = synth(
+        dir.path(),
+        "a.pcapng",
+        "cme-mdp3",
+        &["--messages", "3000", "--seed", "3"],
+    );
+    let schema = cme_schema();
+    let cap_s = cap.to_str().unwrap();
+    let out_dir = dir.path().join("out");
+    let out = sbekit(&[
+        "capture",
+        "export",
+        "-p",
+        "cme-mdp3",
+        "-s",
+        &schema,
+        "--to",
+        "parquet",
+        out_dir.to_str().unwrap(),
+        cap_s,
+    ]);
+    ok(&out);
+    let s = json(ok(&sbekit(&[
+        "capture", "stats", "--json", "-p", "cme-mdp3", "-s", &schema, cap_s,
+    ])));
+    // Hive partitions by date and channel.
+    let part = out_dir.join("date=2026-01-02/channel=239.1.1.1_20001");
+    assert!(part.is_dir(), "{}", part.display());
+    // Every table's rows, read back with the parquet crate, equal the stats' counts; the
+    // price composites are decimals.
+    let mut total = 0;
+    let mut decimals = 0;
+    for entry in std::fs::read_dir(&part).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry
+            .file_name()
+            .to_string_lossy()
+            .trim_start_matches("type=")
+            .to_string();
+        let file = std::fs::File::open(entry.path().join("part-00000.parquet")).unwrap();
+        let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
+        use parquet::file::reader::FileReader;
+        let rows = reader.metadata().file_metadata().num_rows() as u64;
+        assert_eq!(
+            rows,
+            s["templates"][&name]["messages"].as_u64().unwrap(),
+            "{name}"
+        );
+        total += rows;
+        let schema = reader.metadata().file_metadata().schema_descr();
+        decimals += schema
+            .columns()
+            .iter()
+            .filter(|c| {
+                c.converted_type() == parquet::basic::ConvertedType::DECIMAL && c.type_scale() == 9
+            })
+            .count();
+        let cols: Vec<String> = schema
+            .columns()
+            .iter()
+            .map(|c| c.name().to_string())
+            .collect();
+        for col in [
+            "_capture_time",
+            "_channel",
+            "_seq",
+            "_sending_time",
+            "_msg_index",
+        ] {
+            assert!(cols.iter().any(|c| c == col), "{name}: no {col}");
+        }
+    }
+    assert_eq!(total, 3000);
+    assert!(
+        decimals > 10,
+        "PRICE9 / PRICENULL9 composites as Decimal128(38, 9)"
+    );
+    if let Some(py) =
+        duckdb_python("export_writes_partitioned_parquet_with_decimals_that_duckdb_reads_back")
+    {
+        assert_eq!(duckdb_counts(&py, &out_dir), stats_counts(&s));
+    }
+}
+
+#[test]
+fn real_captures_export_and_duckdb_reads_back_the_same_counts() {
+    let test = "real_captures_export_and_duckdb_reads_back_the_same_counts";
+    let files = [
+        (
+            "Cme/Mdp3.Sbe.v1.5/MdIncrementalRefreshSessionStatistics.pcap",
+            "cme-mdp3",
+            "Cme.Futures.Mdp3.Sbe.v1.5.xml",
+        ),
+        (
+            "Cme/Mdp3.Sbe.v1.5/MdInstrumentDefinitionSpread.pcap",
+            "cme-mdp3",
+            "Cme.Futures.Mdp3.Sbe.v1.5.xml",
+        ),
+        (
+            "Cme/Mdp3.Sbe.v1.12/SnapshotFullRefreshTcpLongQty.Tcp.pcap",
+            "cme-mdp3",
+            "Cme.Futures.Mdp3.Sbe.v1.12.xml",
+        ),
+        (
+            "Cme/iLink3.Sbe.8.5/QuoteCancel.pcap",
+            "sofh-le",
+            "Cme.Futures.iLink3.Sbe.v8.5.xml",
+        ),
+        (
+            "B3/BinaryUmdf.v1.5/PriceBand.pcap",
+            "b3-umdf",
+            "B3.Equities.BinaryUmdf.Sbe.v1.6.xml",
+        ),
+        (
+            "B3/BinaryEntryPoint.v8.1/ExecutionReportTradeMessage.pcap",
+            "sofh-le",
+            "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
+        ),
+        (
+            "Coinbase/MarketDataApi.v1.2/OrderSnapshotMessage.pcap",
+            "coinbase-derivatives",
+            "Coinbase.Derivatives.MarketDataApi.Sbe.v1.2.xml",
+        ),
+    ];
+    let Some(py) = duckdb_python(test) else {
+        return;
+    };
+    for (file, profile, schema) in files {
+        let Some(cap) = sbekit_testdata::require(&format!("data/omi/{file}"), test) else {
+            return;
+        };
+        let Some(schema) = sbekit_testdata::require(&format!("schemas/omi/{schema}"), test) else {
+            return;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let (cap_s, schema_s) = (cap.to_str().unwrap(), schema.to_str().unwrap());
+        let s = json(ok(&sbekit(&[
+            "capture", "stats", "--json", "-p", profile, "-s", schema_s, cap_s,
+        ])));
+        assert!(s["messages"].as_u64().unwrap() > 0, "{file}");
+        ok(&sbekit(&[
+            "capture",
+            "export",
+            "-p",
+            profile,
+            "-s",
+            schema_s,
+            "--to",
+            "parquet",
+            dir.path().to_str().unwrap(),
+            cap_s,
+        ]));
+        assert_eq!(duckdb_counts(&py, dir.path()), stats_counts(&s), "{file}");
+    }
+}

@@ -1,0 +1,315 @@
+//! SBE feed captures (read by `sbekit-feed` through a framing profile) to Arrow tables: one
+//! table per message template, with the message's columns (as [`crate::sbe`] maps them), the
+//! packet columns, and price composites as decimals; written Hive-partitioned by date and
+//! channel (`DIR/date=2026-01-02/channel=239.1.1.1_20001/type=Name/part-00000.parquet`).
+//!
+//! Packet columns, after the message's own: `_capture_time` and `_sending_time`
+//! (`Timestamp(ns, UTC)`, null when the capture or the profile has none), `_channel` (`Utf8`,
+//! the destination address:port), `_seq` (`UInt64`, the packet's sequence number, null when
+//! the profile has none) and `_msg_index` (`UInt32`, the message's index in its packet).
+//!
+//! A composite of a `mantissa` and a constant `exponent` (CME's `PRICE9`, B3's `Price`...),
+//! anywhere in the message (groups included), becomes `Decimal128(38, -exponent)`: the
+//! mantissa's value at the scale the exponent gives, null where the mantissa is null. Composites
+//! whose exponent is on the wire stay structs.
+
+use crate::sbe::{Options, SbeColumns};
+use crate::sink::PartitionedWriter;
+use crate::Error;
+use arrow_array::builder::StringBuilder;
+use arrow_array::types::{TimestampNanosecondType, UInt32Type, UInt64Type};
+use arrow_array::{
+    Array, ArrayRef, Decimal128Array, Int64Array, ListArray, PrimitiveArray, RecordBatch,
+    StructArray,
+};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{DataType, Field, FieldRef, Fields, Schema, TimeUnit};
+use sbekit_feed::read::{FeedMessage, PacketMeta, Sink};
+use sbekit_ir::layout::Layout;
+use sbekit_otf::DecodeError;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// The packet columns' buffered values of one table.
+#[derive(Debug, Default)]
+struct PacketCols {
+    capture: Vec<Option<i64>>,
+    channel: Vec<String>,
+    seq: Vec<Option<u64>>,
+    sending: Vec<Option<i64>>,
+    index: Vec<u32>,
+}
+
+impl PacketCols {
+    /// The first `n` rows as arrays (and keeps the rest).
+    fn take(&mut self, n: usize) -> Vec<ArrayRef> {
+        let n = n.min(self.index.len());
+        let ts = |v: Vec<Option<i64>>| -> ArrayRef {
+            Arc::new(PrimitiveArray::<TimestampNanosecondType>::from(v).with_timezone("UTC"))
+        };
+        let capture: Vec<_> = self.capture.drain(..n).collect();
+        let sending: Vec<_> = self.sending.drain(..n).collect();
+        let mut channel = StringBuilder::with_capacity(n, n * 16);
+        for c in self.channel.drain(..n) {
+            channel.append_value(c);
+        }
+        let seq: Vec<_> = self.seq.drain(..n).collect();
+        let index: Vec<_> = self.index.drain(..n).collect();
+        vec![
+            ts(capture),
+            Arc::new(channel.finish()),
+            Arc::new(PrimitiveArray::<UInt64Type>::from(seq)),
+            ts(sending),
+            Arc::new(PrimitiveArray::<UInt32Type>::from(index)),
+        ]
+    }
+}
+
+fn packet_fields() -> [Field; 5] {
+    let ts = DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()));
+    [
+        Field::new("_capture_time", ts.clone(), true),
+        Field::new("_channel", DataType::Utf8, false),
+        Field::new("_seq", DataType::UInt64, true),
+        Field::new("_sending_time", ts, true),
+        Field::new("_msg_index", DataType::UInt32, false),
+    ]
+}
+
+/// One partition's (date and channel's) tables.
+struct Part {
+    cols: SbeColumns,
+    packets: HashMap<String, PacketCols>,
+}
+
+/// A [`Sink`] that fills tables per (date, channel) partition and writes full batches; see the
+/// module docs.
+pub struct CaptureColumns<'w> {
+    layout: Layout,
+    options: Options,
+    names: HashMap<u64, String>,
+    parts: BTreeMap<(String, String), Part>,
+    out: &'w mut PartitionedWriter,
+    /// Rows written per table name.
+    pub rows: BTreeMap<String, u64>,
+    /// The first write error (writing stops there; the read goes on and is reported).
+    pub error: Option<Error>,
+}
+
+/// `YYYY-MM-DD` of a time in ns since the epoch (UTC); `unknown` without one.
+fn utc_date(ns: Option<i64>) -> String {
+    let Some(ns) = ns else {
+        return "unknown".into();
+    };
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = ns.div_euclid(86_400_000_000_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+impl<'w> CaptureColumns<'w> {
+    /// Tables for `layout`'s messages, written to `out`.
+    pub fn new(layout: &Layout, options: Options, out: &'w mut PartitionedWriter) -> Self {
+        let names = layout
+            .messages
+            .iter()
+            .map(|m| (u64::from(m.id), m.name.clone()))
+            .collect();
+        CaptureColumns {
+            layout: layout.clone(),
+            options,
+            names,
+            parts: BTreeMap::new(),
+            out,
+            rows: BTreeMap::new(),
+            error: None,
+        }
+    }
+
+    /// Writes every buffered row; call once after the read.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        let keys: Vec<(String, String)> = self.parts.keys().cloned().collect();
+        for k in keys {
+            self.write(&k, true)?;
+        }
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn write(&mut self, key: &(String, String), flush: bool) -> Result<(), Error> {
+        let Some(part) = self.parts.get_mut(key) else {
+            return Ok(());
+        };
+        if flush {
+            part.cols.flush()?;
+        }
+        for (name, batch) in part.cols.drain()? {
+            let extra = part
+                .packets
+                .get_mut(&name)
+                .map(|p| p.take(batch.num_rows()))
+                .unwrap_or_default();
+            let batch = with_packet_columns(&batch, extra)?;
+            let batch = decimalize(&batch)?;
+            let channel_dir = key.1.replace(':', "_");
+            let p = [
+                ("date", key.0.as_str()),
+                ("channel", channel_dir.as_str()),
+                ("type", name.as_str()),
+            ];
+            self.out.write(&p, &name, &batch)?;
+            *self.rows.entry(name).or_default() += batch.num_rows() as u64;
+        }
+        Ok(())
+    }
+}
+
+impl Sink for CaptureColumns<'_> {
+    fn message(&mut self, p: &PacketMeta, m: &FeedMessage<'_>) -> Result<(), DecodeError> {
+        let key = (utc_date(p.capture_ns), p.channel.to_string());
+        if !self.parts.contains_key(&key) {
+            let part = Part {
+                cols: SbeColumns::new(&self.layout, self.options),
+                packets: HashMap::new(),
+            };
+            self.parts.insert(key.clone(), part);
+        }
+        let Some(part) = self.parts.get_mut(&key) else {
+            return Ok(());
+        };
+        part.cols.append(m.bytes, m.offset, None)?;
+        let name = self
+            .names
+            .get(&m.header.template_id)
+            .cloned()
+            .unwrap_or_default();
+        let pc = part.packets.entry(name).or_default();
+        pc.capture.push(p.capture_ns);
+        pc.channel.push(key.1.clone());
+        pc.seq.push(p.seq);
+        pc.sending.push(p.sending_ns);
+        pc.index.push(m.index);
+        if part.cols.has_full() && self.error.is_none() {
+            if let Err(e) = self.write(&key, false) {
+                self.error = Some(e);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `batch` with the packet columns appended.
+fn with_packet_columns(batch: &RecordBatch, extra: Vec<ArrayRef>) -> Result<RecordBatch, Error> {
+    let schema = batch.schema();
+    let mut fields: Vec<FieldRef> = schema.fields().iter().cloned().collect();
+    fields.extend(packet_fields().into_iter().map(Arc::new));
+    let mut cols = batch.columns().to_vec();
+    cols.extend(extra);
+    let schema = Schema::new_with_metadata(fields, schema.metadata().clone());
+    RecordBatch::try_new(Arc::new(schema), cols).map_err(|e| Error::Arrow(e.to_string()))
+}
+
+/// Mantissa-and-constant-exponent composites as `Decimal128` (see the module docs).
+pub fn decimalize(batch: &RecordBatch) -> Result<RecordBatch, Error> {
+    let schema = batch.schema();
+    let meta = schema.metadata();
+    let mut fields = Vec::with_capacity(schema.fields().len());
+    let mut cols = Vec::with_capacity(batch.num_columns());
+    for (f, c) in schema.fields().iter().zip(batch.columns()) {
+        let (f, c) = convert(f, c, f.name(), meta)?;
+        fields.push(f);
+        cols.push(c);
+    }
+    let schema = Schema::new_with_metadata(fields, meta.clone());
+    RecordBatch::try_new(Arc::new(schema), cols).map_err(|e| Error::Arrow(e.to_string()))
+}
+
+fn convert(
+    field: &FieldRef,
+    col: &ArrayRef,
+    path: &str,
+    meta: &std::collections::HashMap<String, String>,
+) -> Result<(FieldRef, ArrayRef), Error> {
+    match field.data_type() {
+        DataType::Struct(children) => {
+            let Some(s) = col.as_any().downcast_ref::<StructArray>() else {
+                return Ok((field.clone(), col.clone()));
+            };
+            let exponent = meta
+                .get(&format!("sbe.constant.{path}.exponent"))
+                .and_then(|e| e.parse::<i8>().ok());
+            if let (Some(exp), [only]) = (exponent, children.as_ref()) {
+                if only.name() == "mantissa" && exp <= 0 {
+                    if let Some(m) = s.column(0).as_any().downcast_ref::<Int64Array>() {
+                        let nulls = NullBuffer::union(s.nulls(), m.nulls());
+                        let values = m
+                            .values()
+                            .iter()
+                            .map(|&v| i128::from(v))
+                            .collect::<Vec<_>>();
+                        let scale = -exp;
+                        let d = Decimal128Array::new(values.into(), nulls)
+                            .with_precision_and_scale(38, scale)
+                            .map_err(|e| Error::Arrow(e.to_string()))?;
+                        let f = Field::new(field.name(), d.data_type().clone(), true);
+                        return Ok((Arc::new(f), Arc::new(d)));
+                    }
+                }
+            }
+            let mut fields = Vec::with_capacity(children.len());
+            let mut cols = Vec::with_capacity(children.len());
+            for (cf, cc) in children.iter().zip(s.columns()) {
+                let (f, c) = convert(cf, cc, &format!("{path}.{}", cf.name()), meta)?;
+                fields.push(f);
+                cols.push(c);
+            }
+            let fields = Fields::from(fields);
+            let s = StructArray::try_new(fields.clone(), cols, s.nulls().cloned())
+                .map_err(|e| Error::Arrow(e.to_string()))?;
+            let f = Field::new(field.name(), DataType::Struct(fields), field.is_nullable())
+                .with_metadata(field.metadata().clone());
+            Ok((Arc::new(f), Arc::new(s)))
+        }
+        DataType::List(item) => {
+            let Some(l) = col.as_any().downcast_ref::<ListArray>() else {
+                return Ok((field.clone(), col.clone()));
+            };
+            // A group's entries: members' paths continue from the group's.
+            let (item_f, values) = convert(item, l.values(), path, meta)?;
+            let l = ListArray::try_new(
+                item_f.clone(),
+                l.offsets().clone(),
+                values,
+                l.nulls().cloned(),
+            )
+            .map_err(|e| Error::Arrow(e.to_string()))?;
+            let f = Field::new(field.name(), DataType::List(item_f), field.is_nullable())
+                .with_metadata(field.metadata().clone());
+            Ok((Arc::new(f), Arc::new(l)))
+        }
+        _ => Ok((field.clone(), col.clone())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_date;
+
+    #[test]
+    fn dates() {
+        assert_eq!(utc_date(Some(0)), "1970-01-01");
+        assert_eq!(utc_date(Some(1_767_312_000_000_000_000)), "2026-01-02");
+        assert_eq!(utc_date(Some(951_782_400_000_000_000)), "2000-02-29");
+        assert_eq!(utc_date(Some(-1)), "1969-12-31");
+        assert_eq!(utc_date(None), "unknown");
+    }
+}
