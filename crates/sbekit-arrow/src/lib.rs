@@ -16,8 +16,8 @@
 //! | --- | --- | --- |
 //! | `int8`..`int64`, `uint8`..`uint64` | `Int8`..`Int64`, `UInt8`..`UInt64` | width and signedness kept |
 //! | `float`, `double` | `Float32`, `Float64` | |
-//! | `char` (one) | `Utf8` | a one-character string, NUL included (as `sbekit decode` prints it) |
-//! | `char` array | `Utf8` | cut at the first NUL; bytes that are not UTF-8 are read one byte per code point (Latin-1), as `sbekit decode` prints them |
+//! | `char` (one) | `Utf8` | a one-character string, NUL included (as `sbekit decode` prints it); text rule below |
+//! | `char` array | `Utf8` | cut at the first NUL; text rule below |
 //! | other fixed arrays (`uint8[4]`) | `FixedSizeList<T>` | elements in the schema's byte order, decoded |
 //! | enum | `Dictionary<Int32, Utf8>` | the valid value's name; a value the schema does not list is kept as its number in decimal (`"7"`, `"-1"`), a dictionary entry of its own; the enum's null value is null |
 //! | enum null listed as a valid value ([`EnumDef::null_listed_as_value`]) | null | as the reference decoder reports it |
@@ -28,19 +28,29 @@
 //! | field newer than the acting version | null | (the sinceVersion rule) |
 //! | repeating group | `List<Struct>` | nested as deep as the schema goes; absent at the acting version: an empty list |
 //! | group entry with no fields (constants only) | `Struct<_present: Boolean>` | Parquet cannot store a struct without fields |
-//! | var data with a character encoding (or `char`) | `Utf8` | Latin-1 fallback as for char arrays |
+//! | var data with a character encoding (or `char`) | `Utf8` | text rule below, each value on its own bytes |
 //! | var data without one | `Binary` | |
 //! | header | `_template_id`, `_schema_id`, `_acting_version`, `_block_length` (`UInt32`), `_offset` (`UInt64`, the message's byte offset in the input) | the reader's schema id and version are schema metadata (`sbe.schema.id`, `sbe.schema.version`) |
 //! | framing timestamp | `_timestamp`: `Timestamp(ns, UTC)` | only with [`sbe::Options::timestamp`] (none of the SBE framings carries a time; IEX tables have their own) |
 //!
 //! [`EnumDef::null_listed_as_value`]: sbekit_ir::layout::EnumDef::null_listed_as_value
 //!
+//! **Text** follows [`sbekit_otf::text`], the rule `sbekit decode` prints by: a value valid in
+//! the field's declared `characterEncoding` is kept (UTF-8 only where the field declares UTF-8;
+//! ASCII for `US-ASCII` and encodings sbekit does not decode; any byte for `ISO-8859-1`);
+//! anything else, e.g. a var-data value that ends inside a multi-byte sequence, is read one
+//! byte per code point (Latin-1), so no message is lost over its text and JSON and Arrow give
+//! the same string. [`SbeColumns::text_fallbacks`] counts the values read that way (the rows
+//! written, not the bytes), and `sbekit decode --to` prints the count on stderr.
+//!
 //! `tests/mapping.rs` checks the Arrow type and the values of every row of this table on one
 //! schema holding every construct (`tests/mapping.xml`).
 //!
 //! Hostile input: group counts are checked against the bytes left and bounded per message by
 //! [`sbekit_otf::Limits`] (the same budget the OTF decoder enforces), var-data lengths against
-//! the buffer, and a message that fails half-way leaves no row behind. Batches are cut at
+//! the buffer, and a message that fails half-way leaves no row behind. Cutting a batch does not
+//! fail on any input bytes (`tests/differential.rs` and the `arrow_decode` fuzz target hold the
+//! rows to the JSON printer's messages, value for value). Batches are cut at
 //! [`sbe::Options::batch_rows`] messages or [`sbe::Options::batch_bytes`] bytes, whichever
 //! comes first, so memory stays bounded whatever the input size.
 

@@ -25,6 +25,7 @@ use sbekit_ir::wire::{
     VarDataSlots,
 };
 use sbekit_ir::{ByteOrder, PrimitiveType};
+use sbekit_otf::text::Encoding;
 use sbekit_otf::{DecodeError, ErrorKind, Limits};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -225,9 +226,12 @@ enum LeafKind {
     /// A float or double; NaN (the SBE null) is null for an optional field.
     Float { ty: PrimitiveType, optional: bool },
     /// One character, as a one-character string; the null character is null when optional.
-    Char { null: Option<u8> },
+    Char {
+        null: Option<u8>,
+        encoding: Encoding,
+    },
     /// A character array, cut at its first NUL.
-    Chars,
+    Chars { encoding: Encoding },
     /// A numeric fixed array.
     Array { ty: PrimitiveType, length: usize },
     /// An enum: valid value bits and names, the bits read as null.
@@ -264,6 +268,7 @@ struct VarCols {
     since: u32,
     slots: VarDataSlots,
     text: bool,
+    encoding: Encoding,
     offsets: Vec<i32>,
     data: Vec<u8>,
 }
@@ -395,14 +400,15 @@ impl BlockCols {
         out
     }
 
-    /// Turns the buffered rows into arrays (one per field of [`Self::fields`]) and empties them.
-    fn finish(&mut self, big: bool) -> Result<Vec<ArrayRef>, Error> {
+    /// Turns the buffered rows into arrays (one per field of [`Self::fields`]) and empties them;
+    /// adds the text values that took the Latin-1 fallback to `fallbacks`.
+    fn finish(&mut self, big: bool, fallbacks: &mut u64) -> Result<Vec<ArrayRef>, Error> {
         let rows = self.rows;
         let mut taken: Vec<Option<(Store, Option<NullBuffer>)>> =
             self.leaves.iter_mut().map(|l| Some(l.take())).collect();
         let mut out = Vec::new();
         for (_, n) in &self.nodes {
-            out.push(node_array(n, &mut taken, rows, big)?);
+            out.push(node_array(n, &mut taken, rows, big, fallbacks)?);
         }
         if out.is_empty() && self.groups.is_empty() && self.vars.is_empty() {
             out.push(Arc::new(arrow_array::BooleanArray::from(vec![true; rows])) as ArrayRef);
@@ -411,7 +417,7 @@ impl BlockCols {
             let offsets = std::mem::replace(&mut g.offsets, vec![0]);
             let child_fields = Fields::from(g.body.fields());
             let child_rows = g.body.rows;
-            let children = g.body.finish(big)?;
+            let children = g.body.finish(big, fallbacks)?;
             let entries =
                 StructArray::try_new_with_length(child_fields.clone(), children, None, child_rows)
                     .map_err(|e| Error::Arrow(format!("group {}: {e}", g.name)))?;
@@ -428,7 +434,7 @@ impl BlockCols {
         for v in &mut self.vars {
             let offsets = std::mem::replace(&mut v.offsets, vec![0]);
             let data = std::mem::take(&mut v.data);
-            out.push(var_array(v.text, offsets, data)?);
+            out.push(var_array(v.text, v.encoding, offsets, data, fallbacks)?);
         }
         self.rows = 0;
         Ok(out)
@@ -530,7 +536,7 @@ fn node_type(n: &Node) -> DataType {
                     DataType::Float64
                 }
             }
-            LeafKind::Char { .. } | LeafKind::Chars => DataType::Utf8,
+            LeafKind::Char { .. } | LeafKind::Chars { .. } => DataType::Utf8,
             LeafKind::Array { ty, length } => DataType::FixedSizeList(
                 Arc::new(Field::new("item", scalar_type(*ty), true)),
                 i32::try_from(*length).unwrap_or(i32::MAX),
@@ -597,15 +603,15 @@ fn nulls_where(
     any.then(|| NullBuffer::new(b.finish()))
 }
 
-/// Text the way `sbekit decode` prints it: UTF-8 when valid, else one byte per code point.
-pub(crate) fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.into(),
-        Err(_) => bytes.iter().map(|&b| b as char).collect::<String>().into(),
-    }
-}
-
-fn var_array(is_text: bool, offsets: Vec<i32>, data: Vec<u8>) -> Result<ArrayRef, Error> {
+/// A var-data column: raw bytes, or text by the rule of [`sbekit_otf::text`] (the one
+/// `sbekit decode` prints by), each value judged on its own bytes. The fallbacks are counted.
+fn var_array(
+    is_text: bool,
+    encoding: Encoding,
+    offsets: Vec<i32>,
+    data: Vec<u8>,
+    fallbacks: &mut u64,
+) -> Result<ArrayRef, Error> {
     let offs = OffsetBuffer::new(ScalarBuffer::from(offsets));
     if !is_text {
         return Ok(Arc::new(BinaryArray::new(
@@ -614,16 +620,27 @@ fn var_array(is_text: bool, offsets: Vec<i32>, data: Vec<u8>) -> Result<ArrayRef
             None,
         )));
     }
-    if std::str::from_utf8(&data).is_ok() {
+    let value = |w: &[i32]| {
+        usize::try_from(w[0])
+            .ok()
+            .zip(usize::try_from(w[1]).ok())
+            .and_then(|(a, b)| data.get(a..b))
+            .unwrap_or_default()
+    };
+    // Each value, not only the concatenation, must be valid: a value may end inside a
+    // multi-byte sequence that the next one completes.
+    if offs.windows(2).all(|w| encoding.kept_as_is(value(w))) {
         return StringArray::try_new(offs, Buffer::from_vec(data), None)
             .map(|a| Arc::new(a) as ArrayRef)
             .map_err(|e| Error::Arrow(e.to_string()));
     }
-    let values: Vec<String> = offs
-        .windows(2)
-        .map(|w| text(&data[w[0] as usize..w[1] as usize]).into_owned())
-        .collect();
-    Ok(Arc::new(StringArray::from(values)))
+    let mut b = arrow_array::builder::StringBuilder::with_capacity(offs.len(), data.len() * 2);
+    for w in offs.windows(2) {
+        let t = sbekit_otf::text::decode(value(w), encoding);
+        *fallbacks += u64::from(t.fallback);
+        b.append_value(t.text);
+    }
+    Ok(Arc::new(b.finish()))
 }
 
 fn node_array(
@@ -631,6 +648,7 @@ fn node_array(
     taken: &mut [Option<(Store, Option<NullBuffer>)>],
     rows: usize,
     big: bool,
+    fallbacks: &mut u64,
 ) -> Result<ArrayRef, Error> {
     match n {
         Node::Struct { fields } => {
@@ -638,7 +656,7 @@ fn node_array(
             let mut fs = Vec::with_capacity(fields.len());
             for (name, child) in fields {
                 fs.push(Field::new(name, node_type(child), true));
-                arrays.push(node_array(child, taken, rows, big)?);
+                arrays.push(node_array(child, taken, rows, big, fallbacks)?);
             }
             StructArray::try_new_with_length(fs.into(), arrays, None, rows)
                 .map(|a| Arc::new(a) as ArrayRef)
@@ -649,7 +667,7 @@ fn node_array(
                 .get_mut(*leaf)
                 .and_then(Option::take)
                 .ok_or_else(|| Error::Arrow("column used twice".into()))?;
-            leaf_array(kind, store, absent, rows, big)
+            leaf_array(kind, store, absent, rows, big, fallbacks)
         }
     }
 }
@@ -660,6 +678,7 @@ fn leaf_array(
     absent: Option<NullBuffer>,
     rows: usize,
     big: bool,
+    fallbacks: &mut u64,
 ) -> Result<ArrayRef, Error> {
     Ok(match kind {
         LeafKind::Int { ty, null } => {
@@ -694,7 +713,7 @@ fn leaf_array(
                 _ => return Err(Error::Arrow("float column of the wrong width".into())),
             }
         }
-        LeafKind::Char { null } => {
+        LeafKind::Char { null, encoding } => {
             let Store::W1(v) = &store else {
                 return Err(Error::Arrow("char column of the wrong width".into()));
             };
@@ -702,18 +721,20 @@ fn leaf_array(
                 Some(nb) => nulls_where(rows, absent, |i| v[i] == *nb),
                 None => absent,
             };
-            let mut s = [0u8; 4];
-            let values: Vec<Option<String>> = (0..rows)
-                .map(|i| {
-                    nulls
-                        .as_ref()
-                        .is_none_or(|n| n.is_valid(i))
-                        .then(|| (v[i] as char).encode_utf8(&mut s).to_string())
-                })
-                .collect();
-            Arc::new(StringArray::from(values))
+            let mut b = arrow_array::builder::StringBuilder::with_capacity(rows, rows);
+            for i in 0..rows {
+                match v.get(i) {
+                    Some(c) if nulls.as_ref().is_none_or(|n| n.is_valid(i)) => {
+                        let t = sbekit_otf::text::decode(std::slice::from_ref(c), *encoding);
+                        *fallbacks += u64::from(t.fallback);
+                        b.append_value(t.text);
+                    }
+                    _ => b.append_null(),
+                }
+            }
+            Arc::new(b.finish())
         }
-        LeafKind::Chars => {
+        LeafKind::Chars { encoding } => {
             let Store::Fixed(v, w) = &store else {
                 return Err(Error::Arrow("char array column of the wrong shape".into()));
             };
@@ -725,7 +746,9 @@ fn leaf_array(
                     .position(|&c| c == 0)
                     .map_or(bytes, |end| &bytes[..end]);
                 if absent.as_ref().is_none_or(|n| n.is_valid(i)) {
-                    b.append_value(text(bytes));
+                    let t = sbekit_otf::text::decode(bytes, *encoding);
+                    *fallbacks += u64::from(t.fallback);
+                    b.append_value(t.text);
                 } else {
                     b.append_null();
                 }
@@ -873,6 +896,7 @@ impl Planner<'_> {
                 since: v.since_version,
                 slots: VarDataSlots::from(v),
                 text: v.is_text(),
+                encoding: Encoding::of(v.character_encoding.as_deref()),
                 offsets: vec![0],
                 data: Vec::new(),
             })
@@ -910,13 +934,14 @@ impl Planner<'_> {
         };
         match &f.kind {
             FieldKind::Primitive(p) => {
+                let encoding = Encoding::of(p.character_encoding.as_deref());
+                let text = |b: &[u8]| sbekit_otf::text::decode(b, encoding).text.into_owned();
                 if f.is_constant() {
                     let v = p.constant.as_ref().map(|c| match c {
-                        sbekit_ir::PrimitiveValue::Bytes(b) => text(b).into_owned(),
+                        sbekit_ir::PrimitiveValue::Bytes(b) => text(b),
                         // A single char constant is held as its code: the text is the character.
                         sbekit_ir::PrimitiveValue::Int(c) if p.ty == PrimitiveType::Char => {
-                            u8::try_from(*c)
-                                .map_or_else(|_| c.to_string(), |b| text(&[b]).into_owned())
+                            u8::try_from(*c).map_or_else(|_| c.to_string(), |b| text(&[b]))
                         }
                         other => other.to_string(),
                     });
@@ -926,10 +951,11 @@ impl Planner<'_> {
                 }
                 let optional = f.is_optional();
                 let kind = match p.ty {
-                    PrimitiveType::Char if p.length != 1 => LeafKind::Chars,
+                    PrimitiveType::Char if p.length != 1 => LeafKind::Chars { encoding },
                     PrimitiveType::Char => LeafKind::Char {
                         null: optional
                             .then(|| sbekit_ir::layout::wire_bits(&p.null_value, p.ty) as u8),
+                        encoding,
                     },
                     _ if p.length != 1 => LeafKind::Array {
                         ty: p.ty,
@@ -1025,6 +1051,8 @@ pub struct SbeColumns {
     ready: Vec<(usize, RecordBatch)>,
     /// Tables whose batch is full, cut by the next [`SbeColumns::drain`].
     full: Vec<usize>,
+    /// Text values in the batches cut so far that took the Latin-1 fallback.
+    fallbacks: u64,
 }
 
 impl SbeColumns {
@@ -1080,7 +1108,16 @@ impl SbeColumns {
             by_id,
             ready: Vec::new(),
             full: Vec::new(),
+            fallbacks: 0,
         }
+    }
+
+    /// Text values (chars, char arrays, text var data) in the batches cut so far that were not
+    /// valid in their declared character encoding and were read one byte per code point
+    /// (Latin-1), by the rule of [`sbekit_otf::text`] that `sbekit decode` prints by. Rows
+    /// still buffered are counted when their batch is cut ([`SbeColumns::flush`]).
+    pub fn text_fallbacks(&self) -> u64 {
+        self.fallbacks
     }
 
     /// (template id, message name, Arrow schema) of every table.
@@ -1183,7 +1220,7 @@ impl SbeColumns {
         let big = self.layout.byte_order == ByteOrder::BigEndian;
         for (i, t) in self.tables.iter_mut().enumerate() {
             if t.root.rows > 0 {
-                let b = finish_table(t, self.options.timestamp, big)?;
+                let b = finish_table(t, self.options.timestamp, big, &mut self.fallbacks)?;
                 self.ready.push((i, b));
             }
         }
@@ -1198,7 +1235,7 @@ impl SbeColumns {
         for ti in std::mem::take(&mut self.full) {
             let t = &mut self.tables[ti];
             if t.root.rows > 0 {
-                let b = finish_table(t, self.options.timestamp, big)?;
+                let b = finish_table(t, self.options.timestamp, big, &mut self.fallbacks)?;
                 self.ready.push((ti, b));
             }
         }
@@ -1219,7 +1256,12 @@ impl SbeColumns {
     }
 }
 
-fn finish_table(t: &mut Table, with_ts: bool, big: bool) -> Result<RecordBatch, Error> {
+fn finish_table(
+    t: &mut Table,
+    with_ts: bool,
+    big: bool,
+    fallbacks: &mut u64,
+) -> Result<RecordBatch, Error> {
     let hc = std::mem::take(&mut t.header);
     let mut cols: Vec<ArrayRef> = vec![
         prim::<UInt32Type, u32>(hc.template_id, None),
@@ -1235,7 +1277,7 @@ fn finish_table(t: &mut Table, with_ts: bool, big: bool) -> Result<RecordBatch, 
             .with_timezone("UTC");
         cols.push(Arc::new(ts));
     }
-    cols.extend(t.root.finish(big)?);
+    cols.extend(t.root.finish(big, fallbacks)?);
     t.entries = 0;
     RecordBatch::try_new(t.schema.clone(), cols)
         .map_err(|e| Error::Arrow(format!("{}: {e}", t.name)))
@@ -1253,9 +1295,25 @@ mod tests {
     }
 
     #[test]
-    fn latin1_fallback() {
-        assert_eq!(text(b"abc"), "abc");
-        assert_eq!(text(&[0x41, 0xe9]), "A\u{e9}");
+    fn text_var_data_is_judged_value_by_value() {
+        // "a\xC3" then "\xA9b": the concatenation is valid UTF-8 ("aéb"), the values are not.
+        let mut n = 0;
+        let a = var_array(
+            true,
+            Encoding::Utf8,
+            vec![0, 2, 4],
+            b"a\xC3\xA9b".to_vec(),
+            &mut n,
+        )
+        .expect("array");
+        let a = a.as_any().downcast_ref::<StringArray>().expect("strings");
+        assert_eq!(a.value(0), "a\u{c3}");
+        assert_eq!(a.value(1), "\u{a9}b");
+        assert_eq!(n, 2);
+        let mut n = 0;
+        let a = var_array(true, Encoding::Utf8, vec![0, 3], "é!".into(), &mut n).expect("array");
+        let a = a.as_any().downcast_ref::<StringArray>().expect("strings");
+        assert_eq!((a.value(0), n), ("é!", 0));
     }
 }
 

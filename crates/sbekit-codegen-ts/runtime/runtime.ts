@@ -208,7 +208,12 @@ export function jf64(x: number): string {
 
 let strict: TextDecoder | undefined;
 
-/** Bytes as a JSON string: UTF-8 text when `utf8` and valid, else one code point per byte. */
+/**
+ * Bytes as a JSON string, as `sbekit decode` prints text (the rule of `sbekit_otf::text`): UTF-8
+ * text when `utf8` (the field declares UTF-8) and valid, else one code point per byte (Latin-1),
+ * so no byte is lost. Fields declaring another encoding pass `utf8 = false`: their valid (ASCII)
+ * text is the same string read either way.
+ */
 export function jtext(b: Uint8Array, utf8: boolean): string {
   if (utf8) {
     strict ??= new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

@@ -177,7 +177,7 @@ fn block_fns(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
         o.line(&format!(
             "s += {} + rt.jtext(d.{vname}(), {});",
             quote(&format!("{comma}{}:", quote(&v.name))),
-            v.character_encoding.is_some()
+            utf8(v.character_encoding.as_deref())
         ));
     }
     o.line("return s + \"}\";");
@@ -262,10 +262,14 @@ fn json_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         }
         let name = &n.name;
         let fmt = match &f.kind {
-            FieldKind::Primitive(p) if p.ty == P::Char && p.length == 1 => {
-                "rt.jtext(rt.untilNul(Uint8Array.of(x)), true)".to_string()
-            }
-            FieldKind::Primitive(p) if p.ty == P::Char => "rt.jtext(rt.untilNul(x), true)".into(),
+            FieldKind::Primitive(p) if p.ty == P::Char && p.length == 1 => format!(
+                "rt.jtext(rt.untilNul(Uint8Array.of(x)), {})",
+                utf8(p.character_encoding.as_deref())
+            ),
+            FieldKind::Primitive(p) if p.ty == P::Char => format!(
+                "rt.jtext(rt.untilNul(x), {})",
+                utf8(p.character_encoding.as_deref())
+            ),
             FieldKind::Primitive(p) if p.length != 1 => {
                 if is_float(p.ty) {
                     let f = if p.ty == P::Float {
@@ -324,4 +328,13 @@ fn copy_fields(o: &mut Out, fields: &[Field], names: &[FieldNames]) {
             _ => o.line(&format!("e.{name}(d.{name}());")),
         }
     }
+}
+
+/// Whether the printer reads a text field's bytes as UTF-8, by the rule `sbekit decode` prints
+/// text by (`sbekit_otf::text`): UTF-8 only where the field declares it; every other encoding
+/// prints as Latin-1 whatever the bytes (ASCII text is the same string either way, and bytes
+/// that are not valid in the declared encoding are Latin-1).
+fn utf8(declared: Option<&str>) -> bool {
+    use sbekit_otf::text::Encoding;
+    Encoding::of(declared) == Encoding::Utf8
 }

@@ -473,3 +473,70 @@ fn readme_example_compiles_and_runs() {
         "{stdout}"
     );
 }
+
+/// Issue 27: text that is not valid in its declared encoding prints in TypeScript as
+/// `sbekit decode` prints it (`sbekit_otf::text`): UTF-8 only where the field declares UTF-8,
+/// Latin-1 otherwise. Random messages of `kinds.xml` (UTF-8 var data, US-ASCII char arrays)
+/// get lone or cut UTF-8 sequences and valid multi-byte UTF-8 written over their text; whenever
+/// Rust decodes one, TypeScript decodes it to the same JSON.
+#[test]
+fn invalid_text_prints_as_sbekit_decode_prints_it() {
+    let test = "invalid_text_prints_as_sbekit_decode_prints_it";
+    let Some(node) = tools(test) else { return };
+    let root = tempfile::tempdir().expect("tempdir");
+    let schema = own_schema("tests/schemas/kinds.xml");
+    generate(root.path(), "kinds", &schema);
+    compile(&node, root.path(), true, &[]);
+    let ir = sbekit_schema::load_ir(&schema).expect("schema");
+    let dec = sbekit_otf::Decoder::new(&ir).expect("otf plan");
+    let mut rng = Rng::new(27);
+    let patterns: [&[u8]; 5] = [
+        b"\xC3",
+        b"\xE2\x82",
+        b"\xA9",
+        "é".as_bytes(),
+        "€".as_bytes(),
+    ];
+    let mut cases = Vec::new();
+    for msg in &ir.messages {
+        for _ in 0..60 {
+            let opts = Options {
+                max_data: 24,
+                ..Options::default()
+            };
+            let mut b = random_message(&ir, msg, &mut rng, &opts).bytes;
+            for _ in 0..1 + rng.below_or(2) {
+                let p = patterns[rng.below_or(patterns.len() as u64 - 1) as usize];
+                let at = (b.len() / 3 + rng.below_or((b.len() - b.len() / 3) as u64) as usize)
+                    .min(b.len().saturating_sub(p.len()));
+                b[at..at + p.len()].copy_from_slice(p);
+            }
+            cases.push(b);
+        }
+    }
+    let lines = harness(&node, root.path(), "kinds", &cases, false);
+    let (mut compared, mut fallbacks) = (0, 0);
+    for (bytes, line) in cases.iter().zip(&lines) {
+        assert!(line.get("bad").is_none(), "another exception: {line}");
+        let mut p = sbekit_otf::JsonPrinter::new(false);
+        if dec.decode(bytes, &mut p).is_err() {
+            continue;
+        }
+        let rust: Value = serde_json::from_slice(p.output()).expect("json");
+        let ts = line
+            .get("ok")
+            .unwrap_or_else(|| panic!("Rust decodes {} but TypeScript: {line}", hex(bytes)));
+        assert!(
+            same(ts, &rust),
+            "text differs: {}\nts: {ts}\nrust: {rust}",
+            hex(bytes)
+        );
+        compared += 1;
+        fallbacks += p.text_fallbacks();
+    }
+    eprintln!("{test}: {compared} messages equal, {fallbacks} text values read as Latin-1");
+    assert!(
+        compared > 30 && fallbacks > 10,
+        "{compared} compared, {fallbacks} fallbacks"
+    );
+}

@@ -4,6 +4,7 @@ use crate::decode::{DecodeError, Visitor};
 use crate::plan::{
     Decoder, FieldNode, GroupPlan, MessageHeader, MessagePlan, NodeKind, VarDataPlan,
 };
+use crate::text::Encoding;
 use crate::value::{Origin, Value};
 use sbekit_ir::wire::VERSION_MEMBER;
 
@@ -15,7 +16,8 @@ use sbekit_ir::wire::VERSION_MEMBER;
 /// as objects whose members carry the composite members' names, enums as their valid value's
 /// name, sets as objects of booleans, char arrays as strings cut at the first NUL, numeric
 /// arrays as arrays, groups as arrays of objects and var data as strings. See the crate docs for
-/// the deliberate differences.
+/// the deliberate differences. Text follows [`crate::text`]: values that were not valid in
+/// their declared encoding are printed as Latin-1 and counted ([`JsonPrinter::text_fallbacks`]).
 #[derive(Debug, Clone, Default)]
 pub struct JsonPrinter {
     out: Vec<u8>,
@@ -24,6 +26,10 @@ pub struct JsonPrinter {
     comma: bool,
     /// With [`JsonPrinter::with_versions`]: the decoding schema's version.
     schema_version: Option<u64>,
+    /// Fallback text values of the messages printed to the end.
+    fallbacks: u64,
+    /// Fallback text values of the message being printed.
+    pending: u64,
 }
 
 impl JsonPrinter {
@@ -35,6 +41,8 @@ impl JsonPrinter {
             depth: 0,
             comma: false,
             schema_version: None,
+            fallbacks: 0,
+            pending: 0,
         }
     }
 
@@ -45,6 +53,13 @@ impl JsonPrinter {
     pub fn with_versions(mut self, schema_version: u64) -> Self {
         self.schema_version = Some(schema_version);
         self
+    }
+
+    /// Text values of the messages printed so far (to their end) that were not valid in their
+    /// declared character encoding and were printed one byte per code point (Latin-1); see
+    /// [`crate::text`]. Not reset by [`JsonPrinter::take`] or [`JsonPrinter::clear`].
+    pub fn text_fallbacks(&self) -> u64 {
+        self.fallbacks
     }
 
     /// The JSON written so far.
@@ -67,6 +82,7 @@ impl JsonPrinter {
         self.out.truncate(len);
         self.depth = 0;
         self.comma = false;
+        self.pending = 0;
     }
 
     /// Discards all output, keeping the buffer's capacity.
@@ -101,7 +117,7 @@ impl JsonPrinter {
 
     fn key(&mut self, name: &str) {
         self.item();
-        write_str(&mut self.out, name.as_bytes(), true);
+        write_str(&mut self.out, name.as_bytes(), Encoding::Utf8);
         self.out
             .extend_from_slice(if self.pretty { b": " } else { b":" });
     }
@@ -122,7 +138,7 @@ impl JsonPrinter {
         self.comma = true;
     }
 
-    fn scalar(&mut self, v: Value<'_>) {
+    fn scalar(&mut self, v: Value<'_>, encoding: Encoding) {
         let out = &mut self.out;
         match v {
             Value::Int(i) => out.extend_from_slice(itoa::Buffer::new().format(i).as_bytes()),
@@ -137,8 +153,10 @@ impl JsonPrinter {
             Value::Float(_) | Value::Double(_) => out.extend_from_slice(b"null"),
             // One char is always a one-character string, NUL included ("\u0000", as the
             // reference prints it); only char arrays stop at their first NUL.
-            Value::Char(c) => write_str(out, std::slice::from_ref(&c), true),
-            Value::Chars(b) => write_str(out, until_nul(b), true),
+            Value::Char(c) => {
+                self.pending += u64::from(write_str(out, std::slice::from_ref(&c), encoding))
+            }
+            Value::Chars(b) => self.pending += u64::from(write_str(out, until_nul(b), encoding)),
             Value::Array(a) => {
                 out.push(b'[');
                 for (i, e) in a.iter().enumerate() {
@@ -146,7 +164,7 @@ impl JsonPrinter {
                         self.out
                             .extend_from_slice(if self.pretty { b", " } else { b"," });
                     }
-                    self.scalar(e);
+                    self.scalar(e, encoding);
                 }
                 self.out.push(b']');
             }
@@ -173,10 +191,11 @@ impl Visitor for JsonPrinter {
     fn begin_message(&mut self, _message: &MessagePlan, header: &MessageHeader) {
         self.depth = 0;
         self.comma = false;
+        self.pending = 0;
         self.open(b'{');
         if self.schema_version.is_some_and(|v| v != header.version) {
             self.key(VERSION_MEMBER);
-            self.scalar(Value::UInt(header.version));
+            self.scalar(Value::UInt(header.version), Encoding::Ascii);
         }
     }
 
@@ -184,6 +203,8 @@ impl Visitor for JsonPrinter {
         self.close(b'}');
         self.out.push(b'\n');
         self.comma = false;
+        // Counted only once the message is whole: one that fails half way is not printed.
+        self.fallbacks += std::mem::take(&mut self.pending);
     }
 
     fn on_value(&mut self, node: &FieldNode, value: Value<'_>, _origin: Origin) {
@@ -196,7 +217,9 @@ impl Visitor for JsonPrinter {
                     if en.null_raw == e.raw && en.constant.is_none());
                 match e.name {
                     _ if null => self.out.extend_from_slice(b"null"),
-                    Some(n) => write_str(&mut self.out, n.as_bytes(), true),
+                    Some(n) => {
+                        write_str(&mut self.out, n.as_bytes(), Encoding::Utf8);
+                    }
                     None => self
                         .out
                         .extend_from_slice(itoa::Buffer::new().format(e.raw).as_bytes()),
@@ -210,7 +233,7 @@ impl Visitor for JsonPrinter {
                         self.out
                             .extend_from_slice(if self.pretty { b", " } else { b"," });
                     }
-                    write_str(&mut self.out, name.as_bytes(), true);
+                    write_str(&mut self.out, name.as_bytes(), Encoding::Utf8);
                     self.out
                         .extend_from_slice(if self.pretty { b": " } else { b":" });
                     self.out
@@ -219,7 +242,13 @@ impl Visitor for JsonPrinter {
                 self.out
                     .extend_from_slice(if self.pretty { b" }" } else { b"}" });
             }
-            other => self.scalar(other),
+            other => {
+                let encoding = match &node.kind {
+                    NodeKind::Primitive(p) => Encoding::of(p.character_encoding.as_deref()),
+                    _ => Encoding::Utf8,
+                };
+                self.scalar(other, encoding)
+            }
         }
     }
 
@@ -252,8 +281,9 @@ impl Visitor for JsonPrinter {
 
     fn on_var_data(&mut self, field: &VarDataPlan, data: &[u8], _origin: Origin) {
         self.key(&field.name);
-        // Text is kept as UTF-8 when it is valid; raw bytes map one byte to one code point.
-        write_str(&mut self.out, data, field.character_encoding.is_some());
+        // Raw bytes (no encoding) map one byte to one code point; text follows `crate::text`.
+        let encoding = Encoding::of(field.character_encoding.as_deref());
+        self.pending += u64::from(write_str(&mut self.out, data, encoding));
     }
 }
 
@@ -261,14 +291,17 @@ fn until_nul(b: &[u8]) -> &[u8] {
     b.iter().position(|&c| c == 0).map_or(b, |i| &b[..i])
 }
 
-/// Writes `bytes` as a JSON string. With `utf8` and valid UTF-8 the text is kept; otherwise each
-/// byte becomes the code point of the same value (Latin-1), so no byte is lost.
-fn write_str(out: &mut Vec<u8>, bytes: &[u8], utf8: bool) {
+/// Writes `bytes` as a JSON string, read as [`crate::text::decode`] reads them: valid text in
+/// `encoding` is kept; otherwise each byte becomes the code point of the same value (Latin-1),
+/// so no byte is lost. Returns true when the text took that fallback.
+fn write_str(out: &mut Vec<u8>, bytes: &[u8], encoding: Encoding) -> bool {
     out.push(b'"');
     let plain = |c: u8| c >= 0x20 && c != b'"' && c != b'\\';
+    let valid = encoding.is_valid(bytes);
     if bytes.iter().all(|&c| plain(c) && c < 0x80) {
         out.extend_from_slice(bytes);
-    } else if utf8 && std::str::from_utf8(bytes).is_ok() {
+    } else if valid && encoding != Encoding::Latin1 {
+        // Valid UTF-8 or ASCII: the bytes are the text's UTF-8.
         for &c in bytes {
             if plain(c) {
                 out.push(c);
@@ -290,6 +323,7 @@ fn write_str(out: &mut Vec<u8>, bytes: &[u8], utf8: bool) {
         }
     }
     out.push(b'"');
+    !valid
 }
 
 fn escape(out: &mut Vec<u8>, c: u8) {

@@ -39,8 +39,20 @@
 //! - An enum whose value matches no valid value prints as `null` when it is the enum's null value
 //!   and as its raw number otherwise (the reference prints the text `"null"` in both cases).
 //! - Strings: `"`, `\` and control characters are escaped as JSON requires; text that is not
-//!   valid UTF-8, and var data without a character encoding, is printed one byte per code point
-//!   (Latin-1), so no byte is lost.
+//!   valid in its declared character encoding, and var data without a character encoding, is
+//!   printed one byte per code point (Latin-1), so no byte is lost (the reference substitutes
+//!   replacement characters). The rule is [`text`]'s, shared by every sbekit path.
+//!
+//! # Text that is not valid in its declared encoding
+//!
+//! One rule, in [`text`], turns the bytes of char fields, char arrays and text var data into
+//! strings, for the JSON printer, Arrow and Parquet (`sbekit-arrow`), the CLI and Python: text
+//! valid in the field's declared `characterEncoding` is kept (UTF-8 only where the field
+//! declares UTF-8; ASCII for `US-ASCII` and encodings sbekit does not decode; every byte for
+//! `ISO-8859-1`); anything else is read one byte per code point (Latin-1), so a bad string never
+//! costs a message and the bytes can be encoded back exactly. Such values are counted
+//! ([`JsonPrinter::text_fallbacks`], `SbeColumns::text_fallbacks` in `sbekit-arrow`), and
+//! `sbekit decode` reports the count on stderr.
 //! - A var-data field absent at the acting version prints as `""`, an absent group as `[]`.
 
 #![forbid(unsafe_code)]
@@ -51,6 +63,7 @@ pub mod framing;
 mod json;
 mod plan;
 pub mod random;
+pub mod text;
 mod value;
 
 pub use decode::{DecodeError, ErrorKind, Limits, NoopVisitor, Visitor};

@@ -48,7 +48,9 @@ impl ReadError {
         match self {
             ReadError::Open(p, e) => PyOSError::new_err(format!("{}: {e}", p.display())),
             ReadError::Stream(e) => errors::from_stream(py, &e),
-            ReadError::Arrow(m) => PyValueError::new_err(m),
+            // Cutting a batch does not fail on input bytes (text follows `sbekit_otf::text`);
+            // should it, the read's failure is still a `DecodeError`, never a bare ValueError.
+            ReadError::Arrow(m) => errors::decode_error(py, &m, None, "", None),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use sbekit_otf::text::Encoding;
 use sbekit_otf::{
     BlockPlan, Decoder, FieldNode, GroupPlan, MessageHeader, MessagePlan, NodeKind, Origin, Value,
     VarDataPlan, Visitor,
@@ -139,7 +140,7 @@ impl<'py, 'k> DictBuilder<'py, 'k> {
         self.keep(r);
     }
 
-    fn scalar(&self, v: Value<'_>) -> PyResult<Bound<'py, PyAny>> {
+    fn scalar(&self, v: Value<'_>, encoding: Encoding) -> PyResult<Bound<'py, PyAny>> {
         let py = self.py;
         Ok(match v {
             Value::Int(i) => i.into_pyobject(py)?.into_any(),
@@ -147,12 +148,12 @@ impl<'py, 'k> DictBuilder<'py, 'k> {
             // The float's shortest text read as a double, so 35.9f32 is 35.9 as in the JSON.
             Value::Float(f) => f32_value(f).into_pyobject(py)?.into_any(),
             Value::Double(d) => d.into_pyobject(py)?.into_any(),
-            Value::Char(c) => text(py, std::slice::from_ref(&c)),
-            Value::Chars(b) => text(py, until_nul(b)),
+            Value::Char(c) => text(py, std::slice::from_ref(&c), encoding),
+            Value::Chars(b) => text(py, until_nul(b), encoding),
             Value::Array(a) => {
                 let list = PyList::empty(py);
                 for e in a.iter() {
-                    list.append(self.scalar(e)?)?;
+                    list.append(self.scalar(e, encoding)?)?;
                 }
                 list.into_any()
             }
@@ -186,15 +187,10 @@ fn until_nul(b: &[u8]) -> &[u8] {
     b.iter().position(|&c| c == 0).map_or(b, |i| &b[..i])
 }
 
-/// Text as the JSON printer gives it: UTF-8 when valid, otherwise one code point per byte.
-fn text<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyAny> {
-    match std::str::from_utf8(b) {
-        Ok(s) => PyString::new(py, s).into_any(),
-        Err(_) => {
-            let s: String = b.iter().map(|&c| char::from(c)).collect();
-            PyString::new(py, &s).into_any()
-        }
-    }
+/// Text as the JSON printer gives it ([`sbekit_otf::text`]): valid text in the declared
+/// encoding, otherwise one code point per byte (Latin-1).
+fn text<'py>(py: Python<'py>, b: &[u8], encoding: Encoding) -> Bound<'py, PyAny> {
+    PyString::new(py, &sbekit_otf::text::decode(b, encoding).text).into_any()
 }
 
 impl Visitor for DictBuilder<'_, '_> {
@@ -219,7 +215,11 @@ impl Visitor for DictBuilder<'_, '_> {
         let v = if null {
             Ok(self.py.None().into_bound(self.py))
         } else {
-            self.scalar(value)
+            let encoding = match &node.kind {
+                NodeKind::Primitive(p) => Encoding::of(p.character_encoding.as_deref()),
+                _ => Encoding::Utf8,
+            };
+            self.scalar(value, encoding)
         };
         match v {
             Ok(v) => self.put(&node.name, v),
@@ -260,7 +260,11 @@ impl Visitor for DictBuilder<'_, '_> {
     fn on_var_data(&mut self, field: &VarDataPlan, data: &[u8], _origin: Origin) {
         // Text when the schema gives a character encoding; raw bytes otherwise.
         let v = if field.character_encoding.is_some() {
-            text(self.py, data)
+            text(
+                self.py,
+                data,
+                Encoding::of(field.character_encoding.as_deref()),
+            )
         } else {
             PyBytes::new(self.py, data).into_any()
         };

@@ -85,6 +85,30 @@ fn compiled_from(py: Python<'_>, c: sbekit_schema::Compiled, source: String) -> 
     })
 }
 
+/// An `offset=` argument: an int (else `TypeError`); one that is negative or too large for the
+/// platform is outside every buffer, a `DecodeError` like an offset past the end (rather than
+/// pyo3's `OverflowError`).
+fn offset_arg(py: Python<'_>, offset: Option<&Bound<'_, PyAny>>, len: usize) -> PyResult<usize> {
+    let Some(offset) = offset else {
+        return Ok(0);
+    };
+    if !offset.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "offset must be an int, got {}",
+            offset.get_type().name()?
+        )));
+    }
+    offset.extract::<usize>().map_err(|_| {
+        errors::decode_error(
+            py,
+            &format!("offset {offset} is outside the {len}-byte buffer"),
+            None,
+            "",
+            None,
+        )
+    })
+}
+
 /// The framing names `sbekit decode --framing` takes.
 pub fn parse_framing(name: &str) -> PyResult<Framing> {
     match name {
@@ -211,15 +235,16 @@ impl Schema {
     /// (`None` for JSON's null; NaN stays a float NaN; var data without a character encoding
     /// is bytes). Raises `DecodeError` (with `.offset` counted from the start of `buf`, and
     /// `.path`) if the bytes are not a valid message.
-    #[pyo3(signature = (buf, offset = 0))]
+    #[pyo3(signature = (buf, offset = None), text_signature = "(self, buf, offset=0)")]
     fn decode<'py>(
         &self,
         py: Python<'py>,
         buf: &Bound<'py, PyAny>,
-        offset: usize,
+        offset: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let input = Input::from_object(buf)?;
         let bytes = input.bytes();
+        let offset = offset_arg(py, offset, bytes.len())?;
         let Some(msg) = bytes.get(offset..) else {
             return Err(errors::decode_error(
                 py,
@@ -244,14 +269,15 @@ impl Schema {
     /// The message header at `buf[offset]`: `block_length`, `template_id`, `schema_id` and
     /// `version` (the writer's acting version; pass it to `encode` to write the same bytes).
     /// The message name is added as `name` when the schema has the template.
-    #[pyo3(signature = (buf, offset = 0))]
+    #[pyo3(signature = (buf, offset = None), text_signature = "(self, buf, offset=0)")]
     fn header<'py>(
         &self,
         py: Python<'py>,
         buf: &Bound<'py, PyAny>,
-        offset: usize,
+        offset: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let input = Input::from_object(buf)?;
+        let offset = offset_arg(py, offset, input.bytes().len())?;
         let msg = input.bytes().get(offset..).unwrap_or_default();
         let h = self
             .inner

@@ -328,3 +328,117 @@ fn iex_export_exit_statuses() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// A schema of our own with a UTF-8 var data (issue 27's Car stand-in).
+const TEXT_SCHEMA: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="t" id="27" version="0"
+                   byteOrder="littleEndian">
+  <types>
+    <composite name="messageHeader">
+      <type name="blockLength" primitiveType="uint16"/>
+      <type name="templateId" primitiveType="uint16"/>
+      <type name="schemaId" primitiveType="uint16"/>
+      <type name="version" primitiveType="uint16"/>
+    </composite>
+    <composite name="varStringEncoding">
+      <type name="length" primitiveType="uint16"/>
+      <type name="varData" primitiveType="uint8" length="0" characterEncoding="UTF-8"/>
+    </composite>
+  </types>
+  <sbe:message name="Car" id="1">
+    <field name="serial" id="1" type="uint32"/>
+    <data name="usageDescription" id="2" type="varStringEncoding"/>
+  </sbe:message>
+</sbe:messageSchema>"#;
+
+fn car(serial: u32, text: &[u8]) -> Vec<u8> {
+    let mut m = Vec::new();
+    for v in [4u16, 1, 27, 0] {
+        m.extend(v.to_le_bytes());
+    }
+    m.extend(serial.to_le_bytes());
+    m.extend((text.len() as u16).to_le_bytes());
+    m.extend(text);
+    m
+}
+
+/// Issue 27: 2,001 messages whose middle text ends inside a UTF-8 sequence that the next
+/// message's text completes (the concatenation is valid UTF-8, the values are not). Every row
+/// is exported, exit 0, the fallbacks are counted on stderr, and Parquet holds the strings JSON
+/// prints.
+#[test]
+fn a_split_utf8_sequence_loses_no_row() {
+    let tmp = tempfile::tempdir().unwrap();
+    let schema = tmp.path().join("car.xml");
+    std::fs::write(&schema, TEXT_SCHEMA).unwrap();
+    let mut bytes = Vec::new();
+    for i in 0..2001u32 {
+        let text: &[u8] = match i {
+            1000 => b"half \xE2\x82",
+            1001 => b"\xAC rest",
+            _ => "valid \u{20ac}".as_bytes(),
+        };
+        bytes.extend(car(i, text));
+    }
+    let input = tmp.path().join("mix.sbe");
+    std::fs::write(&input, &bytes).unwrap();
+    let (s, i) = (schema.to_str().unwrap(), input.to_str().unwrap());
+
+    let out = tmp.path().join("out");
+    let o = sbekit(&[
+        "decode",
+        "-s",
+        s,
+        i,
+        "--to",
+        "parquet",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(summary(&err, "decode")["Car"], 2001, "{err}");
+    assert!(
+        err.contains(
+            "2 text values were not valid in their declared encoding and were read as Latin-1"
+        ),
+        "{err}"
+    );
+
+    let o = sbekit(&["decode", "-s", s, i]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("2 text values were not valid"),
+        "{}",
+        stderr(&o)
+    );
+    let json: Vec<String> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["usageDescription"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(json.len(), 2001);
+    assert_eq!(json[1000], "half \u{e2}\u{82}");
+    assert_eq!(json[1001], "\u{ac} rest");
+
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::RowAccessor;
+    let f = out.join("type=Car/part-00000.parquet");
+    let r = SerializedFileReader::new(File::open(&f).unwrap()).unwrap();
+    let col = r
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .position(|c| c.name() == "usageDescription")
+        .unwrap();
+    let parquet: Vec<String> = r
+        .get_row_iter(None)
+        .unwrap()
+        .map(|row| row.unwrap().get_string(col).unwrap().clone())
+        .collect();
+    assert_eq!(parquet, json, "Parquet and JSON give the same strings");
+}

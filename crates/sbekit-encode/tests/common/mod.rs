@@ -82,8 +82,9 @@ fn slot(b: &[u8], base: usize, s: &IntSlot, order: ByteOrder) -> u64 {
 /// only what JSON can say would produce. Padding, unused block bytes and bytes of fields
 /// absent at the acting version are zero; non-finite floats (printed as `null`) are the null
 /// value; set bits with no choice are clear; char arrays are zero after their first NUL, and
-/// their text is written back by the encoder's rule (UTF-8 fields as UTF-8; other char data one
-/// byte per character when every character is U+0000..U+00FF, else UTF-8).
+/// their text (read by `sbekit_otf::text`'s rule) is written back by the encoder's rule (UTF-8
+/// fields as UTF-8; other char data one byte per character when every character is
+/// U+0000..U+00FF, else UTF-8).
 pub fn canonical(l: &Layout, bytes: &[u8]) -> Vec<u8> {
     let order = l.byte_order;
     let mut out = vec![0u8; bytes.len()];
@@ -161,10 +162,11 @@ impl Canon<'_> {
             FieldKind::Primitive(p) if p.ty == PrimitiveType::Char => {
                 let raw = &self.src[at..at + p.length];
                 let content = &raw[..raw.iter().position(|&c| c == 0).unwrap_or(raw.len())];
-                let text: String = match std::str::from_utf8(content) {
-                    Ok(s) => s.to_string(),
-                    Err(_) => content.iter().map(|&c| char::from(c)).collect(),
-                };
+                // The text as the decoder reads it (`sbekit_otf::text`).
+                let encoding = sbekit_otf::text::Encoding::of(p.character_encoding.as_deref());
+                let text = sbekit_otf::text::decode(content, encoding)
+                    .text
+                    .into_owned();
                 let utf8 = p
                     .character_encoding
                     .as_deref()

@@ -37,6 +37,10 @@ of structs, enums dictionary-encoded; see the README). Several input files may b
 gets its own part files. Memory stays bounded, files appear under their final names only when
 complete, and the rows written per table are printed on stderr.
 
+Text that is not valid in its field's declared character encoding is read one byte per code
+point (Latin-1) on every output, so no message is lost over it; the number of such values is
+printed on stderr (the exit status does not change).
+
 Examples:
   sbekit decode --schema car.xml car.sbe
   sbekit decode -s market.xml --framing u32le --to parquet out/ day1.bin day2.bin
@@ -126,14 +130,17 @@ pub fn run(args: DecodeArgs) -> Result<ExitCode, Failure> {
     };
     let stream = MessageStream::new(input, args.framing, args.max_message_size)
         .strict_frames(args.strict_frames);
-    let outcome = if args.count {
-        drive(&args, &decoder, template, stream, &mut NoopVisitor, |_| {
+    let (outcome, fallbacks) = if args.count {
+        let o = drive(&args, &decoder, template, stream, &mut NoopVisitor, |_| {
             None
-        })?
+        })?;
+        (o, 0)
     } else {
         let mut printer = JsonPrinter::new(args.pretty).with_versions(decoder.schema_version());
-        drive(&args, &decoder, template, stream, &mut printer, |p| Some(p))?
+        let o = drive(&args, &decoder, template, stream, &mut printer, |p| Some(p))?;
+        (o, printer.text_fallbacks())
     };
+    report_fallbacks(fallbacks);
     if args.count {
         write_stdout(format!("{}\n", outcome.decoded).as_bytes())?;
     }
@@ -323,11 +330,27 @@ fn export(
         dir,
         start.elapsed().as_secs_f64(),
     );
+    report_fallbacks(cols.text_fallbacks());
     if errors > 0 {
         eprintln!("sbekit decode: {decoded} messages decoded, {errors} failed");
         return Ok(ExitCode::from(EXIT_INVALID));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Says on stderr how many text values took the Latin-1 fallback of `sbekit_otf::text` (not
+/// valid in their declared character encoding, read one byte per code point); nothing if none.
+/// Not an error: every byte is kept and the exit status is unchanged.
+fn report_fallbacks(n: u64) {
+    match n {
+        0 => {}
+        1 => eprintln!(
+            "sbekit decode: 1 text value was not valid in its declared encoding and was read as Latin-1"
+        ),
+        n => eprintln!(
+            "sbekit decode: {n} text values were not valid in their declared encoding and were read as Latin-1"
+        ),
+    }
 }
 
 /// The rows written per table, on stderr.
