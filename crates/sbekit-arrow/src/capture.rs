@@ -82,6 +82,14 @@ struct Part {
     packets: HashMap<String, PacketCols>,
 }
 
+/// Where full batches go.
+pub enum Output<'w> {
+    /// Written under `date=/channel=/type=` partitions.
+    Writer(&'w mut PartitionedWriter),
+    /// Kept in memory, by message name (partitions concatenated).
+    Collect(BTreeMap<String, Vec<RecordBatch>>),
+}
+
 /// A [`Sink`] that fills tables per (date, channel) partition and writes full batches; see the
 /// module docs.
 pub struct CaptureColumns<'w> {
@@ -89,7 +97,7 @@ pub struct CaptureColumns<'w> {
     options: Options,
     names: HashMap<u64, String>,
     parts: BTreeMap<(String, String), Part>,
-    out: &'w mut PartitionedWriter,
+    out: Output<'w>,
     /// Rows written per table name.
     pub rows: BTreeMap<String, u64>,
     /// The first write error (writing stops there; the read goes on and is reported).
@@ -115,8 +123,8 @@ fn utc_date(ns: Option<i64>) -> String {
 }
 
 impl<'w> CaptureColumns<'w> {
-    /// Tables for `layout`'s messages, written to `out`.
-    pub fn new(layout: &Layout, options: Options, out: &'w mut PartitionedWriter) -> Self {
+    /// Tables for `layout`'s messages, written to `out` (or kept, see [`Output`]).
+    pub fn new(layout: &Layout, options: Options, out: Output<'w>) -> Self {
         let names = layout
             .messages
             .iter()
@@ -130,6 +138,28 @@ impl<'w> CaptureColumns<'w> {
             out,
             rows: BTreeMap::new(),
             error: None,
+        }
+    }
+
+    /// Every table's (message name, Arrow schema): the message's columns as
+    /// [`SbeColumns`] maps them, decimals, then the packet columns.
+    pub fn schemas(&self) -> Result<Vec<(String, arrow_schema::SchemaRef)>, Error> {
+        let cols = SbeColumns::new(&self.layout, self.options);
+        let mut out = Vec::new();
+        for (_, name, schema) in cols.tables() {
+            let empty = RecordBatch::new_empty(schema.clone());
+            let extra = PacketCols::default().take(0);
+            let b = decimalize(&with_packet_columns(&empty, extra)?)?;
+            out.push((name.to_string(), b.schema()));
+        }
+        Ok(out)
+    }
+
+    /// The batches kept by [`Output::Collect`] (empty for a writer).
+    pub fn take_collected(&mut self) -> BTreeMap<String, Vec<RecordBatch>> {
+        match &mut self.out {
+            Output::Collect(m) => std::mem::take(m),
+            Output::Writer(_) => BTreeMap::new(),
         }
     }
 
@@ -160,14 +190,19 @@ impl<'w> CaptureColumns<'w> {
                 .unwrap_or_default();
             let batch = with_packet_columns(&batch, extra)?;
             let batch = decimalize(&batch)?;
-            let channel_dir = key.1.replace(':', "_");
-            let p = [
-                ("date", key.0.as_str()),
-                ("channel", channel_dir.as_str()),
-                ("type", name.as_str()),
-            ];
-            self.out.write(&p, &name, &batch)?;
-            *self.rows.entry(name).or_default() += batch.num_rows() as u64;
+            *self.rows.entry(name.clone()).or_default() += batch.num_rows() as u64;
+            match &mut self.out {
+                Output::Writer(w) => {
+                    let channel_dir = key.1.replace(':', "_");
+                    let p = [
+                        ("date", key.0.as_str()),
+                        ("channel", channel_dir.as_str()),
+                        ("type", name.as_str()),
+                    ];
+                    w.write(&p, &name, &batch)?;
+                }
+                Output::Collect(m) => m.entry(name).or_default().push(batch),
+            }
         }
         Ok(())
     }

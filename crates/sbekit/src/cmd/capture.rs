@@ -472,7 +472,7 @@ fn write_error(path: &std::path::Path, e: io::Error) -> Failure {
 }
 
 fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
-    use sbekit_arrow::capture::CaptureColumns;
+    use sbekit_arrow::capture::{CaptureColumns, Output};
     use sbekit_arrow::sink::{Format, PartitionedWriter, SinkOptions};
     let [format, dir] = &a.to[..] else {
         return Err(Failure::usage("--to takes FORMAT DIR"));
@@ -493,7 +493,7 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
         batch_rows: a.batch_rows.max(1),
         ..sbekit_arrow::Options::default()
     };
-    let mut cols = CaptureColumns::new(&layout, options, &mut out);
+    let mut cols = CaptureColumns::new(&layout, options, Output::Writer(&mut out));
     let stats = read_all(&a.read, &decoder, &mut cols)?;
     cols.finish().map_err(Failure::usage)?;
     let (rows, files) = out.finish().map_err(Failure::usage)?;
