@@ -31,7 +31,7 @@ use arrow_array::{
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use sbekit_iex::tp::Segment;
-use sbekit_iex::{ErrorKind, ReadOptions};
+use sbekit_iex::{IexErrorKind, ReadOptions};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
@@ -532,7 +532,7 @@ impl IexColumns {
                 Err(e) => {
                     if keep_going {
                         self.message_errors += 1;
-                        if matches!(e.kind, ErrorKind::MessageTooShort { .. }) {
+                        if matches!(e.kind, IexErrorKind::MessageTooShort { .. }) {
                             continue;
                         }
                         break;

@@ -2,10 +2,10 @@
 //!
 //! `ROOT/date=2017-04-25/type=trade/part-00000.parquet`: every engine that reads Hive
 //! partitions (DuckDB `hive_partitioning`, Polars `scan_parquet`, Spark, Trino) sees one table
-//! with `date` and `type` columns. Files are written under a hidden temporary name
-//! (`.part-00000.parquet.tmp`, which the engines skip) and renamed into place only when
-//! complete, so no half-written file ever carries a final name; files left open when the
-//! writer is dropped without [`PartitionedWriter::finish`] are removed.
+//! with `date` and `type` columns. Files are written through [`sbekit_fs::AtomicFile`], under a
+//! hidden temporary name (`.part-00000.parquet.XXXXXX.tmp`, which the engines skip), and renamed
+//! into place only when complete, so no half-written file ever carries a final name; files left
+//! open when the writer is dropped without [`PartitionedWriter::finish`] are removed.
 //!
 //! Memory is bounded: a Parquet file's open row group is flushed when it reaches
 //! [`SinkOptions::row_group_rows`] rows or [`SinkOptions::row_group_bytes`] buffered bytes.
@@ -16,8 +16,8 @@ use arrow_ipc::writer::StreamWriter;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
+use sbekit_fs::AtomicFile;
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
@@ -73,13 +73,13 @@ impl Default for SinkOptions {
     }
 }
 
+/// The open file's writer; dropping it removes the temporary file.
 enum Writer {
-    Parquet(ArrowWriter<File>),
-    Ipc(StreamWriter<BufWriter<File>>),
+    Parquet(ArrowWriter<AtomicFile>),
+    Ipc(StreamWriter<BufWriter<AtomicFile>>),
 }
 
 struct OpenFile {
-    tmp: PathBuf,
     path: PathBuf,
     writer: Writer,
 }
@@ -150,16 +150,14 @@ impl PartitionedWriter {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let ext = self.options.format.extension();
         let mut n = 0u32;
-        let (path, tmp) = loop {
-            let name = format!("part-{n:05}.{ext}");
-            let path = dir.join(&name);
-            let tmp = dir.join(format!(".{name}.tmp"));
-            if !path.exists() && !tmp.exists() {
-                break (path, tmp);
+        let path = loop {
+            let path = dir.join(format!("part-{n:05}.{ext}"));
+            if !path.exists() {
+                break path;
             }
             n += 1;
         };
-        let file = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        let file = AtomicFile::create(&path).map_err(|e| Error::io(&path, e))?;
         let werr = |e: String| Error::Write {
             path: path.display().to_string(),
             message: e,
@@ -181,22 +179,14 @@ impl PartitionedWriter {
                     .map_err(|e| werr(e.to_string()))?,
             ),
         };
-        Ok(OpenFile { tmp, path, writer })
+        Ok(OpenFile { path, writer })
     }
 
     /// Completes every open file and renames it into place (call between inputs to give each
     /// input its own files, and at the end).
     pub fn close_all(&mut self) -> Result<(), Error> {
         while let Some((_, f)) = self.open.pop_first() {
-            let tmp = f.tmp.clone();
-            let result = close(f);
-            match result {
-                Ok(p) => self.files.push(p),
-                Err(e) => {
-                    let _ = std::fs::remove_file(&tmp);
-                    return Err(e);
-                }
-            }
+            self.files.push(close(f)?);
         }
         Ok(())
     }
@@ -231,18 +221,8 @@ fn close(f: OpenFile) -> Result<PathBuf, Error> {
                 .map_err(|e| werr(e.to_string()))?
         }
     };
-    file.sync_all().map_err(|e| Error::io(&f.tmp, e))?;
-    std::fs::rename(&f.tmp, &f.path).map_err(|e| Error::io(&f.path, e))?;
+    file.commit().map_err(|e| Error::io(&f.path, e))?;
     Ok(f.path)
-}
-
-impl Drop for PartitionedWriter {
-    /// Files still open (an error or an interruption before [`Self::finish`]) are removed.
-    fn drop(&mut self) {
-        for f in self.open.values() {
-            let _ = std::fs::remove_file(&f.tmp);
-        }
-    }
 }
 
 /// Hive partition values: `/`, `=` and `%` are percent-escaped so a value stays one directory.

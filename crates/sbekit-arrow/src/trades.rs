@@ -11,6 +11,7 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
+use sbekit_fs::AtomicFile;
 use sbekit_trades::csvio;
 use sbekit_trades::error::{Error, Result};
 use sbekit_trades::file::{records, TradeFile};
@@ -131,7 +132,7 @@ impl TickerNames {
 
 fn parquet_range<L: RecordLayout>(
     f: &TradeFile,
-    w: &mut ArrowWriter<std::fs::File>,
+    w: &mut ArrowWriter<AtomicFile>,
     out: &Path,
     progress: &mut dyn FnMut(u64),
 ) -> Result<u64> {
@@ -139,7 +140,7 @@ fn parquet_range<L: RecordLayout>(
     let mut cols = Columns::new();
     let mut tickers = TickerNames::default();
     let mut idx = 0u64;
-    let perr = |e: parquet::errors::ParquetError| Error::Invalid(format!("{}: {e}", out.display()));
+    let perr = |e| parquet_error(out, e);
     f.scan(0..f.len(), |bytes, n| -> Result<()> {
         for v in records::<L>(bytes, n) {
             cols.push(&v.trade(), &mut tickers)
@@ -162,40 +163,37 @@ fn parquet_range<L: RecordLayout>(
 }
 
 /// Writes every record to a Parquet file at `out` (snappy-compressed, row groups of
-/// [`ROW_GROUP_ROWS`]), atomically: a temporary file renamed into place when complete.
-/// `progress(rows)` is called after each batch. Returns the rows written.
+/// [`ROW_GROUP_ROWS`]), atomically through [`sbekit_fs::AtomicFile`]: nothing appears at `out`
+/// unless the whole file was written. `progress(rows)` is called after each batch. Returns the
+/// rows written.
 pub fn to_parquet(f: &TradeFile, out: &Path, progress: &mut dyn FnMut(u64)) -> Result<u64> {
-    let name = out
-        .file_name()
-        .ok_or_else(|| Error::Invalid(format!("{}: not a file name", out.display())))?;
-    let tmp = out.with_file_name(format!(
-        "{}.{}.partial",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let file = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-        let props = WriterProperties::builder()
-            .set_compression(Compression::SNAPPY)
-            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-            .set_created_by(format!("sbekit {}", env!("CARGO_PKG_VERSION")))
-            .build();
-        let perr =
-            |e: parquet::errors::ParquetError| Error::Invalid(format!("{}: {e}", out.display()));
-        let mut w = ArrowWriter::try_new(file, parquet_schema(), Some(props)).map_err(perr)?;
-        let n = match f.header().layout {
-            LayoutKind::Lossless => parquet_range::<Lossless>(f, &mut w, out, progress)?,
-            LayoutKind::Compact => parquet_range::<Compact>(f, &mut w, out, progress)?,
-        };
-        let file = w.into_inner().map_err(perr)?;
-        file.sync_all().map_err(|e| Error::io(&tmp, e))?;
-        std::fs::rename(&tmp, out).map_err(|e| Error::io(out, e))?;
-        Ok(n)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    // On any error below, dropping the writer removes the temporary file.
+    let file = AtomicFile::create(out).map_err(|e| Error::io(out, e))?;
+    let props = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+        .set_created_by(format!("sbekit {}", env!("CARGO_PKG_VERSION")))
+        .build();
+    let perr = |e| parquet_error(out, e);
+    let mut w = ArrowWriter::try_new(file, parquet_schema(), Some(props)).map_err(perr)?;
+    let n = match f.header().layout {
+        LayoutKind::Lossless => parquet_range::<Lossless>(f, &mut w, out, progress)?,
+        LayoutKind::Compact => parquet_range::<Compact>(f, &mut w, out, progress)?,
+    };
+    let file = w.into_inner().map_err(perr)?;
+    file.commit().map_err(|e| Error::io(out, e))?;
+    Ok(n)
+}
+
+/// A Parquet writer's error: an I/O error underneath stays an I/O error (the CLI's exit 2).
+fn parquet_error(out: &Path, e: parquet::errors::ParquetError) -> Error {
+    match e {
+        parquet::errors::ParquetError::External(b) => match b.downcast::<std::io::Error>() {
+            Ok(io) => Error::io(out, *io),
+            Err(b) => Error::Invalid(format!("{}: {b}", out.display())),
+        },
+        e => Error::Invalid(format!("{}: {e}", out.display())),
     }
-    result
 }
 
 fn batches_range<L: RecordLayout>(f: &TradeFile, out: &mut Vec<RecordBatch>) -> Result<()> {

@@ -25,7 +25,7 @@ fn output_is_rustfmt_clean() {
     let text = sbekit_codegen::generate(&ir, &Default::default()).unwrap();
     match sbekit_codegen::format(&text) {
         Some(formatted) => assert_eq!(formatted, text, "output changes under rustfmt"),
-        None => eprintln!("*** SKIPPED rustfmt check: rustfmt not available ***"),
+        None => sbekit_testdata::skip("output_is_rustfmt_clean", "rustfmt is not available"),
     }
 }
 

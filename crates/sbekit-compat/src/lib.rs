@@ -1,6 +1,6 @@
 //! Schema-evolution checking for SBE: is a new schema version compatible with an old one?
 //!
-//! [`check`] compares two schemas' layout models ([`sbekit_ir::layout::Layout`]) rule by rule
+//! [`check()`] compares two schemas' layout models ([`sbekit_ir::layout::Layout`]) rule by rule
 //! ([`rules::ALL`]); each finding says what it does to *backward* compatibility (new readers,
 //! old messages) and *forward* compatibility (old readers, new messages). [`oracle::run`]
 //! proves a verdict by execution: random messages of one version read with the other's decoder,
@@ -19,12 +19,14 @@
 #![warn(missing_docs)]
 
 pub mod check;
+mod error;
 mod locate;
 pub mod oracle;
 pub mod rules;
 mod source;
 
 pub use check::{Comparison, Elem, Finding};
+pub use error::{LoadError, OracleError};
 pub use locate::SourceIndex;
 pub use rules::{Effect, Rule, Tier};
 pub use source::{load, load_file, load_git, Schema};
@@ -125,7 +127,7 @@ pub enum Verdict {
     Breaking,
 }
 
-/// The result of [`check`].
+/// The result of [`check()`].
 #[derive(Debug, Clone)]
 pub struct Report {
     /// The diagnostics for the chosen options (api-tier rules only with `Tier::Api`).

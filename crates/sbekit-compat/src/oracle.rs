@@ -8,6 +8,7 @@
 //! with [`sbekit_otf::Decoder`]; every element the two versions share is compared by value
 //! (paired by name, through the checker's renames).
 
+use crate::error::OracleError;
 use crate::rules::Effect;
 use crate::source::Schema;
 use sbekit_ir::layout::{wire_bits, Block, Field, FieldKind, Layout, Message};
@@ -85,7 +86,7 @@ pub fn run(
     renames: &[(String, String)],
     per_message: usize,
     seed: u64,
-) -> Result<OracleReport, String> {
+) -> Result<OracleReport, OracleError> {
     let rn = Renames::new(renames);
     Ok(OracleReport {
         backward: one_way(old, new, true, &rn, per_message, seed)?,
@@ -128,14 +129,19 @@ fn one_way(
     rn: &Renames,
     per_message: usize,
     seed: u64,
-) -> Result<WayResult, String> {
+) -> Result<WayResult, OracleError> {
     let way = if writer_is_old {
         Way::Backward
     } else {
         Way::Forward
     };
-    let wdec = Decoder::new(&writer.ir).map_err(|e| format!("{}: {e}", writer.label))?;
-    let rdec = Decoder::new(&reader.ir).map_err(|e| format!("{}: {e}", reader.label))?;
+    let decoder = |s: &Schema| {
+        Decoder::new(&s.ir).map_err(|e| OracleError::Decoder {
+            label: s.label.clone(),
+            message: e.to_string(),
+        })
+    };
+    let (wdec, rdec) = (decoder(writer)?, decoder(reader)?);
     let winfo = Info::new(&writer.layout);
     let rinfo = Info::new(&reader.layout);
     let mut result = WayResult {
@@ -174,11 +180,9 @@ fn one_way(
             let mut bytes = random_message(&writer.ir, tokens, &mut rng, &opts).bytes;
             salt(&writer.layout, msg, &mut bytes, v, &mut rng);
             result.messages += 1;
-            let w = collect(&wdec, &bytes, &winfo).map_err(|e| {
-                format!(
-                    "oracle: the writer's own schema cannot decode its message '{}': {e}",
-                    msg.name
-                )
+            let w = collect(&wdec, &bytes, &winfo).map_err(|e| OracleError::SelfCheck {
+                message: msg.name.clone(),
+                reason: e.to_string(),
             })?;
             let r = collect(&rdec, &bytes, &rinfo);
             let found = match &r {

@@ -1,6 +1,7 @@
 //! Loading one side of a comparison: an XML schema, a `.sbeir` file, or `git:REV:path` (read
 //! with `git show`, never checked out; the files it XIncludes are read from the same revision).
 
+use crate::error::LoadError;
 use crate::locate::SourceIndex;
 use sbekit_ir::layout::Layout;
 use sbekit_ir::Ir;
@@ -25,8 +26,11 @@ pub struct Schema {
 
 impl Schema {
     /// Builds a side from IR that is already loaded (no source locations).
-    pub fn from_ir(label: &str, ir: Ir) -> Result<Schema, String> {
-        let layout = Layout::from_ir(&ir).map_err(|e| format!("{label}: {e}"))?;
+    pub fn from_ir(label: &str, ir: Ir) -> Result<Schema, LoadError> {
+        let layout = Layout::from_ir(&ir).map_err(|e| LoadError::Ir {
+            label: label.to_string(),
+            message: e.to_string(),
+        })?;
         Ok(Schema {
             label: label.to_string(),
             ir,
@@ -36,7 +40,7 @@ impl Schema {
     }
 
     /// Compiles XML schema text; XIncludes resolve relative to `name` on disk.
-    pub fn from_xml_str(label: &str, text: &str) -> Result<Schema, String> {
+    pub fn from_xml_str(label: &str, text: &str) -> Result<Schema, LoadError> {
         let compiled = sbekit_schema::compile_str(text, label, &Default::default());
         let ir = compiled
             .ir
@@ -47,31 +51,40 @@ impl Schema {
     }
 }
 
-fn schema_errors(label: &str, diags: &[sbekit_schema::Diagnostic]) -> String {
-    let mut s = format!("{label} has errors:");
-    for d in diags {
-        s.push_str(&format!("\n{d}"));
+fn schema_errors(label: &str, diags: &[sbekit_schema::Diagnostic]) -> LoadError {
+    LoadError::Schema {
+        label: label.to_string(),
+        diagnostics: diags.to_vec(),
     }
-    s
+}
+
+fn ir_error(label: &str, e: impl std::fmt::Display) -> LoadError {
+    LoadError::Ir {
+        label: label.to_string(),
+        message: e.to_string(),
+    }
 }
 
 /// Loads `spec`: a file path (XML or `.sbeir`), or `git:REV:path` read from the repository
 /// around the current directory.
-pub fn load(spec: &str) -> Result<Schema, String> {
+pub fn load(spec: &str) -> Result<Schema, LoadError> {
     if let Some(rest) = spec.strip_prefix("git:") {
         let (rev, path) = rest
             .split_once(':')
-            .ok_or_else(|| format!("'{spec}': expected git:REV:path"))?;
+            .ok_or_else(|| LoadError::Spec(spec.to_string()))?;
         return load_git(Path::new("."), rev, path, spec);
     }
     load_file(Path::new(spec), spec)
 }
 
 /// Loads a schema file; `label` names it in diagnostics.
-pub fn load_file(path: &Path, label: &str) -> Result<Schema, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub fn load_file(path: &Path, label: &str) -> Result<Schema, LoadError> {
+    let bytes = std::fs::read(path).map_err(|e| LoadError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
     if !sbekit_schema::looks_like_xml(&bytes) {
-        let ir = sbekit_ir::sbeir::decode(&bytes).map_err(|e| format!("{label}: {e}"))?;
+        let ir = sbekit_ir::sbeir::decode(&bytes).map_err(|e| ir_error(label, e))?;
         return Schema::from_ir(label, ir);
     }
     let compiled = sbekit_schema::compile_file(path, &Default::default());
@@ -130,13 +143,15 @@ fn include_hrefs(text: &str) -> Vec<String> {
 
 /// Reads `REV:path` from the repository at `repo` with `git show`, with the files it
 /// XIncludes, into a temporary directory, and compiles it there.
-pub fn load_git(repo: &Path, rev: &str, path: &str, label: &str) -> Result<Schema, String> {
-    let dir =
-        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+pub fn load_git(repo: &Path, rev: &str, path: &str, label: &str) -> Result<Schema, LoadError> {
+    let dir = tempfile::tempdir().map_err(|e| LoadError::Scratch {
+        what: "cannot create a temporary directory".into(),
+        source: e,
+    })?;
     let rel = PathBuf::from(path.trim_start_matches("./"));
-    let raw = git_show_bytes(repo, rev, &rel)?;
+    let raw = git_show_bytes(repo, rev, &rel).map_err(LoadError::Git)?;
     if !sbekit_schema::looks_like_xml(&raw) {
-        let ir = sbekit_ir::sbeir::decode(&raw).map_err(|e| format!("{label}: {e}"))?;
+        let ir = sbekit_ir::sbeir::decode(&raw).map_err(|e| ir_error(label, e))?;
         return Schema::from_ir(label, ir);
     }
     let mut files = Vec::new();
@@ -154,7 +169,9 @@ pub fn load_git(repo: &Path, rev: &str, path: &str, label: &str) -> Result<Schem
         collect_files(&rel, label, &mut files, &mut read);
     }
     if files.is_empty() {
-        return Err(failure.unwrap_or_else(|| format!("{label}: not found")));
+        return Err(LoadError::Git(
+            failure.unwrap_or_else(|| format!("{label}: not found")),
+        ));
     }
     // Mirror the files in the temporary directory so relative XIncludes resolve.
     let mut paths = vec![rel.clone()];
@@ -169,9 +186,15 @@ pub fn load_git(repo: &Path, rev: &str, path: &str, label: &str) -> Result<Schem
     for (p, (_, text)) in paths.iter().zip(&files) {
         let target = dir.path().join(normalize(p));
         if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(|e| LoadError::Scratch {
+                what: parent.display().to_string(),
+                source: e,
+            })?;
         }
-        std::fs::write(&target, text).map_err(|e| format!("{}: {e}", target.display()))?;
+        std::fs::write(&target, text).map_err(|e| LoadError::Scratch {
+            what: target.display().to_string(),
+            source: e,
+        })?;
     }
     let main = dir.path().join(normalize(&rel));
     let compiled = sbekit_schema::compile_file(&main, &Default::default());

@@ -3,35 +3,27 @@
 
 mod common;
 
-use common::{canonical, decode, encode, random_tree, strip, try_random, Schema};
+use common::{canonical, decode, encode, random, random_tree, strip, Schema};
 use sbekit_encode::{EncodeError, Encoder};
 use sbekit_ir::layout::Layout;
 use sbekit_otf::random::{Options, Rng};
 use sbekit_otf::Decoder;
+use sbekit_testdata::SchemaXml;
 use serde_json::{json, Value};
 
-const SCHEMA: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="t" id="9" version="2" byteOrder="littleEndian">
-  <types>
-    <composite name="messageHeader">
-      <type name="blockLength" primitiveType="uint16"/>
-      <type name="templateId" primitiveType="uint16"/>
-      <type name="schemaId" primitiveType="uint16"/>
-      <type name="version" primitiveType="uint16"/>
-    </composite>
-    <composite name="groupSizeEncoding">
-      <type name="blockLength" primitiveType="uint16"/>
-      <type name="numInGroup" primitiveType="uint8" maxValue="4"/>
-    </composite>
-    <composite name="varStringEncoding">
-      <type name="length" primitiveType="uint16" maxValue="20"/>
-      <type name="varData" primitiveType="uint8" length="0" characterEncoding="UTF-8"/>
-    </composite>
-    <composite name="varDataEncoding">
-      <type name="length" primitiveType="uint16"/>
-      <type name="varData" primitiveType="uint8" length="0"/>
-    </composite>
-    <composite name="Price">
+/// The test schema: every kind of field, a group, two var data, two messages.
+fn schema_xml() -> String {
+    SchemaXml::new("t", 9, 2)
+        .byte_order("littleEndian")
+        .group_size("groupSizeEncoding", r#"primitiveType="uint8" maxValue="4""#)
+        .var_data(
+            "varStringEncoding",
+            r#"primitiveType="uint16" maxValue="20""#,
+            r#"characterEncoding="UTF-8""#,
+        )
+        .var_data("varDataEncoding", r#"primitiveType="uint16""#, "")
+        .types(
+            r#"<composite name="Price">
       <type name="mantissa" primitiveType="int64"/>
       <type name="exponent" primitiveType="int8" presence="constant">-4</type>
     </composite>
@@ -45,9 +37,11 @@ const SCHEMA: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
     </set>
     <type name="Symbol" primitiveType="char" length="6" characterEncoding="US-ASCII"/>
     <type name="Note" primitiveType="char" length="4" characterEncoding="UTF-8"/>
-    <type name="Kind" primitiveType="char" presence="constant">K</type>
-  </types>
-  <sbe:message name="Order" id="3">
+    <type name="Kind" primitiveType="char" presence="constant">K</type>"#,
+        )
+        .message_with(
+            r#"name="Order" id="3""#,
+            r#"
     <field name="id" id="1" type="uint64"/>
     <field name="qty" id="2" type="uint16"/>
     <field name="side" id="3" type="Side"/>
@@ -66,14 +60,20 @@ const SCHEMA: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
     </group>
     <data name="text" id="30" type="varStringEncoding"/>
     <data name="blob" id="31" type="varDataEncoding"/>
-  </sbe:message>
-  <sbe:message name="Ping" id="4">
+  "#,
+        )
+        .message_with(
+            r#"name="Ping" id="4""#,
+            r#"
     <field name="seq" id="1" type="uint32"/>
-  </sbe:message>
-</sbe:messageSchema>"#;
+  "#,
+        )
+        .build()
+}
 
 fn schema() -> Schema {
-    let compiled = sbekit_schema::compile_str(SCHEMA, "t.xml", &sbekit_schema::Options::default());
+    let compiled =
+        sbekit_schema::compile_str(&schema_xml(), "t.xml", &sbekit_schema::Options::default());
     let ir = compiled
         .ir
         .unwrap_or_else(|| panic!("{:?}", compiled.diagnostics));
@@ -334,7 +334,7 @@ fn own_schemas_round_trip() {
                     max_group: 4,
                     ..Options::default()
                 };
-                let raw = try_random(&s, m, seed, &opts).unwrap();
+                let raw = random(&s, m, seed, &opts);
                 let canon = canonical(&s.layout, &raw);
                 let json = decode(&s, &canon);
                 assert_eq!(encode(&s, &json, &msg, None), canon, "{name} {msg} {seed}");

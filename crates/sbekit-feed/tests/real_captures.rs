@@ -197,7 +197,7 @@ fn every_real_capture_decodes_and_counts_match_an_independent_count() {
                 ..ReadOptions::default()
             },
         );
-        reader.read(&[&bytes], &mut Validate(decoder));
+        reader.read(&[&bytes[..]], &mut Validate(decoder));
         let stats = &reader.stats;
 
         let expected = independent_count(profile, &capture);
@@ -284,7 +284,7 @@ fn hostile_real_captures_never_panic() {
         for cut in 0..bytes.len() {
             run(&bytes[..cut]);
         }
-        let mut flipped = bytes.clone();
+        let mut flipped = bytes.to_vec();
         for at in 24..bytes.len() {
             for bit in 0..8 {
                 flipped[at] ^= 1 << bit;

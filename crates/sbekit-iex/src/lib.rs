@@ -33,6 +33,7 @@
 //! Decoders never panic: malformed input gives an [`Error`] naming the byte offset, after every
 //! message before it was delivered.
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod error;
@@ -42,7 +43,7 @@ pub mod stats;
 pub mod synth;
 pub mod tp;
 
-pub use error::{Error, ErrorKind};
+pub use error::{Error, IexErrorKind};
 pub use msg::{Message, Price, Symbol};
 /// Link, network and transport layers, from the shared capture layer.
 pub use sbekit_capture::net;
@@ -58,7 +59,7 @@ use std::io::{self, BufReader, Read};
 use std::path::Path;
 
 enum Bytes {
-    Mapped(memmap2::Mmap),
+    Mapped(sbekit_fs::Mmap),
     Owned(Vec<u8>),
 }
 
@@ -86,7 +87,7 @@ impl Capture {
             return Ok(Capture::from_vec(Vec::new()));
         }
         Ok(Capture {
-            bytes: Bytes::Mapped(map(&file)?),
+            bytes: Bytes::Mapped(sbekit_fs::map(&file)?),
         })
     }
 
@@ -114,16 +115,6 @@ impl Capture {
     pub fn messages(&self, opts: ReadOptions) -> Result<Messages<'_>, Error> {
         Ok(self.segments(opts)?.messages())
     }
-}
-
-/// Memory-maps a file read-only.
-#[allow(unsafe_code)]
-fn map(file: &File) -> io::Result<memmap2::Mmap> {
-    // SAFETY: the map is read-only and private to this process. Another process truncating or
-    // rewriting the file while it is mapped could change or unmap the bytes under us (SIGBUS);
-    // captures are written once and then only read, which is the accepted trade-off for
-    // zero-copy reading.
-    unsafe { memmap2::Mmap::map(file) }
 }
 
 fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
@@ -172,5 +163,5 @@ pub fn stream_from_reader<R: Read + Send + 'static>(
 }
 
 fn io_error(e: io::Error) -> Error {
-    Error::new(0, ErrorKind::Io(e.to_string()))
+    Error::new(0, IexErrorKind::Io(e.to_string()))
 }

@@ -1,5 +1,6 @@
-//! A whole capture's statistics in one call: what `sbekit iex stats` and the Python package's
-//! `sbekit.iex.stats` report.
+//! A whole capture's statistics in one call, and the two ways they are shown: the text table
+//! ([`stats_text`]) and the JSON ([`stats_json`]) that `sbekit iex stats` prints and the Python
+//! package's `sbekit.iex.stats` returns.
 //!
 //! [`stats_file`] picks the reader (regular files are memory-mapped unless gzip-compressed;
 //! gzip and pipes are streamed with bounded memory), runs the keep-going policy of
@@ -8,7 +9,7 @@
 use crate::capture::{sniff, Sniffed};
 use crate::stats::{format_utc, Stats};
 use crate::tp::Segment;
-use crate::{Capture, Error, ErrorKind, ReadOptions};
+use crate::{Capture, Error, IexErrorKind, ReadOptions};
 use serde_json::{json, Value};
 use std::fs::File;
 use std::io::{self, Read};
@@ -62,7 +63,7 @@ pub fn stats_file(
 }
 
 fn io_error(e: io::Error) -> Error {
-    Error::new(0, ErrorKind::Io(e.to_string()))
+    Error::new(0, IexErrorKind::Io(e.to_string()))
 }
 
 /// Adds one segment (or records its error). Returns false when reading should stop.
@@ -271,4 +272,159 @@ pub fn stats_json(o: &StatsReport) -> Value {
         },
         "error": o.error.as_ref().map(|e| json!({"offset": e.offset, "message": e.kind.to_string()})),
     })
+}
+
+/// 1234567 -> "1,234,567".
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Seconds as `1h 02m 03.456s`.
+fn duration(secs: f64) -> String {
+    let s = secs.max(0.0);
+    let whole = s as u64;
+    format!(
+        "{}h {:02}m {:06.3}s",
+        whole / 3600,
+        whole % 3600 / 60,
+        s - (whole / 60 * 60) as f64
+    )
+}
+
+/// The statistics as the text table `sbekit iex stats` prints, for the capture named `file`.
+pub fn stats_text(file: &str, o: &StatsReport) -> String {
+    use std::fmt::Write as _;
+    let s = &o.stats;
+    let mut t = String::new();
+    let _ = writeln!(t, "file        {file}");
+    let _ = writeln!(
+        t,
+        "format      {} ({} bytes in file, {} bytes read)",
+        o.format,
+        thousands(o.file_bytes),
+        thousands(o.bytes_read)
+    );
+    let f = &s.frames;
+    let _ = writeln!(
+        t,
+        "packets     {} frames, {} IEX-TP segments, {} heartbeats ({:.1}%)",
+        thousands(f.frames),
+        thousands(s.segments),
+        thousands(s.heartbeats),
+        100.0 * s.heartbeats as f64 / s.segments.max(1) as f64
+    );
+    if f.non_udp + f.fragments + f.malformed + f.non_iextp > 0 {
+        let _ = writeln!(
+            t,
+            "skipped     {} non-UDP, {} fragments, {} malformed, {} non-IEX-TP frames",
+            thousands(f.non_udp),
+            thousands(f.fragments),
+            thousands(f.malformed),
+            thousands(f.non_iextp)
+        );
+    }
+    for (proto, n) in &s.protocols {
+        let _ = writeln!(
+            t,
+            "protocol    {} (0x{proto:04x}): {} segments",
+            crate::Protocol::from_id(*proto).name(),
+            thousands(*n)
+        );
+    }
+    let _ = writeln!(
+        t,
+        "messages    {} ({} of unknown types)",
+        thousands(s.messages),
+        thousands(s.unknown_messages())
+    );
+    let _ = writeln!(t, "symbols     {}", thousands(s.symbols.len() as u64));
+    if let Some((lo, hi)) = s.send_time {
+        let _ = writeln!(
+            t,
+            "send time   {} .. {} ({})",
+            format_utc(lo),
+            format_utc(hi),
+            duration((hi - lo) as f64 / 1e9)
+        );
+    }
+    let (gaps, missing) = s.total_gaps();
+    let resets: u64 = s.sessions.values().map(|x| x.resets).sum();
+    let _ = writeln!(
+        t,
+        "sequence    {} sessions, {} gaps ({} messages missing), {} resets",
+        s.sessions.len(),
+        thousands(gaps),
+        thousands(missing),
+        thousands(resets)
+    );
+    for ((proto, ch, sess), x) in &s.sessions {
+        let _ = writeln!(
+            t,
+            "  session 0x{sess:08x} channel {ch} {}: {} segments, {} gaps, {} missing, {} resets",
+            crate::Protocol::from_id(*proto).name(),
+            thousands(x.segments),
+            thousands(x.gaps),
+            thousands(x.missing_messages),
+            thousands(x.resets)
+        );
+    }
+    if s.count_mismatches + s.message_errors + f.skipped_errors > 0 {
+        let _ = writeln!(
+            t,
+            "problems    {} header/message count mismatches, {} skipped errors",
+            thousands(s.count_mismatches),
+            thousands(s.message_errors + f.skipped_errors)
+        );
+    }
+    let _ = writeln!(
+        t,
+        "throughput  {:.1} MB/s, {:.2} M messages/s ({:.3} s)",
+        o.bytes_read as f64 / o.seconds.max(1e-9) / 1e6,
+        s.messages as f64 / o.seconds.max(1e-9) / 1e6,
+        o.seconds
+    );
+    if let Some(e) = &o.error {
+        let _ = writeln!(t, "stopped     {e}");
+    }
+    let _ = writeln!(t);
+    let _ = writeln!(t, "type  name                           messages    share");
+    let mut rows: Vec<(u8, u64)> = (0..=255u8)
+        .map(|x| (x, s.by_type[x as usize]))
+        .filter(|r| r.1 > 0)
+        .collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    for (ty, n) in rows {
+        let _ = writeln!(
+            t,
+            "{:<5} {:<28} {:>12} {:>7.2}%",
+            type_key(ty),
+            crate::msg::type_name(ty),
+            thousands(n),
+            100.0 * n as f64 / s.messages.max(1) as f64
+        );
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_durations_read_as_text() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(duration(3_723.5), "1h 02m 03.500s");
+        assert_eq!(duration(-1.0), "0h 00m 00.000s");
+    }
 }

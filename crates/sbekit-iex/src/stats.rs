@@ -1,7 +1,7 @@
 //! Whole-capture statistics: message counts by type, symbols, time span, heartbeats and
 //! sequence continuity per session.
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, IexErrorKind};
 use crate::msg::Message;
 use crate::tp::{FrameCounters, Segment};
 use std::collections::{BTreeMap, HashSet};
@@ -167,7 +167,7 @@ impl Stats {
             let m = match m {
                 Ok(m) => m,
                 Err(e) => {
-                    if keep_going && matches!(e.kind, ErrorKind::MessageTooShort { .. }) {
+                    if keep_going && matches!(e.kind, IexErrorKind::MessageTooShort { .. }) {
                         self.message_errors += 1;
                         continue;
                     }

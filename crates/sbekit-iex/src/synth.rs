@@ -10,10 +10,13 @@
 //! and heartbeats during idle seconds. The numbers it is calibrated from are in
 //! `CALIBRATION.md` beside this crate's manifest.
 //!
-//! Output depends only on the [`SynthConfig`]: the generator uses its own xoshiro256** PRNG and
-//! only IEEE-exact float operations (no platform `libm`), so the bytes are identical across runs,
-//! platforms and versions of this crate's dependencies. The message count is exact.
+//! Output depends only on the [`SynthConfig`]: the generator is `rand_xoshiro`'s xoshiro256**
+//! (pinned to one version; `prng_known_answers` checks its published outputs) and only
+//! IEEE-exact float operations (no platform `libm`), so the bytes are identical across runs and
+//! platforms. The message count is exact.
 
+use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
+use rand_xoshiro::Xoshiro256StarStar;
 use std::io::{self, Write};
 
 /// What to generate.
@@ -91,45 +94,18 @@ pub fn generate(cfg: &SynthConfig, out: impl Write) -> io::Result<SynthSummary> 
 // ---------------------------------------------------------------------------------------------
 // PRNG and deterministic math
 
-/// splitmix64, used to expand the seed into the xoshiro state.
-fn splitmix64(x: &mut u64) -> u64 {
-    *x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// xoshiro256** (Blackman and Vigna).
-struct Rng {
-    s: [u64; 4],
-}
+/// xoshiro256** (Blackman and Vigna) from the pinned `rand_xoshiro`, its state expanded from
+/// the seed by SplitMix64.
+struct Rng(Xoshiro256StarStar);
 
 impl Rng {
     fn new(seed: u64) -> Rng {
-        let mut x = seed;
-        Rng {
-            s: [
-                splitmix64(&mut x),
-                splitmix64(&mut x),
-                splitmix64(&mut x),
-                splitmix64(&mut x),
-            ],
-        }
+        Rng(Xoshiro256StarStar::seed_from_u64(seed))
     }
 
     #[inline]
     fn next(&mut self) -> u64 {
-        let s = &mut self.s;
-        let r = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        r
+        self.0.next_u64()
     }
 
     /// Uniform in `0..n` (n > 0), by multiply-shift (bias below 2^-32 for our n).
@@ -1001,16 +977,29 @@ mod tests {
 
     #[test]
     fn prng_known_answers() {
+        use rand_xoshiro::SplitMix64;
         // Published reference outputs: xoshiro256** from state {1, 2, 3, 4}, and the first
         // splitmix64 output from 0. The synthetic bytes depend on these never changing.
-        let mut r = Rng { s: [1, 2, 3, 4] };
+        let state: Vec<u8> = [1u64, 2, 3, 4]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let mut r = Rng(Xoshiro256StarStar::from_seed(state.try_into().unwrap()));
         let got: Vec<u64> = (0..4).map(|_| r.next()).collect();
         assert_eq!(
             got,
             vec![11_520, 0, 1_509_978_240, 1_215_971_899_390_074_240]
         );
-        let mut x = 0;
-        assert_eq!(splitmix64(&mut x), 0xe220_a839_7b1d_cdaf);
+        let mut sm = SplitMix64::seed_from_u64(0);
+        assert_eq!(sm.next_u64(), 0xe220_a839_7b1d_cdaf);
+        // Seeding is four SplitMix64 outputs as the state, as the generator always did.
+        let mut sm = SplitMix64::seed_from_u64(7);
+        let state: Vec<u8> = (0..4).flat_map(|_| sm.next_u64().to_le_bytes()).collect();
+        let mut direct = Rng(Xoshiro256StarStar::from_seed(state.try_into().unwrap()));
+        let mut seeded = Rng::new(7);
+        for _ in 0..8 {
+            assert_eq!(seeded.next(), direct.next());
+        }
         let (mut a, mut b) = (Rng::new(1), Rng::new(2));
         assert_ne!(a.next(), b.next());
     }

@@ -2,7 +2,7 @@
 //! that go from capture bytes to segments and messages.
 
 use crate::capture::{Packet, PacketReader, StreamPacketReader};
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, IexErrorKind};
 use crate::msg::Message;
 use crate::net::{udp_datagram, Skip};
 use std::io::Read;
@@ -95,7 +95,7 @@ impl<'a> Segment<'a> {
         if rest.len() < declared as usize {
             return Err(Error::new(
                 offset,
-                ErrorKind::PayloadLength {
+                IexErrorKind::PayloadLength {
                     declared,
                     actual: rest.len() as u64,
                 },
@@ -240,7 +240,7 @@ impl<'a> Iterator for MessageIter<'a> {
             self.pos = buf.len();
             return Some(Err(Error::new(
                 at,
-                ErrorKind::MessageOverrun {
+                IexErrorKind::MessageOverrun {
                     len,
                     remaining: body.len() as u64,
                 },
@@ -248,13 +248,13 @@ impl<'a> Iterator for MessageIter<'a> {
         };
         if raw.is_empty() {
             self.pos = buf.len();
-            return Some(Err(Error::new(at, ErrorKind::EmptyMessage)));
+            return Some(Err(Error::new(at, IexErrorKind::EmptyMessage)));
         }
         self.pos = pos + 2 + len as usize;
         Some(Message::parse(raw).map_err(|need| {
             Error::new(
                 at,
-                ErrorKind::MessageTooShort {
+                IexErrorKind::MessageTooShort {
                     msg_type: raw[0],
                     len,
                     need: need as u16,

@@ -6,8 +6,8 @@
 // The packet readers live in the shared capture layer, with its own error kinds.
 use sbekit_capture::ErrorKind as CaptureErrorKind;
 use sbekit_iex::{
-    Capture, ErrorKind, Message, PacketReader, ReadOptions, Segment, Segments, StreamPacketReader,
-    StreamSegments,
+    Capture, IexErrorKind, Message, PacketReader, ReadOptions, Segment, Segments,
+    StreamPacketReader, StreamSegments,
 };
 
 // ---- builders ---------------------------------------------------------------------------------
@@ -528,7 +528,7 @@ fn messages_unknown_longer_short_overrun_empty() {
     let Err(e) = &items[2] else { panic!() };
     assert_eq!(
         e.kind,
-        ErrorKind::MessageTooShort {
+        IexErrorKind::MessageTooShort {
             msg_type: b'T',
             len: 20,
             need: 38
@@ -559,7 +559,7 @@ fn messages_unknown_longer_short_overrun_empty() {
     let Err(e) = &items[1] else { panic!() };
     assert!(matches!(
         e.kind,
-        ErrorKind::MessageOverrun {
+        IexErrorKind::MessageOverrun {
             len: 200,
             remaining: 10
         }
@@ -572,7 +572,7 @@ fn messages_unknown_longer_short_overrun_empty() {
     seg[12] = 2;
     let s = Segment::parse(&seg, 0).unwrap().unwrap();
     let e = s.messages().next().unwrap().unwrap_err();
-    assert_eq!(e.kind, ErrorKind::EmptyMessage);
+    assert_eq!(e.kind, IexErrorKind::EmptyMessage);
 
     // An IEX-TP payload length larger than the datagram.
     let mut seg = iextp(0x8004, 1, 1, 0, 1, &[&[b'S'; 10]]);
@@ -580,7 +580,7 @@ fn messages_unknown_longer_short_overrun_empty() {
     let e = Segment::parse(&seg, 5).unwrap_err();
     assert_eq!(
         e.kind,
-        ErrorKind::PayloadLength {
+        IexErrorKind::PayloadLength {
             declared: 99,
             actual: 12
         }
@@ -637,7 +637,7 @@ fn every_truncation_delivers_the_prefix_then_errors() {
         } else {
             assert_eq!(errs.len(), 1, "cut at {cut}");
             assert_eq!(errs[0].offset, ends[whole_records] as u64);
-            assert!(matches!(errs[0].kind, ErrorKind::Truncated { .. }));
+            assert!(matches!(errs[0].kind, IexErrorKind::Truncated { .. }));
         }
         assert_eq!(
             stream_messages(part, ReadOptions::default()),

@@ -2,7 +2,7 @@
 //! copied into the repository). Each test skips loudly when the file is absent (fails under CI).
 
 use sbekit_iex::stats::Stats;
-use sbekit_iex::{open_stream, Capture, ErrorKind, Message, ReadOptions};
+use sbekit_iex::{open_stream, Capture, IexErrorKind, Message, ReadOptions};
 use std::path::Path;
 
 /// Counts messages by type over the in-memory reader; returns (stats, error if any).
@@ -67,7 +67,7 @@ fn deep10_counts() {
     assert_eq!(err.offset, 22_195_748);
     assert!(matches!(
         err.kind,
-        ErrorKind::Truncated {
+        IexErrorKind::Truncated {
             needed: 1506,
             available: 476,
             ..
@@ -240,7 +240,7 @@ fn iextools_pcapng_truncated() {
     );
     let (s, err) = count(&p);
     let err = err.expect("cut in its third EPB");
-    assert!(matches!(err.kind, ErrorKind::Truncated { .. }), "{err}");
+    assert!(matches!(err.kind, IexErrorKind::Truncated { .. }), "{err}");
     assert!(err.offset < 4_966);
     assert_eq!(s.messages, 53);
     for (t, c) in [(b'Q', 13), (b'H', 13), (b'O', 13), (b'P', 13), (b'S', 1)] {

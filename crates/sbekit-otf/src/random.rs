@@ -65,23 +65,22 @@ pub struct RandomMessage {
     pub expected: Vec<(String, Expected)>,
 }
 
-/// A small deterministic generator (SplitMix64), so results depend only on the seed.
+/// A small deterministic generator (`rand_xoshiro`'s SplitMix64, the project's one PRNG
+/// crate), so results depend only on the seed.
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub struct Rng(rand_xoshiro::SplitMix64);
 
 impl Rng {
     /// A generator from a seed.
     pub fn new(seed: u64) -> Self {
-        Rng(seed)
+        use rand_xoshiro::rand_core::SeedableRng;
+        Rng(rand_xoshiro::SplitMix64::seed_from_u64(seed))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        use rand_xoshiro::rand_core::Rng as _;
+        self.0.next_u64()
     }
 
     /// A number in `0..=max`.

@@ -5,25 +5,24 @@
 use sbekit_otf::random::{random_message, Expected, Options, Rng};
 use sbekit_otf::{message_to_json, Decoder};
 use sbekit_schema::{compile_str, Options as SchemaOptions};
+use sbekit_testdata::SchemaXml;
 
 fn ir(types: &str, header_extra: &str, body: &str) -> sbekit_ir::Ir {
-    let text = format!(
-        r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="7" version="0">
-  <types>
-    <composite name="messageHeader">
-      <type name="blockLength" primitiveType="uint16"/>
+    let header = format!(
+        r#"<type name="blockLength" primitiveType="uint16"/>
       <type name="templateId" primitiveType="uint16"/>
-      {header_extra}
-    </composite>
-    <composite name="varDataEncoding">
-      <type name="length" primitiveType="uint8"/>
-      <type name="varData" primitiveType="uint8" length="0" characterEncoding="UTF-8"/>
-    </composite>
-    {types}
-  </types>
-  <sbe:message name="M" id="1">{body}</sbe:message>
-</sbe:messageSchema>"#
+      {header_extra}"#
     );
+    let text = SchemaXml::new("p", 7, 0)
+        .header(&header)
+        .var_data(
+            "varDataEncoding",
+            r#"primitiveType="uint8""#,
+            r#"characterEncoding="UTF-8""#,
+        )
+        .types(types)
+        .message("M", 1, body)
+        .build();
     let c = compile_str(&text, "t.xml", &SchemaOptions::default());
     c.ir.unwrap_or_else(|| panic!("{:?}", c.diagnostics))
 }

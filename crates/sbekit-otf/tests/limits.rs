@@ -3,24 +3,19 @@
 use sbekit_ir::layout::Layout;
 use sbekit_otf::{Decoder, ErrorKind, JsonPrinter, Limits, NoopVisitor};
 use sbekit_schema::{compile_str, Options};
+use sbekit_testdata::SchemaXml;
 
 /// A message whose groups' entries hold only a constant: zero bytes per entry.
-const SCHEMA: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="z" id="1" version="0">
-  <types>
-    <composite name="messageHeader">
-      <type name="blockLength" primitiveType="uint16"/>
-      <type name="templateId" primitiveType="uint16"/>
-      <type name="schemaId" primitiveType="uint16"/>
-      <type name="version" primitiveType="uint16"/>
-    </composite>
-    <composite name="bigGroupSize">
-      <type name="blockLength" primitiveType="uint16"/>
-      <type name="numInGroup" primitiveType="uint32" maxValue="2147483647"/>
-    </composite>
-    <type name="Seven" primitiveType="uint8" presence="constant">7</type>
-  </types>
-  <sbe:message name="Empty" id="1">
+fn schema_xml() -> String {
+    SchemaXml::new("z", 1, 0)
+        .group_size(
+            "bigGroupSize",
+            r#"primitiveType="uint32" maxValue="2147483647""#,
+        )
+        .types(r#"<type name="Seven" primitiveType="uint8" presence="constant">7</type>"#)
+        .message_with(
+            r#"name="Empty" id="1""#,
+            r#"
     <group name="outer" id="2" dimensionType="bigGroupSize">
       <field name="c" id="3" type="Seven"/>
       <group name="inner" id="4" dimensionType="bigGroupSize">
@@ -30,12 +25,13 @@ const SCHEMA: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
     <group name="flat" id="6" dimensionType="bigGroupSize">
       <field name="e" id="7" type="Seven"/>
     </group>
-  </sbe:message>
-</sbe:messageSchema>
-"#;
+  "#,
+        )
+        .build()
+}
 
 fn decoder() -> Decoder {
-    let ir = compile_str(SCHEMA, "empty.xml", &Options::default())
+    let ir = compile_str(&schema_xml(), "empty.xml", &Options::default())
         .ir
         .expect("valid schema");
     Decoder::from_layout(&Layout::from_ir(&ir).unwrap()).unwrap()

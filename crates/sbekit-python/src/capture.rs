@@ -12,7 +12,7 @@ use sbekit_feed::read::{ReadOptions, Reader, Validate};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-fn load(path: &PathBuf) -> PyResult<Vec<u8>> {
+fn load(path: &PathBuf) -> PyResult<sbekit_capture::CaptureBytes> {
     sbekit_capture::load(path).map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))
 }
 

@@ -14,7 +14,9 @@ pub fn iex_stats(py: Python<'_>, path: PathBuf, keep_going: bool) -> PyResult<Py
     let report = py
         .detach(|| stats_file(&path, ReadOptions { keep_going }, &mut |_, _| {}))
         .map_err(|e| match e.kind {
-            sbekit_iex::ErrorKind::Io(_) => PyOSError::new_err(format!("{}: {e}", path.display())),
+            sbekit_iex::IexErrorKind::Io(_) => {
+                PyOSError::new_err(format!("{}: {e}", path.display()))
+            }
             _ => crate::errors::decode_error(
                 py,
                 &format!("{}: {e}", path.display()),

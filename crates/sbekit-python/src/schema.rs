@@ -7,10 +7,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use sbekit_encode::Encoder;
-use sbekit_ir::layout::{Block, FieldKind, Layout};
-use sbekit_ir::{ByteOrder, Presence};
+use sbekit_ir::layout::Layout;
+use sbekit_ir::ByteOrder;
 use sbekit_otf::framing::{Framing, MessageStream, DEFAULT_MAX_MESSAGE};
 use sbekit_otf::Decoder;
+use sbekit_schema::outline::{presence_label, FieldOutline, GroupOutline, MessageOutline, Outline};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -210,20 +211,11 @@ impl Schema {
     /// `.block_length`, `.fields`, `.groups` and `.var_data`.
     #[getter]
     fn messages(&self) -> Vec<Message> {
-        self.inner
-            .layout
+        // The same typed outline `sbekit inspect` prints.
+        Outline::new(&self.inner.layout)
             .messages
             .iter()
-            .map(|m| {
-                Message::from_block(
-                    "message",
-                    &m.name,
-                    i64::from(m.id),
-                    m.since_version,
-                    m.description.clone(),
-                    &m.block,
-                )
-            })
+            .map(Message::from_message)
             .collect()
     }
 
@@ -456,30 +448,17 @@ impl Field {
 }
 
 impl Field {
-    fn from_layout(f: &sbekit_ir::layout::Field) -> Field {
-        let (kind, members) = match &f.kind {
-            FieldKind::Primitive(_) => ("primitive", Vec::new()),
-            FieldKind::Enum { .. } => ("enum", Vec::new()),
-            FieldKind::Set { .. } => ("set", Vec::new()),
-            FieldKind::Composite { members, .. } => (
-                "composite",
-                members.iter().map(Field::from_layout).collect(),
-            ),
-        };
+    fn from_outline(f: &FieldOutline) -> Field {
         Field {
             name: f.name.clone(),
             id: f.id,
             type_name: f.type_name.clone(),
-            kind,
+            kind: f.kind.as_str(),
             offset: f.offset,
             size: f.size,
-            presence: match f.presence {
-                Presence::Required => "required",
-                Presence::Optional => "optional",
-                Presence::Constant => "constant",
-            },
+            presence: presence_label(f.presence),
             since_version: f.since_version,
-            members,
+            members: f.members.iter().map(Field::from_outline).collect(),
         }
     }
 }
@@ -509,37 +488,31 @@ pub struct Message {
 }
 
 impl Message {
-    fn from_block(
-        kind: &'static str,
-        name: &str,
-        id: i64,
-        since_version: u32,
-        description: Option<String>,
-        block: &Block,
-    ) -> Message {
+    fn from_message(m: &MessageOutline) -> Message {
         Message {
-            kind,
-            name: name.to_string(),
-            id,
-            since_version,
-            description,
-            block_length: block.block_length,
-            fields: block.fields.iter().map(Field::from_layout).collect(),
-            groups: block
-                .groups
-                .iter()
-                .map(|g| {
-                    Message::from_block(
-                        "group",
-                        &g.name,
-                        i64::from(g.id),
-                        g.since_version,
-                        g.description.clone(),
-                        &g.block,
-                    )
-                })
-                .collect(),
-            var_data: block.var_data.iter().map(|v| v.name.clone()).collect(),
+            kind: "message",
+            name: m.name.clone(),
+            id: i64::from(m.id),
+            since_version: m.since_version,
+            description: m.description.clone(),
+            block_length: m.block_length,
+            fields: m.fields.iter().map(Field::from_outline).collect(),
+            groups: m.groups.iter().map(Message::from_group).collect(),
+            var_data: m.data.iter().map(|d| d.name.clone()).collect(),
+        }
+    }
+
+    fn from_group(g: &GroupOutline) -> Message {
+        Message {
+            kind: "group",
+            name: g.name.clone(),
+            id: i64::from(g.id),
+            since_version: g.since_version,
+            description: g.description.clone(),
+            block_length: g.block_length,
+            fields: g.fields.iter().map(Field::from_outline).collect(),
+            groups: g.groups.iter().map(Message::from_group).collect(),
+            var_data: g.data.iter().map(|d| d.name.clone()).collect(),
         }
     }
 }

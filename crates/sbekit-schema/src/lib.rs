@@ -20,6 +20,7 @@
 mod diag;
 mod irgen;
 mod keywords;
+pub mod outline;
 mod parse;
 pub mod rules;
 mod xml;

@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 use sbekit_ir::{sbeir, split_components, PrimitiveValue, Signal, Token};
 use sbekit_schema::{compile_file, compile_str, Compiled, Options};
+use sbekit_testdata::SchemaXml;
 use std::path::Path;
 
 fn fixture(name: &str) -> std::path::PathBuf {
@@ -97,28 +98,12 @@ fn diagnostics_name_file_line_column_and_rule() {
 
 /// A minimal valid schema with `types` and `body` spliced in.
 fn schema(types: &str, body: &str) -> String {
-    format!(
-        r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="1" version="1">
-  <types>
-    <composite name="messageHeader">
-      <type name="blockLength" primitiveType="uint16"/>
-      <type name="templateId" primitiveType="uint16"/>
-      <type name="schemaId" primitiveType="uint16"/>
-      <type name="version" primitiveType="uint16"/>
-    </composite>
-    <composite name="groupSizeEncoding">
-      <type name="blockLength" primitiveType="uint16"/>
-      <type name="numInGroup" primitiveType="uint16"/>
-    </composite>
-    <composite name="varData">
-      <type name="length" primitiveType="uint32"/>
-      <type name="varData" primitiveType="uint8" length="0"/>
-    </composite>
-    {types}
-  </types>
-  <sbe:message name="M" id="1">{body}</sbe:message>
-</sbe:messageSchema>"#
-    )
+    SchemaXml::new("p", 1, 1)
+        .group_size("groupSizeEncoding", r#"primitiveType="uint16""#)
+        .var_data("varData", r#"primitiveType="uint32""#, "")
+        .types(types)
+        .message("M", 1, body)
+        .build()
 }
 
 #[test]

@@ -5,6 +5,7 @@ use proptest::prelude::*;
 use sbekit_ir::layout::{FieldKind, Layout};
 use sbekit_ir::{sbeir, Ir, IrError, Presence, PrimitiveType, Signal};
 use sbekit_schema::{compile_file, compile_str, Options};
+use sbekit_testdata::SchemaXml;
 use std::path::{Path, PathBuf};
 
 fn workspace_file(rel: &str) -> PathBuf {
@@ -20,24 +21,21 @@ fn compile(path: &Path) -> Ir {
         .unwrap_or_else(|| panic!("{} rejected: {:?}", path.display(), compiled.diagnostics))
 }
 
-const VERSIONED: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="v" id="7" version="2" byteOrder="bigEndian">
-  <types>
-    <composite name="messageHeader">
-      <type name="blockLength" primitiveType="uint16"/>
-      <type name="templateId" primitiveType="uint16"/>
-      <type name="schemaId" primitiveType="uint16"/>
-      <type name="version" primitiveType="uint16"/>
-    </composite>
-    <composite name="groupSizeEncoding">
-      <type name="blockLength" primitiveType="uint16"/>
-      <type name="numInGroup" primitiveType="uint8" maxValue="10"/>
-    </composite>
-    <composite name="varAsciiEncoding">
-      <type name="length" primitiveType="uint32" maxValue="1000"/>
-      <type name="varData" primitiveType="uint8" length="0" characterEncoding="US-ASCII"/>
-    </composite>
-    <composite name="Price">
+/// A versioned big-endian schema with every kind of element.
+fn versioned_xml() -> String {
+    SchemaXml::new("v", 7, 2)
+        .byte_order("bigEndian")
+        .group_size(
+            "groupSizeEncoding",
+            r#"primitiveType="uint8" maxValue="10""#,
+        )
+        .var_data(
+            "varAsciiEncoding",
+            r#"primitiveType="uint32" maxValue="1000""#,
+            r#"characterEncoding="US-ASCII""#,
+        )
+        .types(
+            r#"<composite name="Price">
       <type name="mantissa" primitiveType="int64"/>
       <type name="exponent" primitiveType="int8" presence="constant">-4</type>
     </composite>
@@ -54,9 +52,11 @@ const VERSIONED: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
       <choice name="A">0</choice>
       <choice name="B">15</choice>
     </set>
-    <type name="Symbol" primitiveType="char" length="8" characterEncoding="US-ASCII"/>
-  </types>
-  <sbe:message name="Order" id="3" blockLength="40">
+    <type name="Symbol" primitiveType="char" length="8" characterEncoding="US-ASCII"/>"#,
+        )
+        .message_with(
+            r#"name="Order" id="3" blockLength="40""#,
+            r#"
     <field name="id" id="1" type="uint64"/>
     <field name="symbol" id="2" type="Symbol"/>
     <field name="side" id="3" type="Side"/>
@@ -71,12 +71,13 @@ const VERSIONED: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
       </group>
     </group>
     <data name="note" id="20" type="varAsciiEncoding" sinceVersion="2"/>
-  </sbe:message>
-</sbe:messageSchema>
-"#;
+  "#,
+        )
+        .build()
+}
 
 fn versioned() -> Layout {
-    let compiled = compile_str(VERSIONED, "versioned.xml", &Options::default());
+    let compiled = compile_str(&versioned_xml(), "versioned.xml", &Options::default());
     let ir = compiled.ir.expect("valid schema");
     Layout::from_ir(&ir).expect("layout")
 }
@@ -183,7 +184,7 @@ fn layout_of_a_versioned_big_endian_schema() {
 
 #[test]
 fn layout_survives_an_sbeir_round_trip() {
-    let compiled = compile_str(VERSIONED, "versioned.xml", &Options::default());
+    let compiled = compile_str(&versioned_xml(), "versioned.xml", &Options::default());
     let ir = compiled.ir.unwrap();
     let again = sbeir::decode(&sbeir::encode(&ir)).unwrap();
     assert_eq!(
@@ -257,7 +258,7 @@ fn malformed(ir: &Ir) -> String {
 
 #[test]
 fn malformed_ir_is_an_error() {
-    let good = compile_str(VERSIONED, "versioned.xml", &Options::default())
+    let good = compile_str(&versioned_xml(), "versioned.xml", &Options::default())
         .ir
         .unwrap();
     let field = |ir: &mut Ir, name: &str| {
@@ -318,7 +319,7 @@ proptest! {
         what in 0u8..6,
         value in any::<i32>(),
     ) {
-        let mut ir = compile_str(VERSIONED, "versioned.xml", &Options::default()).ir.unwrap();
+        let mut ir = compile_str(&versioned_xml(), "versioned.xml", &Options::default()).ir.unwrap();
         let len = ir.messages[0].len();
         let t = &mut ir.messages[0][token % len];
         match what {
@@ -331,4 +332,37 @@ proptest! {
         }
         let _ = Layout::from_ir(&ir);
     }
+}
+
+#[test]
+fn outline_of_the_versioned_schema() {
+    use sbekit_schema::outline::{Outline, TypeKind};
+    let o = Outline::new(&versioned());
+    let m = &o.messages[0];
+    assert_eq!((m.name.as_str(), m.id, m.block_length), ("Order", 3, 40));
+    let kind = m.fields.iter().find(|f| f.name == "kind").unwrap();
+    assert_eq!(kind.const_value.as_deref(), Some("Side.Sell"));
+    assert_eq!(kind.presence, Presence::Constant);
+    let price = m.fields.iter().find(|f| f.name == "price").unwrap();
+    assert_eq!(price.kind, TypeKind::Composite);
+    assert_eq!(price.type_label, "composite Price");
+    let members: Vec<&str> = price.members.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(members, ["mantissa", "exponent"]);
+    // The first group follows the block; what comes after it depends on the data.
+    assert_eq!(m.groups[0].offset, 40);
+    assert_eq!(m.data[0].offset, -1);
+    let json = serde_json::to_value(&o).unwrap();
+    assert_eq!(json["byteOrder"], "bigEndian");
+    assert_eq!(json["messages"][0]["fields"][6]["presence"], "optional");
+    assert_eq!(json["messages"][0]["fields"][1]["type"], "Symbol (char[8])");
+    assert!(json["messages"][0]["fields"][0].get("members").is_none());
+    let text = o.to_text();
+    assert!(text.starts_with("schema v id=7 version=2 semanticVersion=- byteOrder=bigEndian\n"));
+    assert!(text.contains("group fills id=10 blockLength="), "{text}");
+    assert!(
+        text.contains(
+            "   var        data note id=20 type=varAsciiEncoding (length uint32, US-ASCII)"
+        ),
+        "{text}"
+    );
 }

@@ -3,10 +3,18 @@
 //! Real IEX captures and the reference tool's vectors may not be redistributed, so tests read
 //! them in place. On a user's machine without `../shared` such tests print a loud SKIPPED line
 //! and return; under CI (`CI=true`) a missing file fails the test instead, so a green CI run
-//! always means the tests really ran.
+//! always means the tests really ran ([`skip`] is that rule, for tools as well as files).
+//!
+//! [`SchemaXml`] builds the small inline schemas tests write.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+mod process;
+mod schema;
+
+pub use process::{dir_entries, output_with_stdin};
+pub use schema::{SchemaXml, STANDARD_HEADER};
 
 use std::path::{Path, PathBuf};
 
@@ -30,25 +38,36 @@ pub fn is_ci() -> bool {
 
 /// Returns the path of `relative` under `shared/` if it exists.
 ///
-/// If it does not: under CI this panics (the test fails); elsewhere it prints a loud skip
-/// notice naming the test and the file, and returns `None` so the caller can return early.
+/// If it does not, it [`skip`]s (a failure under CI) and returns `None` so the caller can
+/// return early.
 pub fn require(relative: &str, test: &str) -> Option<PathBuf> {
     let path = shared_dir().join(relative);
     if path.exists() {
         return Some(path);
     }
-    if is_ci() {
-        panic!(
-            "{test}: required test material {} is missing (CI=true makes this a failure)",
+    skip(
+        test,
+        format_args!(
+            "{} not found. Put the shared/ directory beside the checkout (or set \
+             SBEKIT_SHARED_DIR) to run it",
             path.display()
-        );
-    }
-    eprintln!(
-        "\n*** SKIPPED {test}: {} not found. Put the shared/ directory beside the checkout \
-         (or set SBEKIT_SHARED_DIR) to run it. ***\n",
-        path.display()
+        ),
     );
     None
+}
+
+/// The one way a test skips: it cannot run here because of `why` (missing test material, a
+/// tool that is not installed).
+///
+/// Under CI (`CI=true`) this panics, so the test fails and a green CI run means every test
+/// really ran; elsewhere it prints a loud `*** SKIPPED test: why ***` line on stderr and
+/// returns, and the caller returns early.
+#[track_caller]
+pub fn skip(test: &str, why: impl std::fmt::Display) {
+    if is_ci() {
+        panic!("{test}: {why} (CI=true makes a skip a failure)");
+    }
+    eprintln!("\n*** SKIPPED {test}: {why} ***\n");
 }
 
 /// Like [`require`], for a path under the reference SBE conformance directory.

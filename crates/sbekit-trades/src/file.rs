@@ -16,19 +16,21 @@
 //! 8-byte aligned (8 records per 5 cache lines). `headerCrc32` is the CRC-32 (IEEE) of bytes
 //! 0..64 with that field zeroed; `recordsCrc32` covers every record byte.
 //!
-//! [`TradeWriter`] writes a file atomically: records go to `NAME.PID.partial` in the same
-//! directory behind an all-zero header (written, checksummed and synced every 64 MiB by a
+//! [`TradeWriter`] writes a file atomically through [`sbekit_fs::AtomicFile`]: records go to a
+//! hidden temporary file (`.NAME.XXXXXX.tmp`) in the same directory behind an all-zero header (written, checksummed and synced every 64 MiB by a
 //! thread of its own, so parsing overlaps the kernel's copying and the disk); only when every
-//! record is on disk is the header written, the file synced and renamed to `NAME`. A file cut short at any point before that has no
-//! magic (and is not at `NAME`), so nothing accepts it as a trade file.
+//! record is on disk is the header written, the file synced and renamed to `NAME`, and the
+//! directory synced. A file cut short at any point before that has no magic (and is not at
+//! `NAME`), so nothing accepts it as a trade file.
 
 use crate::codec::{self, TradeFileHeaderDecoder, TradeFileHeaderEncoder};
 use crate::error::{Error, Result};
-use crate::map::map_range;
 use crate::trade::{
     Compact, LayoutKind, Lossless, RawTrade, RecordLayout, RecordView, Trade, HEADER_LENGTH,
 };
-use std::fs::{File, OpenOptions};
+use sbekit_fs::map_range;
+use sbekit_fs::AtomicFile;
+use std::fs::File;
 use std::io::{Read, Write};
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
@@ -238,14 +240,15 @@ const SYNC_EVERY: u64 = 64 << 20;
 struct Background {
     tx: Option<SyncSender<Vec<u8>>>,
     free: Receiver<Vec<u8>>,
-    handle: Option<JoinHandle<Result<(File, u32)>>>,
+    handle: Option<JoinHandle<Result<(AtomicFile, u32)>>>,
 }
 
 impl Background {
-    fn spawn(mut file: File, tmp: PathBuf) -> Self {
+    fn spawn(mut file: AtomicFile, tmp: PathBuf) -> Self {
         let (tx, rx) = sync_channel::<Vec<u8>>(QUEUE);
         let (free_tx, free) = channel::<Vec<u8>>();
-        let handle = std::thread::spawn(move || -> Result<(File, u32)> {
+        // The thread owns the file: if it fails, dropping it there removes the temporary file.
+        let handle = std::thread::spawn(move || -> Result<(AtomicFile, u32)> {
             let mut crc = crc32fast::Hasher::new();
             let mut unsynced = 0u64;
             for mut v in rx {
@@ -254,7 +257,7 @@ impl Background {
                 file.write_all(records).map_err(|e| Error::io(&tmp, e))?;
                 unsynced += records.len() as u64;
                 if unsynced >= SYNC_EVERY {
-                    file.sync_data().map_err(|e| Error::io(&tmp, e))?;
+                    file.file().sync_data().map_err(|e| Error::io(&tmp, e))?;
                     unsynced = 0;
                 }
                 v.truncate(HEADER_LENGTH);
@@ -270,7 +273,7 @@ impl Background {
     }
 
     /// Stops the thread; its file and checksum, or its error.
-    fn join(&mut self) -> Result<(File, u32)> {
+    fn join(&mut self) -> Result<(AtomicFile, u32)> {
         self.tx = None;
         match self.handle.take().map(JoinHandle::join) {
             Some(Ok(r)) => r,
@@ -290,24 +293,8 @@ fn with_slack() -> Vec<u8> {
 impl TradeWriter {
     /// Starts a file that will appear at `path` when [`Self::finish`] succeeds.
     pub fn create(path: &Path, layout: LayoutKind) -> Result<Self> {
-        let name = path
-            .file_name()
-            .ok_or_else(|| Error::Invalid(format!("{}: not a file name", path.display())))?;
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let tmp = dir.join(format!(
-            "{}.{}.partial",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)
-            .map_err(|e| Error::io(&tmp, e))?;
+        let mut file = AtomicFile::create(path).map_err(|e| Error::io(path, e))?;
+        let tmp = file.temp_path().to_path_buf();
         file.write_all(&[0u8; DATA_OFFSET as usize])
             .map_err(|e| Error::io(&tmp, e))?;
         Ok(TradeWriter {
@@ -397,40 +384,23 @@ impl TradeWriter {
             .take()
             .ok_or_else(|| Error::Invalid("trade writer already finished".into()))?;
         let joined = bg.join();
-        // From here on the temporary file is removed by hand on failure.
-        let result = joined.and_then(|(file, crc)| {
-            let header = Header::new(self.layout, self.count, self.time_min, self.time_max, crc);
-            let io = |e| Error::io(&self.tmp, e);
-            file.sync_data().map_err(io)?;
-            file.write_all_at(&header.encode(), 0).map_err(io)?;
-            file.sync_all().map_err(io)?;
-            drop(file);
-            std::fs::rename(&self.tmp, &self.path).map_err(|e| Error::io(&self.path, e))?;
-            Ok(header)
-        });
-        match result {
-            Ok(header) => {
-                if let Some(dir) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                    // Make the rename itself durable; not all platforms can sync a directory.
-                    if let Ok(d) = File::open(dir) {
-                        let _ = d.sync_all();
-                    }
-                }
-                Ok(header)
-            }
-            Err(e) => {
-                let _ = std::fs::remove_file(&self.tmp);
-                Err(e)
-            }
-        }
+        // On any failure below, dropping `file` removes the temporary file.
+        let (file, crc) = joined?;
+        let header = Header::new(self.layout, self.count, self.time_min, self.time_max, crc);
+        let io = |e| Error::io(&self.tmp, e);
+        // The records reach the disk before the header that makes the file valid.
+        file.file().sync_data().map_err(io)?;
+        file.file().write_all_at(&header.encode(), 0).map_err(io)?;
+        file.commit().map_err(|e| Error::io(&self.path, e))?;
+        Ok(header)
     }
 }
 
 impl Drop for TradeWriter {
     fn drop(&mut self) {
+        // Joining hands back the temporary file, which is removed as it drops.
         if let Some(mut bg) = self.bg.take() {
             let _ = bg.join();
-            let _ = std::fs::remove_file(&self.tmp);
         }
     }
 }

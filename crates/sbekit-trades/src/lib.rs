@@ -7,12 +7,13 @@
 //!   default; [`Compact`], 32 bytes).
 //! * [`csvio`]: the CSV schema `time,amount,exch,price,server_time,side,ticker`: parsing with
 //!   line-numbered errors and exact formatting.
-//! * [`file`]: the file format (header, checksum, atomic writer, reader, verification).
-//! * [`convert`], [`synth`], [`query`], [`stats`], [`export`]: what the `sbekit trades`
-//!   commands run.
+//! * [`file`](mod@file): the file format (header, checksum, atomic writer, reader, verification).
+//! * [`convert`], [`synth`], [`query`], [`stats`], [`export`], [`results`]: what the
+//!   `sbekit trades` commands run.
 //!
-//! The only `unsafe` in the crate is the memory-map call in [`map`].
+//! The crate has no `unsafe` code: its memory maps come from `sbekit_fs`.
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 /// Codecs generated from `schemas/trades.xml` (package `sbekit_trades`, schema id 7).
@@ -26,10 +27,10 @@ pub mod csvio;
 pub mod error;
 pub mod export;
 pub mod file;
-pub mod map;
 pub mod mem;
 pub mod query;
 pub mod reader;
+pub mod results;
 pub mod stats;
 pub mod synth;
 pub mod trade;

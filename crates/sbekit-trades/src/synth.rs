@@ -1,8 +1,9 @@
 //! Deterministic synthetic trades: 8 exchanges, 6 tickers, prices that walk.
 //!
-//! The same [`SynthConfig`] always gives the same rows, on any platform (the generator is
-//! xoshiro256** seeded by SplitMix64; only IEEE-754 arithmetic and `ln`/`exp`/`sqrt`/`cos`
-//! are used). The model:
+//! The same [`SynthConfig`] always gives the same rows, on any platform: the generator is
+//! `rand_xoshiro`'s xoshiro256** (pinned) seeded by SplitMix64, and besides IEEE-754
+//! arithmetic only `libm`'s `log`/`exp`/`sin`/`cos` are used (pure Rust, the same bits
+//! everywhere; the platform's `ln`/`exp`/`cos` may differ in the last place). The model:
 //!
 //! * Arrivals are a Poisson stream with a daily cycle (busiest mid-day UTC), times ascending
 //!   in nanoseconds.
@@ -19,6 +20,8 @@
 use crate::codec::{Currency, Exchange, Side};
 use crate::csvio;
 use crate::trade::Trade;
+use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
+use rand_xoshiro::Xoshiro256StarStar;
 use std::io::{self, Write};
 
 /// What to generate.
@@ -45,40 +48,24 @@ impl Default for SynthConfig {
     }
 }
 
-/// xoshiro256** (Blackman and Vigna), seeded with SplitMix64.
+/// xoshiro256** (Blackman and Vigna) seeded with SplitMix64, and a spare normal deviate.
 #[derive(Debug, Clone)]
 struct Rng {
-    s: [u64; 4],
+    x: Xoshiro256StarStar,
     spare: Option<f64>,
 }
 
 impl Rng {
     fn new(seed: u64) -> Self {
-        let mut x = seed;
-        let mut next = || {
-            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
         Rng {
-            s: [next(), next(), next(), next()],
+            x: Xoshiro256StarStar::seed_from_u64(seed),
             spare: None,
         }
     }
 
     #[inline]
     fn u64(&mut self) -> u64 {
-        let r = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
-        let t = self.s[1] << 17;
-        self.s[2] ^= self.s[0];
-        self.s[3] ^= self.s[1];
-        self.s[1] ^= self.s[2];
-        self.s[0] ^= self.s[3];
-        self.s[2] ^= t;
-        self.s[3] = self.s[3].rotate_left(45);
-        r
+        self.x.next_u64()
     }
 
     /// Uniform in (0, 1].
@@ -92,10 +79,10 @@ impl Rng {
         if let Some(z) = self.spare.take() {
             return z;
         }
-        let r = (-2.0 * self.unit().ln()).sqrt();
+        let r = (-2.0 * libm::log(self.unit())).sqrt();
         let a = std::f64::consts::TAU * self.unit();
-        self.spare = Some(r * a.sin());
-        r * a.cos()
+        self.spare = Some(r * libm::sin(a));
+        r * libm::cos(a)
     }
 }
 
@@ -285,7 +272,7 @@ impl Synth {
                 20.0
             },
             time: cfg.start_ns,
-            log_price: TICKERS.map(|t| t.start.ln()),
+            log_price: TICKERS.map(|t| libm::log(t.start)),
             last_move: [cfg.start_ns; 6],
             cumulative,
             outage: [(0, 0); 8],
@@ -301,7 +288,7 @@ impl Synth {
 
 /// The next outage after `t`: (start, end).
 fn next_outage(rng: &mut Rng, t: u64) -> (u64, u64) {
-    let gap = -rng.unit().ln() * 2.0 * 86_400.0 * NS;
+    let gap = -libm::log(rng.unit()) * 2.0 * 86_400.0 * NS;
     let len = (600.0 + rng.unit() * (3.0 * 3600.0 - 600.0)) * NS;
     let start = t.saturating_add(gap as u64);
     (start, start.saturating_add(len as u64))
@@ -318,10 +305,10 @@ impl Iterator for Synth {
         let rng = &mut self.rng;
         // Arrival: Poisson with a daily cycle.
         let day_phase = (self.time % DAY_NS) as f64 / DAY_NS as f64;
-        let rate = self.rate * (1.0 + 0.6 * (std::f64::consts::TAU * (day_phase - 0.25)).sin());
+        let rate = self.rate * (1.0 + 0.6 * libm::sin(std::f64::consts::TAU * (day_phase - 0.25)));
         self.time = self
             .time
-            .saturating_add((-rng.unit().ln() / rate * NS) as u64);
+            .saturating_add((-libm::log(rng.unit()) / rate * NS) as u64);
         let time = self.time;
         // Venue and ticker; venues in an outage are skipped.
         let total = self.cumulative[MIX.len() - 1];
@@ -348,14 +335,14 @@ impl Iterator for Synth {
         let dt = (time - self.last_move[ti]) as f64 / NS;
         self.last_move[ti] = time;
         self.log_price[ti] += VOL * dt.sqrt() * rng.normal();
-        let raw = self.log_price[ti].exp() * (1.0 + ex.premium) * (1.0 + 2e-4 * rng.normal());
+        let raw = libm::exp(self.log_price[ti]) * (1.0 + ex.premium) * (1.0 + 2e-4 * rng.normal());
         let dec = if ex.ex == Exchange::Bmex && ti == 0 {
             2.0
         } else {
             tk.dec
         };
         let price = ((raw * dec).round()).max(1.0) / dec;
-        let amount = ((tk.amount * (1.4 * rng.normal()).exp() * 1e8).round()).max(1.0) / 1e8;
+        let amount = ((tk.amount * libm::exp(1.4 * rng.normal()) * 1e8).round()).max(1.0) / 1e8;
         let side = if rng.unit() <= ex.side_na {
             Side::None
         } else if rng.u64() & 1 == 0 {
@@ -370,7 +357,7 @@ impl Iterator for Synth {
             let st = if ahead {
                 time.saturating_add((rng.unit() * 20e6) as u64)
             } else {
-                let lat_ms = (40f64.ln() + 0.8 * rng.normal()).exp();
+                let lat_ms = libm::exp(libm::log(40.0) + 0.8 * rng.normal());
                 time.saturating_sub((lat_ms * 1e6) as u64)
             };
             Some(st / 1_000_000 * 1_000_000).filter(|&s| s > 0)

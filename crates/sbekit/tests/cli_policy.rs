@@ -2,6 +2,7 @@
 //! 1 when the input is invalid or has findings, 2 for usage and I/O errors; fatal errors as
 //! one `sbekit: error: ...` line; a closed stdout pipe ends output quietly.
 
+use sbekit_testdata::SchemaXml;
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -17,28 +18,21 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-const GOOD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="1" version="0">
-  <types>
-    <composite name="messageHeader">
-      <type name="blockLength" primitiveType="uint16"/>
-      <type name="templateId" primitiveType="uint16"/>
-      <type name="schemaId" primitiveType="uint16"/>
-      <type name="version" primitiveType="uint16"/>
-    </composite>
-    <composite name="groupSizeEncoding">
-      <type name="blockLength" primitiveType="uint16"/>
-      <type name="numInGroup" primitiveType="uint16"/>
-    </composite>
-  </types>
-  <sbe:message name="Tick" id="1">
+/// A valid schema: `Tick` with an `int64` price and a group of `legs`.
+fn good_xml() -> String {
+    SchemaXml::new("p", 1, 0)
+        .group_size("groupSizeEncoding", r#"primitiveType="uint16""#)
+        .message_with(
+            r#"name="Tick" id="1""#,
+            r#"
     <field name="price" id="1" type="int64"/>
     <group name="legs" id="2" dimensionType="groupSizeEncoding">
       <field name="qty" id="3" type="uint32"/>
     </group>
-  </sbe:message>
-</sbe:messageSchema>
-"#;
+  "#,
+        )
+        .build()
+}
 
 /// A `Tick` with `legs` entries, each 4 bytes.
 fn tick(legs: u16) -> Vec<u8> {
@@ -64,11 +58,12 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
 #[test]
 fn exit_status_tells_invalid_input_from_usage_and_io_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let good = write(dir.path(), "good.xml", GOOD.as_bytes());
+    let good = write(dir.path(), "good.xml", good_xml().as_bytes());
     let bad = write(
         dir.path(),
         "bad.xml",
-        GOOD.replace("type=\"int64\"", "type=\"Missing\"")
+        good_xml()
+            .replace("type=\"int64\"", "type=\"Missing\"")
             .as_bytes(),
     );
     let junk_ir = write(dir.path(), "junk.sbeir", b"\x01\x02\x03");
@@ -88,6 +83,9 @@ fn exit_status_tells_invalid_input_from_usage_and_io_errors() {
         (vec!["generate", "--lang", "rust", &bad, "-o", &missing], 1),
         (vec!["decode", "-s", &good, &truncated], 1),
         (vec!["decode", "-s", &bad, &data], 1),
+        (vec!["compat", &good, &bad], 1),
+        (vec!["compat", &bad, &good], 1),
+        (vec!["compat", &junk_ir, &good], 1),
         // Usage and I/O errors: 2.
         (vec!["inspect", &missing], 2),
         (vec!["decode", "-s", &missing, &data], 2),
@@ -99,6 +97,10 @@ fn exit_status_tells_invalid_input_from_usage_and_io_errors() {
             2,
         ),
         (vec!["iex", "stats", &missing], 2),
+        (vec!["compat", &good, &missing], 2),
+        (vec!["compat", &missing, &good], 2),
+        (vec!["compat", "git:no-such-rev:x.xml", &good], 2),
+        (vec!["compat", "git:nocolon", &good], 2),
         (vec!["trades", "verify", &missing], 1),
         (vec!["decode", "--no-such-flag"], 2),
         (vec!["no-such-command"], 2),
@@ -118,7 +120,7 @@ fn exit_status_tells_invalid_input_from_usage_and_io_errors() {
 fn the_empty_entry_limit_is_a_flag_and_an_error_with_the_message_index() {
     let dir = tempfile::tempdir().unwrap();
     // A group of constants: its entries take no bytes.
-    let schema = GOOD
+    let schema = good_xml()
         .replace(
             "</types>",
             r#"<type name="One" primitiveType="uint8" presence="constant">1</type></types>"#,
@@ -158,7 +160,7 @@ fn the_empty_entry_limit_is_a_flag_and_an_error_with_the_message_index() {
 #[test]
 fn a_closed_pipe_ends_output_quietly() {
     let dir = tempfile::tempdir().unwrap();
-    let good = write(dir.path(), "good.xml", GOOD.as_bytes());
+    let good = write(dir.path(), "good.xml", good_xml().as_bytes());
     // Enough output to overflow the pipe buffer, so the write after the reader leaves fails.
     let many: Vec<u8> = (0..50_000).flat_map(|_| tick(8)).collect();
     let data = write(dir.path(), "many.sbe", &many);
@@ -187,7 +189,7 @@ fn a_closed_pipe_ends_output_quietly() {
 #[test]
 fn generate_says_when_rustfmt_cannot_run() {
     let dir = tempfile::tempdir().unwrap();
-    let good = write(dir.path(), "good.xml", GOOD.as_bytes());
+    let good = write(dir.path(), "good.xml", good_xml().as_bytes());
     let out_dir = dir.path().join("out");
     let out = Command::new(env!("CARGO_BIN_EXE_sbekit"))
         .args(["generate", "--lang", "rust", &good, "--module", "-o"])

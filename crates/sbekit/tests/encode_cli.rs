@@ -4,9 +4,8 @@
 
 use sbekit_otf::framing::Framing;
 use sbekit_otf::random::{random_message, Options, Rng};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_sbekit");
 
@@ -15,21 +14,7 @@ fn schema() -> PathBuf {
 }
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    sbekit_testdata::output_with_stdin(Command::new(BIN).args(args), stdin)
 }
 
 /// Random messages, their JSON lines (via `sbekit decode`) and the library's encoding of them.

@@ -298,7 +298,7 @@ fn a_crashed_conversion_leaves_nothing_verify_accepts() {
     let partial: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".partial"))
+        .filter(|p| p.to_string_lossy().ends_with(".tmp"))
         .collect();
     assert_eq!(partial.len(), 1, "the crash left its temporary file");
     assert!(

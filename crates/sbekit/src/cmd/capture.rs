@@ -12,8 +12,7 @@ use sbekit_feed::stats::Stats;
 use sbekit_feed::synth::{generate, SynthConfig};
 use sbekit_ir::layout::Layout;
 use sbekit_otf::{DecodeError, Decoder};
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -435,11 +434,14 @@ fn synth(a: SynthArgs) -> Result<ExitCode, Failure> {
             set.insert(cfg.first_seq + i * step + shift);
         }
     }
-    let file = File::create(&a.output)
+    // Through sbekit_fs: the capture appears under its name only when complete.
+    let file = sbekit_fs::AtomicFile::create(&a.output)
         .map_err(|e| Failure::usage(format_args!("cannot create {}: {e}", a.output.display())))?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
-    let summary = generate(&ir, &profile, &cfg, &mut out)
-        .and_then(|s| out.flush().map(|()| s))
+    let summary = generate(&ir, &profile, &cfg, &mut out).map_err(|e| write_error(&a.output, e))?;
+    out.into_inner()
+        .map_err(|e| write_error(&a.output, e.into_error()))?
+        .commit()
         .map_err(|e| write_error(&a.output, e))?;
     let by_template: serde_json::Map<String, serde_json::Value> = summary
         .by_template

@@ -2,7 +2,9 @@
 
 use super::{write_stdout, Failure, EXIT_INVALID};
 use clap::{Args, ValueEnum};
-use sbekit_compat::{oracle, rules, Direction, Effect, Options, Severity, Tier, Verdict};
+use sbekit_compat::{
+    oracle, rules, Direction, Effect, LoadError, Options, OracleError, Severity, Tier, Verdict,
+};
 use std::process::ExitCode;
 
 /// Messages per message type and way when `--explain` runs the oracle.
@@ -15,7 +17,8 @@ Each side is an XML schema, a .sbeir file, or git:REV:path (read with `git show`
 out; XIncluded files are read from the same revision).
 
 Directions: backward = new readers read old messages; forward = old readers read new messages.
-Exit status: 0 compatible, 1 breaking (or warnings with -W), 2 usage or I/O errors.
+Exit status: 0 compatible, 1 breaking (or warnings with -W) or an invalid schema, 2 usage or
+I/O errors (a file or git revision that cannot be read).
 
 Examples:
   sbekit compat old.xml new.xml
@@ -64,6 +67,14 @@ enum DirectionArg {
     Full,
 }
 
+fn load_failure(e: LoadError) -> Failure {
+    if e.is_invalid_schema() {
+        Failure::invalid(e)
+    } else {
+        Failure::usage(e)
+    }
+}
+
 /// Runs `sbekit compat`.
 pub fn run(args: CompatArgs) -> Result<ExitCode, Failure> {
     if args.list_rules {
@@ -73,10 +84,10 @@ pub fn run(args: CompatArgs) -> Result<ExitCode, Failure> {
     let (Some(old), Some(new)) = (&args.old, &args.new) else {
         return Err(Failure::usage("compat: OLD and NEW are required"));
     };
-    // A side that cannot be read or compiled is a usage/I-O error (exit 2): exit 1 is
-    // reserved for "breaking".
-    let old = sbekit_compat::load(old).map_err(Failure::usage)?;
-    let new = sbekit_compat::load(new).map_err(Failure::usage)?;
+    // A side that is not a valid schema is invalid input (exit 1, as for `check`); one that
+    // cannot be read (a missing file, a bad git revision) is an I/O error (exit 2).
+    let old = sbekit_compat::load(old).map_err(load_failure)?;
+    let new = sbekit_compat::load(new).map_err(load_failure)?;
     let options = Options {
         tier: match args.tier {
             TierArg::Wire => Tier::Wire,
@@ -91,8 +102,12 @@ pub fn run(args: CompatArgs) -> Result<ExitCode, Failure> {
     let report = sbekit_compat::check(&old, &new, &options);
     let proof = if args.explain {
         Some(
-            oracle::run(&old, &new, &report.comparison.renames, EXPLAIN_MESSAGES, 1)
-                .map_err(Failure::usage)?,
+            oracle::run(&old, &new, &report.comparison.renames, EXPLAIN_MESSAGES, 1).map_err(
+                |e| match e {
+                    OracleError::Decoder { .. } => Failure::invalid(e),
+                    e => Failure::usage(e),
+                },
+            )?,
         )
     } else {
         None

@@ -1,12 +1,12 @@
 //! `sbekit encode`: JSON lines to SBE messages, driven by the schema's layout (the inverse of
 //! `sbekit decode`).
 
-use super::{write_or_closed, Failure, EXIT_INVALID};
+use super::{write_or_closed, Failure, Output, EXIT_INVALID};
 use clap::Args;
 use sbekit_encode::{Doc, Encoder};
 use sbekit_otf::framing::{Framing, DEFAULT_MAX_MESSAGE};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -94,21 +94,10 @@ pub fn run(args: EncodeArgs) -> Result<ExitCode, Failure> {
             }
         }
     };
-    let output: Box<dyn Write> = if args.output.as_os_str() == "-" {
-        Box::new(io::stdout().lock())
-    } else {
-        match File::create(&args.output) {
-            Ok(f) => Box::new(f),
-            Err(e) => {
-                return Err(Failure::usage(format_args!(
-                    "cannot create {}: {e}",
-                    args.output.display()
-                )))
-            }
-        }
-    };
+    // A file appears only once the run is over (an I/O error or an interruption leaves none);
+    // messages encoded before a bad line are kept, as on stdout.
+    let mut out = Output::create(&args.output)?;
     let mut reader = BufReader::with_capacity(1 << 16, input);
-    let mut out = BufWriter::with_capacity(1 << 16, output);
     let (mut line, mut doc, mut msg, mut buf) = (Vec::new(), Doc::new(), Vec::new(), Vec::new());
     let (mut number, mut encoded, mut failed) = (0u64, 0u64, 0u64);
     let template = args.template.as_deref();
@@ -155,6 +144,7 @@ pub fn run(args: EncodeArgs) -> Result<ExitCode, Failure> {
     if !write_or_closed(&mut out, &buf)? {
         return Ok(ExitCode::SUCCESS);
     }
+    out.commit()?;
     if failed > 0 {
         eprintln!(
             "sbekit encode: {encoded} message{} encoded, {failed} line{} failed",

@@ -1,16 +1,15 @@
 //! `sbekit iex`: read IEX captures (`stats`), write synthetic ones (`synth`), export them to
 //! Parquet or Arrow IPC (`export`, the work is in `sbekit-arrow`).
 
-use super::{progress_bar, write_stdout, Failure};
+use super::{is_closed, progress_bar, write_stdout, Failure, Output};
 use clap::{Args, Subcommand};
 use indicatif::ProgressBar;
-use sbekit_iex::report::{stats_file, stats_json, type_key, StatsReport};
+use sbekit_iex::report::{stats_file, stats_json, stats_text, thousands, type_key};
 use sbekit_iex::stats::format_utc;
-use sbekit_iex::synth::{generate, SynthConfig, SynthSummary};
-use sbekit_iex::{msg, ReadOptions};
+use sbekit_iex::synth::{generate, SynthConfig};
+use sbekit_iex::ReadOptions;
 use serde_json::json;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -184,7 +183,7 @@ fn stats(a: StatsArgs) -> Result<ExitCode, Failure> {
     .map_err(|e| {
         let msg = format!("{}: {e}", a.file.display());
         match e.kind {
-            sbekit_iex::ErrorKind::Io(_) => Failure::usage(msg),
+            sbekit_iex::IexErrorKind::Io(_) => Failure::usage(msg),
             _ => Failure::invalid(msg),
         }
     })?;
@@ -196,7 +195,7 @@ fn stats(a: StatsArgs) -> Result<ExitCode, Failure> {
             .map(|s| s + "\n")
             .unwrap_or_default()
     } else {
-        stats_table(&a.file.display().to_string(), &report)
+        stats_text(&a.file.display().to_string(), &report)
     };
     write_stdout(out.as_bytes())?;
     match &report.error {
@@ -206,144 +205,6 @@ fn stats(a: StatsArgs) -> Result<ExitCode, Failure> {
         ))),
         None => Ok(ExitCode::SUCCESS),
     }
-}
-
-/// 1234567 -> "1,234,567".
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-fn duration(secs: f64) -> String {
-    let s = secs.max(0.0);
-    let whole = s as u64;
-    format!(
-        "{}h {:02}m {:06.3}s",
-        whole / 3600,
-        whole % 3600 / 60,
-        s - (whole / 60 * 60) as f64
-    )
-}
-
-fn stats_table(file: &str, o: &StatsReport) -> String {
-    use std::fmt::Write as _;
-    let s = &o.stats;
-    let mut t = String::new();
-    let _ = writeln!(t, "file        {file}");
-    let _ = writeln!(
-        t,
-        "format      {} ({} bytes in file, {} bytes read)",
-        o.format,
-        thousands(o.file_bytes),
-        thousands(o.bytes_read)
-    );
-    let f = &s.frames;
-    let _ = writeln!(
-        t,
-        "packets     {} frames, {} IEX-TP segments, {} heartbeats ({:.1}%)",
-        thousands(f.frames),
-        thousands(s.segments),
-        thousands(s.heartbeats),
-        100.0 * s.heartbeats as f64 / s.segments.max(1) as f64
-    );
-    if f.non_udp + f.fragments + f.malformed + f.non_iextp > 0 {
-        let _ = writeln!(
-            t,
-            "skipped     {} non-UDP, {} fragments, {} malformed, {} non-IEX-TP frames",
-            thousands(f.non_udp),
-            thousands(f.fragments),
-            thousands(f.malformed),
-            thousands(f.non_iextp)
-        );
-    }
-    for (proto, n) in &s.protocols {
-        let _ = writeln!(
-            t,
-            "protocol    {} (0x{proto:04x}): {} segments",
-            sbekit_iex::Protocol::from_id(*proto).name(),
-            thousands(*n)
-        );
-    }
-    let _ = writeln!(
-        t,
-        "messages    {} ({} of unknown types)",
-        thousands(s.messages),
-        thousands(s.unknown_messages())
-    );
-    let _ = writeln!(t, "symbols     {}", thousands(s.symbols.len() as u64));
-    if let Some((lo, hi)) = s.send_time {
-        let _ = writeln!(
-            t,
-            "send time   {} .. {} ({})",
-            format_utc(lo),
-            format_utc(hi),
-            duration((hi - lo) as f64 / 1e9)
-        );
-    }
-    let (gaps, missing) = s.total_gaps();
-    let resets: u64 = s.sessions.values().map(|x| x.resets).sum();
-    let _ = writeln!(
-        t,
-        "sequence    {} sessions, {} gaps ({} messages missing), {} resets",
-        s.sessions.len(),
-        thousands(gaps),
-        thousands(missing),
-        thousands(resets)
-    );
-    for ((proto, ch, sess), x) in &s.sessions {
-        let _ = writeln!(
-            t,
-            "  session 0x{sess:08x} channel {ch} {}: {} segments, {} gaps, {} missing, {} resets",
-            sbekit_iex::Protocol::from_id(*proto).name(),
-            thousands(x.segments),
-            thousands(x.gaps),
-            thousands(x.missing_messages),
-            thousands(x.resets)
-        );
-    }
-    if s.count_mismatches + s.message_errors + f.skipped_errors > 0 {
-        let _ = writeln!(
-            t,
-            "problems    {} header/message count mismatches, {} skipped errors",
-            thousands(s.count_mismatches),
-            thousands(s.message_errors + f.skipped_errors)
-        );
-    }
-    let _ = writeln!(
-        t,
-        "throughput  {:.1} MB/s, {:.2} M messages/s ({:.3} s)",
-        o.bytes_read as f64 / o.seconds.max(1e-9) / 1e6,
-        s.messages as f64 / o.seconds.max(1e-9) / 1e6,
-        o.seconds
-    );
-    if let Some(e) = &o.error {
-        let _ = writeln!(t, "stopped     {e}");
-    }
-    let _ = writeln!(t);
-    let _ = writeln!(t, "type  name                           messages    share");
-    let mut rows: Vec<(u8, u64)> = (0..=255u8)
-        .map(|x| (x, s.by_type[x as usize]))
-        .filter(|r| r.1 > 0)
-        .collect();
-    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    for (ty, n) in rows {
-        let _ = writeln!(
-            t,
-            "{:<5} {:<28} {:>12} {:>7.2}%",
-            type_key(ty),
-            msg::type_name(ty),
-            thousands(n),
-            100.0 * n as f64 / s.messages.max(1) as f64
-        );
-    }
-    t
 }
 
 /// Counts bytes written, for the synth progress bar.
@@ -390,34 +251,28 @@ fn synth(a: SynthArgs) -> Result<ExitCode, Failure> {
     // About 120 bytes per message in the default profile; only used to scale the bar.
     let pb = progress(a.messages.saturating_mul(120), "writing");
     let start = Instant::now();
-    let result: io::Result<SynthSummary> = if to_stdout {
-        let out = CountingWriter {
-            inner: BufWriter::with_capacity(1 << 20, io::stdout().lock()),
+    // A file appears only when the whole day is written (an error or ^C leaves none).
+    let mut out = Output::create(&a.output)?;
+    let result = generate(
+        &cfg,
+        CountingWriter {
+            inner: &mut out,
             pb: pb.clone(),
             n: 0,
-        };
-        generate(&cfg, out)
-    } else {
-        match File::create(&a.output) {
-            Err(e) => return Err(Failure::usage(format_args!("{}: {e}", a.output.display()))),
-            Ok(f) => {
-                let out = CountingWriter {
-                    inner: BufWriter::with_capacity(1 << 20, f),
-                    pb: pb.clone(),
-                    n: 0,
-                };
-                generate(&cfg, out)
-            }
-        }
-    };
+        },
+    );
     pb.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let summary = match result {
         Ok(s) => s,
         // A reader that stops early (`| head -c`) is not an error for a generator.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) if is_closed(&e) => return Ok(ExitCode::SUCCESS),
         Err(e) => return Err(Failure::usage(format_args!("{}: {e}", a.output.display()))),
     };
+    match out.commit() {
+        Ok(()) | Err(Failure::Closed) => {}
+        Err(f) => return Err(f),
+    }
     if a.json {
         let mut by_type = serde_json::Map::new();
         for t in 0..=255u8 {

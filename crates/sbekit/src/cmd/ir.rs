@@ -30,7 +30,7 @@ pub fn run(args: IrArgs) -> Result<ExitCode, Failure> {
     if args.output.as_os_str() == "-" {
         write_stdout(&bytes)?;
     } else {
-        std::fs::write(&args.output, &bytes).map_err(|e| {
+        sbekit_fs::write(&args.output, &bytes).map_err(|e| {
             Failure::usage(format_args!("cannot write {}: {e}", args.output.display()))
         })?;
     }

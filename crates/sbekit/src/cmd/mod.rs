@@ -22,8 +22,10 @@ pub mod shootout;
 pub mod trades;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use sbekit_fs::AtomicFile;
 use std::fmt::Display;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -39,6 +41,8 @@ pub enum Failure {
     Invalid(String),
     /// A usage, I/O or environment error (exit 2).
     Usage(String),
+    /// The reader closed stdout: output ends quietly with exit 0 (see [`is_closed`]).
+    Closed,
 }
 
 impl Failure {
@@ -52,11 +56,22 @@ impl Failure {
         Failure::Usage(msg.to_string())
     }
 
+    /// A failed write of the command's output: a closed pipe ends quietly, anything else is an
+    /// I/O failure.
+    pub fn output(e: io::Error) -> Self {
+        if is_closed(&e) {
+            Failure::Closed
+        } else {
+            Failure::usage(format_args!("writing output: {e}"))
+        }
+    }
+
     /// Prints the error line and returns the exit status.
     pub fn report(self) -> ExitCode {
         let (msg, code) = match self {
             Failure::Invalid(m) => (m, EXIT_INVALID),
             Failure::Usage(m) => (m, EXIT_USAGE),
+            Failure::Closed => return ExitCode::SUCCESS,
         };
         eprintln!("sbekit: error: {msg}");
         ExitCode::from(code)
@@ -73,6 +88,24 @@ impl From<sbekit_schema::LoadError> for Failure {
     }
 }
 
+impl From<sbekit_trades::Error> for Failure {
+    /// Files that cannot be opened or written are I/O errors (a closed stdout ends quietly);
+    /// bad content and bad requests are invalid input.
+    fn from(e: sbekit_trades::Error) -> Self {
+        match e {
+            sbekit_trades::Error::Io { source, .. } if is_closed(&source) => Failure::Closed,
+            sbekit_trades::Error::Io { .. } => Failure::usage(e),
+            e => Failure::invalid(e),
+        }
+    }
+}
+
+/// The one closed-pipe rule: a write that failed because the reader went away
+/// (`sbekit ... | head`) is not an error; the output just ends.
+pub fn is_closed(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::BrokenPipe
+}
+
 /// Turns a command's result into its exit status.
 pub fn finish(result: Result<ExitCode, Failure>) -> ExitCode {
     result.unwrap_or_else(Failure::report)
@@ -83,14 +116,84 @@ pub fn finish(result: Result<ExitCode, Failure>) -> ExitCode {
 pub fn write_or_closed(out: &mut impl Write, bytes: &[u8]) -> Result<bool, Failure> {
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Ok(()) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-        Err(e) => Err(Failure::usage(format_args!("writing output: {e}"))),
+        Err(e) => match Failure::output(e) {
+            Failure::Closed => Ok(false),
+            f => Err(f),
+        },
     }
 }
 
 /// Writes `bytes` to stdout (see [`write_or_closed`]).
 pub fn write_stdout(bytes: &[u8]) -> Result<bool, Failure> {
     write_or_closed(&mut io::stdout().lock(), bytes)
+}
+
+/// A command's output: stdout, or a file written atomically through [`sbekit_fs::AtomicFile`]
+/// (`-` means stdout). A file appears at its path only on [`Output::commit`]; dropped
+/// uncommitted (an error, an interruption) it leaves nothing behind.
+pub enum Output {
+    /// Standard output, buffered.
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    /// A file being written, and the path it will have.
+    File(BufWriter<AtomicFile>, PathBuf),
+}
+
+impl Output {
+    /// Opens `path` for writing (`-` for stdout). A file that cannot be created is an I/O
+    /// failure.
+    pub fn create(path: &Path) -> Result<Self, Failure> {
+        if path.as_os_str() == "-" {
+            return Ok(Output::Stdout(BufWriter::with_capacity(
+                1 << 20,
+                io::stdout().lock(),
+            )));
+        }
+        let f = AtomicFile::create(path)
+            .map_err(|e| Failure::usage(format_args!("cannot create {}: {e}", path.display())))?;
+        Ok(Output::File(
+            BufWriter::with_capacity(1 << 20, f),
+            path.to_path_buf(),
+        ))
+    }
+
+    /// Flushes stdout, or syncs the file and renames it into place.
+    pub fn commit(self) -> Result<(), Failure> {
+        match self {
+            Output::Stdout(mut w) => w.flush().map_err(Failure::output),
+            Output::File(w, path) => {
+                let fail = |e: io::Error| {
+                    Failure::usage(format_args!("cannot write {}: {e}", path.display()))
+                };
+                w.into_inner()
+                    .map_err(|e| fail(e.into_error()))?
+                    .commit()
+                    .map_err(fail)
+            }
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File(w, _) => w.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.write_all(buf),
+            Output::File(w, _) => w.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File(w, _) => w.flush(),
+        }
+    }
 }
 
 /// A progress bar on stderr when it is a terminal; hidden otherwise (pipes and CI stay clean).

@@ -155,7 +155,7 @@ fn run_inner(args: ShootoutArgs) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let write = |name: &str, text: &str| {
             let p = dir.join(name);
-            std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+            sbekit_fs::write(&p, text.as_bytes()).map_err(|e| format!("{}: {e}", p.display()))
         };
         write("shootout.json", &json)?;
         write("shootout.txt", &table)?;

@@ -1,16 +1,17 @@
 //! `sbekit trades`: the trade store (CSV trades to fixed-size SBE records, memory-mapped
 //! queries, Parquet export).
 
+use super::{Failure, Output};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::ProgressBar;
 use sbekit_trades::convert::{convert, ConvertOptions};
 use sbekit_trades::file::{verify, TradeFile};
 use sbekit_trades::mem::MemStats;
-use sbekit_trades::query::{self, HardRow, Kernel};
+use sbekit_trades::query::{self, Kernel};
+use sbekit_trades::results::{self, HardWriter};
 use sbekit_trades::synth::{self, SynthConfig};
 use sbekit_trades::{export, stats, Error, LayoutKind};
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -99,7 +100,7 @@ enum LayoutArg {
 Rows must be in time order. A malformed row stops the conversion with its line number and the
 reason, and no output file is left; with --skip-invalid such rows are skipped, counted and the
 first few reasons printed. The record count always equals the rows accepted. The output appears
-only when complete (written to NAME.PID.partial, synced, then renamed).
+only when complete (written to a hidden .NAME.XXXXXX.tmp, synced, then renamed).
 
 Examples:
   sbekit trades convert trades.csv -o trades.sbe
@@ -190,7 +191,7 @@ pub struct StatsArgs {
 nanoseconds, server_time null where the CSV has 0; exch, side and ticker as dictionary-encoded
 strings), snappy-compressed, in row groups of 1048576 rows, so the same SQL runs over the CSV
 and the Parquet file. --csv writes the CSV schema back (a lossless file gives back exactly what
-synth wrote). Files are written to NAME.PID.partial and renamed when complete.
+synth wrote). Files are written to a hidden .NAME.XXXXXX.tmp and renamed when complete.
 
 Examples:
   sbekit trades export --parquet trades.sbe -o trades.parquet
@@ -223,7 +224,7 @@ pub struct BaselineArgs {
 }
 
 /// Runs `sbekit trades`.
-pub fn run(args: TradesArgs) -> Result<ExitCode, super::Failure> {
+pub fn run(args: TradesArgs) -> Result<ExitCode, Failure> {
     let r = match args.command {
         TradesCommand::Synth(a) => run_synth(a),
         TradesCommand::Convert(a) => run_convert(a),
@@ -234,33 +235,9 @@ pub fn run(args: TradesArgs) -> Result<ExitCode, super::Failure> {
         TradesCommand::Baseline(a) => run_baseline(a),
     };
     match r {
-        Ok(()) | Err(Failure::Pipe) => Ok(ExitCode::SUCCESS),
-        // Files that cannot be opened or written are I/O errors; bad content is invalid input.
-        Err(Failure::Err(e @ Error::Io { .. })) => Err(super::Failure::usage(e)),
-        Err(Failure::Err(e)) => Err(super::Failure::invalid(e)),
+        Ok(()) | Err(Failure::Closed) => Ok(ExitCode::SUCCESS),
+        Err(f) => Err(f),
     }
-}
-
-/// An error, or stdout closed by the reader (not an error for a filter).
-enum Failure {
-    Err(Error),
-    Pipe,
-}
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Self {
-        match e {
-            Error::Io { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => Failure::Pipe,
-            e => Failure::Err(e),
-        }
-    }
-}
-
-fn out_err(e: io::Error) -> Failure {
-    Failure::from(Error::Io {
-        path: "<stdout>".into(),
-        source: e,
-    })
 }
 
 fn bar(total: u64, template: &str) -> ProgressBar {
@@ -291,51 +268,6 @@ fn memory() -> String {
     }
 }
 
-/// Stdout or a file, written atomically for files (temp + rename).
-struct Output {
-    path: Option<(PathBuf, PathBuf)>,
-    w: BufWriter<Box<dyn Write>>,
-}
-
-impl Output {
-    fn create(path: &Path) -> Result<Self, Failure> {
-        if path == Path::new("-") {
-            return Ok(Output {
-                path: None,
-                w: BufWriter::with_capacity(1 << 20, Box::new(io::stdout().lock())),
-            });
-        }
-        let tmp = path.with_file_name(format!(
-            "{}.{}.partial",
-            path.file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            std::process::id()
-        ));
-        let f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-        Ok(Output {
-            path: Some((path.to_path_buf(), tmp)),
-            w: BufWriter::with_capacity(1 << 20, Box::new(f)),
-        })
-    }
-
-    fn finish(mut self) -> Result<(), Failure> {
-        self.w.flush().map_err(out_err)?;
-        if let Some((path, tmp)) = self.path.take() {
-            std::fs::rename(&tmp, &path).map_err(|e| Error::io(&path, e))?;
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Output {
-    fn drop(&mut self) {
-        if let Some((_, tmp)) = &self.path {
-            let _ = std::fs::remove_file(tmp);
-        }
-    }
-}
-
 fn run_synth(a: SynthArgs) -> Result<(), Failure> {
     let cfg = SynthConfig {
         rows: a.rows,
@@ -344,10 +276,10 @@ fn run_synth(a: SynthArgs) -> Result<(), Failure> {
         start_ns: a.start_ns,
     };
     if !(cfg.rate.is_finite() && cfg.rate > 0.0) {
-        return Err(Failure::Err(Error::Invalid(format!(
+        return Err(Failure::invalid(format_args!(
             "--rate must be a positive number, got {}",
             a.rate
-        ))));
+        )));
     }
     let mut out = Output::create(&a.output)?;
     let pb = bar(
@@ -355,14 +287,9 @@ fn run_synth(a: SynthArgs) -> Result<(), Failure> {
         "synth [{bar:40}] {human_pos}/{human_len} rows {per_sec} eta {eta}",
     );
     let start = Instant::now();
-    let bytes = synth::write_csv(&cfg, &mut out.w, &mut |n| pb.set_position(n)).map_err(|e| {
-        if e.kind() == io::ErrorKind::BrokenPipe {
-            Failure::Pipe
-        } else {
-            Failure::from(Error::io(&a.output, e))
-        }
-    })?;
-    out.finish()?;
+    let bytes = synth::write_csv(&cfg, &mut out, &mut |n| pb.set_position(n))
+        .map_err(|e| Failure::from(Error::io(&a.output, e)))?;
+    out.commit()?;
     pb.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
@@ -474,38 +401,12 @@ fn report(what: &str, rows: u64, bytes: u64, secs: f64, out_rows: u64, threads: 
     );
 }
 
-fn fmt_f64(v: f64) -> String {
-    // Rust prints the shortest text that reads back to the same f64; NaN as "NaN".
-    format!("{v}")
-}
-
-fn write_easy(rows: &[query::EasyRow]) -> Result<(), Failure> {
-    let mut out = BufWriter::new(io::stdout().lock());
-    writeln!(out, "hour,ratio").map_err(out_err)?;
-    for r in rows {
-        writeln!(out, "{},{}", r.hour, fmt_f64(r.ratio)).map_err(out_err)?;
-    }
-    out.flush().map_err(out_err)
-}
-
-fn hard_sink<W: Write>(out: &mut W, count: &mut u64, rows: &[HardRow]) -> Result<(), Error> {
-    let io = |e| Error::Io {
+/// A failed write to stdout, as the library's error (a closed pipe stays recognizable).
+fn stdout_err(e: io::Error) -> Error {
+    Error::Io {
         path: "<stdout>".into(),
         source: e,
-    };
-    for r in rows {
-        writeln!(
-            out,
-            "{},{},{},{}",
-            r.time,
-            fmt_f64(r.ratio[0]),
-            fmt_f64(r.ratio[1]),
-            fmt_f64(r.ratio[2])
-        )
-        .map_err(io)?;
     }
-    *count += rows.len() as u64;
-    Ok(())
 }
 
 fn run_query(a: QueryArgs) -> Result<(), Failure> {
@@ -521,24 +422,21 @@ fn run_query(a: QueryArgs) -> Result<(), Failure> {
     let start = Instant::now();
     if a.csv {
         if threads > 1 {
-            return Err(Failure::Err(Error::Invalid(
-                "--threads needs a trade file (CSV is read on one thread)".into(),
-            )));
+            return Err(Failure::invalid(
+                "--threads needs a trade file (CSV is read on one thread)",
+            ));
         }
         let bytes = std::fs::metadata(&a.file).map(|m| m.len()).unwrap_or(0);
         let (rows, out_rows) = match a.which {
             Which::Easy => {
                 let (res, n) = query::easy_csv(&a.file)?;
-                write_easy(&res)?;
+                results::write_easy(&res, io::stdout().lock()).map_err(Failure::output)?;
                 (n, res.len() as u64)
             }
             Which::Hard => {
-                let mut out = BufWriter::with_capacity(1 << 20, io::stdout().lock());
-                writeln!(out, "time,ratio_5m,ratio_15m,ratio_60m").map_err(out_err)?;
-                let mut count = 0;
-                let n = query::hard_csv(&a.file, &mut |b| hard_sink(&mut out, &mut count, b))?;
-                out.flush().map_err(out_err)?;
-                (n, count)
+                let mut w = HardWriter::new(io::stdout().lock()).map_err(Failure::output)?;
+                let n = query::hard_csv(&a.file, &mut |b| w.write(b).map_err(stdout_err))?;
+                (n, w.finish().map_err(Failure::output)?)
             }
         };
         report(
@@ -556,16 +454,13 @@ fn run_query(a: QueryArgs) -> Result<(), Failure> {
     let out_rows = match a.which {
         Which::Easy => {
             let res = query::easy(&f, threads, kernel)?;
-            write_easy(&res)?;
+            results::write_easy(&res, io::stdout().lock()).map_err(Failure::output)?;
             res.len() as u64
         }
         Which::Hard => {
-            let mut out = BufWriter::with_capacity(1 << 20, io::stdout().lock());
-            writeln!(out, "time,ratio_5m,ratio_15m,ratio_60m").map_err(out_err)?;
-            let mut count = 0;
-            query::hard(&f, threads, &mut |b| hard_sink(&mut out, &mut count, b))?;
-            out.flush().map_err(out_err)?;
-            count
+            let mut w = HardWriter::new(io::stdout().lock()).map_err(Failure::output)?;
+            query::hard(&f, threads, &mut |b| w.write(b).map_err(stdout_err))?;
+            w.finish().map_err(Failure::output)?
         }
     };
     report(
@@ -583,12 +478,7 @@ fn run_stats(a: StatsArgs) -> Result<(), Failure> {
     let start = Instant::now();
     let f = TradeFile::open(&a.file)?;
     let st = stats::stats(&f)?;
-    let mut out = BufWriter::new(io::stdout().lock());
-    writeln!(out, "exch,ticker,rows").map_err(out_err)?;
-    for (ex, ticker, n) in st.named() {
-        writeln!(out, "{ex},{ticker},{n}").map_err(out_err)?;
-    }
-    out.flush().map_err(out_err)?;
+    results::write_stats(&st, io::stdout().lock()).map_err(Failure::output)?;
     let h = f.header();
     eprintln!(
         "stats: {} rows, {} layout, time {}..{}, {} exchange/ticker pairs",
@@ -614,9 +504,9 @@ fn run_export(a: ExportArgs) -> Result<(), Failure> {
     let f = TradeFile::open(&a.file)?;
     let n = if a.parquet {
         if a.output == Path::new("-") {
-            return Err(Failure::Err(Error::Invalid(
-                "Parquet cannot be written to stdout; name a file with -o".into(),
-            )));
+            return Err(Failure::invalid(
+                "Parquet cannot be written to stdout; name a file with -o",
+            ));
         }
         let pb = bar(
             f.len(),
@@ -627,8 +517,8 @@ fn run_export(a: ExportArgs) -> Result<(), Failure> {
         n?
     } else {
         let mut out = Output::create(&a.output)?;
-        let n = export::to_csv(&f, &mut out.w)?;
-        out.finish()?;
+        let n = export::to_csv(&f, &mut out)?;
+        out.commit()?;
         n
     };
     let secs = start.elapsed().as_secs_f64();

@@ -1,0 +1,425 @@
+//! Buffered values into Arrow arrays, column at a time: null values, enum names, set bits and
+//! text are interpreted here, once per batch.
+
+use super::*;
+
+impl BlockCols {
+    /// The Arrow fields of this block's columns.
+    pub(super) fn fields(&self) -> Vec<Field> {
+        let mut out: Vec<Field> = self
+            .nodes
+            .iter()
+            .map(|(name, n)| Field::new(name, node_type(n), true))
+            .collect();
+        if out.is_empty() && self.groups.is_empty() && self.vars.is_empty() {
+            // Parquet cannot store a struct without fields: an entry of constants only.
+            out.push(Field::new("_present", DataType::Boolean, false));
+        }
+        for g in &self.groups {
+            out.push(Field::new(&g.name, group_type(&g.body), true));
+        }
+        for v in &self.vars {
+            let t = if v.text {
+                DataType::Utf8
+            } else {
+                DataType::Binary
+            };
+            out.push(Field::new(&v.name, t, true));
+        }
+        out
+    }
+
+    /// Turns the buffered rows into arrays (one per field of [`Self::fields`]) and empties them;
+    /// adds the text values that took the Latin-1 fallback to `fallbacks`.
+    pub(super) fn finish(
+        &mut self,
+        big: bool,
+        fallbacks: &mut u64,
+    ) -> Result<Vec<ArrayRef>, Error> {
+        let rows = self.rows;
+        let mut taken: Vec<Option<(Store, Option<NullBuffer>)>> =
+            self.leaves.iter_mut().map(|l| Some(l.take())).collect();
+        let mut out = Vec::new();
+        for (_, n) in &self.nodes {
+            out.push(node_array(n, &mut taken, rows, big, fallbacks)?);
+        }
+        if out.is_empty() && self.groups.is_empty() && self.vars.is_empty() {
+            out.push(Arc::new(arrow_array::BooleanArray::from(vec![true; rows])) as ArrayRef);
+        }
+        for g in &mut self.groups {
+            let offsets = std::mem::replace(&mut g.offsets, vec![0]);
+            let child_fields = Fields::from(g.body.fields());
+            let child_rows = g.body.rows;
+            let children = g.body.finish(big, fallbacks)?;
+            let entries =
+                StructArray::try_new_with_length(child_fields.clone(), children, None, child_rows)
+                    .map_err(|e| Error::Arrow(format!("group {}: {e}", g.name)))?;
+            let item = Arc::new(Field::new("item", DataType::Struct(child_fields), true));
+            let list = ListArray::try_new(
+                item,
+                OffsetBuffer::new(offsets.into()),
+                Arc::new(entries),
+                None,
+            )
+            .map_err(|e| Error::Arrow(format!("group {}: {e}", g.name)))?;
+            out.push(Arc::new(list));
+        }
+        for v in &mut self.vars {
+            let offsets = std::mem::replace(&mut v.offsets, vec![0]);
+            let data = std::mem::take(&mut v.data);
+            out.push(var_array(v.text, v.encoding, offsets, data, fallbacks)?);
+        }
+        self.rows = 0;
+        Ok(out)
+    }
+}
+
+pub(super) fn group_type(body: &BlockCols) -> DataType {
+    DataType::List(Arc::new(Field::new(
+        "item",
+        DataType::Struct(Fields::from(body.fields())),
+        true,
+    )))
+}
+
+pub(super) fn node_type(n: &Node) -> DataType {
+    match n {
+        Node::Struct { fields } => DataType::Struct(
+            fields
+                .iter()
+                .map(|(name, n)| Field::new(name, node_type(n), true))
+                .collect(),
+        ),
+        Node::Leaf { kind, .. } => match kind {
+            LeafKind::Int { ty, .. } => int_type(*ty),
+            LeafKind::Float { ty, .. } => {
+                if *ty == PrimitiveType::Float {
+                    DataType::Float32
+                } else {
+                    DataType::Float64
+                }
+            }
+            LeafKind::Char { .. } | LeafKind::Chars { .. } => DataType::Utf8,
+            LeafKind::Array { ty, length } => DataType::FixedSizeList(
+                Arc::new(Field::new("item", scalar_type(*ty), true)),
+                i32::try_from(*length).unwrap_or(i32::MAX),
+            ),
+            LeafKind::Enum { .. } => {
+                DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8))
+            }
+            LeafKind::Set { choices } => DataType::Struct(
+                choices
+                    .iter()
+                    .map(|(name, _)| Field::new(name, DataType::Boolean, true))
+                    .collect(),
+            ),
+        },
+    }
+}
+
+pub(super) fn int_type(ty: PrimitiveType) -> DataType {
+    match ty {
+        PrimitiveType::Int8 => DataType::Int8,
+        PrimitiveType::Int16 => DataType::Int16,
+        PrimitiveType::Int32 => DataType::Int32,
+        PrimitiveType::Int64 => DataType::Int64,
+        PrimitiveType::Uint8 => DataType::UInt8,
+        PrimitiveType::Uint16 => DataType::UInt16,
+        PrimitiveType::Uint32 => DataType::UInt32,
+        _ => DataType::UInt64,
+    }
+}
+
+pub(super) fn scalar_type(ty: PrimitiveType) -> DataType {
+    match ty {
+        PrimitiveType::Float => DataType::Float32,
+        PrimitiveType::Double => DataType::Float64,
+        PrimitiveType::Char => DataType::UInt8,
+        t => int_type(t),
+    }
+}
+
+/// A primitive array over a typed vector, without copying.
+pub(super) fn prim<T: ArrowPrimitiveType, S: arrow_buffer::ArrowNativeType>(
+    v: Vec<S>,
+    nulls: Option<NullBuffer>,
+) -> ArrayRef {
+    let len = v.len();
+    let buffer = Buffer::from_vec(v);
+    let values = ScalarBuffer::<T::Native>::new(buffer, 0, len);
+    Arc::new(PrimitiveArray::<T>::new(values, nulls))
+}
+
+/// Merges "absent" validity with value-based nulls (`is_null(i)`).
+pub(super) fn nulls_where(
+    rows: usize,
+    absent: Option<NullBuffer>,
+    mut is_null: impl FnMut(usize) -> bool,
+) -> Option<NullBuffer> {
+    let mut b = BooleanBufferBuilder::new(rows);
+    let mut any = false;
+    for i in 0..rows {
+        let valid = absent.as_ref().is_none_or(|n| n.is_valid(i)) && !is_null(i);
+        any |= !valid;
+        b.append(valid);
+    }
+    any.then(|| NullBuffer::new(b.finish()))
+}
+
+/// A var-data column: raw bytes, or text by the rule of [`sbekit_otf::text`] (the one
+/// `sbekit decode` prints by), each value judged on its own bytes. The fallbacks are counted.
+pub(super) fn var_array(
+    is_text: bool,
+    encoding: Encoding,
+    offsets: Vec<i32>,
+    data: Vec<u8>,
+    fallbacks: &mut u64,
+) -> Result<ArrayRef, Error> {
+    let offs = OffsetBuffer::new(ScalarBuffer::from(offsets));
+    if !is_text {
+        return Ok(Arc::new(BinaryArray::new(
+            offs,
+            Buffer::from_vec(data),
+            None,
+        )));
+    }
+    let value = |w: &[i32]| {
+        usize::try_from(w[0])
+            .ok()
+            .zip(usize::try_from(w[1]).ok())
+            .and_then(|(a, b)| data.get(a..b))
+            .unwrap_or_default()
+    };
+    // Each value, not only the concatenation, must be valid: a value may end inside a
+    // multi-byte sequence that the next one completes.
+    if offs.windows(2).all(|w| encoding.kept_as_is(value(w))) {
+        return StringArray::try_new(offs, Buffer::from_vec(data), None)
+            .map(|a| Arc::new(a) as ArrayRef)
+            .map_err(|e| Error::Arrow(e.to_string()));
+    }
+    let mut b = arrow_array::builder::StringBuilder::with_capacity(offs.len(), data.len() * 2);
+    for w in offs.windows(2) {
+        let t = sbekit_otf::text::decode(value(w), encoding);
+        *fallbacks += u64::from(t.fallback);
+        b.append_value(t.text);
+    }
+    Ok(Arc::new(b.finish()))
+}
+
+pub(super) fn node_array(
+    n: &Node,
+    taken: &mut [Option<(Store, Option<NullBuffer>)>],
+    rows: usize,
+    big: bool,
+    fallbacks: &mut u64,
+) -> Result<ArrayRef, Error> {
+    match n {
+        Node::Struct { fields } => {
+            let mut arrays = Vec::with_capacity(fields.len());
+            let mut fs = Vec::with_capacity(fields.len());
+            for (name, child) in fields {
+                fs.push(Field::new(name, node_type(child), true));
+                arrays.push(node_array(child, taken, rows, big, fallbacks)?);
+            }
+            StructArray::try_new_with_length(fs.into(), arrays, None, rows)
+                .map(|a| Arc::new(a) as ArrayRef)
+                .map_err(|e| Error::Arrow(e.to_string()))
+        }
+        Node::Leaf { leaf, kind } => {
+            let (store, absent) = taken
+                .get_mut(*leaf)
+                .and_then(Option::take)
+                .ok_or_else(|| Error::Arrow("column used twice".into()))?;
+            leaf_array(kind, store, absent, rows, big, fallbacks)
+        }
+    }
+}
+
+pub(super) fn leaf_array(
+    kind: &LeafKind,
+    store: Store,
+    absent: Option<NullBuffer>,
+    rows: usize,
+    big: bool,
+    fallbacks: &mut u64,
+) -> Result<ArrayRef, Error> {
+    Ok(match kind {
+        LeafKind::Int { ty, null } => {
+            let nulls = match null {
+                Some(nb) => nulls_where(rows, absent, |i| store.get(i) == *nb),
+                None => absent,
+            };
+            match (ty, store) {
+                (PrimitiveType::Int8, Store::W1(v)) => prim::<Int8Type, u8>(v, nulls),
+                (PrimitiveType::Uint8, Store::W1(v)) => prim::<UInt8Type, u8>(v, nulls),
+                (PrimitiveType::Int16, Store::W2(v)) => prim::<Int16Type, u16>(v, nulls),
+                (PrimitiveType::Uint16, Store::W2(v)) => prim::<UInt16Type, u16>(v, nulls),
+                (PrimitiveType::Int32, Store::W4(v)) => prim::<Int32Type, u32>(v, nulls),
+                (PrimitiveType::Uint32, Store::W4(v)) => prim::<UInt32Type, u32>(v, nulls),
+                (PrimitiveType::Int64, Store::W8(v)) => prim::<Int64Type, u64>(v, nulls),
+                (PrimitiveType::Uint64, Store::W8(v)) => prim::<UInt64Type, u64>(v, nulls),
+                _ => return Err(Error::Arrow("integer column of the wrong width".into())),
+            }
+        }
+        LeafKind::Float { ty, optional } => {
+            let nulls = if *optional {
+                nulls_where(rows, absent, |i| match ty {
+                    PrimitiveType::Float => f32::from_bits(store.get(i) as u32).is_nan(),
+                    _ => f64::from_bits(store.get(i)).is_nan(),
+                })
+            } else {
+                absent
+            };
+            match store {
+                Store::W4(v) => prim::<Float32Type, u32>(v, nulls),
+                Store::W8(v) => prim::<Float64Type, u64>(v, nulls),
+                _ => return Err(Error::Arrow("float column of the wrong width".into())),
+            }
+        }
+        LeafKind::Char { null, encoding } => {
+            let Store::W1(v) = &store else {
+                return Err(Error::Arrow("char column of the wrong width".into()));
+            };
+            let nulls = match null {
+                Some(nb) => nulls_where(rows, absent, |i| v[i] == *nb),
+                None => absent,
+            };
+            let mut b = arrow_array::builder::StringBuilder::with_capacity(rows, rows);
+            for i in 0..rows {
+                match v.get(i) {
+                    Some(c) if nulls.as_ref().is_none_or(|n| n.is_valid(i)) => {
+                        let t = sbekit_otf::text::decode(std::slice::from_ref(c), *encoding);
+                        *fallbacks += u64::from(t.fallback);
+                        b.append_value(t.text);
+                    }
+                    _ => b.append_null(),
+                }
+            }
+            Arc::new(b.finish())
+        }
+        LeafKind::Chars { encoding } => {
+            let Store::Fixed(v, w) = &store else {
+                return Err(Error::Arrow("char array column of the wrong shape".into()));
+            };
+            let mut b = arrow_array::builder::StringBuilder::with_capacity(rows, v.len());
+            for i in 0..rows {
+                let bytes = &v[i * w..(i + 1) * w];
+                let bytes = bytes
+                    .iter()
+                    .position(|&c| c == 0)
+                    .map_or(bytes, |end| &bytes[..end]);
+                if absent.as_ref().is_none_or(|n| n.is_valid(i)) {
+                    let t = sbekit_otf::text::decode(bytes, *encoding);
+                    *fallbacks += u64::from(t.fallback);
+                    b.append_value(t.text);
+                } else {
+                    b.append_null();
+                }
+            }
+            Arc::new(b.finish())
+        }
+        LeafKind::Array { ty, length } => {
+            let Store::Fixed(v, _) = store else {
+                return Err(Error::Arrow("array column of the wrong shape".into()));
+            };
+            // Elements in the schema's byte order, each decoded to a native value.
+            macro_rules! elems {
+                ($t:ty, $n:literal, $arrow:ty) => {{
+                    let vals: Vec<$t> = v
+                        .chunks_exact($n)
+                        .map(|c| {
+                            let a: [u8; $n] = c.try_into().unwrap_or([0; $n]);
+                            if big {
+                                <$t>::from_be_bytes(a)
+                            } else {
+                                <$t>::from_le_bytes(a)
+                            }
+                        })
+                        .collect();
+                    Arc::new(PrimitiveArray::<$arrow>::from(vals)) as ArrayRef
+                }};
+            }
+            let values: ArrayRef = match ty {
+                PrimitiveType::Int8 => elems!(i8, 1, Int8Type),
+                PrimitiveType::Uint8 | PrimitiveType::Char => elems!(u8, 1, UInt8Type),
+                PrimitiveType::Int16 => elems!(i16, 2, Int16Type),
+                PrimitiveType::Uint16 => elems!(u16, 2, UInt16Type),
+                PrimitiveType::Int32 => elems!(i32, 4, Int32Type),
+                PrimitiveType::Uint32 => elems!(u32, 4, UInt32Type),
+                PrimitiveType::Int64 => elems!(i64, 8, Int64Type),
+                PrimitiveType::Uint64 => elems!(u64, 8, UInt64Type),
+                PrimitiveType::Float => elems!(f32, 4, Float32Type),
+                _ => elems!(f64, 8, Float64Type),
+            };
+            let field = Arc::new(Field::new("item", scalar_type(*ty), true));
+            let len = i32::try_from(*length).unwrap_or(i32::MAX);
+            Arc::new(
+                FixedSizeListArray::try_new(field, len, values, absent)
+                    .map_err(|e| Error::Arrow(e.to_string()))?,
+            )
+        }
+        LeafKind::Enum {
+            bits,
+            names,
+            null,
+            signed_width,
+        } => {
+            let mut dict: Vec<String> = names.clone();
+            let mut unknown: HashMap<u64, i32> = HashMap::new();
+            let mut keys: Vec<Option<i32>> = Vec::with_capacity(rows);
+            for i in 0..rows {
+                if absent.as_ref().is_some_and(|n| n.is_null(i)) {
+                    keys.push(None);
+                    continue;
+                }
+                let raw = store.get(i);
+                if raw == *null {
+                    keys.push(None);
+                } else if let Some(k) = bits.iter().position(|&b| b == raw) {
+                    keys.push(Some(k as i32));
+                } else {
+                    // An unknown value is kept as its number, a dictionary entry of its own.
+                    let next = dict.len() as i32;
+                    let k = *unknown.entry(raw).or_insert_with(|| {
+                        let shown = match signed_width {
+                            Some(w) => sign_extend(raw, *w).to_string(),
+                            None => raw.to_string(),
+                        };
+                        dict.push(shown);
+                        next
+                    });
+                    keys.push(Some(k));
+                }
+            }
+            let keys = PrimitiveArray::<Int32Type>::from(keys);
+            let values = Arc::new(StringArray::from(dict));
+            Arc::new(
+                DictionaryArray::<Int32Type>::try_new(keys, values)
+                    .map_err(|e| Error::Arrow(e.to_string()))?,
+            )
+        }
+        LeafKind::Set { choices } => {
+            let mut arrays: Vec<ArrayRef> = Vec::with_capacity(choices.len());
+            for (_, bit) in choices {
+                let vals: Vec<bool> = (0..rows).map(|i| store.get(i) >> bit & 1 == 1).collect();
+                arrays.push(Arc::new(arrow_array::BooleanArray::new(
+                    vals.into(),
+                    absent.clone(),
+                )));
+            }
+            let fs: Fields = choices
+                .iter()
+                .map(|(n, _)| Field::new(n, DataType::Boolean, true))
+                .collect();
+            Arc::new(
+                StructArray::try_new_with_length(fs, arrays, absent, rows)
+                    .map_err(|e| Error::Arrow(e.to_string()))?,
+            )
+        }
+    })
+}
+
+pub(super) fn sign_extend(raw: u64, width: usize) -> i64 {
+    let shift = 64 - 8 * width.clamp(1, 8) as u32;
+    ((raw << shift) as i64) >> shift
+}
