@@ -24,7 +24,7 @@ use arrow_array::{
 };
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field, FieldRef, Fields, Schema, TimeUnit};
-use sbekit_feed::read::{FeedMessage, PacketMeta, Sink};
+use sbekit_feed::read::{Channel, FeedMessage, PacketMeta, Sink};
 use sbekit_ir::layout::Layout;
 use sbekit_otf::DecodeError;
 use std::collections::{BTreeMap, HashMap};
@@ -34,30 +34,29 @@ use std::sync::Arc;
 #[derive(Debug, Default)]
 struct PacketCols {
     capture: Vec<Option<i64>>,
-    channel: Vec<String>,
     seq: Vec<Option<u64>>,
     sending: Vec<Option<i64>>,
     index: Vec<u32>,
 }
 
 impl PacketCols {
-    /// The first `n` rows as arrays (and keeps the rest).
-    fn take(&mut self, n: usize) -> Vec<ArrayRef> {
+    /// The first `n` rows as arrays (and keeps the rest); `channel` is the partition's.
+    fn take(&mut self, n: usize, channel: &str) -> Vec<ArrayRef> {
         let n = n.min(self.index.len());
         let ts = |v: Vec<Option<i64>>| -> ArrayRef {
             Arc::new(PrimitiveArray::<TimestampNanosecondType>::from(v).with_timezone("UTC"))
         };
         let capture: Vec<_> = self.capture.drain(..n).collect();
         let sending: Vec<_> = self.sending.drain(..n).collect();
-        let mut channel = StringBuilder::with_capacity(n, n * 16);
-        for c in self.channel.drain(..n) {
-            channel.append_value(c);
+        let mut channels = StringBuilder::with_capacity(n, n * channel.len());
+        for _ in 0..n {
+            channels.append_value(channel);
         }
         let seq: Vec<_> = self.seq.drain(..n).collect();
         let index: Vec<_> = self.index.drain(..n).collect();
         vec![
             ts(capture),
-            Arc::new(channel.finish()),
+            Arc::new(channels.finish()),
             Arc::new(PrimitiveArray::<UInt64Type>::from(seq)),
             ts(sending),
             Arc::new(PrimitiveArray::<UInt32Type>::from(index)),
@@ -76,10 +75,15 @@ fn packet_fields() -> [Field; 5] {
     ]
 }
 
+/// A partition: the capture day (days since the epoch, UTC; `None` without a capture time) and
+/// the channel. Cheap to compare per message; the directory names are made when writing.
+type PartKey = (Option<i64>, Channel);
+
 /// One partition's (date and channel's) tables.
 struct Part {
     cols: SbeColumns,
-    packets: HashMap<String, PacketCols>,
+    /// By template id.
+    packets: HashMap<u64, PacketCols>,
 }
 
 /// Where full batches go.
@@ -95,8 +99,9 @@ pub enum Output<'w> {
 pub struct CaptureColumns<'w> {
     layout: Layout,
     options: Options,
-    names: HashMap<u64, String>,
-    parts: BTreeMap<(String, String), Part>,
+    /// Template id by message name.
+    ids: HashMap<String, u64>,
+    parts: BTreeMap<PartKey, Part>,
     out: Output<'w>,
     /// Rows written per table name.
     pub rows: BTreeMap<String, u64>,
@@ -105,12 +110,18 @@ pub struct CaptureColumns<'w> {
 }
 
 /// `YYYY-MM-DD` of a time in ns since the epoch (UTC); `unknown` without one.
+#[cfg(test)]
 fn utc_date(ns: Option<i64>) -> String {
-    let Some(ns) = ns else {
+    day_name(ns.map(|ns| ns.div_euclid(86_400_000_000_000)))
+}
+
+/// `YYYY-MM-DD` of a day counted from 1970-01-01; `unknown` without one.
+fn day_name(day: Option<i64>) -> String {
+    let Some(day) = day else {
         return "unknown".into();
     };
     // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = ns.div_euclid(86_400_000_000_000) + 719_468;
+    let z = day + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
     let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
@@ -125,15 +136,15 @@ fn utc_date(ns: Option<i64>) -> String {
 impl<'w> CaptureColumns<'w> {
     /// Tables for `layout`'s messages, written to `out` (or kept, see [`Output`]).
     pub fn new(layout: &Layout, options: Options, out: Output<'w>) -> Self {
-        let names = layout
+        let ids = layout
             .messages
             .iter()
-            .map(|m| (u64::from(m.id), m.name.clone()))
+            .map(|m| (m.name.clone(), u64::from(m.id)))
             .collect();
         CaptureColumns {
             layout: layout.clone(),
             options,
-            names,
+            ids,
             parts: BTreeMap::new(),
             out,
             rows: BTreeMap::new(),
@@ -148,7 +159,7 @@ impl<'w> CaptureColumns<'w> {
         let mut out = Vec::new();
         for (_, name, schema) in cols.tables() {
             let empty = RecordBatch::new_empty(schema.clone());
-            let extra = PacketCols::default().take(0);
+            let extra = PacketCols::default().take(0, "");
             let b = decimalize(&with_packet_columns(&empty, extra)?)?;
             out.push((name.to_string(), b.schema()));
         }
@@ -165,7 +176,7 @@ impl<'w> CaptureColumns<'w> {
 
     /// Writes every buffered row; call once after the read.
     pub fn finish(&mut self) -> Result<(), Error> {
-        let keys: Vec<(String, String)> = self.parts.keys().cloned().collect();
+        let keys: Vec<PartKey> = self.parts.keys().copied().collect();
         for k in keys {
             self.write(&k, true)?;
         }
@@ -175,7 +186,8 @@ impl<'w> CaptureColumns<'w> {
         }
     }
 
-    fn write(&mut self, key: &(String, String), flush: bool) -> Result<(), Error> {
+    fn write(&mut self, key: &PartKey, flush: bool) -> Result<(), Error> {
+        let channel = key.1.to_string();
         let Some(part) = self.parts.get_mut(key) else {
             return Ok(());
         };
@@ -183,19 +195,21 @@ impl<'w> CaptureColumns<'w> {
             part.cols.flush()?;
         }
         for (name, batch) in part.cols.drain()? {
+            let id = self.ids.get(&name).copied().unwrap_or(u64::MAX);
             let extra = part
                 .packets
-                .get_mut(&name)
-                .map(|p| p.take(batch.num_rows()))
+                .get_mut(&id)
+                .map(|p| p.take(batch.num_rows(), &channel))
                 .unwrap_or_default();
             let batch = with_packet_columns(&batch, extra)?;
             let batch = decimalize(&batch)?;
             *self.rows.entry(name.clone()).or_default() += batch.num_rows() as u64;
             match &mut self.out {
                 Output::Writer(w) => {
-                    let channel_dir = key.1.replace(':', "_");
+                    let channel_dir = channel.replace(':', "_");
+                    let date = day_name(key.0);
                     let p = [
-                        ("date", key.0.as_str()),
+                        ("date", date.as_str()),
                         ("channel", channel_dir.as_str()),
                         ("type", name.as_str()),
                     ];
@@ -210,26 +224,23 @@ impl<'w> CaptureColumns<'w> {
 
 impl Sink for CaptureColumns<'_> {
     fn message(&mut self, p: &PacketMeta, m: &FeedMessage<'_>) -> Result<(), DecodeError> {
-        let key = (utc_date(p.capture_ns), p.channel.to_string());
+        let key = (
+            p.capture_ns.map(|ns| ns.div_euclid(86_400_000_000_000)),
+            p.channel,
+        );
         if !self.parts.contains_key(&key) {
             let part = Part {
                 cols: SbeColumns::new(&self.layout, self.options),
                 packets: HashMap::new(),
             };
-            self.parts.insert(key.clone(), part);
+            self.parts.insert(key, part);
         }
         let Some(part) = self.parts.get_mut(&key) else {
             return Ok(());
         };
         part.cols.append(m.bytes, m.offset, None)?;
-        let name = self
-            .names
-            .get(&m.header.template_id)
-            .cloned()
-            .unwrap_or_default();
-        let pc = part.packets.entry(name).or_default();
+        let pc = part.packets.entry(m.header.template_id).or_default();
         pc.capture.push(p.capture_ns);
-        pc.channel.push(key.1.clone());
         pc.seq.push(p.seq);
         pc.sending.push(p.sending_ns);
         pc.index.push(m.index);
