@@ -1,5 +1,5 @@
-//! `sbekit capture`: SBE market-data captures through a framing profile (`stats`, `decode`)
-//! and synthetic ones (`synth`). The work is in `sbekit-feed`.
+//! `sbekit capture`: SBE market-data captures through a framing profile (`stats`, `decode`,
+//! `export`) and synthetic ones (`synth`). The work is in `sbekit-feed` and `sbekit-arrow`.
 
 use super::{write_stdout, Failure, EXIT_INVALID};
 use clap::{Args, Subcommand};
@@ -30,6 +30,7 @@ Examples:
   sbekit capture synth --profile cme-mdp3 --schema mdp3.xml --messages 100000 --gaps 3 -o a.pcapng
   sbekit capture stats --profile cme-mdp3 --schema mdp3.xml a.pcapng
   sbekit capture decode --profile b3-umdf --schema umdf.xml feed.pcap | jq .
+  sbekit capture export --profile cme-mdp3 --schema mdp3.xml --to parquet out/ a.pcapng
   sbekit capture stats --arbitrate --profile cme-mdp3 --schema mdp3.xml a.pcapng b.pcapng")]
 pub struct CaptureArgs {
     #[command(subcommand)]
