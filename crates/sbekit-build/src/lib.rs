@@ -16,8 +16,9 @@
 //!
 //! The crate needs `sbekit-runtime` as a dependency. Files start with an `@generated` comment,
 //! are written atomically and only when their contents change, and `cargo:rerun-if-changed` is
-//! printed for every input. When rustfmt is wanted but cannot run, a `cargo:warning` says so
-//! (the output is then left as the generator writes it: correct, one item per line).
+//! printed for every input. The output is laid out by `prettyplease` and needs no rustfmt;
+//! [`Config::rustfmt`] opts into the machine's rustfmt layout instead, and when rustfmt cannot
+//! run a `cargo:warning` says so (the output then keeps prettyplease's layout).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -80,7 +81,8 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Default settings: output to `OUT_DIR`, runtime at `::sbekit_runtime`, rustfmt on.
+    /// Default settings: output to `OUT_DIR`, runtime at `::sbekit_runtime`, prettyplease's
+    /// layout (no rustfmt).
     pub fn new() -> Self {
         Config {
             out_dir: None,
@@ -100,7 +102,8 @@ impl Config {
         self
     }
 
-    /// Whether to run rustfmt over the output.
+    /// Whether to run rustfmt over the output (default off: the output is already formatted,
+    /// by prettyplease, the same on every machine).
     pub fn rustfmt(&mut self, on: bool) -> &mut Self {
         self.options.rustfmt = on;
         self
@@ -150,7 +153,7 @@ impl Config {
             match sbekit_codegen::try_format(&text) {
                 Ok(formatted) => text = formatted,
                 Err(e) => println!(
-                    "cargo:warning=sbekit-build: {file_name} is left unformatted: {e} (Config::rustfmt(false) silences this)"
+                    "cargo:warning=sbekit-build: {file_name} keeps prettyplease's layout: {e} (Config::rustfmt(false) silences this)"
                 ),
             }
         }

@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 /// Generation options.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// The npm package name (default: `<package>-sbe`, lower-cased, dots as dashes).
+    /// The npm package name (default: [`default_package_name`]).
     pub package_name: Option<String>,
 }
 
@@ -76,15 +76,12 @@ pub fn write_package(layout: &Layout, dir: &Path, opts: &Options) -> std::io::Re
     Ok(())
 }
 
-/// The npm package name for a layout: `<package>-sbe`, lower-cased, with dots as dashes.
+/// The npm package name for a layout, named as the Rust crate is
+/// ([`sbekit_plan::names::package_name`]): lower-case words joined by dashes, with an `-sbe`
+/// suffix unless it already ends in `sbe` (`spot_sbe` -> `spot-sbe`, `baseline` ->
+/// `baseline-sbe`).
 pub fn default_package_name(layout: &Layout) -> String {
-    let base: String = layout
-        .package
-        .to_ascii_lowercase()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    format!("{}-sbe", base.trim_matches('-'))
+    sbekit_plan::names::package_name(&layout.package)
 }
 
 /// Accessor names of one field in a generated class.

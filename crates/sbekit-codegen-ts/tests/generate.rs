@@ -89,3 +89,17 @@ fn hostile_group_counts_are_checked_in_constant_time() {
     assert!(skip.contains("if (bl * n > lim - p) {"), "{skip}");
     assert!(!skip.contains("for (let i = 0; i < n; i++)"), "{skip}");
 }
+
+/// Issue 19: the npm package is named as the Rust crate is: no second `sbe` suffix.
+#[test]
+fn package_name_does_not_double_the_sbe_suffix() {
+    let mut l = layout("../../schemas/market-data.xml");
+    for (package, want) in [
+        ("spot_sbe", "spot-sbe"),
+        ("b3.umdf.mbo.sbe", "b3-umdf-mbo-sbe"),
+        ("baseline", "baseline-sbe"),
+    ] {
+        l.package = package.into();
+        assert_eq!(default_package_name(&l), want, "{package}");
+    }
+}

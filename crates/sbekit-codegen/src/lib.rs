@@ -6,15 +6,16 @@
 //! bit sets, composites and a dispatcher over all messages (`AnyMessage::decode`). The output
 //! uses the small `sbekit-runtime` crate, contains no `unsafe`, and cannot panic on any input.
 //!
-//! [`write_module`] and [`write_crate`] put the output on disk atomically; [`format()`] runs
-//! `rustfmt` over it.
+//! The output is laid out by `prettyplease`, so it reads like code and is the same on every
+//! machine whatever its rustfmt; [`Options::rustfmt`] additionally runs the machine's `rustfmt`
+//! for projects that want its layout. [`write_module`] and [`write_crate`] put the output on disk
+//! atomically; [`format()`] runs `rustfmt` over any source.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod emit;
 pub mod names;
-mod view;
 
 use sbekit_ir::layout::Layout;
 use sbekit_ir::Ir;
@@ -28,28 +29,22 @@ use std::process::{Command, Stdio};
 pub struct Options {
     /// Path by which generated code names the runtime crate (default `::sbekit_runtime`).
     pub runtime_path: String,
-    /// Run `rustfmt` over the output when it is available (default true).
+    /// Also run the machine's `rustfmt` over the output, when it is available (default false).
+    /// The output is always laid out by `prettyplease` and needs no rustfmt; this only trades
+    /// that machine-independent layout for rustfmt's.
     pub rustfmt: bool,
     /// How schema names that are Rust keywords become identifiers.
     pub keywords: KeywordStyle,
 }
 
-/// How schema names that are Rust keywords become identifiers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum KeywordStyle {
-    /// Raw identifiers (`r#type`); `self`, `Self`, `super` and `crate`, which cannot be raw,
-    /// get a trailing underscore.
-    #[default]
-    Raw,
-    /// A trailing underscore for every keyword (`type_`).
-    Suffix,
-}
+pub use sbekit_plan::names::rust::KeywordStyle;
+pub use sbekit_plan::Plan;
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             runtime_path: "::sbekit_runtime".to_string(),
-            rustfmt: true,
+            rustfmt: false,
             keywords: KeywordStyle::Raw,
         }
     }
@@ -60,6 +55,10 @@ impl Default for Options {
 pub enum GenError {
     /// The IR uses a construct the generator does not support (or is malformed).
     Unsupported(String),
+    /// The schema's codec plan could not be built.
+    Plan(sbekit_plan::PlanError),
+    /// The generator produced source that does not parse as Rust (a bug in the generator).
+    Malformed(String),
     /// Writing the output failed.
     Io(PathBuf, std::io::Error),
 }
@@ -68,6 +67,13 @@ impl fmt::Display for GenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GenError::Unsupported(m) => write!(f, "cannot generate Rust: {m}"),
+            GenError::Plan(e) => write!(f, "cannot generate Rust: {e}"),
+            GenError::Malformed(m) => {
+                write!(
+                    f,
+                    "generated Rust does not parse (a bug in sbekit-codegen): {m}"
+                )
+            }
             GenError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
         }
     }
@@ -76,9 +82,16 @@ impl fmt::Display for GenError {
 impl std::error::Error for GenError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            GenError::Unsupported(_) => None,
+            GenError::Unsupported(_) | GenError::Malformed(_) => None,
+            GenError::Plan(e) => Some(e),
             GenError::Io(_, e) => Some(e),
         }
+    }
+}
+
+impl From<sbekit_plan::PlanError> for GenError {
+    fn from(e: sbekit_plan::PlanError) -> Self {
+        GenError::Plan(e)
     }
 }
 
@@ -111,19 +124,42 @@ impl std::error::Error for FormatError {
 
 /// Generates the Rust module for `ir`. Identical input gives identical output.
 pub fn generate(ir: &Ir, opts: &Options) -> Result<String, GenError> {
-    let layout = Layout::from_ir(ir).map_err(|e| GenError::Unsupported(e.to_string()))?;
-    generate_layout(&layout, opts)
+    generate_plan(&Plan::from_ir(ir)?, opts)
 }
 
 /// Generates the Rust module for a schema's layout. Identical input gives identical output.
 pub fn generate_layout(layout: &Layout, opts: &Options) -> Result<String, GenError> {
-    let schema = view::build(layout);
-    let text = emit::emit(&schema, opts);
+    generate_plan(&Plan::new(layout)?, opts)
+}
+
+/// Generates the Rust module for a schema's codec plan: what [`generate`] and
+/// [`generate_layout`] do after building the plan. Identical input gives identical output.
+pub fn generate_plan(plan: &Plan, opts: &Options) -> Result<String, GenError> {
+    let text = pretty(&emit::emit(plan, opts))?;
     Ok(if opts.rustfmt {
         format(&text).unwrap_or(text)
     } else {
         text
     })
+}
+
+/// Lays out generated source with `prettyplease`. Leading `//` comment lines (the `@generated`
+/// line), which a syntax tree does not keep, are carried over as they are.
+fn pretty(source: &str) -> Result<String, GenError> {
+    let split = source
+        .lines()
+        .take_while(|l| l.starts_with("//") && !l.starts_with("///") && !l.starts_with("//!"))
+        .map(|l| l.len() + 1)
+        .sum::<usize>()
+        .min(source.len());
+    let (head, body) = source.split_at(split);
+    let file = syn::parse_file(body).map_err(|e| GenError::Malformed(e.to_string()))?;
+    let mut out = head.to_string();
+    if !head.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(&prettyplease::unparse(&file));
+    Ok(out)
 }
 
 /// The module file name for a schema: its package in snake case (`baseline.rs`).
@@ -146,12 +182,7 @@ pub fn module_name_of(package: &str) -> String {
 /// The default name of a generated crate: the package, dashed, with an `-sbe` suffix unless
 /// it already ends in `sbe` (`b3.umdf.mbo.sbe` -> `b3-umdf-mbo-sbe`, `baseline` -> `baseline-sbe`).
 pub fn crate_name(ir: &Ir) -> String {
-    let base = module_name(ir).replace('_', "-");
-    if base.ends_with("sbe") {
-        base
-    } else {
-        format!("{base}-sbe")
-    }
+    sbekit_plan::names::package_name(&ir.package_name)
 }
 
 /// Formats Rust source with `rustfmt` (edition 2021). `None` if rustfmt is missing or fails.

@@ -1,7 +1,7 @@
 //! Golden files: the generator's output for our own schemas, checked in so that every change
 //! to the generator shows up as a diff. `UPDATE_GOLDEN=1 cargo test -p sbekit-codegen --test
-//! golden` rewrites them. The output is compared before rustfmt (whose layout may change
-//! between toolchains); the generator writes one item or statement per line.
+//! golden` rewrites them. The output is laid out by prettyplease (no rustfmt involved), so the
+//! files read like code and compare equal on every machine.
 
 use std::path::{Path, PathBuf};
 
@@ -11,11 +11,7 @@ fn root() -> PathBuf {
 
 fn check(schema: &str, golden: &str) {
     let ir = sbekit_schema::load_ir(&root().join(schema)).expect("schema compiles");
-    let opts = sbekit_codegen::Options {
-        rustfmt: false,
-        ..Default::default()
-    };
-    let text = sbekit_codegen::generate(&ir, &opts).expect("generates");
+    let text = sbekit_codegen::generate(&ir, &Default::default()).expect("generates");
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
         .join(golden);

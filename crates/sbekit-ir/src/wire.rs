@@ -208,7 +208,7 @@ impl RequiredLengths {
 }
 
 /// The JSON member by which a decoded message says which schema version wrote it, when that
-/// differs from the decoding schema's version (`{"$version":0,...}`). `sbekit decode` prints it
+/// is older than the decoding schema's version (`{"$version":0,...}`). `sbekit decode` prints it
 /// and `sbekit encode` writes the message as that version, so that `decode | encode` gives the
 /// same bytes for every version. No SBE name can start with `$`, so it never meets a field.
 pub const VERSION_MEMBER: &str = "$version";

@@ -9,6 +9,7 @@ use crate::plan::{Decoder, MessageHeader};
 use sbekit_ir::ByteOrder;
 use std::fmt;
 use std::io::{self, Read};
+use std::ops::ControlFlow;
 use std::str::FromStr;
 
 /// How messages are delimited in a stream.
@@ -169,6 +170,65 @@ impl From<io::Error> for StreamError {
     }
 }
 
+/// What a stream run ([`MessageStream::run`]) does with each message: the one decode loop of
+/// `sbekit decode` (JSON and `--to`), the Arrow export and the Python package.
+pub trait MessageSink {
+    /// Decodes one message: `bytes` runs from its header to the end of its frame, `offset` is
+    /// its position in the stream. Returns the message's length, as [`Decoder::decode`] does.
+    fn decode(
+        &mut self,
+        bytes: &[u8],
+        header: &MessageHeader,
+        offset: u64,
+    ) -> Result<usize, DecodeError>;
+
+    /// Called after each message that [`MessageSink::decode`] took, or that the template filter
+    /// skipped (`info.decoded` false). `Break` ends the run early (a closed output, a failed
+    /// write the sink keeps to report).
+    fn decoded(&mut self, info: &MessageInfo) -> ControlFlow<()> {
+        let _ = info;
+        ControlFlow::Continue(())
+    }
+
+    /// Called for a bad message, whatever [`MessageSink::decode`] may have done with it;
+    /// `resumes` says whether the run goes on past it.
+    fn failed(&mut self, error: &StreamError, resumes: bool) {
+        let _ = (error, resumes);
+    }
+}
+
+/// What a [`MessageStream::run`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunReport {
+    /// Messages decoded (those the template filter skipped are not counted).
+    pub decoded: u64,
+    /// Bad messages (each reported through [`MessageSink::failed`]).
+    pub failed: u64,
+    /// Frames that held bytes after their message (padding), and those bytes.
+    pub padded_frames: u64,
+    /// Padding bytes skipped in all.
+    pub padding: u64,
+    /// Stream bytes consumed.
+    pub bytes: u64,
+    /// Why the run ended.
+    pub end: RunEnd,
+}
+
+/// Why a [`MessageStream::run`] ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The input ended.
+    #[default]
+    Input,
+    /// A bad message, without `keep_going`.
+    BadMessage,
+    /// A bad message the framing cannot resynchronise after (back-to-back messages), even
+    /// with `keep_going`.
+    CannotResume,
+    /// The sink asked to stop.
+    Sink,
+}
+
 /// Decodes a stream of framed messages one at a time, in bounded memory.
 #[derive(Debug)]
 pub struct MessageStream<R> {
@@ -219,6 +279,55 @@ impl<R: Read> MessageStream<R> {
     /// Stream offset of the next unread byte.
     pub fn offset(&self) -> u64 {
         self.offset
+    }
+
+    /// Runs the stream to its end, every message through `sink`. A bad message is reported to
+    /// the sink and ends the run, unless `keep_going` and the framing can skip the bad frame
+    /// (length-prefixed framings can; back-to-back messages cannot). Only a read error of the
+    /// input is an `Err`; everything about the messages is in the report.
+    pub fn run<S: MessageSink>(
+        &mut self,
+        decoder: &Decoder,
+        template: Option<u64>,
+        keep_going: bool,
+        sink: &mut S,
+    ) -> io::Result<RunReport> {
+        let mut report = RunReport::default();
+        loop {
+            let next = self.next_with(decoder, template, |bytes, header, offset| {
+                sink.decode(bytes, header, offset)
+            });
+            match next {
+                Ok(Some(info)) => {
+                    report.decoded += u64::from(info.decoded);
+                    if info.padding > 0 {
+                        report.padded_frames += 1;
+                        report.padding += info.padding as u64;
+                    }
+                    if sink.decoded(&info).is_break() {
+                        report.end = RunEnd::Sink;
+                        break;
+                    }
+                }
+                Ok(None) => break,
+                Err(StreamError::Io(e)) => return Err(e),
+                Err(e @ StreamError::Message { resumable, .. }) => {
+                    report.failed += 1;
+                    let resumes = keep_going && resumable;
+                    sink.failed(&e, resumes);
+                    if !resumes {
+                        report.end = if keep_going {
+                            RunEnd::CannotResume
+                        } else {
+                            RunEnd::BadMessage
+                        };
+                        break;
+                    }
+                }
+            }
+        }
+        report.bytes = self.offset;
+        Ok(report)
     }
 
     fn available(&self) -> usize {

@@ -46,7 +46,7 @@ impl JsonPrinter {
         }
     }
 
-    /// Marks every message that a writer of another version than `schema_version` (the
+    /// Marks every message that a writer of an older version than `schema_version` (the
     /// decoding schema's) wrote with a first member [`VERSION_MEMBER`] (`"$version":0`), which
     /// `sbekit encode` honours: `decode | encode` then gives the same bytes at every version.
     /// Messages of the schema's version print as the reference's `JsonPrinter` prints them.
@@ -193,7 +193,9 @@ impl Visitor for JsonPrinter {
         self.comma = false;
         self.pending = 0;
         self.open(b'{');
-        if self.schema_version.is_some_and(|v| v != header.version) {
+        // Only older writers: a newer writer's message cannot be written again by this schema
+        // (its extra fields are unknown), so it prints as the reference prints it.
+        if self.schema_version.is_some_and(|v| header.version < v) {
             self.key(VERSION_MEMBER);
             self.scalar(Value::UInt(header.version), Encoding::Ascii);
         }

@@ -13,9 +13,13 @@ use pyo3_arrow::PyTable;
 use sbekit_arrow::iex::{table_names, IexColumns};
 use sbekit_arrow::{Options, SbeColumns};
 use sbekit_iex::ReadOptions;
-use sbekit_otf::framing::{Framing, MessageStream, StreamError, DEFAULT_MAX_MESSAGE};
+use sbekit_otf::framing::{
+    Framing, MessageInfo, MessageSink, MessageStream, StreamError, DEFAULT_MAX_MESSAGE,
+};
+use sbekit_otf::{DecodeError, MessageHeader};
 use std::collections::BTreeMap;
 use std::io::Read;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -65,29 +69,87 @@ fn columns<R: Read>(
     let c = &schema.inner;
     let mut cols = SbeColumns::new(&c.layout, Options::default());
     let mut stream = MessageStream::new(reader, framing, DEFAULT_MAX_MESSAGE);
-    let mut out: BTreeMap<String, Vec<RecordBatch>> = BTreeMap::new();
-    let arrow = |e: sbekit_arrow::Error| ReadError::Arrow(e.to_string());
-    loop {
-        let next = stream.next_with(&c.decoder, template, |bytes, _h, offset| {
-            cols.append(bytes, offset, None)
-        });
-        match next {
-            Ok(None) => break,
-            Ok(Some(_)) => {
-                if cols.has_full() {
-                    for (name, b) in cols.drain().map_err(arrow)? {
-                        out.entry(name).or_default().push(b);
-                    }
-                }
+    let mut sink = Tables {
+        cols: &mut cols,
+        out: BTreeMap::new(),
+        error: None,
+    };
+    stream
+        .run(&c.decoder, template, false, &mut sink)
+        .map_err(|e| ReadError::Stream(StreamError::Io(e)))?;
+    if let Some(e) = sink.error.take() {
+        return Err(e);
+    }
+    sink.drain(true)?;
+    let out = sink.out;
+    Ok((cols, out))
+}
+
+/// `read`'s part of the shared stream loop: messages into the tables, full batches kept.
+struct Tables<'a> {
+    cols: &'a mut SbeColumns,
+    out: BTreeMap<String, Vec<RecordBatch>>,
+    /// The first bad message, or a batch that could not be cut.
+    error: Option<ReadError>,
+}
+
+impl Tables<'_> {
+    /// Takes the batches that are full (all of them when `flush`).
+    fn drain(&mut self, flush: bool) -> Result<(), ReadError> {
+        let arrow = |e: sbekit_arrow::Error| ReadError::Arrow(e.to_string());
+        if flush {
+            self.cols.flush().map_err(arrow)?;
+        }
+        for (name, b) in self.cols.drain().map_err(arrow)? {
+            self.out.entry(name).or_default().push(b);
+        }
+        Ok(())
+    }
+}
+
+impl MessageSink for Tables<'_> {
+    fn decode(
+        &mut self,
+        bytes: &[u8],
+        _header: &MessageHeader,
+        offset: u64,
+    ) -> Result<usize, DecodeError> {
+        self.cols.append(bytes, offset, None)
+    }
+
+    fn decoded(&mut self, _info: &MessageInfo) -> ControlFlow<()> {
+        if self.cols.has_full() {
+            if let Err(e) = self.drain(false) {
+                self.error = Some(e);
+                return ControlFlow::Break(());
             }
-            Err(e) => return Err(ReadError::Stream(e)),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn failed(&mut self, error: &StreamError, _resumes: bool) {
+        if self.error.is_none() {
+            self.error = Some(ReadError::Stream(clone_stream_error(error)));
         }
     }
-    cols.flush().map_err(arrow)?;
-    for (name, b) in cols.drain().map_err(arrow)? {
-        out.entry(name).or_default().push(b);
+}
+
+/// A copy of a stream error (`io::Error` is not `Clone`; only message errors reach a sink).
+fn clone_stream_error(e: &StreamError) -> StreamError {
+    match e {
+        StreamError::Io(io) => StreamError::Io(std::io::Error::new(io.kind(), io.to_string())),
+        StreamError::Message {
+            index,
+            offset,
+            error,
+            resumable,
+        } => StreamError::Message {
+            index: *index,
+            offset: *offset,
+            error: error.clone(),
+            resumable: *resumable,
+        },
     }
-    Ok((cols, out))
 }
 
 fn run(

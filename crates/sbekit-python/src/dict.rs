@@ -93,17 +93,23 @@ pub struct DictBuilder<'py, 'k> {
     stack: Vec<Frame<'py>>,
     done: Option<Bound<'py, PyDict>>,
     error: Option<PyErr>,
+    /// The decoding schema's version: a message of an older version gets a `"$version"` key.
+    schema_version: u64,
 }
 
 impl<'py, 'k> DictBuilder<'py, 'k> {
-    /// A builder naming members with `keys`.
-    pub fn new(py: Python<'py>, keys: &'k Keys) -> Self {
+    /// A builder naming members with `keys`, for a schema of version `schema_version`: a
+    /// message written at an older version says so in a first key `"$version"`
+    /// ([`sbekit_ir::wire::VERSION_MEMBER`]), which `Schema.encode` honours, as `sbekit decode`
+    /// and `sbekit encode` do.
+    pub fn new(py: Python<'py>, keys: &'k Keys, schema_version: u64) -> Self {
         DictBuilder {
             py,
             keys,
             stack: Vec::with_capacity(8),
             done: None,
             error: None,
+            schema_version,
         }
     }
 
@@ -194,10 +200,16 @@ fn text<'py>(py: Python<'py>, b: &[u8], encoding: Encoding) -> Bound<'py, PyAny>
 }
 
 impl Visitor for DictBuilder<'_, '_> {
-    fn begin_message(&mut self, _message: &MessagePlan, _header: &MessageHeader) {
+    fn begin_message(&mut self, _message: &MessagePlan, header: &MessageHeader) {
         self.stack.clear();
         self.done = None;
-        self.stack.push(Frame::Dict(PyDict::new(self.py)));
+        let d = PyDict::new(self.py);
+        if header.version < self.schema_version {
+            if let Err(e) = d.set_item(sbekit_ir::wire::VERSION_MEMBER, header.version) {
+                self.error.get_or_insert(e);
+            }
+        }
+        self.stack.push(Frame::Dict(d));
     }
 
     fn end_message(&mut self, _message: &MessagePlan) {

@@ -9,9 +9,12 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use sbekit_encode::Encoder;
 use sbekit_ir::layout::Layout;
 use sbekit_ir::ByteOrder;
-use sbekit_otf::framing::{Framing, MessageStream, DEFAULT_MAX_MESSAGE};
-use sbekit_otf::Decoder;
+use sbekit_otf::framing::{
+    Framing, MessageInfo, MessageSink, MessageStream, StreamError, DEFAULT_MAX_MESSAGE,
+};
+use sbekit_otf::{DecodeError, Decoder, MessageHeader};
 use sbekit_schema::outline::{presence_label, FieldOutline, GroupOutline, MessageOutline, Outline};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -225,8 +228,10 @@ impl Schema {
     /// bytearray, memoryview or anything else with the buffer protocol. Returns a dict with
     /// one member per field in schema order: the values `sbekit decode` prints as JSON
     /// (`None` for JSON's null; NaN stays a float NaN; var data without a character encoding
-    /// is bytes). Raises `DecodeError` (with `.offset` counted from the start of `buf`, and
-    /// `.path`) if the bytes are not a valid message.
+    /// is bytes). A message written at an older version than the schema's starts with a key
+    /// `"$version"` (that version), which `encode` honours, so `encode(name, decode(buf))`
+    /// gives `buf` back at every version. Raises `DecodeError` (with `.offset` counted from
+    /// the start of `buf`, and `.path`) if the bytes are not a valid message.
     #[pyo3(signature = (buf, offset = None), text_signature = "(self, buf, offset=0)")]
     fn decode<'py>(
         &self,
@@ -249,7 +254,7 @@ impl Schema {
                 None,
             ));
         };
-        let mut b = DictBuilder::new(py, &self.inner.keys);
+        let mut b = DictBuilder::new(py, &self.inner.keys, self.inner.decoder.schema_version());
         match self.inner.decoder.decode(msg, &mut b) {
             Ok(_) => b.finish(),
             Err(e) => Err(errors::from_otf(py, &e, offset as u64, None)),
@@ -306,22 +311,19 @@ impl Schema {
         let template = self.template_id(template)?;
         let input = Input::from_object(buf)?;
         let mut stream = MessageStream::new(input.bytes(), framing, DEFAULT_MAX_MESSAGE);
-        let mut b = DictBuilder::new(py, &self.inner.keys);
-        let out = PyList::empty(py);
-        loop {
-            match stream.next_message(&self.inner.decoder, template, &mut b) {
-                Ok(None) => return Ok(out),
-                Ok(Some(info)) => {
-                    if info.decoded {
-                        out.append(b.finish()?)?;
-                    }
-                }
-                Err(e) => {
-                    b.reset();
-                    return Err(errors::from_stream(py, &e));
-                }
-            }
+        let decoder = &self.inner.decoder;
+        let mut sink = Dicts {
+            decoder,
+            builder: DictBuilder::new(py, &self.inner.keys, decoder.schema_version()),
+            out: PyList::empty(py),
+            error: None,
+        };
+        let run = stream.run(decoder, template, false, &mut sink);
+        if let Some(e) = sink.error {
+            return Err(e);
         }
+        run.map_err(|e| errors::from_stream(py, &StreamError::Io(e)))?;
+        Ok(sink.out)
     }
 
     /// encode(name, value, version=None) -> bytes
@@ -544,5 +546,45 @@ impl Message {
             self.var_data.len(),
             self.block_length
         )
+    }
+}
+
+/// `decode_all`'s part of the shared stream loop: each message into a dict, appended to a list.
+struct Dicts<'py, 'k, 'd> {
+    decoder: &'d Decoder,
+    builder: DictBuilder<'py, 'k>,
+    out: Bound<'py, PyList>,
+    /// The first error: a bad message, or a failure building its dict.
+    error: Option<PyErr>,
+}
+
+impl MessageSink for Dicts<'_, '_, '_> {
+    fn decode(
+        &mut self,
+        bytes: &[u8],
+        _header: &MessageHeader,
+        _offset: u64,
+    ) -> Result<usize, DecodeError> {
+        self.decoder.decode(bytes, &mut self.builder)
+    }
+
+    fn decoded(&mut self, info: &MessageInfo) -> ControlFlow<()> {
+        if !info.decoded {
+            return ControlFlow::Continue(());
+        }
+        match self.builder.finish().and_then(|d| self.out.append(d)) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                self.error = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    fn failed(&mut self, error: &StreamError, _resumes: bool) {
+        self.builder.reset();
+        let py = self.out.py();
+        self.error
+            .get_or_insert_with(|| errors::from_stream(py, error));
     }
 }

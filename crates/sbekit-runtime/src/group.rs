@@ -50,6 +50,25 @@ impl<'a, E> FixedGroupIter<'a, E> {
             entry: PhantomData,
         }
     }
+
+    /// Iterates over `count` entries of `block_len` bytes at `start` in `buf`; over none if
+    /// they are not all inside `buf` (which a checked message rules out).
+    #[inline(always)]
+    pub fn checked(
+        buf: &'a [u8],
+        start: usize,
+        block_len: usize,
+        count: usize,
+        acting_version: u64,
+    ) -> Self {
+        let rest = block_len
+            .checked_mul(count)
+            .and_then(|n| buf.get(start..start.checked_add(n)?));
+        match rest {
+            Some(rest) => Self::new(rest, block_len, count, acting_version),
+            None => Self::new(&[], block_len, 0, acting_version),
+        }
+    }
 }
 
 impl<E> Clone for FixedGroupIter<'_, E> {

@@ -20,6 +20,7 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod bounds;
 mod error;
 mod group;
 mod tail;
@@ -192,6 +193,7 @@ impl core::fmt::Display for UnknownName {
 #[doc(hidden)]
 pub const SOURCE_FILES: &[(&str, &str)] = &[
     ("src/lib.rs", include_str!("lib.rs")),
+    ("src/bounds.rs", include_str!("bounds.rs")),
     ("src/error.rs", include_str!("error.rs")),
     ("src/group.rs", include_str!("group.rs")),
     ("src/tail.rs", include_str!("tail.rs")),

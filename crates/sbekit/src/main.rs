@@ -39,7 +39,7 @@ enum Command {
     Trades(cmd::trades::TradesArgs),
     /// Compare two versions of a schema: what breaks old or new readers, proven by execution.
     Compat(cmd::compat::CompatArgs),
-    /// Generate Rust codecs (a crate or a module) from a schema.
+    /// Generate codecs from a schema: Rust (a crate or a module) or TypeScript (an npm package).
     Generate(cmd::generate::GenerateArgs),
 }
 

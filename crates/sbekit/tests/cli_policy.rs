@@ -186,41 +186,38 @@ fn a_closed_pipe_ends_output_quietly() {
     let _ = std::io::stderr().flush();
 }
 
+/// Generated Rust needs no rustfmt (prettyplease lays it out); `--rustfmt` asks for the
+/// machine's and says when it cannot run; the retired `--no-rustfmt` is accepted with a note.
 #[test]
-fn generate_says_when_rustfmt_cannot_run() {
+fn generate_needs_no_rustfmt_and_says_when_asked_for_one_that_cannot_run() {
     let dir = tempfile::tempdir().unwrap();
     let good = write(dir.path(), "good.xml", good_xml().as_bytes());
     let out_dir = dir.path().join("out");
-    let out = Command::new(env!("CARGO_BIN_EXE_sbekit"))
-        .args(["generate", "--lang", "rust", &good, "--module", "-o"])
-        .arg(&out_dir)
-        .env("RUSTFMT", dir.path().join("no-such-rustfmt"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sbekit"))
+            .args(["generate", "--lang", "rust", &good, "--module"])
+            .args(extra)
+            .arg("-o")
+            .arg(&out_dir)
+            .env("RUSTFMT", dir.path().join("no-such-rustfmt"))
+            .output()
+            .unwrap()
+    };
+    let plain = run(&[]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    assert!(!stderr(&plain).contains("rustfmt"), "{}", stderr(&plain));
+    let asked = run(&["--rustfmt"]);
+    assert_eq!(asked.status.code(), Some(0), "{}", stderr(&asked));
     assert!(
-        stderr(&out).contains("left unformatted"),
+        stderr(&asked).contains("keeps prettyplease's layout"),
         "{}",
-        stderr(&out)
+        stderr(&asked)
     );
-    let quiet = Command::new(env!("CARGO_BIN_EXE_sbekit"))
-        .args([
-            "generate",
-            "--lang",
-            "rust",
-            &good,
-            "--module",
-            "--no-rustfmt",
-            "-o",
-        ])
-        .arg(&out_dir)
-        .env("RUSTFMT", dir.path().join("no-such-rustfmt"))
-        .output()
-        .unwrap();
-    assert_eq!(quiet.status.code(), Some(0), "{}", stderr(&quiet));
+    let retired = run(&["--no-rustfmt"]);
+    assert_eq!(retired.status.code(), Some(0), "{}", stderr(&retired));
     assert!(
-        !stderr(&quiet).contains("unformatted"),
+        stderr(&retired).contains("no longer needed"),
         "{}",
-        stderr(&quiet)
+        stderr(&retired)
     );
 }

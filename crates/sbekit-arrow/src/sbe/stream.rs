@@ -1,6 +1,9 @@
 //! A whole stream of messages into partitioned files, in bounded memory.
 
 use super::*;
+use sbekit_otf::framing::{MessageInfo, MessageSink, MessageStream, StreamError};
+use sbekit_otf::MessageHeader;
+use std::ops::ControlFlow;
 
 /// What exporting one SBE stream did.
 #[derive(Debug, Default)]
@@ -43,54 +46,82 @@ pub fn export_stream<R: std::io::Read>(
     progress: &mut dyn FnMut(u64),
     on_error: &mut dyn FnMut(&sbekit_otf::framing::StreamError),
 ) -> Result<StreamExport, Error> {
-    use sbekit_otf::framing::{MessageStream, StreamError};
     let mut stream =
         MessageStream::new(input, opts.framing, opts.max_message).strict_frames(opts.strict_frames);
-    let mut report = StreamExport::default();
-    let write = |cols: &mut SbeColumns,
-                 out: &mut crate::sink::PartitionedWriter,
-                 flush: bool|
-     -> Result<(), Error> {
+    let mut sink = Exporting {
+        cols,
+        out,
+        partition,
+        progress,
+        on_error,
+        failure: None,
+    };
+    let run = stream
+        .run(decoder, opts.template, opts.keep_going, &mut sink)
+        .map_err(|e| Error::Io {
+            path: "input".into(),
+            source: e,
+        })?;
+    if let Some(e) = sink.failure.take() {
+        return Err(e);
+    }
+    sink.write(true)?;
+    (sink.progress)(run.bytes);
+    Ok(StreamExport {
+        decoded: run.decoded,
+        errors: run.failed,
+        bytes: run.bytes,
+    })
+}
+
+/// The export's part of the shared stream loop: messages into the tables, full batches out.
+struct Exporting<'a, 'p> {
+    cols: &'a mut SbeColumns,
+    out: &'a mut crate::sink::PartitionedWriter,
+    partition: &'a [(&'p str, &'p str)],
+    progress: &'a mut dyn FnMut(u64),
+    on_error: &'a mut dyn FnMut(&StreamError),
+    /// A write that failed: the run stops and the export reports it.
+    failure: Option<Error>,
+}
+
+impl Exporting<'_, '_> {
+    /// Writes the batches that are full (all of them when `flush`) under `type=<message>`.
+    fn write(&mut self, flush: bool) -> Result<(), Error> {
         if flush {
-            cols.flush()?;
+            self.cols.flush()?;
         }
-        for (name, batch) in cols.drain()? {
-            let mut p: Vec<(&str, &str)> = partition.to_vec();
+        for (name, batch) in self.cols.drain()? {
+            let mut p: Vec<(&str, &str)> = self.partition.to_vec();
             p.push(("type", &name));
-            out.write(&p, &name, &batch)?;
+            self.out.write(&p, &name, &batch)?;
         }
         Ok(())
-    };
-    loop {
-        let r = stream.next_with(decoder, opts.template, |bytes, _, offset| {
-            cols.append(bytes, offset, None)
-        });
-        match r {
-            Ok(Some(info)) => {
-                report.decoded += u64::from(info.decoded);
-                if cols.has_full() {
-                    write(cols, out, false)?;
-                    progress(stream.offset());
-                }
-            }
-            Ok(None) => break,
-            Err(StreamError::Io(e)) => {
-                return Err(Error::Io {
-                    path: "input".into(),
-                    source: e,
-                })
-            }
-            Err(e @ StreamError::Message { resumable, .. }) => {
-                report.errors += 1;
-                on_error(&e);
-                if !opts.keep_going || !resumable {
-                    break;
-                }
-            }
-        }
     }
-    write(cols, out, true)?;
-    report.bytes = stream.offset();
-    progress(report.bytes);
-    Ok(report)
+}
+
+impl MessageSink for Exporting<'_, '_> {
+    fn decode(
+        &mut self,
+        bytes: &[u8],
+        _header: &MessageHeader,
+        offset: u64,
+    ) -> Result<usize, DecodeError> {
+        self.cols.append(bytes, offset, None)
+    }
+
+    fn decoded(&mut self, info: &MessageInfo) -> ControlFlow<()> {
+        if self.cols.has_full() {
+            if let Err(e) = self.write(false) {
+                self.failure = Some(e);
+                return ControlFlow::Break(());
+            }
+            (self.progress)(info.offset.saturating_add(info.length as u64));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn failed(&mut self, error: &StreamError, _resumes: bool) {
+        (self.on_error)(error);
+    }
 }

@@ -5,7 +5,7 @@ use super::*;
 
 impl Gen<'_> {
     pub(super) fn body_decoder(&mut self, b: &Body, template: Option<i32>) {
-        let p = &b.path;
+        let p = &self.ty(b);
         let min = b.min_block;
         let k = b.sections.len();
         let versioned = b.has_versioned_fields();
@@ -150,16 +150,17 @@ impl Gen<'_> {
             // The one walk that checks a body: block, then each section in order.
             w!(out, "#[inline]");
             w!(out, "fn parse(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> {R}<Self, rt::DecodeError> {{");
-            w!(out, "let blk_end = match pos.checked_add(block_len) {{ {SOME}(e) if e <= buf.len() => e, _ => return {ERR}(rt::DecodeError::too_short(pos, block_len, buf.len())) }};");
-            w!(out, "let blk = match buf.get(pos..blk_end) {{ {SOME}(b) => b, {NONE} => return {ERR}(rt::DecodeError::too_short(pos, block_len, buf.len())) }};");
-            w!(out, "let block = match blk.first_chunk::<{min}>() {{ {SOME}(b) => b, {NONE} => return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::BlockLengthTooShort {{ minimum: {min}, found: block_len }}, pos)) }};");
+            w!(
+                out,
+                "let (blk, block, blk_end) = rt::bounds::block::<{min}>(buf, pos, block_len)?;"
+            );
             if k > 0 {
                 w!(out, "let mut p = blk_end;");
                 w!(out, "let mut sec = [0usize; {}];", k + 1);
                 for (i, (_, s)) in sections.iter().enumerate() {
                     w!(out, "sec[{i}] = p;");
                     let step = match s {
-                    Section::Group { body, .. } => format!("p = {}Decoder::group_skip(buf, p, acting_version)?;", body.path),
+                    Section::Group { body, .. } => format!("p = {}Decoder::group_skip(buf, p, acting_version)?;", self.s.type_name(Language::Rust, &body.path)),
                     Section::Var { len, .. } => format!("p = rt::var_end(buf, p, |b: [u8; {}]| rt::Int::to_usize({}::from_{}_bytes(b)))?;", len.ty.size(), rty(len.ty), endian(len.order)),
                 };
                     if s.since() > 0 {
@@ -193,18 +194,20 @@ impl Gen<'_> {
                 // locates the sections (every access stays bounds-checked, so it cannot panic).
                 w!(out, "#[inline]");
                 w!(out, "fn parse_trusted(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> {O}<Self> {{");
-                w!(out, "let blk_end = pos.saturating_add(block_len);");
-                w!(out, "let blk = buf.get(pos..blk_end)?;");
-                w!(out, "let block = blk.first_chunk::<{min}>()?;");
+                let blk = if versioned { "blk" } else { "_" };
+                w!(
+                    out,
+                    "let ({blk}, block, blk_end) = rt::bounds::block_trusted::<{min}>(buf, pos, block_len)?;"
+                );
                 w!(out, "let mut p = blk_end;");
                 w!(out, "let mut sec = [0usize; {}];", k + 1);
                 for (i, (_, s)) in sections.iter().enumerate() {
                     w!(out, "sec[{i}] = p;");
                     let step = match s {
-                        Section::Group { body, .. } => format!("p = {}Decoder::group_end_trusted(buf, p, acting_version)?;", body.path),
+                        Section::Group { body, .. } => format!("p = {}Decoder::group_end_trusted(buf, p, acting_version)?;", self.s.type_name(Language::Rust, &body.path)),
                         Section::Var { len, .. } => format!(
-                            "p = {{ let n = rt::Int::to_usize({}::from_{}_bytes(*rt::chunk::<{}>(buf, p)?)); p.saturating_add({}).saturating_add(n) }};",
-                            rty(len.ty), endian(len.order), len.ty.size(), len.ty.size()
+                            "p = rt::bounds::var_end_trusted(buf, p, |b: [u8; {}]| rt::Int::to_usize({}::from_{}_bytes(b)))?;",
+                            len.ty.size(), rty(len.ty), endian(len.order)
                         ),
                     };
                     if s.since() > 0 {
@@ -243,7 +246,7 @@ impl Gen<'_> {
                     body,
                     ..
                 } => {
-                    let it = format!("{}Iter", body.path);
+                    let it = format!("{}Iter", self.s.type_name(Language::Rust, &body.path));
                     doc(
                         out,
                         description.as_ref(),
@@ -252,7 +255,7 @@ impl Gen<'_> {
                     w!(out, "#[inline]");
                     let make = format!(
                         "{}Decoder::group_iter(self.buf, self.sec[{i}], self.acting_version)",
-                        body.path
+                        self.s.type_name(Language::Rust, &body.path)
                     );
                     if *since > 0 {
                         w!(out, "///");

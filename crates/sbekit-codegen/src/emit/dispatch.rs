@@ -95,7 +95,8 @@ impl Gen<'_> {
         w!(out, "");
     }
 
-    pub(super) fn dispatch(&mut self, messages: &[Body]) {
+    pub(super) fn dispatch(&mut self) {
+        let paths: Vec<String> = self.s.messages.iter().map(|m| self.ty(&m.body)).collect();
         let out = &mut self.out;
         let h = &self.s.header;
         w!(
@@ -106,15 +107,15 @@ impl Gen<'_> {
         w!(out, "pub enum AnyMessage<'a> {{");
         let mut seen = BTreeSet::new();
         let mut variants = Vec::new();
-        for (i, m) in messages.iter().enumerate() {
-            let id = self.s.messages.get(i).map_or(0, |m| m.0);
+        for (m, path) in self.s.messages.iter().zip(paths) {
+            let id = i32::try_from(m.id).unwrap_or(i32::MAX);
             if !seen.insert(id) {
                 continue;
             }
-            let v = escape_with(self.keywords, &m.path);
-            w!(out, "/// A `{}` message (template id {id}).", m.name);
-            w!(out, "{v}({}Decoder<'a>),", m.path);
-            variants.push((v, m.path.clone(), id));
+            let v = escape_with(self.keywords, &path);
+            w!(out, "/// A `{}` message (template id {id}).", m.body.name);
+            w!(out, "{v}({path}Decoder<'a>),");
+            variants.push((v, path, id));
         }
         w!(out, "}}");
         w!(out, "");

@@ -5,7 +5,7 @@ use super::*;
 
 impl Gen<'_> {
     pub(super) fn body_encoder(&mut self, b: &Body, template: Option<i32>) {
-        let p = &b.path;
+        let p = &self.ty(b);
         let bl = b.block_length;
         let k = b.sections.len();
         let mut names = Names::new(ENCODER_RESERVED);
@@ -157,7 +157,10 @@ impl Gen<'_> {
             for (i, (_, s)) in sections.iter().enumerate() {
                 let body = match s {
                     Section::Group { body, .. } => {
-                        format!("{}Writer::begin(&mut tail)?;", body.path)
+                        format!(
+                            "{}Writer::begin(&mut tail)?;",
+                            self.s.type_name(Language::Rust, &body.path)
+                        )
                     }
                     Section::Var { len, .. } => format!(
                         "tail.write_var({}::to_{}_bytes(0), &[])?;",
@@ -187,7 +190,7 @@ impl Gen<'_> {
                         body,
                         ..
                     } => {
-                        let gp = &body.path;
+                        let gp = &self.s.type_name(Language::Rust, &body.path);
                         doc(
                             out,
                             description.as_ref(),

@@ -32,7 +32,7 @@ impl Gen<'_> {
         count: &DimField,
         nested: bool,
     ) {
-        let p = &body.path;
+        let p = &self.ty(body);
         let out = &mut self.out;
         let max = count.max.min(u64::from(u32::MAX));
         w!(out, "/// Iterates over the entries of a `{name}` group (checked when the message was decoded).");
@@ -48,59 +48,48 @@ impl Gen<'_> {
         );
         w!(out, "");
         w!(out, "impl<'a> {p}Decoder<'a> {{");
-        // Checks the group header (the walk in `decode`).
-        w!(out, "#[inline]");
+        // What differs between groups: the dimension's layout, read here; the bounds
+        // arithmetic on it is the runtime's (`rt::bounds`).
+        w!(out, "#[inline(always)]");
         w!(
             out,
-            "fn group_check_dims(buf: &'a [u8], pos: usize) -> {R}<(usize, usize), rt::DecodeError> {{"
+            "fn group_dims(dims: &[u8; {dim}]) -> (usize, usize) {{ (rt::Int::to_usize({rb}), rt::Int::to_usize({rc})) }}"
         );
-        w!(out, "let dims = match rt::chunk::<{dim}>(buf, pos) {{ {SOME}(d) => d, {NONE} => return {ERR}(rt::DecodeError::too_short(pos, {dim}, buf.len())) }};");
-        w!(out, "let block_len = rt::Int::to_usize({rb});");
-        w!(out, "let remaining = rt::Int::to_usize({rc});");
+        w!(out, "");
         // 8- and 16-bit unsigned counts are small by construction; wider or signed ones are
         // bounded so a hostile count cannot make iteration run (nearly) forever.
-        if !(count.ty.is_unsigned_int() && count.ty.size() <= 2) {
-            w!(out, "if remaining > {max} {{ return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::InvalidDimension {{ found: remaining as u64 }}, pos)); }}");
-        }
-        if body.min_block > 0 {
-            w!(out, "if block_len < {p}Decoder::MIN_BLOCK_LENGTH {{ return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::BlockLengthTooShort {{ minimum: {p}Decoder::MIN_BLOCK_LENGTH, found: block_len }}, pos)); }}");
-        }
-        w!(out, "{OK}((block_len, remaining))");
-        w!(out, "}}");
-        w!(out, "");
+        let max_count = if count.ty.is_unsigned_int() && count.ty.size() <= 2 {
+            "usize::MAX".to_string()
+        } else {
+            max.to_string()
+        };
         w!(out, "/// Checks the group at `pos`; returns where it ends.");
         w!(out, "#[inline]");
         w!(out, "fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64) -> {R}<usize, rt::DecodeError> {{");
         w!(
             out,
-            "let (block_len, remaining) = Self::group_check_dims(buf, pos)?;"
+            "let (block_len, remaining) = rt::bounds::group_dims(buf, pos, {p}Decoder::MIN_BLOCK_LENGTH, {max_count}, Self::group_dims)?;"
         );
-        // `check_dims` read {dim} bytes at `pos`, so this cannot wrap.
-        w!(out, "let start = pos.wrapping_add({dim});");
-        // Entries that take no bytes cost iterations but no input: a count above the input's
-        // size is refused, so a hostile count cannot make a reader loop for (nearly) ever.
         if fixed {
             w!(out, "let _ = acting_version;");
-            if body.min_block == 0 {
-                w!(out, "if block_len == 0 && remaining > buf.len() {{ return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::InvalidDimension {{ found: remaining as u64 }}, pos)); }}");
-            }
             w!(
                 out,
-                "match block_len.checked_mul(remaining).and_then(|n| start.checked_add(n)) {{"
+                "rt::bounds::fixed_group_end(buf, pos, {dim}, block_len, remaining)"
             );
-            w!(out, "{SOME}(end) if end <= buf.len() => {OK}(end),");
-            w!(out, "_ => {ERR}(rt::DecodeError::too_short(start, block_len.saturating_mul(remaining), buf.len())),");
-            w!(out, "}}");
         } else {
-            w!(out, "let mut p = start;");
+            // `group_dims` read {dim} bytes at `pos`, so this cannot wrap.
+            w!(out, "let mut p = pos.wrapping_add({dim});");
             w!(out, "for _ in 0..remaining {{");
             w!(
                 out,
                 "let end = {p}Decoder::parse(buf, p, block_len, acting_version)?.end;"
             );
             // Entries that take no bytes are all alike (their sections are absent at this
-            // acting version); no need to walk them all, but their count is bounded as above.
-            w!(out, "if end == p {{ if remaining > buf.len() {{ return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::InvalidDimension {{ found: remaining as u64 }}, pos)); }} break; }}");
+            // acting version); no need to walk them all, but their count is bounded.
+            w!(
+                out,
+                "if end == p {{ rt::bounds::empty_entries(buf, pos, remaining)?; break; }}"
+            );
             w!(out, "p = end;");
             w!(out, "}}");
             w!(out, "{OK}(p)");
@@ -114,18 +103,18 @@ impl Gen<'_> {
                 out,
                 "fn group_end_trusted(buf: &'a [u8], pos: usize, acting_version: u64) -> {O}<usize> {{"
             );
-            w!(out, "let dims = rt::chunk::<{dim}>(buf, pos)?;");
-            w!(out, "let block_len = rt::Int::to_usize({rb});");
-            w!(out, "let remaining = rt::Int::to_usize({rc});");
-            w!(out, "let start = pos.saturating_add({dim});");
+            w!(
+                out,
+                "let (block_len, remaining) = rt::bounds::group_dims_trusted(buf, pos, Self::group_dims)?;"
+            );
             if fixed {
                 w!(out, "let _ = acting_version;");
                 w!(
                     out,
-                    "{SOME}(start.saturating_add(block_len.saturating_mul(remaining)))"
+                    "{SOME}(rt::bounds::fixed_group_end_trusted(pos, {dim}, block_len, remaining))"
                 );
             } else {
-                w!(out, "let mut p = start;");
+                w!(out, "let mut p = pos.saturating_add({dim});");
                 w!(out, "for _ in 0..remaining {{");
                 w!(
                     out,
@@ -148,32 +137,17 @@ impl Gen<'_> {
         );
         w!(
             out,
-            "let (block_len, remaining) = match rt::chunk::<{dim}>(buf, pos) {{"
+            "let (block_len, remaining) = rt::bounds::group_dims_trusted(buf, pos, Self::group_dims).unwrap_or((0, 0));"
         );
+        let kind = if fixed {
+            "FixedGroupIter::checked"
+        } else {
+            "GroupIter::new"
+        };
         w!(
             out,
-            "{SOME}(dims) => (rt::Int::to_usize({rb}), rt::Int::to_usize({rc})),"
+            "rt::{kind}(buf, pos.saturating_add({dim}), block_len, remaining, acting_version)"
         );
-        w!(out, "{NONE} => (0, 0),");
-        w!(out, "}};");
-        w!(out, "let start = pos.saturating_add({dim});");
-        if fixed {
-            w!(out, "match block_len.checked_mul(remaining).and_then(|n| buf.get(start..start.checked_add(n)?)) {{");
-            w!(
-                out,
-                "{SOME}(rest) => rt::FixedGroupIter::new(rest, block_len, remaining, acting_version),"
-            );
-            w!(
-                out,
-                "{NONE} => rt::FixedGroupIter::new(&[], block_len, 0, acting_version),"
-            );
-            w!(out, "}}");
-        } else {
-            w!(
-                out,
-                "rt::GroupIter::new(buf, start, block_len, remaining, acting_version)"
-            );
-        }
         w!(out, "}}");
         w!(out, "}}");
         w!(out, "");
@@ -200,7 +174,7 @@ impl Gen<'_> {
         bl: &DimField,
         count: &DimField,
     ) {
-        let p = &body.path;
+        let p = &self.ty(body);
         let out = &mut self.out;
         let max = count.max.min(u64::from(u32::MAX));
         let has_tail = !body.sections.is_empty();

@@ -1,4 +1,5 @@
-//! Writes Rust source for a [`Schema`] model.
+//! Writes Rust source for a codec [`Plan`]: renders it, never re-derives offsets, versions or
+//! checks from the layout.
 //!
 //! The output is one module's worth of items with no inner attributes, so it can be used as a
 //! `mod` file, as a crate's `lib.rs` or through `include!`. Unqualified names in the output are
@@ -6,12 +7,13 @@
 //! cannot shadow what the generated code uses.
 
 use crate::names::{camel, escape_with, screaming, snake, type_name};
-use crate::view::{
-    Body, CompositeDef, DimField, EnumDef, Field, Kind, Prim, Schema, Section, SetDef,
-};
 use crate::KeywordStyle;
 use crate::Options;
 use sbekit_ir::{ByteOrder, Presence, PrimitiveType, PrimitiveValue};
+use sbekit_plan::{
+    Body, CompositeDef, EnumDef, Field, Kind, Language, Plan, Prim, Section, SetDef,
+    Slot as DimField,
+};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -158,6 +160,7 @@ const DECODER_RESERVED: &[&str] = &[
     "from_block",
     "parse_trusted",
     "group_check_dims",
+    "group_dims",
     "group_skip",
     "group_end_trusted",
     "group_iter",
@@ -178,27 +181,25 @@ const ENCODER_RESERVED: &[&str] = &[
 ];
 
 struct Gen<'s> {
-    s: &'s Schema,
+    s: &'s Plan,
     keywords: KeywordStyle,
     out: String,
-    /// Rust names of the composites' decoder/encoder pairs and messages, by schema name.
-    msg_suffix: BTreeSet<String>,
+}
+
+impl Gen<'_> {
+    /// The Rust type name prefix of a message or group entry (`Car`, `CarFuelFigures`).
+    fn ty(&self, b: &Body) -> String {
+        self.s.type_name(Language::Rust, &b.path)
+    }
 }
 
 /// Generates the module text.
-pub fn emit(s: &Schema, opts: &Options) -> String {
+pub fn emit(s: &Plan, opts: &Options) -> String {
     let mut g = Gen {
         s,
         keywords: opts.keywords,
         out: String::new(),
-        msg_suffix: BTreeSet::new(),
     };
-    let composite_names: BTreeSet<String> = s.composites.keys().map(|k| type_name(k)).collect();
-    for (_, m) in &s.messages {
-        if composite_names.contains(&m.path) {
-            g.msg_suffix.insert(m.path.clone());
-        }
-    }
     g.preamble(opts);
     for (name, e) in &s.enums {
         g.enum_def(name, e);
@@ -210,45 +211,13 @@ pub fn emit(s: &Schema, opts: &Options) -> String {
         g.composite(name, c);
     }
     g.header();
-    let messages: Vec<Body> = s
-        .messages
-        .iter()
-        .map(|(_, b)| {
-            let mut b = b.clone();
-            if g.msg_suffix.contains(&b.path) {
-                rename(&mut b, "Message");
-            }
-            b
-        })
-        .collect();
-    for (i, m) in messages.iter().enumerate() {
-        let id = s.messages.get(i).map_or(0, |m| m.0);
-        g.body_decoder(m, Some(id));
-        g.body_encoder(m, Some(id));
+    for m in &s.messages {
+        let id = i32::try_from(m.id).unwrap_or(i32::MAX);
+        g.body_decoder(&m.body, Some(id));
+        g.body_encoder(&m.body, Some(id));
     }
-    g.dispatch(&messages);
+    g.dispatch();
     g.out
-}
-
-fn rename(b: &mut Body, suffix: &str) {
-    b.path.push_str(suffix);
-    for s in &mut b.sections {
-        if let Section::Group { body, .. } = s {
-            let tail = body.path.clone();
-            body.path = format!("{}{}", b.path, &tail[b.path.len() - suffix.len()..]);
-            rename_children(body);
-        }
-    }
-}
-
-fn rename_children(b: &mut Body) {
-    let base = b.path.clone();
-    for s in &mut b.sections {
-        if let Section::Group { name, body, .. } = s {
-            body.path = format!("{base}{}", camel(name));
-            rename_children(body);
-        }
-    }
 }
 
 /// How a value is returned: type and expression reading it from fixed-size array `arr`.

@@ -3,10 +3,13 @@
 
 use super::{write_or_closed, write_stdout, Failure, EXIT_INVALID};
 use clap::Args;
-use sbekit_otf::framing::{Framing, MessageStream, StreamError, DEFAULT_MAX_MESSAGE};
-use sbekit_otf::{Decoder, JsonPrinter, Limits, NoopVisitor, Visitor};
+use sbekit_otf::framing::{
+    Framing, MessageInfo, MessageSink, MessageStream, RunReport, StreamError, DEFAULT_MAX_MESSAGE,
+};
+use sbekit_otf::{DecodeError, Decoder, JsonPrinter, Limits, MessageHeader, NoopVisitor, Visitor};
 use std::fs::File;
 use std::io::{self, Read};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -20,7 +23,7 @@ Framings:
   sofh    FIX Simple Open Framing Header: big-endian u32 length including the 6-byte header,
           big-endian u16 encoding type 0xEB50 (SBE little endian) or 0x5BE0 (SBE big endian)
 
-A message written at another version than the schema's starts with \"$version\": N, which
+A message written at an older version than the schema's starts with \"$version\": N, which
 `sbekit encode` honours: `sbekit decode ... | sbekit encode ...` gives back the same bytes.
 
 Input is read through a bounded buffer, so files larger than memory stream in constant memory.
@@ -144,104 +147,125 @@ pub fn run(args: DecodeArgs) -> Result<ExitCode, Failure> {
     if args.count {
         write_stdout(format!("{}\n", outcome.decoded).as_bytes())?;
     }
-    if outcome.padded > 0 {
+    if outcome.padded_frames > 0 {
         eprintln!(
             "sbekit decode: {} frame{} held trailing padding ({} bytes in all), skipped",
-            outcome.padded,
-            if outcome.padded == 1 { "" } else { "s" },
+            outcome.padded_frames,
+            if outcome.padded_frames == 1 { "" } else { "s" },
             outcome.padding
         );
     }
-    if outcome.errors > 0 {
+    if outcome.failed > 0 {
         eprintln!(
             "sbekit decode: {} message{} decoded, {} failed",
             outcome.decoded,
             if outcome.decoded == 1 { "" } else { "s" },
-            outcome.errors
+            outcome.failed
         );
         return Ok(ExitCode::from(EXIT_INVALID));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-struct Outcome {
-    decoded: u64,
-    errors: u64,
-    /// Frames with bytes after their message, and those bytes.
-    padded: u64,
-    padding: u64,
-}
-
 /// Output is handed to stdout in chunks of about this size.
 const FLUSH_AT: usize = 256 << 10;
 
-/// Decodes the whole stream into `visitor`; `printer` exposes the visitor's JSON buffer (if it
-/// prints) so that output can be flushed and a failed message's partial output dropped.
-fn drive<R: Read, V: Visitor>(
+/// Decodes the whole stream into `visitor` through the shared stream loop
+/// ([`MessageStream::run`]); `printer` exposes the visitor's JSON buffer (if it prints) so that
+/// output can be flushed and a failed message's partial output dropped.
+fn drive<R: Read, V: Visitor, P: Fn(&mut V) -> Option<&mut JsonPrinter>>(
     args: &DecodeArgs,
     decoder: &Decoder,
     template: Option<u64>,
     mut stream: MessageStream<R>,
     visitor: &mut V,
-    printer: impl Fn(&mut V) -> Option<&mut JsonPrinter>,
-) -> Result<Outcome, Failure> {
-    let mut out = io::stdout().lock();
-    let mut outcome = Outcome {
-        decoded: 0,
-        errors: 0,
-        padded: 0,
-        padding: 0,
+    printer: P,
+) -> Result<RunReport, Failure> {
+    let mut sink = Printing {
+        decoder,
+        visitor,
+        printer,
+        mark: 0,
+        out: io::stdout().lock(),
+        failure: None,
+        closed: false,
+        keep_going: args.keep_going,
+        framing: args.framing,
     };
-    loop {
-        let mark = printer(visitor).map_or(0, |p| p.len());
-        match stream.next_message(decoder, template, visitor) {
-            Ok(Some(info)) => {
-                outcome.decoded += u64::from(info.decoded);
-                if info.padding > 0 {
-                    outcome.padded += 1;
-                    outcome.padding += info.padding as u64;
+    let report = stream
+        .run(decoder, template, args.keep_going, &mut sink)
+        .map_err(|e| Failure::usage(format_args!("reading {}: {e}", args.inputs[0].display())))?;
+    if let Some(f) = sink.failure {
+        return Err(f);
+    }
+    if !sink.closed {
+        if let Some(p) = (sink.printer)(sink.visitor) {
+            write_or_closed(&mut sink.out, p.output())?;
+            p.clear();
+        }
+    }
+    Ok(report)
+}
+
+/// `sbekit decode`'s part of the stream loop: messages into the visitor, JSON out in chunks.
+struct Printing<'a, V, P> {
+    decoder: &'a Decoder,
+    visitor: &'a mut V,
+    printer: P,
+    /// End of the output of the messages that decoded: a bad message's partial output is cut
+    /// back to it.
+    mark: usize,
+    out: io::StdoutLock<'static>,
+    /// A write that failed (kept to report once the loop has stopped).
+    failure: Option<Failure>,
+    /// The reader of stdout went away: end quietly.
+    closed: bool,
+    keep_going: bool,
+    framing: Framing,
+}
+
+impl<V: Visitor, P: Fn(&mut V) -> Option<&mut JsonPrinter>> MessageSink for Printing<'_, V, P> {
+    fn decode(
+        &mut self,
+        bytes: &[u8],
+        _header: &MessageHeader,
+        _offset: u64,
+    ) -> Result<usize, DecodeError> {
+        self.decoder.decode(bytes, self.visitor)
+    }
+
+    fn decoded(&mut self, _info: &MessageInfo) -> ControlFlow<()> {
+        let Some(p) = (self.printer)(self.visitor) else {
+            return ControlFlow::Continue(());
+        };
+        if p.len() >= FLUSH_AT {
+            match write_or_closed(&mut self.out, p.output()) {
+                Ok(true) => p.clear(),
+                Ok(false) => {
+                    self.closed = true;
+                    return ControlFlow::Break(());
                 }
-                if let Some(p) = printer(visitor) {
-                    if p.len() >= FLUSH_AT {
-                        if !write_or_closed(&mut out, p.output())? {
-                            return Ok(outcome);
-                        }
-                        p.clear();
-                    }
-                }
-            }
-            Ok(None) => break,
-            Err(StreamError::Io(e)) => {
-                return Err(Failure::usage(format_args!(
-                    "reading {}: {e}",
-                    args.inputs[0].display()
-                )))
-            }
-            Err(e @ StreamError::Message { resumable, .. }) => {
-                if let Some(p) = printer(visitor) {
-                    p.truncate(mark);
-                }
-                outcome.errors += 1;
-                eprintln!("sbekit decode: {e}");
-                if !args.keep_going {
-                    break;
-                }
-                if !resumable {
-                    if args.framing == Framing::Sbe {
-                        eprintln!(
-                            "sbekit decode: back-to-back messages cannot be resynchronised after a bad message; stopping"
-                        );
-                    }
-                    break;
+                Err(f) => {
+                    self.failure = Some(f);
+                    return ControlFlow::Break(());
                 }
             }
         }
+        self.mark = p.len();
+        ControlFlow::Continue(())
     }
-    if let Some(p) = printer(visitor) {
-        write_or_closed(&mut out, p.output())?;
-        p.clear();
+
+    fn failed(&mut self, error: &StreamError, resumes: bool) {
+        if let Some(p) = (self.printer)(self.visitor) {
+            p.truncate(self.mark);
+        }
+        eprintln!("sbekit decode: {error}");
+        if self.keep_going && !resumes && self.framing == Framing::Sbe {
+            eprintln!(
+                "sbekit decode: back-to-back messages cannot be resynchronised after a bad message; stopping"
+            );
+        }
     }
-    Ok(outcome)
 }
 
 /// `--to FORMAT DIR`: every message into its template's table (see `sbekit_arrow::sbe`).

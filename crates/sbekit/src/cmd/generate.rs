@@ -7,10 +7,31 @@ use sbekit_codegen::{KeywordStyle, Options, RuntimeDep};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Examples and output shapes, shown by `sbekit generate --help`.
+const AFTER_HELP: &str = "\
+Languages and what is written into OUT:
+  rust        a crate: Cargo.toml, src/lib.rs and, unless --runtime-path, a copy of the
+              runtime in OUT/sbekit-runtime/ so the crate builds offline;
+              with --module, one file OUT/<package>.rs to `mod` or `include!`
+              (its crate needs the sbekit-runtime dependency)
+  typescript  (or ts) an npm package: package.json, tsconfig.json and src/ (runtime,
+              types, message codecs, a JSON printer); no dependencies
+
+Generated Rust is laid out by prettyplease: the same on every machine, no rustfmt needed.
+
+Examples:
+  sbekit generate car.xml -o car-sbe                        # Rust crate car-sbe/
+  sbekit generate --module car.xml -o src/generated        # src/generated/baseline.rs
+  sbekit generate --lang ts car.xml -o car-ts               # npm package car-ts/
+  sbekit generate --crate-name my-codecs car.sbeir -o my-codecs
+  sbekit generate --rustfmt --keywords suffix car.xml -o car-sbe";
+
 /// Arguments of `sbekit generate`.
 #[derive(Args)]
+#[command(after_help = AFTER_HELP)]
 pub struct GenerateArgs {
-    /// Target language: `rust`, or `typescript` (`ts`) for an npm package.
+    /// Target language: `rust` (a crate, or a module with --module), or `typescript` (`ts`) for
+    /// an npm package.
     #[arg(long, default_value = "rust")]
     lang: String,
     /// The schema: SBE XML or a `.sbeir` IR file.
@@ -32,8 +53,12 @@ pub struct GenerateArgs {
     /// Schema names that are Rust keywords: `raw` identifiers (`r#type`) or a `suffix` (`type_`).
     #[arg(long, default_value = "raw", value_parser = ["raw", "suffix"])]
     keywords: String,
-    /// Leave the output unformatted (skip rustfmt).
+    /// Lay the Rust output out with the machine's rustfmt instead of prettyplease (a warning,
+    /// and prettyplease's layout, if rustfmt cannot run).
     #[arg(long)]
+    rustfmt: bool,
+    /// Retired: the output no longer needs rustfmt (accepted, with a note, for old scripts).
+    #[arg(long, hide = true, conflicts_with = "rustfmt")]
     no_rustfmt: bool,
 }
 
@@ -44,21 +69,24 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' ('rust' or 'typescript')",
+            "unsupported language '{}' ('rust', or 'typescript' / 'ts')",
             args.lang
         )));
     }
     let ir = sbekit_schema::load_ir(&args.schema)?;
-    if !args.no_rustfmt {
-        // The generator falls back to unformatted output; say so rather than do it silently.
+    if args.no_rustfmt {
+        eprintln!(
+            "sbekit: note: --no-rustfmt is no longer needed (the output is laid out by prettyplease, without rustfmt)"
+        );
+    }
+    if args.rustfmt {
+        // The generator falls back to prettyplease's layout; say so rather than do it silently.
         if let Err(e) = sbekit_codegen::try_format("fn main() {}\n") {
-            eprintln!(
-                "sbekit: warning: the output is left unformatted: {e} (--no-rustfmt silences this)"
-            );
+            eprintln!("sbekit: warning: the output keeps prettyplease's layout: {e}");
         }
     }
     let opts = Options {
-        rustfmt: !args.no_rustfmt,
+        rustfmt: args.rustfmt,
         keywords: if args.keywords == "suffix" {
             KeywordStyle::Suffix
         } else {

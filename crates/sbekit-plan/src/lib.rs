@@ -1,0 +1,420 @@
+//! The language-neutral codec plan: what every code generator renders, computed once per schema
+//! from the layout model ([`sbekit_ir::layout::Layout`]).
+//!
+//! The pipeline has the shape of planus': the schema compiler parses and checks, the layout
+//! model translates IR into offsets, sizes and versions, this crate turns the layout into a
+//! typed intermediate for codecs, and each generator (Rust, TypeScript, and the C++, Java, Go,
+//! C and C# ones to come) is a backend that renders a [`Plan`] and never re-derives offsets,
+//! versions or validation from the layout:
+//!
+//! - [`Plan::messages`]: per message its [`Body`] (fields with their accessors, groups and var
+//!   data in wire order, which is also the encoder's section order), and the [`Check`]s a
+//!   decoder performs once up front ([`Message::checks`]), each with what it reads and which
+//!   [`CheckError`]s it raises;
+//! - the shared enum, set and composite definitions the fields refer to by name
+//!   ([`Plan::enums`], [`Plan::sets`], [`Plan::composites`]: only the ones fields use, in name
+//!   order so that output is stable);
+//! - [`names`]: identifiers per target [`Language`], with its keyword and case policy.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let xml = r#"<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="p" id="1" version="0">
+//! # <types><composite name="messageHeader"><type name="blockLength" primitiveType="uint16"/>
+//! # <type name="templateId" primitiveType="uint16"/><type name="schemaId" primitiveType="uint16"/>
+//! # <type name="version" primitiveType="uint16"/></composite></types>
+//! # <sbe:message name="Tick" id="1"><field name="price" id="1" type="int64"/></sbe:message>
+//! # </sbe:messageSchema>"#;
+//! # let dir = std::env::temp_dir().join(format!("sbekit-plan-doc-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir)?;
+//! # let path = dir.join("tick.xml");
+//! # std::fs::write(&path, xml)?;
+//! let layout = sbekit_schema::load_layout(&path)?;
+//! let plan = sbekit_plan::Plan::new(&layout)?;
+//! let tick = &plan.messages[0];
+//! assert_eq!(tick.body.fields[0].offset, 0);
+//! assert_eq!(plan.type_name(sbekit_plan::Language::Rust, &tick.body.path), "Tick");
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok(())
+//! # }
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod build;
+mod checks;
+pub mod names;
+
+pub use checks::{Check, CheckError};
+pub use names::{Case, Language, NameKind};
+pub use sbekit_ir::wire::RequiredLengths;
+use sbekit_ir::{ByteOrder, Presence, PrimitiveType, PrimitiveValue};
+use std::collections::BTreeMap;
+
+/// Why a plan could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// The IR could not be turned into a layout (it is malformed or unsupported).
+    #[error("{0}")]
+    Layout(#[from] sbekit_ir::IrError),
+    /// The message header composite lacks one of the standard fields.
+    #[error("the message header has no `{0}` field")]
+    MissingHeaderField(&'static str),
+}
+
+/// A primitive value's place in a block or composite: how an accessor reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prim {
+    /// The primitive type of one element.
+    pub ty: PrimitiveType,
+    /// Number of elements (1 for scalars).
+    pub len: usize,
+    /// Byte order of the schema.
+    pub order: ByteOrder,
+    /// Required, optional (the null value means absent) or constant.
+    pub presence: Presence,
+    /// The null value (the absent marker of an optional field).
+    pub null: PrimitiveValue,
+    /// The value of a constant field (it takes no bytes).
+    pub constant: Option<PrimitiveValue>,
+    /// `characterEncoding`, if the schema gives one.
+    pub char_encoding: Option<String>,
+}
+
+/// What a field or composite member holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// A primitive or an array of primitives.
+    Prim(Prim),
+    /// An enum, by the name of its definition in [`Plan::enums`].
+    Enum {
+        /// The enum's schema name.
+        ty: String,
+        /// True if the field is optional (the enum's null value means absent).
+        optional: bool,
+        /// The value's name, when the field is a constant.
+        constant: Option<String>,
+    },
+    /// A bit set, by the name of its definition in [`Plan::sets`].
+    Set {
+        /// The set's schema name.
+        ty: String,
+    },
+    /// A composite, by the name of its definition in [`Plan::composites`].
+    Composite {
+        /// The composite's schema name.
+        ty: String,
+    },
+}
+
+/// A field of a block, or a member of a composite: one accessor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// Schema name.
+    pub name: String,
+    /// Schema description.
+    pub description: Option<String>,
+    /// Offset in the block (or composite), in bytes.
+    pub offset: usize,
+    /// Encoded size in bytes (0 for constants).
+    pub size: usize,
+    /// `sinceVersion`: a decoder of an older acting version reads the field as absent.
+    pub since: u32,
+    /// Required, optional or constant.
+    pub presence: Presence,
+    /// What the field holds.
+    pub kind: Kind,
+}
+
+impl Field {
+    /// True if the field is a constant (it takes no bytes on the wire).
+    pub fn is_constant(&self) -> bool {
+        match &self.kind {
+            Kind::Prim(p) => p.presence == Presence::Constant,
+            Kind::Enum { constant, .. } => constant.is_some(),
+            _ => false,
+        }
+    }
+}
+
+/// A message body or a group entry: a block of fields, then its sections in wire order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Body {
+    /// Schema names from the message down to this body (`["Car", "fuelFigures"]`); render
+    /// type names with [`Plan::type_name`].
+    pub path: Vec<String>,
+    /// Schema name of the message or group.
+    pub name: String,
+    /// Schema description.
+    pub description: Option<String>,
+    /// The block length this schema version writes.
+    pub block_length: usize,
+    /// Extent of the fields every version has: the shortest block a decoder accepts.
+    pub min_block: usize,
+    /// `(version, bytes)`: the block bytes the fields of versions up to `version` occupy, as
+    /// the layout computes them (a block shorter than that at its acting version is
+    /// malformed).
+    pub required: RequiredLengths,
+    /// The fields (accessors) of the block.
+    pub fields: Vec<Field>,
+    /// Groups, then var data, in wire order: the order a decoder walks and an encoder writes.
+    pub sections: Vec<Section>,
+}
+
+impl Body {
+    /// True if any field on the wire is newer than version 0 (then decoders keep the whole
+    /// block the writer sent).
+    pub fn has_versioned_fields(&self) -> bool {
+        self.fields.iter().any(|f| f.since > 0 && !f.is_constant())
+    }
+
+    /// True if entries have a fixed size (no nested groups or var data).
+    pub fn is_fixed(&self) -> bool {
+        self.sections.is_empty()
+    }
+
+    /// The encoder's order of sections, recursively: this body's block first, then each group
+    /// (with its entries' own order) and var data in turn.
+    pub fn encode_order(&self) -> Vec<EncodeStep<'_>> {
+        let mut out = vec![EncodeStep::Block(self)];
+        for s in &self.sections {
+            match s {
+                Section::Group { body, .. } => {
+                    out.push(EncodeStep::Group(s));
+                    out.extend(body.encode_order().into_iter().map(EncodeStep::nested));
+                }
+                Section::Var { .. } => out.push(EncodeStep::Var(s)),
+            }
+        }
+        out
+    }
+}
+
+/// One step of an encoder's section order ([`Body::encode_order`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EncodeStep<'p> {
+    /// Write a block (the message's, or one entry's).
+    Block(&'p Body),
+    /// Write a group's dimension header (then its entries: the [`EncodeStep::InEntry`] steps).
+    Group(&'p Section),
+    /// Write a var-data field (length prefix and bytes).
+    Var(&'p Section),
+    /// A step of each entry of the enclosing group.
+    InEntry(Box<EncodeStep<'p>>),
+}
+
+impl<'p> EncodeStep<'p> {
+    fn nested(self) -> Self {
+        EncodeStep::InEntry(Box::new(self))
+    }
+}
+
+/// An unsigned integer slot of a dimension or length composite (a group's block length or
+/// count, a var-data length).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot {
+    /// Primitive type.
+    pub ty: PrimitiveType,
+    /// Offset inside the composite.
+    pub offset: usize,
+    /// Byte order of the schema.
+    pub order: ByteOrder,
+    /// Largest value allowed (`maxValue`, or the type's largest non-null value).
+    pub max: u64,
+    /// For a constant member (a constant header field): its value, which is then not read
+    /// from the wire.
+    pub constant: Option<u64>,
+}
+
+impl Slot {
+    /// Width in bytes.
+    pub fn width(&self) -> usize {
+        self.ty.size()
+    }
+}
+
+/// A repeating group or a var-data field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Section {
+    /// A repeating group.
+    Group {
+        /// Schema name.
+        name: String,
+        /// Schema description.
+        description: Option<String>,
+        /// `sinceVersion`.
+        since: u32,
+        /// Size of the dimension composite.
+        dim_size: usize,
+        /// The entries' block length slot.
+        block_len: Slot,
+        /// The entry count slot.
+        count: Slot,
+        /// The entry's body.
+        body: Box<Body>,
+    },
+    /// A var-data field.
+    Var {
+        /// Schema name.
+        name: String,
+        /// Schema description.
+        description: Option<String>,
+        /// `sinceVersion`.
+        since: u32,
+        /// The length prefix.
+        len: Slot,
+        /// True for text (a character encoding, or `char` data).
+        text: bool,
+    },
+}
+
+impl Section {
+    /// Schema name.
+    pub fn name(&self) -> &str {
+        match self {
+            Section::Group { name, .. } | Section::Var { name, .. } => name,
+        }
+    }
+
+    /// `sinceVersion`.
+    pub fn since(&self) -> u32 {
+        match self {
+            Section::Group { since, .. } | Section::Var { since, .. } => *since,
+        }
+    }
+}
+
+/// An enum type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumDef {
+    /// Schema description.
+    pub description: Option<String>,
+    /// Encoding primitive.
+    pub ty: PrimitiveType,
+    /// Byte order of the schema.
+    pub order: ByteOrder,
+    /// The null value.
+    pub null: PrimitiveValue,
+    /// `(name, value, description)` in schema order.
+    pub values: Vec<(String, PrimitiveValue, Option<String>)>,
+}
+
+/// A bit set type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetDef {
+    /// Schema description.
+    pub description: Option<String>,
+    /// Encoding primitive.
+    pub ty: PrimitiveType,
+    /// Byte order of the schema.
+    pub order: ByteOrder,
+    /// `(name, bit, description)` in schema order.
+    pub choices: Vec<(String, u32, Option<String>)>,
+}
+
+/// A composite type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompositeDef {
+    /// Schema description.
+    pub description: Option<String>,
+    /// Encoded size in bytes.
+    pub size: usize,
+    /// Members, as fields at offsets inside the composite.
+    pub members: Vec<Field>,
+}
+
+/// The message header's standard fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Header {
+    /// Size in bytes.
+    pub size: usize,
+    /// Schema name of the header composite.
+    pub type_name: String,
+    /// `blockLength`.
+    pub block_length: Field,
+    /// `templateId`.
+    pub template_id: Field,
+    /// `schemaId`.
+    pub schema_id: Field,
+    /// `version`.
+    pub version: Field,
+}
+
+/// One message: its body and the checks a decoder makes up front.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    /// Template id.
+    pub id: u32,
+    /// `sinceVersion` of the message.
+    pub since_version: u32,
+    /// The message's body.
+    pub body: Body,
+    /// The validation steps, in wire order; after them, accessors cannot fail.
+    pub checks: Vec<Check>,
+}
+
+/// The codec plan of one schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// Schema `package`.
+    pub package: String,
+    /// Schema `id`.
+    pub id: u32,
+    /// Schema `version`.
+    pub version: u32,
+    /// Schema `semanticVersion`.
+    pub semantic_version: Option<String>,
+    /// Byte order of every multi-byte value.
+    pub byte_order: ByteOrder,
+    /// The message header.
+    pub header: Header,
+    /// Enums fields use, by schema name.
+    pub enums: BTreeMap<String, EnumDef>,
+    /// Sets fields use, by schema name.
+    pub sets: BTreeMap<String, SetDef>,
+    /// Composites fields (and the header) use, by schema name; group dimension and var-data
+    /// composites are described by [`Slot`]s instead.
+    pub composites: BTreeMap<String, CompositeDef>,
+    /// The messages, in the layout's (template id) order.
+    pub messages: Vec<Message>,
+}
+
+impl Plan {
+    /// The plan of a schema's layout.
+    pub fn new(layout: &sbekit_ir::layout::Layout) -> Result<Plan, PlanError> {
+        build::plan(layout)
+    }
+
+    /// The plan of a schema's IR (through its layout).
+    pub fn from_ir(ir: &sbekit_ir::Ir) -> Result<Plan, PlanError> {
+        Plan::new(&sbekit_ir::layout::Layout::from_ir(ir)?)
+    }
+
+    /// The type name of a message or group entry body in `lang` (`Car`, `CarFuelFigures`):
+    /// the message's type name, then each group's, in the language's type case. A message
+    /// whose type name is a composite's gets the suffix `Message` (types share one namespace).
+    pub fn type_name(&self, lang: Language, path: &[String]) -> String {
+        let Some((first, rest)) = path.split_first() else {
+            return String::new();
+        };
+        let case = lang.case(NameKind::Type);
+        let top = |n: &str| match lang {
+            Language::Rust => names::rust::type_name(n),
+            _ => case.apply(n),
+        };
+        let sep = match case {
+            Case::Snake | Case::ScreamingSnake => "_",
+            _ => "",
+        };
+        let mut out = top(first);
+        if self.composites.keys().any(|c| top(c) == out) {
+            out.push_str(sep);
+            out.push_str(&case.apply("Message"));
+        }
+        for p in rest {
+            out.push_str(sep);
+            out.push_str(&case.apply(p));
+        }
+        out
+    }
+}

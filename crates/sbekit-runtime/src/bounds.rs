@@ -1,0 +1,166 @@
+//! The bounds arithmetic of generated decoders, once: locating a block, a group's dimension,
+//! the end of a group of fixed-size entries, a var-data field. Each function comes in a checked
+//! form (used by `decode`, which reports what is wrong and where) and, where a decoder walks a
+//! message it already checked, a trusted form (which still never reads outside the buffer, and
+//! answers `None` or saturates instead of failing).
+//!
+//! Generated code passes the constants of its schema (block sizes, the dimension's size, the
+//! count's maximum) and a function that reads the dimension's two slots in the schema's byte
+//! order; everything that can overflow or fall outside the buffer is handled here.
+
+use crate::{chunk, DecodeError, DecodeErrorKind};
+
+/// A block of `block_len` bytes at `pos`: the whole block, its first `MIN` bytes (the fields
+/// every version has) and where it ends.
+///
+/// Fails with `BufferTooShort` if the block is not inside `buf`, then with
+/// `BlockLengthTooShort` if `block_len < MIN`.
+#[inline(always)]
+pub fn block<const MIN: usize>(
+    buf: &[u8],
+    pos: usize,
+    block_len: usize,
+) -> Result<(&[u8], &[u8; MIN], usize), DecodeError> {
+    // Shaped as the code generated decoders used to inline, which optimises best.
+    let end = match pos.checked_add(block_len) {
+        Some(e) if e <= buf.len() => e,
+        _ => return Err(DecodeError::too_short(pos, block_len, buf.len())),
+    };
+    let Some(blk) = buf.get(pos..end) else {
+        return Err(DecodeError::too_short(pos, block_len, buf.len()));
+    };
+    match blk.first_chunk::<MIN>() {
+        Some(fixed) => Ok((blk, fixed, end)),
+        None => Err(DecodeError::new(
+            DecodeErrorKind::BlockLengthTooShort {
+                minimum: MIN,
+                found: block_len,
+            },
+            pos,
+        )),
+    }
+}
+
+/// [`block`] for a message already checked: `None` instead of an error.
+#[inline(always)]
+pub fn block_trusted<const MIN: usize>(
+    buf: &[u8],
+    pos: usize,
+    block_len: usize,
+) -> Option<(&[u8], &[u8; MIN], usize)> {
+    let end = pos.saturating_add(block_len);
+    let blk = buf.get(pos..end)?;
+    Some((blk, blk.first_chunk::<MIN>()?, end))
+}
+
+/// Reads a group's dimension (`D` bytes at `pos`) with `read`, which returns the entries'
+/// block length and count, and checks it: the dimension is inside `buf`, the count is at most
+/// `max_count` (`InvalidDimension` otherwise) and the block length at least `min_block`
+/// (`BlockLengthTooShort` otherwise). Errors are reported at `pos`.
+#[inline(always)]
+pub fn group_dims<const D: usize>(
+    buf: &[u8],
+    pos: usize,
+    min_block: usize,
+    max_count: usize,
+    read: impl FnOnce(&[u8; D]) -> (usize, usize),
+) -> Result<(usize, usize), DecodeError> {
+    let (block_len, count) = match chunk::<D>(buf, pos) {
+        Some(d) => read(d),
+        None => return Err(DecodeError::too_short(pos, D, buf.len())),
+    };
+    if count > max_count {
+        return Err(invalid_count(count, pos));
+    }
+    if block_len < min_block {
+        return Err(DecodeError::new(
+            DecodeErrorKind::BlockLengthTooShort {
+                minimum: min_block,
+                found: block_len,
+            },
+            pos,
+        ));
+    }
+    Ok((block_len, count))
+}
+
+/// [`group_dims`] for a message already checked: the block length and count, or `None` if the
+/// dimension is not inside `buf`.
+#[inline(always)]
+pub fn group_dims_trusted<const D: usize>(
+    buf: &[u8],
+    pos: usize,
+    read: impl FnOnce(&[u8; D]) -> (usize, usize),
+) -> Option<(usize, usize)> {
+    chunk::<D>(buf, pos).map(read)
+}
+
+/// Where a group of `count` fixed-size entries of `block_len` bytes ends, its dimension of
+/// `dim` bytes being at `pos`; checks that the entries are inside `buf`.
+///
+/// Entries of a zero-length block take no bytes, so their count is not bounded by the input:
+/// it must not exceed the buffer's length (see [`empty_entries`]).
+#[inline(always)]
+pub fn fixed_group_end(
+    buf: &[u8],
+    pos: usize,
+    dim: usize,
+    block_len: usize,
+    count: usize,
+) -> Result<usize, DecodeError> {
+    if block_len == 0 {
+        empty_entries(buf, pos, count)?;
+    }
+    let start = pos.saturating_add(dim);
+    match block_len
+        .checked_mul(count)
+        .and_then(|n| start.checked_add(n))
+    {
+        Some(end) if end <= buf.len() => Ok(end),
+        _ => Err(DecodeError::too_short(
+            start,
+            block_len.saturating_mul(count),
+            buf.len(),
+        )),
+    }
+}
+
+/// [`fixed_group_end`] for a message already checked (saturating, never failing).
+#[inline(always)]
+pub fn fixed_group_end_trusted(pos: usize, dim: usize, block_len: usize, count: usize) -> usize {
+    pos.saturating_add(dim)
+        .saturating_add(block_len.saturating_mul(count))
+}
+
+/// Checks the count of a group whose entries took no bytes: entries that cost iterations but
+/// no input are refused beyond one per byte of the buffer, so a hostile count cannot make a
+/// decoder loop for (nearly) ever. The error (`InvalidDimension`) is reported at `pos`.
+#[inline(always)]
+pub fn empty_entries(buf: &[u8], pos: usize, count: usize) -> Result<(), DecodeError> {
+    if count > buf.len() {
+        Err(invalid_count(count, pos))
+    } else {
+        Ok(())
+    }
+}
+
+/// Where a var-data field whose `L`-byte length prefix is at `pos` ends, for a message already
+/// checked (saturating); `None` if the prefix is not inside `buf`.
+#[inline(always)]
+pub fn var_end_trusted<const L: usize>(
+    buf: &[u8],
+    pos: usize,
+    len: impl FnOnce([u8; L]) -> usize,
+) -> Option<usize> {
+    let n = len(*chunk::<L>(buf, pos)?);
+    Some(pos.saturating_add(L).saturating_add(n))
+}
+
+fn invalid_count(count: usize, pos: usize) -> DecodeError {
+    DecodeError::new(
+        DecodeErrorKind::InvalidDimension {
+            found: u64::try_from(count).unwrap_or(u64::MAX),
+        },
+        pos,
+    )
+}

@@ -1,0 +1,180 @@
+//! The runtime's bounds arithmetic (`sbekit_runtime::bounds`) and helpers, on their own:
+//! exact errors for hand-made buffers, and for hostile lengths and counts (proptest) an answer
+//! that never panics and never reaches outside the buffer.
+
+use proptest::prelude::*;
+use sbekit_runtime::bounds::{
+    block, block_trusted, empty_entries, fixed_group_end, fixed_group_end_trusted, group_dims,
+    group_dims_trusted, var_end_trusted,
+};
+use sbekit_runtime::{var_end, DecodeError, DecodeErrorKind, FixedEntry, FixedGroupIter};
+
+/// A little-endian `u16` block length then `u16` count.
+fn le_dims(d: &[u8; 4]) -> (usize, usize) {
+    (
+        usize::from(u16::from_le_bytes([d[0], d[1]])),
+        usize::from(u16::from_le_bytes([d[2], d[3]])),
+    )
+}
+
+fn too_short(offset: usize, needed: usize, available: usize) -> DecodeError {
+    DecodeError::new(
+        DecodeErrorKind::BufferTooShort { needed, available },
+        offset,
+    )
+}
+
+#[test]
+fn block_is_located_and_checked() {
+    let buf = [1u8, 2, 3, 4, 5, 6];
+    let (all, fixed, end) = block::<2>(&buf, 1, 4).unwrap();
+    assert_eq!((all, fixed, end), (&buf[1..5], &[2u8, 3], 5));
+    // Truncation is reported before a too-short block, both at the block's offset.
+    assert_eq!(block::<2>(&buf, 4, 3).unwrap_err(), too_short(4, 3, 2));
+    assert_eq!(
+        block::<4>(&buf, 0, 3).unwrap_err(),
+        DecodeError::new(
+            DecodeErrorKind::BlockLengthTooShort {
+                minimum: 4,
+                found: 3
+            },
+            0
+        )
+    );
+    assert_eq!(block::<0>(&buf, 9, 0).unwrap_err(), too_short(9, 0, 0));
+    assert_eq!(
+        block::<0>(&buf, usize::MAX, 2).unwrap_err(),
+        too_short(usize::MAX, 2, 0)
+    );
+    assert_eq!(block_trusted::<2>(&buf, 1, 4).map(|b| b.2), Some(5));
+    assert!(block_trusted::<2>(&buf, 1, usize::MAX).is_none());
+}
+
+#[test]
+fn group_dimension_is_read_and_checked() {
+    // Block length 3, count 2, then two entries.
+    let buf = [3u8, 0, 2, 0, 1, 1, 1, 2, 2, 2];
+    assert_eq!(group_dims(&buf, 0, 3, usize::MAX, le_dims), Ok((3, 2)));
+    assert_eq!(group_dims_trusted(&buf, 0, le_dims), Some((3, 2)));
+    assert_eq!(
+        group_dims(&buf, 0, 4, usize::MAX, le_dims)
+            .unwrap_err()
+            .kind,
+        DecodeErrorKind::BlockLengthTooShort {
+            minimum: 4,
+            found: 3
+        }
+    );
+    assert_eq!(
+        group_dims(&buf, 0, 0, 1, le_dims).unwrap_err(),
+        DecodeError::new(DecodeErrorKind::InvalidDimension { found: 2 }, 0)
+    );
+    assert_eq!(
+        group_dims(&buf, 8, 0, usize::MAX, le_dims).unwrap_err(),
+        too_short(8, 4, 2)
+    );
+    assert_eq!(group_dims_trusted(&buf, 8, le_dims), None);
+    assert_eq!(fixed_group_end(&buf, 0, 4, 3, 2), Ok(10));
+    assert_eq!(fixed_group_end_trusted(0, 4, 3, 2), 10);
+    assert_eq!(
+        fixed_group_end(&buf, 0, 4, 3, 3).unwrap_err(),
+        too_short(4, 9, 6)
+    );
+    assert_eq!(
+        fixed_group_end(&buf, 0, 4, usize::MAX, 2).unwrap_err(),
+        too_short(4, usize::MAX, 6)
+    );
+}
+
+#[test]
+fn empty_entries_are_bounded_by_the_input() {
+    let buf = [0u8; 5];
+    assert_eq!(empty_entries(&buf, 1, 5), Ok(()));
+    assert_eq!(
+        empty_entries(&buf, 1, 6).unwrap_err(),
+        DecodeError::new(DecodeErrorKind::InvalidDimension { found: 6 }, 1)
+    );
+    // A zero-length block: the count is charged against the input, not against the bytes.
+    assert_eq!(fixed_group_end(&buf, 0, 4, 0, 5), Ok(4));
+    assert_eq!(
+        fixed_group_end(&buf, 0, 4, 0, 1 << 20).unwrap_err().kind,
+        DecodeErrorKind::InvalidDimension { found: 1 << 20 }
+    );
+}
+
+#[test]
+fn var_data_ends() {
+    let buf = [3u8, 0, b'a', b'b', b'c', 9];
+    let len = |b: [u8; 2]| usize::from(u16::from_le_bytes(b));
+    assert_eq!(var_end(&buf, 0, len), Ok(5));
+    assert_eq!(var_end_trusted(&buf, 0, len), Some(5));
+    // At 1 the prefix is [0, b'a']: 0x6100 bytes announced, 3 left after the prefix.
+    assert_eq!(var_end(&buf, 1, len).unwrap_err(), too_short(3, 0x6100, 3));
+    assert_eq!(var_end(&buf, 5, len).unwrap_err(), too_short(5, 2, 1));
+    assert_eq!(var_end_trusted(&buf, 5, len), None);
+}
+
+/// A one-byte entry for iterating.
+#[derive(Debug, PartialEq)]
+struct Byte(u8);
+
+impl<'a> FixedEntry<'a> for Byte {
+    fn from_block(block: &'a [u8], _: u64) -> Option<Self> {
+        block.first().copied().map(Byte)
+    }
+}
+
+#[test]
+fn fixed_group_iterates_only_inside_the_buffer() {
+    let buf = [9u8, 1, 2, 3];
+    let all: Vec<Byte> = FixedGroupIter::checked(&buf, 1, 1, 3, 0).collect();
+    assert_eq!(all, [Byte(1), Byte(2), Byte(3)]);
+    assert_eq!(FixedGroupIter::<Byte>::checked(&buf, 1, 1, 4, 0).count(), 0);
+    assert_eq!(
+        FixedGroupIter::<Byte>::checked(&buf, 2, usize::MAX, 2, 0).count(),
+        0
+    );
+}
+
+proptest! {
+    /// Whatever the lengths, counts and offsets: no panic, and every end reported as valid is
+    /// inside the buffer and consistent with the arithmetic.
+    #[test]
+    fn hostile_lengths_and_counts(
+        buf in proptest::collection::vec(any::<u8>(), 0..64),
+        pos in prop_oneof![0usize..80, Just(usize::MAX), Just(usize::MAX - 3)],
+        block_len in prop_oneof![0usize..80, Just(usize::MAX), Just(usize::MAX / 2 + 1)],
+        count in prop_oneof![0usize..80, Just(usize::MAX), Just(1usize << 40)],
+        min in 0usize..8,
+    ) {
+        if let Ok((all, _, end)) = block::<3>(&buf, pos, block_len) {
+            prop_assert!(end <= buf.len());
+            prop_assert_eq!(all.len(), block_len);
+            prop_assert!(block_len >= 3);
+        }
+        prop_assert_eq!(
+            block::<3>(&buf, pos, block_len).ok(),
+            block_trusted::<3>(&buf, pos, block_len)
+        );
+        if let Ok((bl, n)) = group_dims(&buf, pos, min, 50, le_dims) {
+            prop_assert!(bl >= min && n <= 50);
+            prop_assert!(pos.checked_add(4).is_some_and(|e| e <= buf.len()));
+        }
+        match fixed_group_end(&buf, pos, 4, block_len, count) {
+            Ok(end) => {
+                prop_assert!(end <= buf.len());
+                prop_assert_eq!(end, fixed_group_end_trusted(pos, 4, block_len, count));
+                prop_assert!(block_len > 0 || count <= buf.len());
+            }
+            Err(e) => prop_assert!(e.offset == pos || e.offset == pos.saturating_add(4)),
+        }
+        let len = |b: [u8; 2]| usize::from(u16::from_le_bytes(b));
+        if let Ok(end) = var_end(&buf, pos, len) {
+            prop_assert!(end <= buf.len());
+            prop_assert_eq!(Some(end), var_end_trusted(&buf, pos, len));
+        }
+        let n = FixedGroupIter::<Byte>::checked(&buf, pos, block_len, count, 0).count();
+        prop_assert!(n == 0 || n == count);
+        prop_assert!(n == 0 || block_len.saturating_mul(n) <= buf.len());
+    }
+}
