@@ -109,28 +109,13 @@ pub struct CaptureColumns<'w> {
     pub error: Option<Error>,
 }
 
-/// `YYYY-MM-DD` of a time in ns since the epoch (UTC); `unknown` without one.
-#[cfg(test)]
-fn utc_date(ns: Option<i64>) -> String {
-    day_name(ns.map(|ns| ns.div_euclid(86_400_000_000_000)))
-}
-
-/// `YYYY-MM-DD` of a day counted from 1970-01-01; `unknown` without one.
+/// `YYYY-MM-DD` of a day counted from 1970-01-01 (UTC, the IEX export's date rule);
+/// `unknown` without one.
 fn day_name(day: Option<i64>) -> String {
-    let Some(day) = day else {
-        return "unknown".into();
-    };
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = day + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
+    match day {
+        Some(day) => crate::iex::utc_date(day.saturating_mul(86_400_000_000_000)),
+        None => "unknown".into(),
+    }
 }
 
 impl<'w> CaptureColumns<'w> {
@@ -348,14 +333,14 @@ fn convert(
 
 #[cfg(test)]
 mod tests {
-    use super::utc_date;
+    use super::day_name;
 
     #[test]
-    fn dates() {
-        assert_eq!(utc_date(Some(0)), "1970-01-01");
-        assert_eq!(utc_date(Some(1_767_312_000_000_000_000)), "2026-01-02");
-        assert_eq!(utc_date(Some(951_782_400_000_000_000)), "2000-02-29");
-        assert_eq!(utc_date(Some(-1)), "1969-12-31");
-        assert_eq!(utc_date(None), "unknown");
+    fn partition_dates() {
+        assert_eq!(day_name(Some(0)), "1970-01-01");
+        assert_eq!(day_name(Some(20_455)), "2026-01-02");
+        assert_eq!(day_name(Some(11_016)), "2000-02-29");
+        assert_eq!(day_name(Some(-1)), "1969-12-31");
+        assert_eq!(day_name(None), "unknown");
     }
 }
