@@ -2,16 +2,20 @@
 //!
 //! `$parse` checks a block and everything after it (groups, var data) against the buffer once
 //! and records where each section starts, so accessors read fixed offsets without checks.
+//! The checks, their slots and the sections' order come from the codec plan
+//! ([`sbekit_plan::Message::checks`], [`sbekit_plan::Body::sections`]), and so do the fields
+//! the accessors read ([`sbekit_plan::Body::fields`]).
 
 use crate::fields::{decoder_slots, getter};
-use crate::prim::{self, slot_read};
+use crate::plan::{groups, header, vars, GroupRef, Header};
+use crate::prim::slot_read;
 use crate::{BlockNames, Ctx, Out};
-use sbekit_ir::layout::{Block, Group, Message};
+use sbekit_plan::{Body, RequiredLengths, Section};
 
 /// The block length a block needs at acting version `av` (a TypeScript expression).
-pub fn required_expr(b: &Block, av: &str) -> String {
+pub fn required_expr(required: &RequiredLengths, av: &str) -> String {
     let mut e = "0".to_string();
-    for (v, len) in &b.required {
+    for (v, len) in required {
         e = if *v == 0 {
             len.to_string()
         } else {
@@ -22,14 +26,15 @@ pub fn required_expr(b: &Block, av: &str) -> String {
 }
 
 /// Emits a message's decoder classes: nested groups first (classes are not hoisted).
-pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
-    for (g, gn) in m.block.groups.iter().zip(&n.children) {
-        group_decoder(o, ctx, g, gn);
+pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &sbekit_plan::Message, n: &BlockNames) {
+    let body = &m.body;
+    for (g, gn) in groups(body).zip(&n.children) {
+        group_decoder(o, ctx, &g, gn);
     }
-    let d = m
+    let d = body
         .description
         .clone()
-        .unwrap_or_else(|| format!("Reads a `{}` message (template id {}).", m.name, m.id));
+        .unwrap_or_else(|| format!("Reads a `{}` message (template id {}).", body.name, m.id));
     o.doc(&format!(
         "{d}\nCreated by `decode` or `wrap`, which check the whole message once; accessors then cannot fail."
     ));
@@ -39,14 +44,14 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
     o.doc("The block length this schema version writes.");
     o.line(&format!(
         "static readonly BLOCK_LENGTH = {};",
-        m.block.block_length
+        body.block_length
     ));
     o.doc("The shortest block accepted (the fields every version has).");
     o.line(&format!(
         "static readonly MIN_BLOCK_LENGTH = {};",
-        m.block.min_length()
+        body.min_block
     ));
-    block_state(o, ctx, &m.block, n);
+    block_state(o, ctx, body, n);
     o.doc("Checks the message at `offset` of `b` (header included) and returns a new decoder.");
     o.line(&format!(
         "static decode(b: Uint8Array, offset = 0): {} {{",
@@ -61,36 +66,46 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
     o.line("this.$v = rt.view(b);");
     o.line("}");
     o.line("const v = this.$v;");
-    let h = &ctx.l.header;
+    // `generate` has checked that every message has its header checks.
+    let Some(Header {
+        schema_id,
+        template_id,
+        block_length,
+        version,
+        required,
+    }) = header(m)
+    else {
+        return;
+    };
     o.line("let bl: number, ver: number;");
     o.line("try {");
     o.line("rt.checkOffset(offset, HEADER_LENGTH, b.byteLength);");
     o.line(&format!(
         "const sid: number = {};",
-        slot_read(ctx, "v", &h.schema_id, "offset")
+        slot_read(ctx, "v", schema_id, "offset")
     ));
     o.line(&format!(
         "if (sid !== SCHEMA_ID) throw new rt.SbeDecodeError(\"wrongSchemaId\", offset + {}, `schema id ${{sid}}, expected ${{SCHEMA_ID}}`);",
-        h.schema_id.offset
+        schema_id.offset
     ));
     o.line(&format!(
         "const tid: number = {};",
-        slot_read(ctx, "v", &h.template_id, "offset")
+        slot_read(ctx, "v", template_id.0, "offset")
     ));
     o.line(&format!(
         "if (tid !== {}) throw new rt.SbeDecodeError(\"wrongTemplateId\", offset + {}, `template id ${{tid}}, expected {}`);",
-        m.id, h.template_id.offset, m.id
+        template_id.1, template_id.0.offset, template_id.1
     ));
     o.line(&format!(
         "bl = {};",
-        slot_read(ctx, "v", &h.block_length, "offset")
+        slot_read(ctx, "v", block_length, "offset")
     ));
     o.line(&format!(
         "ver = {};",
-        slot_read(ctx, "v", &h.version, "offset")
+        slot_read(ctx, "v", version, "offset")
     ));
     o.line("} catch (e) {");
-    o.line(&format!("throw rt.within(e, {});", quote(&m.name)));
+    o.line(&format!("throw rt.within(e, {});", quote(&body.name)));
     o.line("}");
     o.line("return this.wrapBody(b, offset + HEADER_LENGTH, bl, ver);");
     o.line("}");
@@ -105,25 +120,25 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &Message, n: &BlockNames) {
     o.line("try {");
     o.line(&format!(
         "const req = {};",
-        required_expr(&m.block, "actingVersion")
+        required_expr(required, "actingVersion")
     ));
     o.line("if (!(blockLength >= req)) throw new rt.SbeDecodeError(\"blockLengthTooShort\", pos - HEADER_LENGTH, `block length ${blockLength}, at least ${req} needed at version ${actingVersion}`);");
     o.line("this.$parse(this.$v, b, pos, blockLength, actingVersion, b.byteLength);");
     o.line("} catch (e) {");
-    o.line(&format!("throw rt.within(e, {});", quote(&m.name)));
+    o.line(&format!("throw rt.within(e, {});", quote(&body.name)));
     o.line("}");
     o.line("return this;");
     o.line("}");
     o.doc("Bytes from the start of the header to the end of the message.");
     o.line("sbeEncodedLength(): number { return this.$end - this.$o + HEADER_LENGTH; }");
-    block_body(o, ctx, &m.block, n);
+    block_body(o, ctx, body, n);
     o.line("}");
     o.line("");
 }
 
-fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
-    for (c, cn) in g.block.groups.iter().zip(&n.children) {
-        group_decoder(o, ctx, c, cn);
+fn group_decoder(o: &mut Out, ctx: &Ctx, g: &GroupRef, n: &BlockNames) {
+    for (c, cn) in groups(g.body).zip(&n.children) {
+        group_decoder(o, ctx, &c, cn);
     }
     let d = g
         .description
@@ -136,17 +151,16 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     o.doc("The block length this schema version writes.");
     o.line(&format!(
         "static readonly BLOCK_LENGTH = {};",
-        g.block.block_length
+        g.body.block_length
     ));
-    block_state(o, ctx, &g.block, n);
+    block_state(o, ctx, g.body, n);
     o.doc("Bytes of this entry, nested groups and var data included.");
     o.line("sbeEncodedLength(): number { return this.$end - this.$o; }");
-    block_body(o, ctx, &g.block, n);
+    block_body(o, ctx, g.body, n);
     o.line("}");
     o.line("");
 
     // The iterable over the entries.
-    let dim = &g.dimension;
     o.doc(&format!(
         "The entries of the `{}` group: `for (const e of group)`; the entry decoder is reused.",
         n.path
@@ -175,28 +189,28 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     let at = quote(&format!(".{}", g.name));
     o.line(&format!(
         "if (p + {} > lim) throw rt.truncated(p, {}, lim).within({at});",
-        dim.size, dim.size
+        g.dim_size, g.dim_size
     ));
     o.line(&format!(
         "const bl = {};",
-        slot_read(ctx, "v", &dim.block_length, "p")
+        slot_read(ctx, "v", g.block_len, "p")
     ));
-    o.line(&format!(
-        "const n = {};",
-        slot_read(ctx, "v", &dim.num_in_group, "p")
-    ));
-    if dim.num_in_group.ty.is_signed_int() {
+    o.line(&format!("const n = {};", slot_read(ctx, "v", g.count, "p")));
+    if g.count.ty.is_signed_int() {
         o.line(&format!(
             "if (n < 0) throw new rt.SbeDecodeError(\"badCount\", p + {}, `count ${{n}}`).within({at});",
-            dim.num_in_group.offset
+            g.count.offset
         ));
     }
-    o.line(&format!("const req = {};", required_expr(&g.block, "av")));
+    o.line(&format!(
+        "const req = {};",
+        required_expr(&g.body.required, "av")
+    ));
     o.line(&format!(
         "if (!(bl >= req)) throw new rt.SbeDecodeError(\"blockLengthTooShort\", p, `block length ${{bl}}, at least ${{req}} needed at version ${{av}}`).within({at});"
     ));
-    o.line(&format!("p += {};", dim.size));
-    if g.block.is_fixed() {
+    o.line(&format!("p += {};", g.dim_size));
+    if g.body.is_fixed() {
         // Fixed-size entries: one multiplication, however hostile the count.
         o.line("if (bl * n > lim - p) {");
         o.line("const k = Math.floor((lim - p) / bl);");
@@ -231,19 +245,16 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     o.line("if (present) {");
     o.line(&format!(
         "this.$bl = {};",
-        slot_read(ctx, "v", &dim.block_length, "p")
+        slot_read(ctx, "v", g.block_len, "p")
     ));
-    o.line(&format!(
-        "this.$n = {};",
-        slot_read(ctx, "v", &dim.num_in_group, "p")
-    ));
-    o.line(&format!("this.$p = p + {};", dim.size));
+    o.line(&format!("this.$n = {};", slot_read(ctx, "v", g.count, "p")));
+    o.line(&format!("this.$p = p + {};", g.dim_size));
     o.line("} else {");
     o.line("this.$bl = 0;");
     o.line("this.$n = 0;");
     o.line("this.$p = p;");
     o.line("}");
-    if g.block.is_fixed() {
+    if g.body.is_fixed() {
         o.line("const e = this.$e;");
         o.line("e.$v = v;");
         o.line("e.$b = b;");
@@ -258,7 +269,7 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
     o.doc("The next entry (the same decoder object, moved).");
     o.line(&format!("next(): IteratorResult<{}, undefined> {{", n.dec));
     o.line("if (this.$i >= this.$n) return rt.DONE;");
-    if g.block.is_fixed() {
+    if g.body.is_fixed() {
         // Fixed-size entries: moving the flyweight is all there is to do.
         o.line("const e = this.$e;");
         o.line("e.$o = this.$p;");
@@ -274,7 +285,7 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &Group, n: &BlockNames) {
 }
 
 /// Instance fields of a block decoder.
-fn block_state(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
+fn block_state(o: &mut Out, ctx: &Ctx, b: &Body, n: &BlockNames) {
     // Not `private`: a group iterator moves its entry flyweight by setting them (`$` = internal).
     o.line("$v: DataView = rt.EMPTY_VIEW;");
     o.line("$b: Uint8Array = rt.EMPTY;");
@@ -282,7 +293,7 @@ fn block_state(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
     o.line("$bl = 0;");
     o.line("$av = 0;");
     o.line("$end = 0;");
-    for k in 0..b.groups.len() + b.var_data.len() {
+    for k in 0..b.sections.len() {
         o.line(&format!("private $s{k} = 0;"));
     }
     for (k, f) in b.fields.iter().enumerate() {
@@ -296,7 +307,7 @@ fn block_state(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
 }
 
 /// `$parse`, the common accessors and every field, group and var-data accessor.
-fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
+fn block_body(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
     o.doc("Internal: checks the block at `p` (of `bl` bytes) and what follows; returns where it ends.");
     o.line("$parse(v: DataView, b: Uint8Array, p: number, bl: number, av: number, lim: number): number {");
     o.line("if (p + bl > lim) throw rt.truncated(p, bl, lim);");
@@ -306,43 +317,46 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
     o.line("this.$bl = bl;");
     o.line("this.$av = av;");
     o.line("p += bl;");
-    let ng = b.groups.len();
-    for (k, (g, cn)) in b.groups.iter().zip(&n.children).enumerate() {
+    // The sections in wire order: the groups' checks, then each var-data prefix and bytes.
+    let mut gs = n.children.iter();
+    let mut vs = vars(body);
+    for (k, sec) in body.sections.iter().enumerate() {
         o.line(&format!("this.$s{k} = p;"));
-        let call = format!("p = {}.$skip(v, b, p, av, lim);", cn.group);
-        if g.since_version > 0 {
-            o.line(&format!("if (av >= {}) {call}", g.since_version));
-        } else {
-            o.line(&call);
+        match sec {
+            Section::Group { since, .. } => {
+                let Some(cn) = gs.next() else { break };
+                let call = format!("p = {}.$skip(v, b, p, av, lim);", cn.group);
+                if *since > 0 {
+                    o.line(&format!("if (av >= {since}) {call}"));
+                } else {
+                    o.line(&call);
+                }
+            }
+            Section::Var { .. } => {
+                let Some(vd) = vs.next() else { break };
+                let (data, len, since) = (vd.data_offset, vd.len, vd.since);
+                let at = quote(&format!(".{}", vd.name));
+                if since > 0 {
+                    o.line(&format!("if (av >= {since}) {{"));
+                } else {
+                    o.line("{");
+                }
+                o.line(&format!(
+                    "if (p + {data} > lim) throw rt.truncated(p, {data}, lim).within({at});"
+                ));
+                o.line(&format!("const n = {};", slot_read(ctx, "v", len, "p")));
+                if len.ty.is_signed_int() {
+                    o.line(&format!(
+                        "if (n < 0) throw new rt.SbeDecodeError(\"badCount\", p, `length ${{n}}`).within({at});"
+                    ));
+                }
+                o.line(&format!(
+                    "if (n > lim - p - {data}) throw rt.truncated(p + {data}, n, lim).within({at});"
+                ));
+                o.line(&format!("p += {data} + n;"));
+                o.line("}");
+            }
         }
-    }
-    for (k, vd) in b.var_data.iter().enumerate() {
-        o.line(&format!("this.$s{} = p;", ng + k));
-        let at = quote(&format!(".{}", vd.name));
-        if vd.since_version > 0 {
-            o.line(&format!("if (av >= {}) {{", vd.since_version));
-        } else {
-            o.line("{");
-        }
-        o.line(&format!(
-            "if (p + {} > lim) throw rt.truncated(p, {}, lim).within({at});",
-            vd.data_offset, vd.data_offset
-        ));
-        o.line(&format!(
-            "const n = {};",
-            slot_read(ctx, "v", &vd.length, "p")
-        ));
-        if vd.length.ty.is_signed_int() {
-            o.line(&format!(
-                "if (n < 0) throw new rt.SbeDecodeError(\"badCount\", p, `length ${{n}}`).within({at});"
-            ));
-        }
-        o.line(&format!(
-            "if (n > lim - p - {}) throw rt.truncated(p + {}, n, lim).within({at});",
-            vd.data_offset, vd.data_offset
-        ));
-        o.line(&format!("p += {} + n;", vd.data_offset));
-        o.line("}");
     }
     o.line("this.$end = p;");
     o.line("return p;");
@@ -351,12 +365,10 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
     o.line("sbeActingVersion(): number { return this.$av; }");
     o.doc("The block length on the wire.");
     o.line("sbeBlockLength(): number { return this.$bl; }");
-    for (k, (f, fname)) in b.fields.iter().zip(&n.members.fields).enumerate() {
+    for (k, (f, fname)) in body.fields.iter().zip(&n.members.fields).enumerate() {
         getter(o, ctx, f, fname, k);
     }
-    for (k, ((g, cn), gname)) in b
-        .groups
-        .iter()
+    for (k, ((g, cn), gname)) in groups(body)
         .zip(&n.children)
         .zip(&n.members.groups)
         .enumerate()
@@ -366,8 +378,8 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
                 .clone()
                 .unwrap_or_else(|| format!("The entries of the `{}` group (iterable).", g.name)),
         );
-        let present = if g.since_version > 0 {
-            format!("this.$av >= {}", g.since_version)
+        let present = if g.since > 0 {
+            format!("this.$av >= {}", g.since)
         } else {
             "true".into()
         };
@@ -376,24 +388,23 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
             cn.group
         ));
     }
-    for (k, (vd, (vname, sname, lname))) in b.var_data.iter().zip(&n.members.vars).enumerate() {
-        let s = ng + k;
+    let ns = body.sections.len();
+    for (vd, (vname, sname, lname)) in vars(body).zip(&n.members.vars) {
+        let s = vd.index;
+        let data = vd.data_offset;
         o.doc(&vd.description.clone().unwrap_or_else(|| {
             format!("The `{}` data (a view of the buffer, not a copy).", vd.name)
         }));
         o.line(&format!("{vname}(): Uint8Array {{"));
-        if vd.since_version > 0 {
-            o.line(&format!(
-                "if (this.$av < {}) return rt.EMPTY;",
-                vd.since_version
-            ));
+        if vd.since > 0 {
+            o.line(&format!("if (this.$av < {}) return rt.EMPTY;", vd.since));
         }
-        let end = if s + 1 < ng + b.var_data.len() {
+        let end = if s + 1 < ns {
             format!("this.$s{}", s + 1)
         } else {
             "this.$end".to_string()
         };
-        o.line(&format!("const p = this.$s{s} + {};", vd.data_offset));
+        o.line(&format!("const p = this.$s{s} + {data};"));
         o.line(&format!("return rt.at(this.$b, p, {end} - p);"));
         o.line("}");
         o.doc(&format!(
@@ -401,19 +412,18 @@ fn block_body(o: &mut Out, ctx: &Ctx, b: &Block, n: &BlockNames) {
             vd.name
         ));
         o.line(&format!("{lname}(): number {{"));
-        if vd.since_version > 0 {
-            o.line(&format!("if (this.$av < {}) return 0;", vd.since_version));
+        if vd.since > 0 {
+            o.line(&format!("if (this.$av < {}) return 0;", vd.since));
         }
-        o.line(&format!("return {end} - this.$s{s} - {};", vd.data_offset));
+        o.line(&format!("return {end} - this.$s{s} - {data};"));
         o.line("}");
-        let enc = vd.character_encoding.as_deref().unwrap_or("utf-8");
+        let enc = vd.char_encoding.unwrap_or("utf-8");
         o.doc(&format!("The `{}` data as text ({enc}).", vd.name));
         o.line(&format!(
             "{sname}(): string {{ return rt.text(this.{vname}(), {}); }}",
             quote(enc)
         ));
     }
-    let _ = prim::is_big;
 }
 
 /// A TypeScript string literal.

@@ -2,26 +2,34 @@
 //!
 //! A decoder class has `$v` (DataView), `$b` (Uint8Array), `$o` (start of its block or
 //! composite) and `$av` (acting version); an encoder class has `$v`, `$b` and `$o`.
+//!
+//! Fields are the codec plan's ([`sbekit_plan::Field`]: offset, version gate, presence, null
+//! and constant values, type references by schema name); the referenced enum and set
+//! definitions are the schema's type tables, which `types.ts` emits whole.
 
 use crate::prim::{self, is_big, is_float, literal, read, ts_type, write};
 use crate::{Ctx, FieldNames, Out};
-use sbekit_ir::layout::{Field, FieldKind};
-use sbekit_ir::PrimitiveType as P;
+use sbekit_ir::{Presence, PrimitiveType as P};
+use sbekit_plan::{Field, Kind};
+
+fn is_optional(f: &Field) -> bool {
+    f.presence == Presence::Optional
+}
 
 /// True when a field's getter can return `null`: it is newer than version 0, or it is an
 /// optional scalar or enum (null when it holds its null value).
 pub fn getter_nullable(f: &Field) -> bool {
-    !f.is_constant() && (f.since_version > 0 || setter_takes_null(f))
+    !f.is_constant() && (f.since > 0 || setter_takes_null(f))
 }
 
 /// True when a field's setter accepts `null` (writing the null value).
 pub fn setter_takes_null(f: &Field) -> bool {
-    if !f.is_optional() {
+    if !is_optional(f) {
         return false;
     }
     match &f.kind {
-        FieldKind::Primitive(p) => p.length == 1,
-        FieldKind::Enum { .. } => true,
+        Kind::Prim(p) => p.len == 1,
+        Kind::Enum { .. } => true,
         _ => false,
     }
 }
@@ -31,10 +39,10 @@ fn doc(o: &mut Out, f: &Field, what: &str) {
         .description
         .clone()
         .unwrap_or_else(|| format!("The `{}` {what}.", f.name));
-    if f.since_version > 0 && !f.is_constant() {
+    if f.since > 0 && !f.is_constant() {
         d.push_str(&format!(
             "\nSince schema version {}: null when the message's acting version is older.",
-            f.since_version
+            f.since
         ));
     }
     o.doc(&d);
@@ -42,8 +50,7 @@ fn doc(o: &mut Out, f: &Field, what: &str) {
 
 /// The TypeScript type an enum field's getter returns (without `| null`).
 pub fn enum_type(ctx: &Ctx, def: usize) -> String {
-    let e = &ctx.l.enums[def];
-    let raw = if is_big(e.encoding) {
+    let raw = if is_big(ctx.types.enums[def].1.ty) {
         "rt.RawBig"
     } else {
         "rt.Raw"
@@ -65,16 +72,16 @@ fn const_text(v: &sbekit_ir::PrimitiveValue) -> String {
 /// Emits the getters of `f` (member `idx` of its class) on a decoder class.
 pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
     let off = format!("this.$o + {}", f.offset);
-    let guard = if f.since_version > 0 && !f.is_constant() {
-        Some(format!("if (this.$av < {}) return null;", f.since_version))
+    let guard = if f.since > 0 && !f.is_constant() {
+        Some(format!("if (this.$av < {}) return null;", f.since))
     } else {
         None
     };
     let nul = if guard.is_some() { " | null" } else { "" };
     let name = &n.name;
     match &f.kind {
-        FieldKind::Primitive(p) if f.is_constant() => {
-            let v = p.constant.clone().unwrap_or(p.null_value.clone());
+        Kind::Prim(p) if f.is_constant() => {
+            let v = p.constant.clone().unwrap_or(p.null.clone());
             doc(o, f, "constant");
             if p.ty == P::Char {
                 o.line(&format!(
@@ -92,55 +99,61 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
                 ));
             }
         }
-        FieldKind::Enum {
-            def,
+        Kind::Enum {
+            ty,
             constant: Some(c),
+            ..
         } => {
-            let e = &ctx.l.enums[def.0];
-            let key = serde_json::to_string(&e.values[*c].name).unwrap_or_default();
+            let Some(i) = ctx.enum_index(ty) else { return };
+            let key = serde_json::to_string(c).unwrap_or_default();
             doc(o, f, "constant");
             o.line(&format!(
                 "{name}(): {} {{ return {}[{key}]; }}",
-                ctx.enums[def.0], ctx.enums[def.0]
+                ctx.enums[i], ctx.enums[i]
             ));
         }
-        FieldKind::Enum { def, .. } => {
-            let e = &ctx.l.enums[def.0];
+        Kind::Enum { ty, .. } => {
+            let Some(i) = ctx.enum_index(ty) else { return };
+            let e = &ctx.types.enums[i].1;
             doc(o, f, "field");
-            let null = if f.is_optional() { " | null" } else { nul };
-            o.line(&format!("{name}(): {}{null} {{", enum_type(ctx, def.0)));
+            let null = if is_optional(f) { " | null" } else { nul };
+            o.line(&format!("{name}(): {}{null} {{", enum_type(ctx, i)));
             if let Some(g) = &guard {
                 o.line(g);
             }
-            let r = read(ctx, "this.$v", e.encoding, &off);
-            if f.is_optional() {
+            let r = read(ctx, "this.$v", e.ty, &off);
+            if is_optional(f) {
                 o.line(&format!("const x = {r};"));
                 o.line(&format!(
                     "return {} ? null : x;",
-                    prim::is_null("x", &e.null_value, e.encoding)
+                    prim::is_null("x", &e.null, e.ty)
                 ));
             } else {
                 o.line(&format!("return {r};"));
             }
             o.line("}");
         }
-        FieldKind::Set { def } => {
-            let s = &ctx.l.sets[def.0];
+        Kind::Set { ty } => {
+            let Some(i) = ctx.set_index(ty) else { return };
+            let s = &ctx.types.sets[i].1;
             doc(o, f, "field");
-            o.line(&format!("{name}(): {}{nul} {{", ctx.sets[def.0]));
+            o.line(&format!("{name}(): {}{nul} {{", ctx.sets[i]));
             if let Some(g) = &guard {
                 o.line(g);
             }
             o.line(&format!(
                 "return new {}({});",
-                ctx.sets[def.0],
-                read(ctx, "this.$v", s.encoding, &off)
+                ctx.sets[i],
+                read(ctx, "this.$v", s.ty, &off)
             ));
             o.line("}");
         }
-        FieldKind::Composite { def, .. } => {
+        Kind::Composite { ty } => {
+            let Some(i) = ctx.composite_index(ty) else {
+                return;
+            };
             doc(o, f, "field");
-            o.line(&format!("{name}(): {}{nul} {{", ctx.comp_dec[def.0]));
+            o.line(&format!("{name}(): {}{nul} {{", ctx.comp_dec[i]));
             if let Some(g) = &guard {
                 o.line(g);
             }
@@ -149,8 +162,8 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
             ));
             o.line("}");
         }
-        FieldKind::Primitive(p) if p.ty == P::Char && p.length != 1 => {
-            let enc = p.character_encoding.as_deref().unwrap_or("utf-8");
+        Kind::Prim(p) if p.ty == P::Char && p.len != 1 => {
+            let enc = p.char_encoding.as_deref().unwrap_or("utf-8");
             doc(
                 o,
                 f,
@@ -161,7 +174,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
                 o.line(g);
             }
             o.line(&format!("const p = {off};"));
-            o.line(&format!("return rt.at(this.$b, p, {});", p.length));
+            o.line(&format!("return rt.at(this.$b, p, {});", p.len));
             o.line("}");
             if let Some(s) = &n.string {
                 o.doc(&format!("The `{}` field as text ({enc}).", f.name));
@@ -178,7 +191,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
                 o.line("}");
             }
         }
-        FieldKind::Primitive(p) if p.length != 1 => {
+        Kind::Prim(p) if p.len != 1 => {
             let t = ts_type(p.ty);
             doc(o, f, "field");
             o.line(&format!("{name}(): {t}[]{nul} {{"));
@@ -186,10 +199,10 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
                 o.line(g);
             }
             o.line(&format!("const p = {off};"));
-            o.line(&format!("const r: {t}[] = new Array<{t}>({});", p.length));
+            o.line(&format!("const r: {t}[] = new Array<{t}>({});", p.len));
             o.line(&format!(
                 "for (let i = 0; i < {}; i++) r[i] = {};",
-                p.length,
+                p.len,
                 read(ctx, "this.$v", p.ty, &format!("p + i * {}", p.ty.size()))
             ));
             o.line("return r;");
@@ -197,7 +210,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
             if let Some(at) = &n.at {
                 o.doc(&format!(
                     "Element `i` of the `{}` field (0 <= i < {}).",
-                    f.name, p.length
+                    f.name, p.len
                 ));
                 o.line(&format!("{at}(i: number): {t}{nul} {{"));
                 if let Some(g) = &guard {
@@ -205,8 +218,8 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
                 }
                 o.line(&format!(
                     "if (!(i >= 0 && i < {} && Number.isInteger(i))) throw new RangeError(`index ${{i}} outside 0..{}`);",
-                    p.length,
-                    p.length - 1
+                    p.len,
+                    p.len - 1
                 ));
                 o.line(&format!(
                     "return {};",
@@ -220,26 +233,26 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
                 o.line("}");
             }
         }
-        FieldKind::Primitive(p) => {
-            let null = if f.is_optional() { " | null" } else { nul };
+        Kind::Prim(p) => {
+            let null = if is_optional(f) { " | null" } else { nul };
             doc(o, f, "field");
             o.line(&format!("{name}(): {}{null} {{", ts_type(p.ty)));
             if let Some(g) = &guard {
                 o.line(g);
             }
             let r = read(ctx, "this.$v", p.ty, &off);
-            if f.is_optional() {
+            if is_optional(f) {
                 o.line(&format!("const x = {r};"));
                 o.line(&format!(
                     "return {} ? null : x;",
-                    prim::is_null("x", &p.null_value, p.ty)
+                    prim::is_null("x", &p.null, p.ty)
                 ));
             } else {
                 o.line(&format!("return {r};"));
             }
             o.line("}");
             if let Some(s) = &n.string {
-                let enc = serde_json::to_string(p.character_encoding.as_deref().unwrap_or("utf-8"))
+                let enc = serde_json::to_string(p.char_encoding.as_deref().unwrap_or("utf-8"))
                     .unwrap_or_default();
                 o.doc(&format!("The `{}` character as text.", f.name));
                 o.line(&format!("{s}(): string{null} {{"));
@@ -262,9 +275,9 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
 /// Field declarations a decoder class needs for `f` (cached composite decoders).
 pub fn decoder_slots(ctx: &Ctx, f: &Field, idx: usize) -> Option<String> {
     match &f.kind {
-        FieldKind::Composite { def, .. } => Some(format!(
+        Kind::Composite { ty } => Some(format!(
             "private readonly $c{idx} = new {}();",
-            ctx.comp_dec[def.0]
+            ctx.comp_dec[ctx.composite_index(ty)?]
         )),
         _ => None,
     }
@@ -273,9 +286,9 @@ pub fn decoder_slots(ctx: &Ctx, f: &Field, idx: usize) -> Option<String> {
 /// Field declarations an encoder class needs for `f` (cached composite encoders).
 pub fn encoder_slots(ctx: &Ctx, f: &Field, idx: usize) -> Option<String> {
     match &f.kind {
-        FieldKind::Composite { def, .. } => Some(format!(
+        Kind::Composite { ty } => Some(format!(
             "private readonly $c{idx} = new {}();",
-            ctx.comp_enc[def.0]
+            ctx.comp_enc[ctx.composite_index(ty)?]
         )),
         _ => None,
     }
@@ -293,65 +306,64 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
         .clone()
         .unwrap_or_else(|| format!("Sets the `{}` field.", f.name));
     match &f.kind {
-        FieldKind::Enum { def, .. } => {
-            let e = &ctx.l.enums[def.0];
+        Kind::Enum { ty, .. } => {
+            let Some(i) = ctx.enum_index(ty) else { return };
+            let e = &ctx.types.enums[i].1;
             o.doc(&d);
-            let nul = if f.is_optional() { " | null" } else { "" };
-            o.line(&format!(
-                "{name}(x: {}{nul}): this {{",
-                enum_type(ctx, def.0)
-            ));
-            let val = if f.is_optional() {
-                format!("x === null ? {} : x", literal(&e.null_value, e.encoding))
+            let nul = if is_optional(f) { " | null" } else { "" };
+            o.line(&format!("{name}(x: {}{nul}): this {{", enum_type(ctx, i)));
+            let val = if is_optional(f) {
+                format!("x === null ? {} : x", literal(&e.null, e.ty))
             } else {
                 "x".to_string()
             };
-            o.line(&format!(
-                "{};",
-                write(ctx, "this.$v", e.encoding, &off, &val)
-            ));
+            o.line(&format!("{};", write(ctx, "this.$v", e.ty, &off, &val)));
             o.line("return this;");
             o.line("}");
         }
-        FieldKind::Set { def } => {
-            let s = &ctx.l.sets[def.0];
+        Kind::Set { ty } => {
+            let Some(i) = ctx.set_index(ty) else { return };
+            let s = &ctx.types.sets[i].1;
             o.doc(&d);
             o.line(&format!(
                 "{name}(x: {} | {}): this {{",
-                ctx.sets[def.0],
-                ts_type(s.encoding)
+                ctx.sets[i],
+                ts_type(s.ty)
             ));
             o.line(&format!(
                 "{};",
                 write(
                     ctx,
                     "this.$v",
-                    s.encoding,
+                    s.ty,
                     &off,
-                    &format!("typeof x === \"{}\" ? x : x.raw", ts_type(s.encoding))
+                    &format!("typeof x === \"{}\" ? x : x.raw", ts_type(s.ty))
                 )
             ));
             o.line("return this;");
             o.line("}");
         }
-        FieldKind::Composite { def, .. } => {
+        Kind::Composite { ty } => {
+            let Some(i) = ctx.composite_index(ty) else {
+                return;
+            };
             o.doc(&format!("The `{}` composite, to set its members.", f.name));
-            o.line(&format!("{name}(): {} {{", ctx.comp_enc[def.0]));
+            o.line(&format!("{name}(): {} {{", ctx.comp_enc[i]));
             o.line(&format!(
                 "return this.$c{idx}.$at(this.$v, this.$b, {off});"
             ));
             o.line("}");
         }
-        FieldKind::Primitive(p) if p.ty == P::Char && p.length != 1 => {
+        Kind::Prim(p) if p.ty == P::Char && p.len != 1 => {
             o.doc(&format!(
                 "{d}\nText is written as UTF-8; shorter values are padded with NUL bytes."
             ));
             o.line(&format!("{name}(x: Uint8Array | string): this {{"));
-            o.line(&format!("rt.putFixed(this.$b, {off}, {}, x);", p.length));
+            o.line(&format!("rt.putFixed(this.$b, {off}, {}, x);", p.len));
             o.line("return this;");
             o.line("}");
         }
-        FieldKind::Primitive(p) if p.length != 1 => {
+        Kind::Prim(p) if p.len != 1 => {
             let t = ts_type(p.ty);
             let zero = if is_big(p.ty) { "0n" } else { "0" };
             o.doc(&format!(
@@ -359,10 +371,10 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
             ));
             o.line(&format!("{name}(x: ArrayLike<{t}>): this {{"));
             o.line(&format!("const p = {off};"));
-            o.line(&format!("rt.checkLength(p, x.length, {});", p.length));
+            o.line(&format!("rt.checkLength(p, x.length, {});", p.len));
             o.line(&format!(
                 "for (let i = 0; i < {}; i++) {};",
-                p.length,
+                p.len,
                 write(
                     ctx,
                     "this.$v",
@@ -374,13 +386,13 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
             o.line("return this;");
             o.line("}");
         }
-        FieldKind::Primitive(p) => {
+        Kind::Prim(p) => {
             o.doc(&d);
             let t = ts_type(p.ty);
-            let (sig, val) = if f.is_optional() {
+            let (sig, val) = if is_optional(f) {
                 (
                     format!("{t} | null"),
-                    format!("x === null ? {} : x", literal(&p.null_value, p.ty)),
+                    format!("x === null ? {} : x", literal(&p.null, p.ty)),
                 )
             } else {
                 (t.to_string(), "x".to_string())

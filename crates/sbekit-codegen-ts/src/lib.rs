@@ -8,7 +8,11 @@
 //! throws a typed `SbeDecodeError` (offset and element path) for malformed input; the bytes
 //! written are the bytes the Rust codecs write (tests in this crate check both directions).
 //!
-//! The generator reads only the layout model, never IR tokens.
+//! The generator renders the language-neutral codec plan ([`sbekit_plan::Plan`]): the
+//! messages' accessors, their groups and var data in wire order (the encoders' section order)
+//! and the checks a decoder makes up front, plus every type of the schema
+//! ([`sbekit_plan::all_types`]: `types.ts` declares them all). It never re-derives offsets,
+//! versions or validation from the layout, and never reads IR tokens.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -19,12 +23,15 @@ mod fields;
 mod json;
 mod names;
 mod package;
+mod plan;
 mod prim;
 mod types;
 
 use names::{pascal, Scope};
-use sbekit_ir::layout::{Block, Field, FieldKind, Layout};
+use sbekit_ir::layout::Layout;
 use sbekit_ir::{ByteOrder, PrimitiveType};
+use sbekit_plan::{Kind, TypeTables};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Generation options.
@@ -46,14 +53,59 @@ pub struct GeneratedFile {
 /// The runtime module every generated package carries.
 pub const RUNTIME_TS: &str = include_str!("../runtime/runtime.ts");
 
-/// Generates the package's files from a layout.
-pub fn generate(layout: &Layout, opts: &Options) -> Vec<GeneratedFile> {
-    let ctx = Ctx::new(layout);
+/// Why a package could not be generated or written.
+#[derive(Debug)]
+pub enum GenError {
+    /// The schema's codec plan could not be built.
+    Plan(sbekit_plan::PlanError),
+    /// The plan lacks something the generator needs (a message without its header checks).
+    Unsupported(String),
+    /// Writing a file of the package failed (the path of that file).
+    Io(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for GenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenError::Plan(e) => write!(f, "cannot generate TypeScript: {e}"),
+            GenError::Unsupported(m) => write!(f, "cannot generate TypeScript: {m}"),
+            GenError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for GenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GenError::Plan(e) => Some(e),
+            GenError::Io(_, e) => Some(e),
+            GenError::Unsupported(_) => None,
+        }
+    }
+}
+
+impl From<sbekit_plan::PlanError> for GenError {
+    fn from(e: sbekit_plan::PlanError) -> Self {
+        GenError::Plan(e)
+    }
+}
+
+/// Generates the package's files from a layout (through its codec plan, which fails only for
+/// a layout the plan cannot describe).
+pub fn generate(layout: &Layout, opts: &Options) -> Result<Vec<GeneratedFile>, GenError> {
+    let plan = sbekit_plan::Plan::new(layout)?;
+    if let Some(m) = plan.messages.iter().find(|m| plan::header(m).is_none()) {
+        return Err(GenError::Unsupported(format!(
+            "message {} has no header checks in the plan",
+            m.body.name
+        )));
+    }
+    let ctx = Ctx::new(&plan, sbekit_plan::all_types(layout));
     let file = |p: &str, text: String| GeneratedFile {
         path: PathBuf::from(p),
         text,
     };
-    vec![
+    Ok(vec![
         file("package.json", package::package_json(&ctx, opts)),
         file("tsconfig.json", package::TSCONFIG.to_string()),
         file("src/runtime.ts", RUNTIME_TS.to_string()),
@@ -61,17 +113,20 @@ pub fn generate(layout: &Layout, opts: &Options) -> Vec<GeneratedFile> {
         file("src/messages.ts", package::messages_ts(&ctx)),
         file("src/json.ts", json::json_ts(&ctx)),
         file("src/index.ts", package::index_ts(&ctx)),
-    ]
+    ])
 }
 
-/// Writes the package into `dir` (created if needed).
-pub fn write_package(layout: &Layout, dir: &Path, opts: &Options) -> std::io::Result<()> {
-    for f in generate(layout, opts) {
+/// Writes the package into `dir` (created if needed). Each file is written atomically
+/// ([`sbekit_fs::write`]): a failed run leaves no temporary file, and every file present is
+/// either its old content or the whole new one.
+pub fn write_package(layout: &Layout, dir: &Path, opts: &Options) -> Result<(), GenError> {
+    for f in generate(layout, opts)? {
         let path = dir.join(&f.path);
+        let io = |e| GenError::Io(path.clone(), e);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
+            std::fs::create_dir_all(parent).map_err(io)?;
         }
-        std::fs::write(path, f.text)?;
+        sbekit_fs::write(&path, f.text.as_bytes()).map_err(io)?;
     }
     Ok(())
 }
@@ -105,17 +160,17 @@ pub(crate) struct Members {
 }
 
 impl Members {
-    fn new(fields: &[Field], groups: &[String], vars: &[String]) -> Members {
+    fn new(fields: &[sbekit_plan::Field], groups: &[String], vars: &[String]) -> Members {
         let mut s = Scope::class();
         let fields = fields
             .iter()
             .map(|f| {
                 let name = s.take(&f.name);
                 let (string, at) = match &f.kind {
-                    FieldKind::Primitive(p) if p.ty == PrimitiveType::Char => {
+                    Kind::Prim(p) if p.ty == PrimitiveType::Char => {
                         (Some(s.take(&format!("{name}String"))), None)
                     }
-                    FieldKind::Primitive(p) if p.length != 1 && !f.is_constant() => {
+                    Kind::Prim(p) if p.len != 1 && !f.is_constant() => {
                         (None, Some(s.take(&format!("{name}At"))))
                     }
                     _ => (None, None),
@@ -160,9 +215,13 @@ pub(crate) struct BlockNames {
     pub children: Vec<BlockNames>,
 }
 
-/// Everything the emitters share: the layout and the names chosen for it.
+/// Everything the emitters share: the plan, the schema's type tables and the names chosen.
 pub(crate) struct Ctx<'a> {
-    pub l: &'a Layout,
+    /// The codec plan of the layout: what the emitters render.
+    pub plan: &'a sbekit_plan::Plan,
+    /// Every enum, set and composite of the schema, in the layout's order: `types.ts`
+    /// emits them all, and the name vectors below are indexed alike.
+    pub types: TypeTables,
     /// `true` for little-endian (the DataView flag).
     pub le: &'static str,
     pub enums: Vec<String>,
@@ -171,36 +230,56 @@ pub(crate) struct Ctx<'a> {
     pub comp_enc: Vec<String>,
     pub comp_members: Vec<Members>,
     pub msgs: Vec<BlockNames>,
+    /// Index of each enum, set and composite by schema name (plan fields name their types).
+    enum_ix: HashMap<String, usize>,
+    set_ix: HashMap<String, usize>,
+    comp_ix: HashMap<String, usize>,
 }
 
 impl<'a> Ctx<'a> {
-    fn new(l: &'a Layout) -> Ctx<'a> {
+    fn new(plan: &'a sbekit_plan::Plan, types: TypeTables) -> Ctx<'a> {
         let mut s = Scope::module();
-        let enums = l.enums.iter().map(|e| s.take(&pascal(&e.name))).collect();
-        let sets = l.sets.iter().map(|e| s.take(&pascal(&e.name))).collect();
-        let comp_dec = l
+        let enums = types
+            .enums
+            .iter()
+            .map(|(n, _)| s.take(&pascal(n)))
+            .collect();
+        let sets = types.sets.iter().map(|(n, _)| s.take(&pascal(n))).collect();
+        let comp_dec = types
             .composites
             .iter()
-            .map(|c| s.take(&format!("{}Decoder", pascal(&c.name))))
+            .map(|(n, _)| s.take(&format!("{}Decoder", pascal(n))))
             .collect();
-        let comp_enc = l
+        let comp_enc = types
             .composites
             .iter()
-            .map(|c| s.take(&format!("{}Encoder", pascal(&c.name))))
+            .map(|(n, _)| s.take(&format!("{}Encoder", pascal(n))))
             .collect();
-        let comp_members = l
+        let comp_members = types
             .composites
             .iter()
-            .map(|c| Members::new(&c.members, &[], &[]))
+            .map(|(_, c)| Members::new(&c.members, &[], &[]))
             .collect();
-        let msgs = l
+        let msgs = plan
             .messages
             .iter()
-            .map(|m| block_names(&mut s, &m.block, &m.name, &pascal(&m.name)))
+            .map(|m| {
+                let name = &m.body.name;
+                block_names(&mut s, &m.body, name, &pascal(name))
+            })
             .collect();
+        // The first of a name wins, as in the plan's tables (the schema compiler refuses
+        // duplicate type names).
+        fn index<'n>(names: impl Iterator<Item = &'n String>) -> HashMap<String, usize> {
+            let mut m = HashMap::new();
+            for (i, n) in names.enumerate() {
+                m.entry(n.clone()).or_insert(i);
+            }
+            m
+        }
         Ctx {
-            l,
-            le: if l.byte_order == ByteOrder::LittleEndian {
+            plan,
+            le: if plan.byte_order == ByteOrder::LittleEndian {
                 "true"
             } else {
                 "false"
@@ -211,7 +290,26 @@ impl<'a> Ctx<'a> {
             comp_enc,
             comp_members,
             msgs,
+            enum_ix: index(types.enums.iter().map(|(n, _)| n)),
+            set_ix: index(types.sets.iter().map(|(n, _)| n)),
+            comp_ix: index(types.composites.iter().map(|(n, _)| n)),
+            types,
         }
+    }
+
+    /// The index of the enum named `ty` (in `enums` and the layout's table).
+    pub fn enum_index(&self, ty: &str) -> Option<usize> {
+        self.enum_ix.get(ty).copied()
+    }
+
+    /// The index of the set named `ty`.
+    pub fn set_index(&self, ty: &str) -> Option<usize> {
+        self.set_ix.get(ty).copied()
+    }
+
+    /// The index of the composite named `ty`.
+    pub fn composite_index(&self, ty: &str) -> Option<usize> {
+        self.comp_ix.get(ty).copied()
     }
 
     /// Every exported name of `types.ts`.
@@ -224,7 +322,7 @@ impl<'a> Ctx<'a> {
     }
 }
 
-fn block_names(s: &mut Scope, b: &Block, path: &str, base: &str) -> BlockNames {
+fn block_names(s: &mut Scope, b: &sbekit_plan::Body, path: &str, base: &str) -> BlockNames {
     let dec = s.take(&format!("{base}Decoder"));
     let enc = s.take(&format!("{base}Encoder"));
     let (group, writer) = if path.contains('.') {
@@ -235,20 +333,18 @@ fn block_names(s: &mut Scope, b: &Block, path: &str, base: &str) -> BlockNames {
     } else {
         (String::new(), String::new())
     };
-    let children = b
-        .groups
-        .iter()
+    let children = plan::groups(b)
         .map(|g| {
             block_names(
                 s,
-                &g.block,
+                g.body,
                 &format!("{path}.{}", g.name),
-                &format!("{base}{}", pascal(&g.name)),
+                &format!("{base}{}", pascal(g.name)),
             )
         })
         .collect();
-    let gnames: Vec<String> = b.groups.iter().map(|g| g.name.clone()).collect();
-    let vnames: Vec<String> = b.var_data.iter().map(|v| v.name.clone()).collect();
+    let gnames: Vec<String> = plan::groups(b).map(|g| g.name.to_string()).collect();
+    let vnames: Vec<String> = plan::vars(b).map(|v| v.name.to_string()).collect();
     BlockNames {
         path: path.to_string(),
         dec,

@@ -2,8 +2,9 @@
 //! and the JSON text of schema values.
 
 use crate::Ctx;
-use sbekit_ir::layout::{wire_bits, IntSlot};
+use sbekit_ir::layout::wire_bits;
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::Slot;
 
 /// True for the 64-bit integers, which TypeScript holds as `bigint`.
 pub fn is_big(ty: P) -> bool {
@@ -104,7 +105,7 @@ pub fn is_null(x: &str, null: &PrimitiveValue, ty: P) -> String {
 }
 
 /// A slot's value as a `number` expression read from the DataView `v` at `base + offset`.
-pub fn slot_read(ctx: &Ctx, v: &str, slot: &IntSlot, base: &str) -> String {
+pub fn slot_read(ctx: &Ctx, v: &str, slot: &Slot, base: &str) -> String {
     if let Some(c) = slot.constant {
         return c.to_string();
     }
@@ -117,7 +118,7 @@ pub fn slot_read(ctx: &Ctx, v: &str, slot: &IntSlot, base: &str) -> String {
 }
 
 /// Writes the `number` expression `val` into a slot (nothing for a constant slot).
-pub fn slot_write(ctx: &Ctx, v: &str, slot: &IntSlot, base: &str, val: &str) -> Option<String> {
+pub fn slot_write(ctx: &Ctx, v: &str, slot: &Slot, base: &str, val: &str) -> Option<String> {
     if slot.constant.is_some() {
         return None;
     }

@@ -20,8 +20,8 @@ fn file<'a>(files: &'a [sbekit_codegen_ts::GeneratedFile], path: &str) -> &'a st
 #[test]
 fn package_files_are_complete_and_deterministic() {
     let l = layout("../../schemas/market-data.xml");
-    let a = generate(&l, &Options::default());
-    let b = generate(&l, &Options::default());
+    let a = generate(&l, &Options::default()).expect("generate");
+    let b = generate(&l, &Options::default()).expect("generate");
     assert_eq!(a, b, "generation is deterministic");
     let paths: Vec<String> = a.iter().map(|f| f.path.display().to_string()).collect();
     for p in [
@@ -44,14 +44,15 @@ fn package_files_are_complete_and_deterministic() {
         &Options {
             package_name: Some("@acme/md".into()),
         },
-    );
+    )
+    .expect("generate");
     assert!(file(&named, "package.json").contains("\"@acme/md\""));
 }
 
 #[test]
 fn api_follows_the_schema() {
     let l = layout("tests/schemas/kinds.xml");
-    let files = generate(&l, &Options::default());
+    let files = generate(&l, &Options::default()).expect("generate");
     let types = file(&files, "src/types.ts");
     let msgs = file(&files, "src/messages.ts");
     // Enums: a const object and a union type; signed values kept signed.
@@ -77,7 +78,11 @@ fn api_follows_the_schema() {
 fn hostile_group_counts_are_checked_in_constant_time() {
     // A group of fixed-size entries is checked with one multiplication, not a loop.
     let l = layout("tests/schemas/hostile.xml");
-    let msgs = file(&generate(&l, &Options::default()), "src/messages.ts").to_string();
+    let msgs = file(
+        &generate(&l, &Options::default()).expect("generate"),
+        "src/messages.ts",
+    )
+    .to_string();
     let skip = msgs
         .split("static $skip")
         .nth(1)

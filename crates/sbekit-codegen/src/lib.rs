@@ -218,28 +218,18 @@ pub fn try_format(source: &str) -> Result<String, FormatError> {
     String::from_utf8(out.stdout).map_err(|_| failed("output is not UTF-8"))
 }
 
-/// Writes `contents` to `path` atomically (a temporary file in the same directory, then a
-/// rename), and only if the contents differ, so unchanged output keeps its timestamp.
+/// Writes `contents` to `path` atomically ([`sbekit_fs::write`]: a temporary file in the same
+/// directory, synced, then a rename), creating the directory if needed, and only if the
+/// contents differ, so unchanged output keeps its timestamp.
 pub fn write_atomic(path: &Path, contents: &str) -> Result<(), GenError> {
     let io = |e| GenError::Io(path.to_path_buf(), e);
     if std::fs::read(path).is_ok_and(|old| old == contents.as_bytes()) {
         return Ok(());
     }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(io)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, contents).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(e)
-    })
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    sbekit_fs::write(path, contents.as_bytes()).map_err(io)
 }
 
 /// Writes the module for `ir` as `dir/<module_name>.rs`; returns the file's path.

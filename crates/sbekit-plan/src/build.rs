@@ -4,9 +4,10 @@
 //! Nothing here reads tokens or recomputes what the layout knows; every offset, size,
 //! presence and per-version block length comes from the layout.
 
+use crate::HeaderSlots;
 use crate::{
     checks, Body, CompositeDef, EnumDef, Field, Header, Kind, Message, Plan, PlanError, Prim,
-    Section, SetDef, Slot,
+    Section, SetDef, Slot, TypeTables, VarData,
 };
 use sbekit_ir::layout::{self, FieldKind, IntSlot, Layout};
 use std::collections::BTreeSet;
@@ -41,6 +42,12 @@ pub fn plan(l: &Layout) -> Result<Plan, PlanError> {
             template_id: hfield("templateId")?,
             schema_id: hfield("schemaId")?,
             version: hfield("version")?,
+            slots: HeaderSlots {
+                block_length: v.slot(&l.header.block_length),
+                template_id: v.slot(&l.header.template_id),
+                schema_id: v.slot(&l.header.schema_id),
+                version: v.slot(&l.header.version),
+            },
         },
         enums: used
             .enums
@@ -57,12 +64,7 @@ pub fn plan(l: &Layout) -> Result<Plan, PlanError> {
             .iter()
             .map(|&i| {
                 let c = &l.composites[i];
-                let def = CompositeDef {
-                    description: c.description.clone(),
-                    size: c.size,
-                    members: c.members.iter().map(|m| v.field(m)).collect(),
-                };
-                (c.name.clone(), def)
+                (c.name.clone(), v.composite_def(c))
             })
             .collect(),
         messages: l
@@ -76,6 +78,28 @@ pub fn plan(l: &Layout) -> Result<Plan, PlanError> {
             })
             .collect(),
     })
+}
+
+/// Every type of `l`, in the layout's order (see [`crate::all_types`]).
+pub fn all_types(l: &Layout) -> TypeTables {
+    let v = View { l };
+    TypeTables {
+        enums: l
+            .enums
+            .iter()
+            .map(|e| (e.name.clone(), v.enum_def(e)))
+            .collect(),
+        sets: l
+            .sets
+            .iter()
+            .map(|d| (d.name.clone(), v.set_def(d)))
+            .collect(),
+        composites: l
+            .composites
+            .iter()
+            .map(|c| (c.name.clone(), v.composite_def(c)))
+            .collect(),
+    }
 }
 
 /// The types that fields refer to (group dimension and var-data composites are not listed).
@@ -158,6 +182,14 @@ impl View<'_> {
             required: b.required.clone(),
             fields: b.fields.iter().map(|f| self.field(f)).collect(),
             sections,
+            var_data: b
+                .var_data
+                .iter()
+                .map(|d| VarData {
+                    data_offset: d.data_offset,
+                    char_encoding: d.character_encoding.clone(),
+                })
+                .collect(),
         }
     }
 
@@ -207,6 +239,14 @@ impl View<'_> {
             since: f.since_version,
             presence: f.presence,
             kind,
+        }
+    }
+
+    fn composite_def(&self, c: &layout::CompositeDef) -> CompositeDef {
+        CompositeDef {
+            description: c.description.clone(),
+            size: c.size,
+            members: c.members.iter().map(|m| self.field(m)).collect(),
         }
     }
 

@@ -62,6 +62,28 @@ pub enum PlanError {
     MissingHeaderField(&'static str),
 }
 
+/// Every enum, set and composite of a schema, in the layout's order, with its schema name.
+///
+/// [`Plan::enums`], [`Plan::sets`] and [`Plan::composites`] hold only the types fields use;
+/// these tables also hold the group dimension composites and the types no field uses (a
+/// var-data composite is not a type of the layout: its slots are in [`Section::Var`]), for a
+/// generator that emits every type of the schema (the TypeScript one does). Built by
+/// [`all_types`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeTables {
+    /// Every enum.
+    pub enums: Vec<(String, EnumDef)>,
+    /// Every set.
+    pub sets: Vec<(String, SetDef)>,
+    /// Every composite, its members as plan [`Field`]s.
+    pub composites: Vec<(String, CompositeDef)>,
+}
+
+/// Every type of a layout (see [`TypeTables`]).
+pub fn all_types(layout: &sbekit_ir::layout::Layout) -> TypeTables {
+    build::all_types(layout)
+}
+
 /// A primitive value's place in a block or composite: how an accessor reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prim {
@@ -159,6 +181,32 @@ pub struct Body {
     pub fields: Vec<Field>,
     /// Groups, then var data, in wire order: the order a decoder walks and an encoder writes.
     pub sections: Vec<Section>,
+    /// For each [`Section::Var`] of `sections`, in order: where its data starts and the
+    /// encoding it declares.
+    pub var_data: Vec<VarData>,
+}
+
+/// What a generator needs of a var-data field beyond its [`Section::Var`]: where the bytes
+/// start after the length prefix, and the declared character encoding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarData {
+    /// Offset of the data inside the var-data composite (the prefix's size, as laid out).
+    pub data_offset: usize,
+    /// `characterEncoding`, if the schema gives one.
+    pub char_encoding: Option<String>,
+}
+
+impl Body {
+    /// The var-data sections with their [`VarData`], in wire order, each with its index in
+    /// `sections`.
+    pub fn vars(&self) -> impl Iterator<Item = (usize, &Section, &VarData)> {
+        self.sections
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s, Section::Var { .. }))
+            .zip(&self.var_data)
+            .map(|((k, s), v)| (k, s, v))
+    }
 }
 
 impl Body {
@@ -338,6 +386,21 @@ pub struct Header {
     pub schema_id: Field,
     /// `version`.
     pub version: Field,
+    /// The four standard fields as slots, as a header reader reads them.
+    pub slots: HeaderSlots,
+}
+
+/// The message header's standard fields as integer slots (offsets inside the header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeaderSlots {
+    /// `blockLength`.
+    pub block_length: Slot,
+    /// `templateId`.
+    pub template_id: Slot,
+    /// `schemaId`.
+    pub schema_id: Slot,
+    /// `version`.
+    pub version: Slot,
 }
 
 /// One message: its body and the checks a decoder makes up front.

@@ -252,3 +252,65 @@ fn plan_of_every_reference_accepted_schema_builds() {
     }
     assert_eq!(n, 80, "reference-accepted schemas");
 }
+
+#[test]
+fn var_data_header_slots_and_every_type() {
+    let plan = orders();
+    let order = &plan.messages.iter().find(|m| m.id == 1).unwrap().body;
+    // note (varString: uint16 length, UTF-8) then blob (varBytes: uint32 length, no encoding),
+    // after the two groups.
+    let vars: Vec<_> = order
+        .vars()
+        .map(|(k, s, v)| {
+            (
+                k,
+                s.name().to_string(),
+                v.data_offset,
+                v.char_encoding.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        vars,
+        [
+            (2, "note".into(), 2, Some("UTF-8".into())),
+            (3, "blob".into(), 4, None)
+        ]
+    );
+    // The header's four uint16 slots, in the order the schema lists them.
+    let h = &plan.header.slots;
+    let slots = [h.block_length, h.template_id, h.schema_id, h.version];
+    assert_eq!(
+        slots.map(|s| (s.offset, s.ty)),
+        [0, 2, 4, 6].map(|o| (o, PrimitiveType::Uint16))
+    );
+    // Every type, including the dimension and var-data composites the plan's own tables omit.
+    let all = sbekit_plan::all_types(
+        &sbekit_schema::load_layout(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../sbekit-codegen-tests/schemas/orders-be.xml"),
+        )
+        .unwrap(),
+    );
+    fn names<T>(v: &[(String, T)]) -> Vec<String> {
+        v.iter().map(|(n, _)| n.clone()).collect()
+    }
+    // (Var-data composites are not types of the layout: their slots are in `Section::Var`.)
+    assert_eq!(
+        names(&all.composites),
+        [
+            "messageHeader",
+            "Price",
+            "groupSizeEncoding",
+            "wideGroupSize"
+        ]
+    );
+    assert!(!plan.composites.contains_key("groupSizeEncoding"));
+    assert_eq!(names(&all.enums), ["Side", "Venue"]);
+    assert_eq!(names(&all.sets), ["Flags"]);
+    let (_, price) = all.composites.iter().find(|(n, _)| n == "Price").unwrap();
+    assert_eq!(
+        price, &plan.composites["Price"],
+        "the same definition as the plan's"
+    );
+}

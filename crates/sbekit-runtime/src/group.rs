@@ -25,6 +25,10 @@ pub trait Entry<'a>: Sized {
 
 /// Iterates over the entries of a group with fixed-size entries: each is the next `block_len`
 /// bytes.
+///
+/// `rest` holds exactly the entries not yet visited, so when entries take bytes its length
+/// alone ends the iteration (one check per step, as in a hand-written `chunks_exact` loop);
+/// `remaining` counts only entries of a zero-length block.
 pub struct FixedGroupIter<'a, E> {
     rest: &'a [u8],
     block_len: usize,
@@ -34,9 +38,29 @@ pub struct FixedGroupIter<'a, E> {
 }
 
 impl<'a, E> FixedGroupIter<'a, E> {
-    /// Iterates over `remaining` entries of `block_len` bytes at the start of `rest`.
+    /// Iterates over `remaining` entries of `block_len` bytes at the start of `rest` (fewer if
+    /// `rest` holds fewer).
     #[inline(always)]
     pub const fn new(
+        rest: &'a [u8],
+        block_len: usize,
+        remaining: usize,
+        acting_version: u64,
+    ) -> Self {
+        // Keep only the counted entries' bytes: the length then says when to stop.
+        let rest = match block_len.checked_mul(remaining) {
+            Some(n) => match rest.split_at_checked(n) {
+                Some((counted, _)) => counted,
+                None => rest,
+            },
+            None => rest,
+        };
+        Self::exact(rest, block_len, remaining, acting_version)
+    }
+
+    /// [`Self::new`] for a `rest` of exactly `block_len * remaining` bytes.
+    #[inline(always)]
+    const fn exact(
         rest: &'a [u8],
         block_len: usize,
         remaining: usize,
@@ -65,8 +89,8 @@ impl<'a, E> FixedGroupIter<'a, E> {
             .checked_mul(count)
             .and_then(|n| buf.get(start..start.checked_add(n)?));
         match rest {
-            Some(rest) => Self::new(rest, block_len, count, acting_version),
-            None => Self::new(&[], block_len, 0, acting_version),
+            Some(rest) => Self::exact(rest, block_len, count, acting_version),
+            None => Self::exact(&[], block_len, 0, acting_version),
         }
     }
 }
@@ -85,19 +109,24 @@ impl<'a, E: FixedEntry<'a>> Iterator for FixedGroupIter<'a, E> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<E> {
-        if self.remaining == 0 {
-            return None;
+        if self.block_len == 0 {
+            // Entries that take no bytes: only the count ends them.
+            self.remaining = self.remaining.checked_sub(1)?;
+            return E::from_block(&[], self.acting_version);
         }
+        // `rest` holds whole entries only (see `new`), so this fails exactly at the end.
         let (e, rest) = self.rest.split_at_checked(self.block_len)?;
         self.rest = rest;
-        // Non-zero, checked above.
-        self.remaining = self.remaining.wrapping_sub(1);
         E::from_block(e, self.acting_version)
     }
 
     #[inline(always)]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.remaining, Some(self.remaining))
+        let n = match self.rest.len().checked_div(self.block_len) {
+            Some(n) => n,
+            None => self.remaining,
+        };
+        (n, Some(n))
     }
 }
 

@@ -136,6 +136,46 @@ fn fixed_group_iterates_only_inside_the_buffer() {
     );
 }
 
+/// An entry that keeps its bytes, whatever their number (zero included).
+#[derive(Debug, PartialEq)]
+struct Bytes<'a>(&'a [u8]);
+
+impl<'a> FixedEntry<'a> for Bytes<'a> {
+    fn from_block(block: &'a [u8], _: u64) -> Option<Self> {
+        Some(Bytes(block))
+    }
+}
+
+proptest! {
+    /// `FixedGroupIter::new` yields `remaining` entries of `block_len` bytes, fewer when `rest`
+    /// holds fewer, and as many zero-length entries as counted; its size hint is exact at
+    /// every step.
+    #[test]
+    fn fixed_group_yields_the_counted_entries(
+        rest in proptest::collection::vec(any::<u8>(), 0..40),
+        block_len in prop_oneof![0usize..6, Just(usize::MAX)],
+        remaining in prop_oneof![0usize..12, Just(usize::MAX)],
+    ) {
+        let expected: Vec<&[u8]> = if block_len == 0 {
+            vec![&[][..]; remaining.min(100)]
+        } else {
+            rest.chunks_exact(block_len).take(remaining).collect()
+        };
+        let mut it = FixedGroupIter::<Bytes>::new(&rest, block_len, remaining, 0);
+        if block_len == 0 && remaining > 100 {
+            prop_assert_eq!(it.size_hint(), (remaining, Some(remaining)));
+            return Ok(());
+        }
+        for (i, e) in expected.iter().enumerate() {
+            let left = expected.len() - i;
+            prop_assert_eq!(it.size_hint(), (left, Some(left)));
+            prop_assert_eq!(it.next(), Some(Bytes(e)));
+        }
+        prop_assert_eq!(it.size_hint(), (0, Some(0)));
+        prop_assert_eq!(it.next(), None);
+    }
+}
+
 proptest! {
     /// Whatever the lengths, counts and offsets: no panic, and every end reported as valid is
     /// inside the buffer and consistent with the arithmetic.

@@ -199,3 +199,69 @@ fn a_killed_writer_leaves_the_target_alone() {
         "only the hidden temporary file is left"
     );
 }
+
+/// Every file under `dir` (relative path, bytes); none if `dir` does not exist.
+fn tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// `generate` writes many files: when one cannot be written, the run fails with status 2,
+/// leaves no temporary file, and every file it did leave is whole (as a free run writes it).
+#[test]
+fn generate_output_is_atomic() {
+    let sch = schema();
+    for lang in ["rust", "ts"] {
+        let dir = tempfile::tempdir().unwrap();
+        let free = dir.path().join("free");
+        let args = |out: &Path| -> Vec<String> {
+            ["generate", "--lang", lang, s(&sch), "-o", s(out)]
+                .map(String::from)
+                .to_vec()
+        };
+        let a = args(&free);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let r = run(&a, b"", false);
+        assert!(
+            r.status.success(),
+            "{lang}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        let full = tree(&free);
+        assert!(
+            full.values().any(|b| b.len() > 512),
+            "{lang}: the limit would bite"
+        );
+        let out = dir.path().join("out");
+        let a = args(&out);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let r = run(&a, b"", true);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{lang}: {err}");
+        assert!(err.contains("sbekit: error:"), "{lang}: {err}");
+        let got = tree(&out);
+        for (p, bytes) in &got {
+            assert_eq!(
+                full.get(p),
+                Some(bytes),
+                "{lang}: {p} is whole, not a temporary"
+            );
+        }
+        assert!(got.len() < full.len(), "{lang}: the write failed part-way");
+    }
+}

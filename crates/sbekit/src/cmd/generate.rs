@@ -125,8 +125,11 @@ fn typescript(args: &GenerateArgs) -> Result<ExitCode, Failure> {
     let opts = sbekit_codegen_ts::Options {
         package_name: args.crate_name.clone(),
     };
-    sbekit_codegen_ts::write_package(&layout, &args.out, &opts)
-        .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
+    match sbekit_codegen_ts::write_package(&layout, &args.out, &opts) {
+        Ok(()) => {}
+        Err(e @ sbekit_codegen_ts::GenError::Io(..)) => return Err(Failure::usage(e)),
+        Err(e) => return Err(Failure::invalid(e)),
+    }
     eprintln!("wrote {} (npm package)", args.out.display());
     Ok(ExitCode::SUCCESS)
 }
