@@ -56,6 +56,7 @@
 
 #![warn(missing_docs)]
 
+pub mod capture;
 pub mod iex;
 pub mod sbe;
 pub mod sink;

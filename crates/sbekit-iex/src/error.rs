@@ -97,3 +97,29 @@ impl Error {
         )
     }
 }
+
+impl From<sbekit_capture::Error> for Error {
+    fn from(e: sbekit_capture::Error) -> Self {
+        use sbekit_capture::ErrorKind as C;
+        let kind = match e.kind {
+            C::UnknownMagic(m) => IexErrorKind::UnknownMagic(m),
+            C::Truncated {
+                what,
+                needed,
+                available,
+            } => IexErrorKind::Truncated {
+                what,
+                needed,
+                available,
+            },
+            C::BadLength { what, len } => IexErrorKind::BadLength { what, len },
+            C::BadByteOrder(v) => IexErrorKind::BadByteOrder(v),
+            C::NoSection => IexErrorKind::NoSection,
+            C::UnknownInterface(i) => IexErrorKind::UnknownInterface(i),
+            C::Io(m) => IexErrorKind::Io(m),
+            // The container error kinds are non-exhaustive: keep the message of any new one.
+            other => IexErrorKind::Io(other.to_string()),
+        };
+        Error::new(e.offset, kind)
+    }
+}

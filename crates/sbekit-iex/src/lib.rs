@@ -36,18 +36,20 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod capture;
 pub mod error;
 pub mod msg;
-pub mod net;
 pub mod report;
 pub mod stats;
 pub mod synth;
 pub mod tp;
 
-pub use capture::{sniff, CaptureFormat, Packet, PacketReader, Sniffed, StreamPacketReader};
 pub use error::{Error, IexErrorKind};
 pub use msg::{Message, Price, Symbol};
+/// Link, network and transport layers, from the shared capture layer.
+pub use sbekit_capture::net;
+/// The capture containers (pcap, pcap-ng), from the shared capture layer.
+pub use sbekit_capture::pcap as capture;
+pub use sbekit_capture::{sniff, CaptureFormat, Packet, PacketReader, Sniffed, StreamPacketReader};
 pub use tp::{
     FrameCounters, MessageIter, Messages, Protocol, ReadOptions, Segment, Segments, StreamSegments,
 };

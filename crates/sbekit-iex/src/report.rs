@@ -6,7 +6,7 @@
 //! gzip and pipes are streamed with bounded memory), runs the keep-going policy of
 //! [`ReadOptions`], and names the container format.
 
-use crate::capture::{sniff, CaptureFormat, Sniffed};
+use crate::capture::{sniff, Sniffed};
 use crate::stats::{format_utc, Stats};
 use crate::tp::Segment;
 use crate::{Capture, Error, IexErrorKind, ReadOptions};
@@ -33,57 +33,6 @@ pub struct StatsReport {
     pub file_bytes: u64,
     /// Wall-clock seconds spent reading.
     pub seconds: f64,
-}
-
-impl CaptureFormat {
-    /// A short description (`"pcap (big-endian, ns)"`, `"pcap-ng"`).
-    pub fn name(self) -> &'static str {
-        self.names().0
-    }
-
-    /// The description of this format inside a gzip stream (`"gzip / pcap-ng"`).
-    pub fn gzip_name(self) -> &'static str {
-        self.names().1
-    }
-
-    fn names(self) -> (&'static str, &'static str) {
-        match self {
-            CaptureFormat::Pcap {
-                big_endian: false,
-                nanos: false,
-            } => (
-                "pcap (little-endian, µs)",
-                "gzip / pcap (little-endian, µs)",
-            ),
-            CaptureFormat::Pcap {
-                big_endian: false,
-                nanos: true,
-            } => (
-                "pcap (little-endian, ns)",
-                "gzip / pcap (little-endian, ns)",
-            ),
-            CaptureFormat::Pcap {
-                big_endian: true,
-                nanos: false,
-            } => ("pcap (big-endian, µs)", "gzip / pcap (big-endian, µs)"),
-            CaptureFormat::Pcap {
-                big_endian: true,
-                nanos: true,
-            } => ("pcap (big-endian, ns)", "gzip / pcap (big-endian, ns)"),
-            CaptureFormat::PcapNg => ("pcap-ng", "gzip / pcap-ng"),
-        }
-    }
-}
-
-impl Sniffed {
-    /// A short description of what the magic bytes say.
-    pub fn name(self) -> &'static str {
-        match self {
-            Sniffed::Capture(f) => f.name(),
-            Sniffed::Gzip => "gzip",
-            Sniffed::Unknown => "unknown",
-        }
-    }
 }
 
 /// Reads the capture at `path` and gathers its statistics. `progress(done, total)` is called

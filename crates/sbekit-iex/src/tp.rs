@@ -370,7 +370,7 @@ impl<'a> Iterator for Segments<'a> {
                 Some(Ok(p)) => p,
                 Some(Err(e)) => {
                     self.done = true;
-                    return Some(Err(e));
+                    return Some(Err(e.into()));
                 }
             };
             match segment_of(&packet, &mut self.counters) {
@@ -485,7 +485,7 @@ impl<R: Read> StreamSegments<R> {
         loop {
             if let Err(e) = self.packets.advance()? {
                 self.done = true;
-                return Some(Err(e));
+                return Some(Err(e.into()));
             }
             let found = match self.packets.current() {
                 Some(p) => segment_of(&p, &mut self.counters).map(|s| s.is_some()),

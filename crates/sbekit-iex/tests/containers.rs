@@ -3,6 +3,8 @@
 //! `if_tsresol`, simple packet blocks, options, unknown blocks, VLAN / QinQ, IPv4 options,
 //! skipped frames, and corrupt or truncated records and messages.
 
+// The packet readers live in the shared capture layer, with its own error kinds.
+use sbekit_capture::ErrorKind as CaptureErrorKind;
 use sbekit_iex::{
     Capture, IexErrorKind, Message, PacketReader, ReadOptions, Segment, Segments,
     StreamPacketReader, StreamSegments,
@@ -411,7 +413,7 @@ fn pcapng_errors() {
         .next()
         .unwrap()
         .unwrap_err();
-    assert_eq!(e.kind, IexErrorKind::UnknownInterface(0));
+    assert_eq!(e.kind, CaptureErrorKind::UnknownInterface(0));
     assert_eq!(e.offset, shb_len as u64);
 
     // A trailing length that disagrees with the leading one.
@@ -428,7 +430,7 @@ fn pcapng_errors() {
         .next()
         .unwrap()
         .unwrap_err();
-    assert!(matches!(e.kind, IexErrorKind::BadLength { .. }), "{e}");
+    assert!(matches!(e.kind, CaptureErrorKind::BadLength { .. }), "{e}");
 
     // A block length that is not a multiple of 4.
     let mut ng = Ng {
@@ -445,13 +447,13 @@ fn pcapng_errors() {
         .unwrap()
         .unwrap_err();
     assert!(
-        matches!(e.kind, IexErrorKind::BadLength { len: 13, .. }),
+        matches!(e.kind, CaptureErrorKind::BadLength { len: 13, .. }),
         "{e}"
     );
 
     // Not a capture at all.
     let e = PacketReader::new(b"GIF89a....").unwrap_err();
-    assert!(matches!(e.kind, IexErrorKind::UnknownMagic(_)));
+    assert!(matches!(e.kind, CaptureErrorKind::UnknownMagic(_)));
     assert_eq!(e.offset, 0);
 }
 

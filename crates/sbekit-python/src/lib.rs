@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 mod arrow;
+mod capture;
 mod convert;
 mod dict;
 mod errors;
@@ -25,6 +26,8 @@ fn _sbekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<arrow::TradeFile>()?;
     m.add_function(wrap_pyfunction!(iex::iex_stats, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::iex_read, m)?)?;
+    m.add_function(wrap_pyfunction!(capture::capture_read, m)?)?;
+    m.add_function(wrap_pyfunction!(capture::capture_stats, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -27,6 +27,9 @@ enum Command {
     Encode(cmd::encode::EncodeArgs),
     /// Write a schema's IR as a .sbeir file (the reference tool's IR format).
     Ir(cmd::ir::IrArgs),
+    /// SBE market-data captures (CME, B3, Coinbase, Euronext, SOFH, custom framings) to
+    /// statistics and JSON lines; synthetic captures.
+    Capture(cmd::capture::CaptureArgs),
     /// Read IEX market data captures (DEEP, TOPS, DEEP+) and write synthetic ones.
     Iex(cmd::iex::IexArgs),
     /// Binary format shootout on IEX data: sbekit SBE vs Cap'n Proto, FlatBuffers, Protocol
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => cmd::decode::run(args),
         Command::Encode(args) => cmd::encode::run(args),
         Command::Ir(args) => cmd::ir::run(args),
+        Command::Capture(args) => cmd::capture::run(args),
         Command::Iex(args) => cmd::iex::run(args),
         Command::Shootout(args) => cmd::shootout::run(args),
         Command::Trades(args) => cmd::trades::run(args),

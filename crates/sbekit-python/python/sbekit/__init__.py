@@ -19,6 +19,8 @@ Submodules:
 
 - :mod:`sbekit.iex`: IEX market-data captures (pcap / pcap-ng, DEEP, TOPS, DEEP+) as one
   Arrow table per message type, and the statistics ``sbekit iex stats`` prints.
+- :mod:`sbekit.capture`: SBE feed captures (CME, B3, Coinbase, Euronext, SOFH, custom
+  framings) as one Arrow table per template, and the statistics ``sbekit capture stats`` prints.
 - :mod:`sbekit.trades`: trade files (``sbekit trades convert``) as Arrow, and their queries.
 
 Errors are exceptions: :class:`SchemaError` (with ``file``, ``line``, ``column``),
@@ -29,7 +31,7 @@ interpreter.
 
 from ._errors import DecodeError, Diagnostic, EncodeError, SbekitError, SchemaError
 from ._sbekit import Field, Message, Schema, __version__
-from . import iex, trades
+from . import capture, iex, trades
 
 __all__ = [
     "Schema",

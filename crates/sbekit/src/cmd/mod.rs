@@ -10,6 +10,7 @@
 //! - a closed stdout pipe (`sbekit decode ... | head`) ends the output quietly, with the status
 //!   the work done so far earned, never a panic.
 
+pub mod capture;
 pub mod compat;
 pub mod decode;
 pub mod encode;

@@ -1,7 +1,7 @@
 //! Link, network and transport layers: Ethernet II (with 802.1Q / QinQ tags), Linux SLL and raw
-//! IP, IPv4 (with options), UDP.
+//! IP, IPv4 (with options), UDP and TCP.
 
-use crate::capture::{LINKTYPE_ETHERNET, LINKTYPE_IPV4, LINKTYPE_LINUX_SLL, LINKTYPE_RAW};
+use crate::pcap::{LINKTYPE_ETHERNET, LINKTYPE_IPV4, LINKTYPE_LINUX_SLL, LINKTYPE_RAW};
 
 /// A UDP datagram found in a frame.
 #[derive(Debug, Clone, Copy)]
@@ -20,14 +20,46 @@ pub struct Datagram<'a> {
     pub payload_offset: usize,
 }
 
-/// Why a frame yielded no UDP datagram.
+/// A TCP segment found in a frame.
+#[derive(Debug, Clone, Copy)]
+pub struct TcpSegment<'a> {
+    /// IPv4 source address.
+    pub src: [u8; 4],
+    /// IPv4 destination address.
+    pub dst: [u8; 4],
+    /// TCP source port.
+    pub src_port: u16,
+    /// TCP destination port.
+    pub dst_port: u16,
+    /// Sequence number of `payload[0]` (of the SYN itself when [`TcpSegment::syn`]).
+    pub seq: u32,
+    /// The SYN flag: the stream's first sequence number is `seq + 1`.
+    pub syn: bool,
+    /// The FIN or RST flag: the stream ends after this segment.
+    pub fin: bool,
+    /// TCP payload (bounded by the IP length, so Ethernet padding is excluded).
+    pub payload: &'a [u8],
+    /// Offset of `payload[0]` within the frame.
+    pub payload_offset: usize,
+}
+
+/// The transport-layer content of a frame.
+#[derive(Debug, Clone, Copy)]
+pub enum Transport<'a> {
+    /// A UDP datagram.
+    Udp(Datagram<'a>),
+    /// A TCP segment.
+    Tcp(TcpSegment<'a>),
+}
+
+/// Why a frame yielded no UDP datagram (or TCP segment).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Skip {
     /// The link type is not one this reader decodes.
     LinkType,
     /// Not IPv4 (ARP, IPv6, LLDP...).
     NotIpv4,
-    /// IPv4 but not UDP.
+    /// IPv4 but not UDP (or, for [`transport`], neither UDP nor TCP).
     NotUdp,
     /// A non-first IPv4 fragment, or a first fragment (reassembly is out of scope: IEX-TP never
     /// fragments).
@@ -88,8 +120,55 @@ fn untagged_udp(frame: &[u8]) -> Option<Datagram<'_>> {
     })
 }
 
+/// Finds the UDP datagram or TCP segment in a frame of the given link type.
+#[inline]
+pub fn transport(link_type: u32, frame: &[u8]) -> Result<Transport<'_>, Skip> {
+    if link_type == LINKTYPE_ETHERNET {
+        if let Some(d) = untagged_udp(frame) {
+            return Ok(Transport::Udp(d));
+        }
+    }
+    let ip = ipv4(link_type, frame)?;
+    match ip.protocol {
+        UDP => udp_in(&ip).map(Transport::Udp),
+        TCP => tcp_in(&ip).map(Transport::Tcp),
+        _ => Err(Skip::NotUdp),
+    }
+}
+
+/// Finds the TCP segment in a frame of the given link type.
+pub fn tcp_segment(link_type: u32, frame: &[u8]) -> Result<TcpSegment<'_>, Skip> {
+    let ip = ipv4(link_type, frame)?;
+    if ip.protocol != TCP {
+        return Err(Skip::NotUdp);
+    }
+    tcp_in(&ip)
+}
+
+const UDP: u8 = 17;
+const TCP: u8 = 6;
+
+/// An unfragmented IPv4 packet: its header fields and where its payload lies.
+struct Ipv4<'a> {
+    protocol: u8,
+    src: [u8; 4],
+    dst: [u8; 4],
+    /// The transport header and payload (bounded by the IP total length).
+    body: &'a [u8],
+    /// Offset of `body[0]` within the frame.
+    body_offset: usize,
+}
+
 /// Any supported link type, VLAN tags, IPv4 options.
 fn general(link_type: u32, frame: &[u8]) -> Result<Datagram<'_>, Skip> {
+    let ip = ipv4(link_type, frame)?;
+    if ip.protocol != UDP {
+        return Err(Skip::NotUdp);
+    }
+    udp_in(&ip)
+}
+
+fn ipv4(link_type: u32, frame: &[u8]) -> Result<Ipv4<'_>, Skip> {
     let ip_start = match link_type {
         LINKTYPE_ETHERNET => {
             let mut at = 12;
@@ -130,9 +209,6 @@ fn general(link_type: u32, frame: &[u8]) -> Result<Datagram<'_>, Skip> {
     if ihl < 20 || ip.len() < ihl {
         return Err(Skip::Malformed);
     }
-    if ip[9] != 17 {
-        return Err(Skip::NotUdp);
-    }
     // More-fragments flag or a non-zero fragment offset.
     if be16(ip, 6).ok_or(Skip::Malformed)? & 0x3fff != 0 {
         return Err(Skip::Fragment);
@@ -141,7 +217,17 @@ fn general(link_type: u32, frame: &[u8]) -> Result<Datagram<'_>, Skip> {
     // A snap-length cut leaves fewer bytes than the IP length: keep what there is, the IEX-TP
     // layer reports the shortfall.
     let ip = &ip[..total.clamp(ihl, ip.len())];
-    let udp = &ip[ihl..];
+    Ok(Ipv4 {
+        protocol: ip[9],
+        src: [ip[12], ip[13], ip[14], ip[15]],
+        dst: [ip[16], ip[17], ip[18], ip[19]],
+        body: &ip[ihl..],
+        body_offset: ip_start + ihl,
+    })
+}
+
+fn udp_in<'a>(ip: &Ipv4<'a>) -> Result<Datagram<'a>, Skip> {
+    let udp = ip.body;
     if udp.len() < 8 {
         return Err(Skip::Malformed);
     }
@@ -151,12 +237,36 @@ fn general(link_type: u32, frame: &[u8]) -> Result<Datagram<'_>, Skip> {
     }
     let payload = &udp[8..udp_len.min(udp.len())];
     Ok(Datagram {
-        src: [ip[12], ip[13], ip[14], ip[15]],
-        dst: [ip[16], ip[17], ip[18], ip[19]],
+        src: ip.src,
+        dst: ip.dst,
         src_port: be16(udp, 0).unwrap_or(0),
         dst_port: be16(udp, 2).unwrap_or(0),
         payload,
-        payload_offset: ip_start + ihl + 8,
+        payload_offset: ip.body_offset + 8,
+    })
+}
+
+fn tcp_in<'a>(ip: &Ipv4<'a>) -> Result<TcpSegment<'a>, Skip> {
+    let tcp = ip.body;
+    let head: &[u8; 20] = tcp
+        .get(..20)
+        .and_then(|h| h.try_into().ok())
+        .ok_or(Skip::Malformed)?;
+    let data_offset = (head[12] >> 4) as usize * 4;
+    if data_offset < 20 || data_offset > tcp.len() {
+        return Err(Skip::Malformed);
+    }
+    let flags = head[13];
+    Ok(TcpSegment {
+        src: ip.src,
+        dst: ip.dst,
+        src_port: u16::from_be_bytes([head[0], head[1]]),
+        dst_port: u16::from_be_bytes([head[2], head[3]]),
+        seq: u32::from_be_bytes([head[4], head[5], head[6], head[7]]),
+        syn: flags & 0x02 != 0,
+        fin: flags & 0x05 != 0,
+        payload: &tcp[data_offset..],
+        payload_offset: ip.body_offset + data_offset,
     })
 }
 

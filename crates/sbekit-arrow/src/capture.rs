@@ -1,0 +1,346 @@
+//! SBE feed captures (read by `sbekit-feed` through a framing profile) to Arrow tables: one
+//! table per message template, with the message's columns (as [`crate::sbe`] maps them), the
+//! packet columns, and price composites as decimals; written Hive-partitioned by date and
+//! channel (`DIR/date=2026-01-02/channel=239.1.1.1_20001/type=Name/part-00000.parquet`).
+//!
+//! Packet columns, after the message's own: `_capture_time` and `_sending_time`
+//! (`Timestamp(ns, UTC)`, null when the capture or the profile has none), `_channel` (`Utf8`,
+//! the destination address:port), `_seq` (`UInt64`, the packet's sequence number, null when
+//! the profile has none) and `_msg_index` (`UInt32`, the message's index in its packet).
+//!
+//! A composite of a `mantissa` and a constant `exponent` (CME's `PRICE9`, B3's `Price`...),
+//! anywhere in the message (groups included), becomes `Decimal128(38, -exponent)`: the
+//! mantissa's value at the scale the exponent gives, null where the mantissa is null. Composites
+//! whose exponent is on the wire stay structs.
+
+use crate::sbe::{Options, SbeColumns};
+use crate::sink::PartitionedWriter;
+use crate::Error;
+use arrow_array::builder::StringBuilder;
+use arrow_array::types::{TimestampNanosecondType, UInt32Type, UInt64Type};
+use arrow_array::{
+    Array, ArrayRef, Decimal128Array, Int64Array, ListArray, PrimitiveArray, RecordBatch,
+    StructArray,
+};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{DataType, Field, FieldRef, Fields, Schema, TimeUnit};
+use sbekit_feed::read::{Channel, FeedMessage, PacketMeta, Sink};
+use sbekit_ir::layout::Layout;
+use sbekit_otf::DecodeError;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// The packet columns' buffered values of one table.
+#[derive(Debug, Default)]
+struct PacketCols {
+    capture: Vec<Option<i64>>,
+    seq: Vec<Option<u64>>,
+    sending: Vec<Option<i64>>,
+    index: Vec<u32>,
+}
+
+impl PacketCols {
+    /// The first `n` rows as arrays (and keeps the rest); `channel` is the partition's.
+    fn take(&mut self, n: usize, channel: &str) -> Vec<ArrayRef> {
+        let n = n.min(self.index.len());
+        let ts = |v: Vec<Option<i64>>| -> ArrayRef {
+            Arc::new(PrimitiveArray::<TimestampNanosecondType>::from(v).with_timezone("UTC"))
+        };
+        let capture: Vec<_> = self.capture.drain(..n).collect();
+        let sending: Vec<_> = self.sending.drain(..n).collect();
+        let mut channels = StringBuilder::with_capacity(n, n * channel.len());
+        for _ in 0..n {
+            channels.append_value(channel);
+        }
+        let seq: Vec<_> = self.seq.drain(..n).collect();
+        let index: Vec<_> = self.index.drain(..n).collect();
+        vec![
+            ts(capture),
+            Arc::new(channels.finish()),
+            Arc::new(PrimitiveArray::<UInt64Type>::from(seq)),
+            ts(sending),
+            Arc::new(PrimitiveArray::<UInt32Type>::from(index)),
+        ]
+    }
+}
+
+fn packet_fields() -> [Field; 5] {
+    let ts = DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()));
+    [
+        Field::new("_capture_time", ts.clone(), true),
+        Field::new("_channel", DataType::Utf8, false),
+        Field::new("_seq", DataType::UInt64, true),
+        Field::new("_sending_time", ts, true),
+        Field::new("_msg_index", DataType::UInt32, false),
+    ]
+}
+
+/// A partition: the capture day (days since the epoch, UTC; `None` without a capture time) and
+/// the channel. Cheap to compare per message; the directory names are made when writing.
+type PartKey = (Option<i64>, Channel);
+
+/// One partition's (date and channel's) tables.
+struct Part {
+    cols: SbeColumns,
+    /// By template id.
+    packets: HashMap<u64, PacketCols>,
+}
+
+/// Where full batches go.
+pub enum Output<'w> {
+    /// Written under `date=/channel=/type=` partitions.
+    Writer(&'w mut PartitionedWriter),
+    /// Kept in memory, by message name (partitions concatenated).
+    Collect(BTreeMap<String, Vec<RecordBatch>>),
+}
+
+/// A [`Sink`] that fills tables per (date, channel) partition and writes full batches; see the
+/// module docs.
+pub struct CaptureColumns<'w> {
+    layout: Layout,
+    options: Options,
+    /// Template id by message name.
+    ids: HashMap<String, u64>,
+    parts: BTreeMap<PartKey, Part>,
+    out: Output<'w>,
+    /// Rows written per table name.
+    pub rows: BTreeMap<String, u64>,
+    /// The first write error (writing stops there; the read goes on and is reported).
+    pub error: Option<Error>,
+}
+
+/// `YYYY-MM-DD` of a day counted from 1970-01-01 (UTC, the IEX export's date rule);
+/// `unknown` without one.
+fn day_name(day: Option<i64>) -> String {
+    match day {
+        Some(day) => crate::iex::utc_date(day.saturating_mul(86_400_000_000_000)),
+        None => "unknown".into(),
+    }
+}
+
+impl<'w> CaptureColumns<'w> {
+    /// Tables for `layout`'s messages, written to `out` (or kept, see [`Output`]).
+    pub fn new(layout: &Layout, options: Options, out: Output<'w>) -> Self {
+        let ids = layout
+            .messages
+            .iter()
+            .map(|m| (m.name.clone(), u64::from(m.id)))
+            .collect();
+        CaptureColumns {
+            layout: layout.clone(),
+            options,
+            ids,
+            parts: BTreeMap::new(),
+            out,
+            rows: BTreeMap::new(),
+            error: None,
+        }
+    }
+
+    /// Every table's (message name, Arrow schema): the message's columns as
+    /// [`SbeColumns`] maps them, decimals, then the packet columns.
+    pub fn schemas(&self) -> Result<Vec<(String, arrow_schema::SchemaRef)>, Error> {
+        let cols = SbeColumns::new(&self.layout, self.options);
+        let mut out = Vec::new();
+        for (_, name, schema) in cols.tables() {
+            let empty = RecordBatch::new_empty(schema.clone());
+            let extra = PacketCols::default().take(0, "");
+            let b = decimalize(&with_packet_columns(&empty, extra)?)?;
+            out.push((name.to_string(), b.schema()));
+        }
+        Ok(out)
+    }
+
+    /// The batches kept by [`Output::Collect`] (empty for a writer).
+    pub fn take_collected(&mut self) -> BTreeMap<String, Vec<RecordBatch>> {
+        match &mut self.out {
+            Output::Collect(m) => std::mem::take(m),
+            Output::Writer(_) => BTreeMap::new(),
+        }
+    }
+
+    /// Writes every buffered row; call once after the read.
+    pub fn finish(&mut self) -> Result<(), Error> {
+        let keys: Vec<PartKey> = self.parts.keys().copied().collect();
+        for k in keys {
+            self.write(&k, true)?;
+        }
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn write(&mut self, key: &PartKey, flush: bool) -> Result<(), Error> {
+        let channel = key.1.to_string();
+        let Some(part) = self.parts.get_mut(key) else {
+            return Ok(());
+        };
+        if flush {
+            part.cols.flush()?;
+        }
+        for (name, batch) in part.cols.drain()? {
+            let id = self.ids.get(&name).copied().unwrap_or(u64::MAX);
+            let extra = part
+                .packets
+                .get_mut(&id)
+                .map(|p| p.take(batch.num_rows(), &channel))
+                .unwrap_or_default();
+            let batch = with_packet_columns(&batch, extra)?;
+            let batch = decimalize(&batch)?;
+            *self.rows.entry(name.clone()).or_default() += batch.num_rows() as u64;
+            match &mut self.out {
+                Output::Writer(w) => {
+                    let channel_dir = channel.replace(':', "_");
+                    let date = day_name(key.0);
+                    let p = [
+                        ("date", date.as_str()),
+                        ("channel", channel_dir.as_str()),
+                        ("type", name.as_str()),
+                    ];
+                    w.write(&p, &name, &batch)?;
+                }
+                Output::Collect(m) => m.entry(name).or_default().push(batch),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Sink for CaptureColumns<'_> {
+    fn message(&mut self, p: &PacketMeta, m: &FeedMessage<'_>) -> Result<(), DecodeError> {
+        let key = (
+            p.capture_ns.map(|ns| ns.div_euclid(86_400_000_000_000)),
+            p.channel,
+        );
+        if !self.parts.contains_key(&key) {
+            let part = Part {
+                cols: SbeColumns::new(&self.layout, self.options),
+                packets: HashMap::new(),
+            };
+            self.parts.insert(key, part);
+        }
+        let Some(part) = self.parts.get_mut(&key) else {
+            return Ok(());
+        };
+        part.cols.append(m.bytes, m.offset, None)?;
+        let pc = part.packets.entry(m.header.template_id).or_default();
+        pc.capture.push(p.capture_ns);
+        pc.seq.push(p.seq);
+        pc.sending.push(p.sending_ns);
+        pc.index.push(m.index);
+        if part.cols.has_full() && self.error.is_none() {
+            if let Err(e) = self.write(&key, false) {
+                self.error = Some(e);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `batch` with the packet columns appended.
+fn with_packet_columns(batch: &RecordBatch, extra: Vec<ArrayRef>) -> Result<RecordBatch, Error> {
+    let schema = batch.schema();
+    let mut fields: Vec<FieldRef> = schema.fields().iter().cloned().collect();
+    fields.extend(packet_fields().into_iter().map(Arc::new));
+    let mut cols = batch.columns().to_vec();
+    cols.extend(extra);
+    let schema = Schema::new_with_metadata(fields, schema.metadata().clone());
+    RecordBatch::try_new(Arc::new(schema), cols).map_err(|e| Error::Arrow(e.to_string()))
+}
+
+/// Mantissa-and-constant-exponent composites as `Decimal128` (see the module docs).
+pub fn decimalize(batch: &RecordBatch) -> Result<RecordBatch, Error> {
+    let schema = batch.schema();
+    let meta = schema.metadata();
+    let mut fields = Vec::with_capacity(schema.fields().len());
+    let mut cols = Vec::with_capacity(batch.num_columns());
+    for (f, c) in schema.fields().iter().zip(batch.columns()) {
+        let (f, c) = convert(f, c, f.name(), meta)?;
+        fields.push(f);
+        cols.push(c);
+    }
+    let schema = Schema::new_with_metadata(fields, meta.clone());
+    RecordBatch::try_new(Arc::new(schema), cols).map_err(|e| Error::Arrow(e.to_string()))
+}
+
+fn convert(
+    field: &FieldRef,
+    col: &ArrayRef,
+    path: &str,
+    meta: &std::collections::HashMap<String, String>,
+) -> Result<(FieldRef, ArrayRef), Error> {
+    match field.data_type() {
+        DataType::Struct(children) => {
+            let Some(s) = col.as_any().downcast_ref::<StructArray>() else {
+                return Ok((field.clone(), col.clone()));
+            };
+            let exponent = meta
+                .get(&format!("sbe.constant.{path}.exponent"))
+                .and_then(|e| e.parse::<i8>().ok());
+            if let (Some(exp), [only]) = (exponent, children.as_ref()) {
+                if only.name() == "mantissa" && exp <= 0 {
+                    if let Some(m) = s.column(0).as_any().downcast_ref::<Int64Array>() {
+                        let nulls = NullBuffer::union(s.nulls(), m.nulls());
+                        let values = m
+                            .values()
+                            .iter()
+                            .map(|&v| i128::from(v))
+                            .collect::<Vec<_>>();
+                        let scale = -exp;
+                        let d = Decimal128Array::new(values.into(), nulls)
+                            .with_precision_and_scale(38, scale)
+                            .map_err(|e| Error::Arrow(e.to_string()))?;
+                        let f = Field::new(field.name(), d.data_type().clone(), true);
+                        return Ok((Arc::new(f), Arc::new(d)));
+                    }
+                }
+            }
+            let mut fields = Vec::with_capacity(children.len());
+            let mut cols = Vec::with_capacity(children.len());
+            for (cf, cc) in children.iter().zip(s.columns()) {
+                let (f, c) = convert(cf, cc, &format!("{path}.{}", cf.name()), meta)?;
+                fields.push(f);
+                cols.push(c);
+            }
+            let fields = Fields::from(fields);
+            let s = StructArray::try_new(fields.clone(), cols, s.nulls().cloned())
+                .map_err(|e| Error::Arrow(e.to_string()))?;
+            let f = Field::new(field.name(), DataType::Struct(fields), field.is_nullable())
+                .with_metadata(field.metadata().clone());
+            Ok((Arc::new(f), Arc::new(s)))
+        }
+        DataType::List(item) => {
+            let Some(l) = col.as_any().downcast_ref::<ListArray>() else {
+                return Ok((field.clone(), col.clone()));
+            };
+            // A group's entries: members' paths continue from the group's.
+            let (item_f, values) = convert(item, l.values(), path, meta)?;
+            let l = ListArray::try_new(
+                item_f.clone(),
+                l.offsets().clone(),
+                values,
+                l.nulls().cloned(),
+            )
+            .map_err(|e| Error::Arrow(e.to_string()))?;
+            let f = Field::new(field.name(), DataType::List(item_f), field.is_nullable())
+                .with_metadata(field.metadata().clone());
+            Ok((Arc::new(f), Arc::new(l)))
+        }
+        _ => Ok((field.clone(), col.clone())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::day_name;
+
+    #[test]
+    fn partition_dates() {
+        assert_eq!(day_name(Some(0)), "1970-01-01");
+        assert_eq!(day_name(Some(20_455)), "2026-01-02");
+        assert_eq!(day_name(Some(11_016)), "2000-02-29");
+        assert_eq!(day_name(Some(-1)), "1969-12-31");
+        assert_eq!(day_name(None), "unknown");
+    }
+}
