@@ -6,7 +6,7 @@
 
 use crate::{
     checks, Body, CompositeDef, EnumDef, Field, Header, Kind, Message, Plan, PlanError, Prim,
-    Section, SetDef, Slot,
+    Section, SetDef, Slot, VarDataInfo,
 };
 use sbekit_ir::layout::{self, FieldKind, IntSlot, Layout};
 use std::collections::BTreeSet;
@@ -75,7 +75,33 @@ pub fn plan(l: &Layout) -> Result<Plan, PlanError> {
                 checks: checks::of_message(l, m),
             })
             .collect(),
+        var_data: {
+            let mut out = std::collections::BTreeMap::new();
+            for m in &l.messages {
+                var_data(&m.name, &m.block, &mut out);
+            }
+            out
+        },
     })
+}
+
+fn var_data(
+    path: &str,
+    b: &layout::Block,
+    out: &mut std::collections::BTreeMap<String, VarDataInfo>,
+) {
+    for g in &b.groups {
+        var_data(&format!("{path}.{}", g.name), &g.block, out);
+    }
+    for d in &b.var_data {
+        out.insert(
+            format!("{path}.{}", d.name),
+            VarDataInfo {
+                data_offset: d.data_offset,
+                character_encoding: d.character_encoding.clone(),
+            },
+        );
+    }
 }
 
 /// The types that fields refer to (group dimension and var-data composites are not listed).
