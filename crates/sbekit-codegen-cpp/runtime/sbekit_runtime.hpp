@@ -105,15 +105,30 @@ private:
 };
 
 /// A read-only byte span (var data that is not text).
-struct Bytes {
+class Bytes {
+public:
+    /// No bytes.
+    constexpr Bytes() noexcept = default;
+    /// `n` bytes at `p`.
+    constexpr Bytes(const std::uint8_t* p, std::size_t n) noexcept : data_(p), size_(n) {}
     /// First byte.
-    const std::uint8_t* data = nullptr;
+    constexpr const std::uint8_t* data() const noexcept { return data_; }
     /// Number of bytes.
-    std::size_t size = 0;
+    constexpr std::size_t size() const noexcept { return size_; }
+    /// True if there are no bytes.
+    constexpr bool empty() const noexcept { return size_ == 0; }
+    /// First byte (for range-for).
+    constexpr const std::uint8_t* begin() const noexcept { return data_; }
+    /// Past the last byte.
+    constexpr const std::uint8_t* end() const noexcept { return data_ + size_; }
     /// The bytes as a string view (same memory).
     std::string_view view() const noexcept {
-        return size == 0 ? std::string_view() : std::string_view(reinterpret_cast<const char*>(data), size);
+        return size_ == 0 ? std::string_view() : std::string_view(reinterpret_cast<const char*>(data_), size_);
     }
+
+private:
+    const std::uint8_t* data_ = nullptr;
+    std::size_t size_ = 0;
 };
 
 /// Reverses the bytes of an unsigned integer.

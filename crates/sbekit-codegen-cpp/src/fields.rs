@@ -1,7 +1,7 @@
 //! Field accessors, shared by composites and blocks: getters on decoders, setters on encoders.
 //!
 //! A decoder reads at `base + offset` (its block or composite start) and knows the acting
-//! version `av_`; an encoder writes at `base + offset` after its guard (the block may not have
+//! version `sbe_av_`; an encoder writes at `base + offset` after its guard (the block may not have
 //! been reserved, when the buffer was too small).
 
 use crate::names::FieldNames;
@@ -66,7 +66,7 @@ fn const_bytes(v: &PrimitiveValue) -> Vec<u8> {
     }
 }
 
-/// Emits the getter(s) of `f` on a decoder reading at `base` with acting version `av_`.
+/// Emits the getter(s) of `f` on a decoder reading at `base` with acting version `sbe_av_`.
 pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
     let name = &n.name;
     let ptr = format!("{base} + {}", f.offset);
@@ -124,7 +124,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
     doc(o, f, "field");
     o.line(&format!("{ret} {name}() const noexcept {{"));
     if f.since > 0 {
-        o.line(&format!("if (av_ < {}u) return std::nullopt;", f.since));
+        o.line(&format!("if (sbe_av_ < {}u) return std::nullopt;", f.since));
     }
     match &f.kind {
         Kind::Prim(p) if p.ty == P::Char && p.len != 1 => {
@@ -179,7 +179,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
             o.line(&format!("return {vt}({});", load(ctx, s.ty, &ptr)));
         }
         Kind::Composite { .. } => {
-            o.line(&format!("return {vt}({ptr}, av_);"));
+            o.line(&format!("return {vt}({ptr}, sbe_av_);"));
         }
     }
     o.line("}");
@@ -195,7 +195,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
         };
         o.line(&format!("{rt} {r}() const noexcept {{"));
         if f.since > 0 {
-            o.line(&format!("if (av_ < {}u) return std::nullopt;", f.since));
+            o.line(&format!("if (sbe_av_ < {}u) return std::nullopt;", f.since));
         }
         o.line(&format!(
             "return std::string_view(reinterpret_cast<const char*>({ptr}), {});",
@@ -245,7 +245,7 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
                 cond = format!("{cond} && {v} >= {}u", f.since);
             }
             o.line(&format!(
-                "return {}(({cond}) ? {ptr} : nullptr, c_);",
+                "return {}(({cond}) ? {ptr} : nullptr, sbe_c_);",
                 c.enc
             ));
             o.line("}");
@@ -259,7 +259,7 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
             ));
             head(o);
             o.line(&format!(
-                "if (!::sbekit::rt::put_fixed({ptr}, {}, sbe_v) && c_ != nullptr) c_->fail(::sbekit::rt::ErrorKind::ValueTooLong, {});",
+                "if (!::sbekit::rt::put_fixed({ptr}, {}, sbe_v) && sbe_c_ != nullptr) sbe_c_->fail(::sbekit::rt::ErrorKind::ValueTooLong, {});",
                 p.len,
                 crate::prim::cpp_str(&f.name)
             ));

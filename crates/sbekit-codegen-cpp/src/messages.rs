@@ -137,20 +137,20 @@ fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
         decode_fn(o, ctx, m, n);
     }
     o.doc("The schema version the writer used (from the message header).");
-    o.line("std::uint64_t sbeActingVersion() const noexcept { return av_; }");
+    o.line("std::uint64_t sbeActingVersion() const noexcept { return sbe_av_; }");
     o.doc("The block length on the wire.");
-    o.line("std::size_t sbeBlockLength() const noexcept { return bl_; }");
+    o.line("std::size_t sbeBlockLength() const noexcept { return sbe_bl_; }");
     if msg.is_some() {
         o.doc("Bytes from the start of the header to the end of the message.");
-        o.line("std::size_t sbeEncodedLength() const noexcept { return end_; }");
+        o.line("std::size_t sbeEncodedLength() const noexcept { return sbe_end_; }");
     } else {
         o.doc("Bytes of this entry, nested groups and var data included.");
-        o.line("std::size_t sbeEncodedLength() const noexcept { return end_ - p_; }");
+        o.line("std::size_t sbeEncodedLength() const noexcept { return sbe_end_ - sbe_p_; }");
     }
     o.doc("The buffer (the start of the message).");
-    o.line("const std::uint8_t* sbeBuffer() const noexcept { return b_; }");
+    o.line("const std::uint8_t* sbeBuffer() const noexcept { return sbe_b_; }");
     for (f, fname) in b.fields.iter().zip(&n.fields) {
-        getter(o, ctx, f, fname, "b_ + p_");
+        getter(o, ctx, f, fname, "sbe_b_ + sbe_p_");
     }
     let mut gi = 0;
     for (i, (s, sname)) in b.sections.iter().zip(&n.sections).enumerate() {
@@ -171,9 +171,9 @@ fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
                         "Since schema version {since}: no entries when the acting version is older."
                     ));
                 }
-                let present = since_cond(*since, "av_").unwrap_or_else(|| "true".into());
+                let present = since_cond(*since, "sbe_av_").unwrap_or_else(|| "true".into());
                 o.line(&format!(
-                    "{} {sname}() const noexcept {{ return {}::sbe_at(b_, sec_[{i}], av_, {present}); }}",
+                    "{} {sname}() const noexcept {{ return {}::sbe_at(sbe_b_, sbe_sec_[{i}], sbe_av_, {present}); }}",
                     cn.iter, cn.iter
                 ));
             }
@@ -208,17 +208,17 @@ fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
                 };
                 o.line(&format!("{ret} {sname}() const noexcept {{"));
                 if *since > 0 {
-                    o.line(&format!("if (av_ < {since}u) return {ret}{{}};"));
+                    o.line(&format!("if (sbe_av_ < {since}u) return {ret}{{}};"));
                 }
-                o.line(&format!("const std::size_t sbe_s = sec_[{i}] + {l};"));
+                o.line(&format!("const std::size_t sbe_s = sbe_sec_[{i}] + {l};"));
                 if *text {
                     o.line(&format!(
-                        "return std::string_view(reinterpret_cast<const char*>(b_ + sbe_s), sec_[{}] - sbe_s);",
+                        "return std::string_view(reinterpret_cast<const char*>(sbe_b_ + sbe_s), sbe_sec_[{}] - sbe_s);",
                         i + 1
                     ));
                 } else {
                     o.line(&format!(
-                        "return ::sbekit::rt::Bytes{{b_ + sbe_s, sec_[{}] - sbe_s}};",
+                        "return ::sbekit::rt::Bytes{{sbe_b_ + sbe_s, sbe_sec_[{}] - sbe_s}};",
                         i + 1
                     ));
                 }
@@ -232,14 +232,14 @@ fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
         "static {d} sbe_at(const std::uint8_t* sbe_b, std::size_t sbe_p, std::size_t sbe_bl, std::uint64_t sbe_av) noexcept {{"
     ));
     o.line(&format!("{d} sbe_d;"));
-    o.line("sbe_d.b_ = sbe_b;");
-    o.line("sbe_d.p_ = sbe_p;");
-    o.line("sbe_d.bl_ = sbe_bl;");
-    o.line("sbe_d.av_ = sbe_av;");
+    o.line("sbe_d.sbe_b_ = sbe_b;");
+    o.line("sbe_d.sbe_p_ = sbe_p;");
+    o.line("sbe_d.sbe_bl_ = sbe_bl;");
+    o.line("sbe_d.sbe_av_ = sbe_av;");
     o.line("std::size_t sbe_q = sbe_p + sbe_bl;");
     let mut gi = 0;
     for (i, s) in b.sections.iter().enumerate() {
-        o.line(&format!("sbe_d.sec_[{i}] = sbe_q;"));
+        o.line(&format!("sbe_d.sbe_sec_[{i}] = sbe_q;"));
         let step = match s {
             Section::Group { .. } => {
                 let cn = &n.children[gi];
@@ -256,19 +256,19 @@ fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
             None => o.line(&step),
         }
     }
-    o.line(&format!("sbe_d.sec_[{k}] = sbe_q;"));
-    o.line("sbe_d.end_ = sbe_q;");
+    o.line(&format!("sbe_d.sbe_sec_[{k}] = sbe_q;"));
+    o.line("sbe_d.sbe_end_ = sbe_q;");
     o.line("return sbe_d;");
     o.line("}");
     o.doc("Internal: where the body ends.");
-    o.line("std::size_t sbe_end() const noexcept { return end_; }");
+    o.line("std::size_t sbe_end() const noexcept { return sbe_end_; }");
     o.line("private:");
-    o.line("const std::uint8_t* b_ = nullptr;");
-    o.line("std::size_t p_ = 0;");
-    o.line("std::size_t bl_ = 0;");
-    o.line("std::size_t end_ = 0;");
-    o.line("std::uint64_t av_ = 0;");
-    o.line(&format!("std::size_t sec_[{}] = {{}};", k + 1));
+    o.line("const std::uint8_t* sbe_b_ = nullptr;");
+    o.line("std::size_t sbe_p_ = 0;");
+    o.line("std::size_t sbe_bl_ = 0;");
+    o.line("std::size_t sbe_end_ = 0;");
+    o.line("std::uint64_t sbe_av_ = 0;");
+    o.line(&format!("std::size_t sbe_sec_[{}] = {{}};", k + 1));
     o.line("};");
     o.line("");
 }
@@ -504,56 +504,56 @@ fn iter(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
     o.line("iterator() noexcept = default;");
     o.doc("At entry `i` of `n`, whose decoder is `cur`.");
     o.line(&format!(
-        "iterator({d} sbe_cur, std::size_t sbe_i, std::size_t sbe_n) noexcept : cur_(sbe_cur), i_(sbe_i), n_(sbe_n) {{}}"
+        "iterator({d} sbe_cur, std::size_t sbe_i, std::size_t sbe_n) noexcept : sbe_cur_(sbe_cur), sbe_i_(sbe_i), sbe_n_(sbe_n) {{}}"
     ));
     o.doc("The current entry.");
     o.line(&format!(
-        "{d} operator*() const noexcept {{ return cur_; }}"
+        "{d} operator*() const noexcept {{ return sbe_cur_; }}"
     ));
     o.doc("Moves to the next entry.");
     o.line("iterator& operator++() noexcept {");
     o.line(&format!(
-        "if (++i_ < n_) cur_ = {d}::sbe_at(cur_.sbeBuffer(), cur_.sbe_end(), cur_.sbeBlockLength(), cur_.sbeActingVersion());"
+        "if (++sbe_i_ < sbe_n_) sbe_cur_ = {d}::sbe_at(sbe_cur_.sbeBuffer(), sbe_cur_.sbe_end(), sbe_cur_.sbeBlockLength(), sbe_cur_.sbeActingVersion());"
     ));
     o.line("return *this;");
     o.line("}");
     o.doc("True unless both are at the same entry.");
-    o.line("bool operator!=(const iterator& sbe_o) const noexcept { return i_ != sbe_o.i_; }");
+    o.line("bool operator!=(const iterator& sbe_o) const noexcept { return sbe_i_ != sbe_o.sbe_i_; }");
     o.doc("True if both are at the same entry.");
-    o.line("bool operator==(const iterator& sbe_o) const noexcept { return i_ == sbe_o.i_; }");
+    o.line("bool operator==(const iterator& sbe_o) const noexcept { return sbe_i_ == sbe_o.sbe_i_; }");
     o.line("private:");
-    o.line(&format!("{d} cur_{{}};"));
-    o.line("std::size_t i_ = 0;");
-    o.line("std::size_t n_ = 0;");
+    o.line(&format!("{d} sbe_cur_{{}};"));
+    o.line("std::size_t sbe_i_ = 0;");
+    o.line("std::size_t sbe_n_ = 0;");
     o.line("};");
     o.doc("The number of entries.");
-    o.line("std::size_t count() const noexcept { return n_; }");
+    o.line("std::size_t count() const noexcept { return sbe_n_; }");
     o.doc("The first entry.");
     o.line(&format!(
-        "iterator begin() const noexcept {{ return n_ == 0 ? end() : iterator({d}::sbe_at(b_, p_, bl_, av_), 0, n_); }}"
+        "iterator begin() const noexcept {{ return sbe_n_ == 0 ? end() : iterator({d}::sbe_at(sbe_b_, sbe_p_, sbe_bl_, sbe_av_), 0, sbe_n_); }}"
     ));
     o.doc("Past the last entry.");
     o.line(&format!(
-        "iterator end() const noexcept {{ return iterator({d}{{}}, n_, n_); }}"
+        "iterator end() const noexcept {{ return iterator({d}{{}}, sbe_n_, sbe_n_); }}"
     ));
     o.doc("Internal: the checked group at `p`, or no entries when it is absent.");
     o.line(&format!(
         "static {it} sbe_at(const std::uint8_t* sbe_b, std::size_t sbe_p, std::uint64_t sbe_av, bool sbe_present) noexcept {{"
     ));
     o.line(&format!("{it} sbe_g;"));
-    o.line("sbe_g.b_ = sbe_b;");
-    o.line("sbe_g.av_ = sbe_av;");
-    o.line("sbe_g.p_ = sbe_p;");
+    o.line("sbe_g.sbe_b_ = sbe_b;");
+    o.line("sbe_g.sbe_av_ = sbe_av;");
+    o.line("sbe_g.sbe_p_ = sbe_p;");
     o.line("if (sbe_present) {");
     o.line(&format!(
-        "sbe_g.bl_ = {};",
+        "sbe_g.sbe_bl_ = {};",
         slot_load(ctx, block_len, "sbe_b + sbe_p")
     ));
     o.line(&format!(
-        "sbe_g.n_ = {};",
+        "sbe_g.sbe_n_ = {};",
         slot_load(ctx, count, "sbe_b + sbe_p")
     ));
-    o.line(&format!("sbe_g.p_ = sbe_p + {dim_size};"));
+    o.line(&format!("sbe_g.sbe_p_ = sbe_p + {dim_size};"));
     o.line("}");
     o.line("return sbe_g;");
     o.line("}");
@@ -581,11 +581,11 @@ fn iter(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
     }
     o.line("}");
     o.line("private:");
-    o.line("const std::uint8_t* b_ = nullptr;");
-    o.line("std::size_t p_ = 0;");
-    o.line("std::size_t bl_ = 0;");
-    o.line("std::size_t n_ = 0;");
-    o.line("std::uint64_t av_ = 0;");
+    o.line("const std::uint8_t* sbe_b_ = nullptr;");
+    o.line("std::size_t sbe_p_ = 0;");
+    o.line("std::size_t sbe_bl_ = 0;");
+    o.line("std::size_t sbe_n_ = 0;");
+    o.line("std::uint64_t sbe_av_ = 0;");
     o.line("};");
     o.line("");
 }
@@ -626,21 +626,21 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
             ctx.plan.version
         ));
     }
-    let c = if msg.is_some() { "&cur_" } else { "sbe_c" };
+    let c = if msg.is_some() { "&sbe_cur_" } else { "sbe_c" };
     if let Some(m) = msg {
         o.doc("Starts a message at `buf` (`cap` bytes): writes the header and reserves the block (zeroed). `version` is the acting version to write (default: the schema's).");
         o.line(&format!(
             "{e}(std::uint8_t* sbe_buf, std::size_t sbe_cap, std::uint64_t sbe_version = SCHEMA_VERSION) noexcept {{"
         ));
-        o.line("cur_.buf = sbe_buf;");
-        o.line("cur_.cap = sbe_buf == nullptr ? 0 : sbe_cap;");
-        o.line("cur_.version = sbe_version;");
+        o.line("sbe_cur_.buf = sbe_buf;");
+        o.line("sbe_cur_.cap = sbe_buf == nullptr ? 0 : sbe_cap;");
+        o.line("sbe_cur_.version = sbe_version;");
         o.line(&format!(
-            "const std::size_t sbe_h = cur_.take(HEADER_LENGTH, {});",
+            "const std::size_t sbe_h = sbe_cur_.take(HEADER_LENGTH, {});",
             cpp_str(path)
         ));
         o.line(&format!(
-            "p_ = cur_.take(sbe_block_length(sbe_version), {});",
+            "sbe_p_ = sbe_cur_.take(sbe_block_length(sbe_version), {});",
             cpp_str(path)
         ));
         o.line(&format!("if (sbe_h != {NPOS}) {{"));
@@ -672,13 +672,13 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
         o.doc("Completes the message (skipped sections are written empty); its length in bytes, header included, or the first error.");
         o.line("::sbekit::rt::Result<std::size_t> finish() noexcept {");
         o.line(&format!("sbe_fill({k}u);"));
-        o.line("if (!cur_.good()) return cur_.err;");
-        o.line("return cur_.pos;");
+        o.line("if (!sbe_cur_.good()) return sbe_cur_.err;");
+        o.line("return sbe_cur_.pos;");
         o.line("}");
     } else {
         o.doc("Internal: starts an entry at the cursor.");
         o.line(&format!(
-            "explicit {e}(::sbekit::rt::Cursor* sbe_c) noexcept : c_(sbe_c), p_(sbe_c->take(sbe_block_length(sbe_c->version), {})) {{}}",
+            "explicit {e}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_p_(sbe_c->take(sbe_block_length(sbe_c->version), {})) {{}}",
             cpp_str(path)
         ));
         o.line(&format!("{e}(const {e}&) = delete;"));
@@ -691,9 +691,9 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
     let _ = c;
     let sink = Sink {
         cls: e,
-        base: "c_->buf + p_",
-        ok: &format!("p_ != {NPOS}"),
-        version: Some("c_->version"),
+        base: "sbe_c_->buf + sbe_p_",
+        ok: &format!("sbe_p_ != {NPOS}"),
+        version: Some("sbe_c_->version"),
     };
     for (f, fname) in b.fields.iter().zip(&n.fields) {
         setter(o, ctx, f, fname, &sink);
@@ -713,9 +713,9 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
                 ));
                 o.line(&format!("if (!sbe_section({i}u)) return *this;"));
                 if *since > 0 {
-                    o.line(&format!("if (c_->version < {since}u) return *this;"));
+                    o.line(&format!("if (sbe_c_->version < {since}u) return *this;"));
                 }
-                o.line(&format!("{} sbe_w(c_);", cn.writer));
+                o.line(&format!("{} sbe_w(sbe_c_);", cn.writer));
                 o.line("sbe_f(sbe_w);");
                 o.line("return *this;");
                 o.line("}");
@@ -729,26 +729,26 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
                 o.line(&format!("{e}& {sname}(std::string_view sbe_v) noexcept {{"));
                 o.line(&format!("if (!sbe_section({i}u)) return *this;"));
                 if *since > 0 {
-                    o.line(&format!("if (c_->version < {since}u) return *this;"));
+                    o.line(&format!("if (sbe_c_->version < {since}u) return *this;"));
                 }
                 if len.max != u64::MAX {
                     o.line(&format!(
-                        "if (sbe_v.size() > {}u) {{ c_->fail(::sbekit::rt::ErrorKind::ValueTooLong, {}); return *this; }}",
+                        "if (sbe_v.size() > {}u) {{ sbe_c_->fail(::sbekit::rt::ErrorKind::ValueTooLong, {}); return *this; }}",
                         len.max,
                         cpp_str(&vpath)
                     ));
                 }
                 o.line(&format!(
-                    "const std::size_t sbe_at = c_->take({l} + sbe_v.size(), {});",
+                    "const std::size_t sbe_at = sbe_c_->take({l} + sbe_v.size(), {});",
                     cpp_str(&vpath)
                 ));
                 o.line(&format!("if (sbe_at == {NPOS}) return *this;"));
                 o.line(&format!(
                     "{};",
-                    slot_store(ctx, len, "c_->buf + sbe_at", "sbe_v.size()")
+                    slot_store(ctx, len, "sbe_c_->buf + sbe_at", "sbe_v.size()")
                 ));
                 o.line(&format!(
-                    "if (!sbe_v.empty()) std::memcpy(c_->buf + sbe_at + {l}, sbe_v.data(), sbe_v.size());"
+                    "if (!sbe_v.empty()) std::memcpy(sbe_c_->buf + sbe_at + {l}, sbe_v.data(), sbe_v.size());"
                 ));
                 o.line("return *this;");
                 o.line("}");
@@ -761,20 +761,20 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
     }
     o.line("private:");
     o.line("bool sbe_section(unsigned sbe_i) noexcept {");
-    o.line("if (next_ > sbe_i) {");
+    o.line("if (sbe_next_ > sbe_i) {");
     o.line(&format!(
-        "c_->fail(::sbekit::rt::ErrorKind::OutOfOrder, {});",
+        "sbe_c_->fail(::sbekit::rt::ErrorKind::OutOfOrder, {});",
         cpp_str(path)
     ));
     o.line("return false;");
     o.line("}");
     o.line("sbe_fill(sbe_i);");
-    o.line("next_ = sbe_i + 1;");
-    o.line("return c_->good();");
+    o.line("sbe_next_ = sbe_i + 1;");
+    o.line("return sbe_c_->good();");
     o.line("}");
     o.line("void sbe_fill(unsigned sbe_to) noexcept {");
     if k > 0 {
-        o.line("for (unsigned sbe_k = next_; sbe_k < sbe_to; ++sbe_k) {");
+        o.line("for (unsigned sbe_k = sbe_next_; sbe_k < sbe_to; ++sbe_k) {");
         o.line("switch (sbe_k) {");
         let mut gi = 0;
         for (i, s) in b.sections.iter().enumerate() {
@@ -782,15 +782,15 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
                 Section::Group { .. } => {
                     let cn = &n.children[gi];
                     gi += 1;
-                    format!("{{ {} sbe_w(c_); (void)sbe_w; }}", cn.writer)
+                    format!("{{ {} sbe_w(sbe_c_); (void)sbe_w; }}", cn.writer)
                 }
                 Section::Var { name, .. } => {
                     let vpath = format!("{path}.{name}");
                     let l = data_offset(ctx, &vpath, s);
-                    format!("(void)c_->take({l}, {});", cpp_str(&vpath))
+                    format!("(void)sbe_c_->take({l}, {});", cpp_str(&vpath))
                 }
             };
-            match since_cond(s.since(), "c_->version") {
+            match since_cond(s.since(), "sbe_c_->version") {
                 Some(c) => o.line(&format!("case {i}: if ({c}) {step} break;")),
                 None => o.line(&format!("case {i}: {step} break;")),
             }
@@ -799,17 +799,17 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
         o.line("}");
         o.line("}");
     }
-    o.line("if (next_ < sbe_to) next_ = sbe_to;");
+    o.line("if (sbe_next_ < sbe_to) sbe_next_ = sbe_to;");
     o.line("}");
     if msg.is_some() {
-        o.line("::sbekit::rt::Cursor cur_{};");
-        o.line("::sbekit::rt::Cursor* c_ = &cur_;");
-        o.line(&format!("std::size_t p_ = {NPOS};"));
+        o.line("::sbekit::rt::Cursor sbe_cur_{};");
+        o.line("::sbekit::rt::Cursor* sbe_c_ = &sbe_cur_;");
+        o.line(&format!("std::size_t sbe_p_ = {NPOS};"));
     } else {
-        o.line("::sbekit::rt::Cursor* c_;");
-        o.line("std::size_t p_;");
+        o.line("::sbekit::rt::Cursor* sbe_c_;");
+        o.line("std::size_t sbe_p_;");
     }
-    o.line("unsigned next_ = 0;");
+    o.line("unsigned sbe_next_ = 0;");
     o.line("};");
     o.line("");
 }
@@ -832,17 +832,17 @@ fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNames) {
     o.line("public:");
     o.doc("Internal: starts the group at the cursor (an empty group until entries are added).");
     o.line(&format!(
-        "explicit {w}(::sbekit::rt::Cursor* sbe_c) noexcept : c_(sbe_c), d_(sbe_c->take({dim_size}, {})) {{",
+        "explicit {w}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_d_(sbe_c->take({dim_size}, {})) {{",
         cpp_str(path)
     ));
-    o.line(&format!("if (d_ != {NPOS}) {{"));
+    o.line(&format!("if (sbe_d_ != {NPOS}) {{"));
     o.line(&format!(
         "{};",
         slot_store(
             ctx,
             block_len,
-            "c_->buf + d_",
-            &format!("{e}::sbe_block_length(c_->version)")
+            "sbe_c_->buf + sbe_d_",
+            &format!("{e}::sbe_block_length(sbe_c_->version)")
         )
     ));
     o.line("}");
@@ -855,30 +855,30 @@ fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNames) {
     o.line(&format!(
         "template <class F> {w}& entry(F&& sbe_f) noexcept {{"
     ));
-    o.line(&format!("if (d_ == {NPOS} || !c_->good()) return *this;"));
-    o.line(&format!("if (n_ >= {}u) {{", count.max));
+    o.line(&format!("if (sbe_d_ == {NPOS} || !sbe_c_->good()) return *this;"));
+    o.line(&format!("if (sbe_n_ >= {}u) {{", count.max));
     o.line(&format!(
-        "c_->fail(::sbekit::rt::ErrorKind::CountTooLarge, {});",
+        "sbe_c_->fail(::sbekit::rt::ErrorKind::CountTooLarge, {});",
         cpp_str(path)
     ));
     o.line("return *this;");
     o.line("}");
-    o.line("++n_;");
+    o.line("++sbe_n_;");
     o.line(&format!(
         "{};",
-        slot_store(ctx, count, "c_->buf + d_", "n_")
+        slot_store(ctx, count, "sbe_c_->buf + sbe_d_", "sbe_n_")
     ));
-    o.line(&format!("{e} sbe_e(c_);"));
+    o.line(&format!("{e} sbe_e(sbe_c_);"));
     o.line("sbe_f(sbe_e);");
     o.line("sbe_e.sbe_complete();");
     o.line("return *this;");
     o.line("}");
     o.doc("Entries added so far.");
-    o.line("std::size_t count() const noexcept { return n_; }");
+    o.line("std::size_t count() const noexcept { return sbe_n_; }");
     o.line("private:");
-    o.line("::sbekit::rt::Cursor* c_;");
-    o.line("std::size_t d_;");
-    o.line("std::size_t n_ = 0;");
+    o.line("::sbekit::rt::Cursor* sbe_c_;");
+    o.line("std::size_t sbe_d_;");
+    o.line("std::size_t sbe_n_ = 0;");
     o.line("};");
     o.line("");
 }

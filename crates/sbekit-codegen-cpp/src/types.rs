@@ -78,26 +78,26 @@ pub fn types_hpp(ctx: &Ctx) -> String {
         o.line(&format!("constexpr {}() noexcept = default;", n.ty));
         o.doc("The set of raw value `r`.");
         o.line(&format!(
-            "constexpr explicit {}({t} sbe_r) noexcept : raw_(sbe_r) {{}}",
+            "constexpr explicit {}({t} sbe_r) noexcept : sbe_raw_(sbe_r) {{}}",
             n.ty
         ));
         o.doc("The raw value, unknown bits included.");
         o.line(&format!(
-            "constexpr {t} raw() const noexcept {{ return raw_; }}"
+            "constexpr {t} raw() const noexcept {{ return sbe_raw_; }}"
         ));
         for ((c, _, d), (g, m)) in s.choices.iter().zip(n.choices.iter().zip(&n.masks)) {
             o.doc(d.as_deref().unwrap_or(&format!("True if `{c}` is set.")));
             o.line(&format!(
-                "constexpr bool {g}() const noexcept {{ return (raw_ & {m}) != 0; }}"
+                "constexpr bool {g}() const noexcept {{ return (sbe_raw_ & {m}) != 0; }}"
             ));
             o.doc(&format!("Sets or clears `{c}`."));
             o.line(&format!(
-                "constexpr {}& {g}(bool sbe_on) noexcept {{ raw_ = static_cast<{t}>(sbe_on ? (raw_ | {m}) : (raw_ & static_cast<{t}>(~{m}))); return *this; }}",
+                "constexpr {}& {g}(bool sbe_on) noexcept {{ sbe_raw_ = static_cast<{t}>(sbe_on ? (sbe_raw_ | {m}) : (sbe_raw_ & static_cast<{t}>(~{m}))); return *this; }}",
                 n.ty
             ));
         }
         o.line("private:");
-        o.line(&format!("{t} raw_ = 0;"));
+        o.line(&format!("{t} sbe_raw_ = 0;"));
         o.line("};");
         o.line("");
     }
@@ -136,19 +136,19 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
     o.line(&format!("{}() noexcept = default;", n.dec));
     o.doc("A view of the composite at `p`, read at acting version `av`.");
     o.line(&format!(
-        "{}(const std::uint8_t* sbe_p, std::uint64_t sbe_av) noexcept : p_(sbe_p), av_(sbe_av) {{}}",
+        "{}(const std::uint8_t* sbe_p, std::uint64_t sbe_av) noexcept : sbe_p_(sbe_p), sbe_av_(sbe_av) {{}}",
         n.dec
     ));
     o.doc("The acting version.");
-    o.line("std::uint64_t sbeActingVersion() const noexcept { return av_; }");
+    o.line("std::uint64_t sbeActingVersion() const noexcept { return sbe_av_; }");
     o.doc("The first byte.");
-    o.line("const std::uint8_t* sbeBuffer() const noexcept { return p_; }");
+    o.line("const std::uint8_t* sbeBuffer() const noexcept { return sbe_p_; }");
     for (f, fname) in c.members.iter().zip(&n.members) {
-        getter(o, ctx, f, fname, "p_");
+        getter(o, ctx, f, fname, "sbe_p_");
     }
     o.line("private:");
-    o.line("const std::uint8_t* p_ = nullptr;");
-    o.line("std::uint64_t av_ = 0;");
+    o.line("const std::uint8_t* sbe_p_ = nullptr;");
+    o.line("std::uint64_t sbe_av_ = 0;");
     o.line("};");
     o.line("");
     o.doc(&format!("Writes the `{k}` composite in place."));
@@ -156,25 +156,25 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
     o.line("public:");
     o.doc("A writer of the composite at `p` (nothing is written when `p` is null).");
     o.line(&format!(
-        "{}(std::uint8_t* sbe_p, ::sbekit::rt::Cursor* sbe_c) noexcept : p_(sbe_p), c_(sbe_c) {{}}",
+        "{}(std::uint8_t* sbe_p, ::sbekit::rt::Cursor* sbe_c) noexcept : sbe_p_(sbe_p), sbe_c_(sbe_c) {{}}",
         n.enc
     ));
     o.doc("True while writes land (the composite was reserved and no error was recorded).");
     o.line(
-        "bool sbeOk() const noexcept { return p_ != nullptr && (c_ == nullptr || c_->good()); }",
+        "bool sbeOk() const noexcept { return sbe_p_ != nullptr && (sbe_c_ == nullptr || sbe_c_->good()); }",
     );
     let s = Sink {
         cls: &n.enc,
-        base: "p_",
-        ok: "p_ != nullptr",
+        base: "sbe_p_",
+        ok: "sbe_p_ != nullptr",
         version: None,
     };
     for (f, fname) in c.members.iter().zip(&n.members) {
         setter(o, ctx, f, fname, &s);
     }
     o.line("private:");
-    o.line("std::uint8_t* p_ = nullptr;");
-    o.line("::sbekit::rt::Cursor* c_ = nullptr;");
+    o.line("std::uint8_t* sbe_p_ = nullptr;");
+    o.line("::sbekit::rt::Cursor* sbe_c_ = nullptr;");
     o.line("};");
     o.line("");
 }
