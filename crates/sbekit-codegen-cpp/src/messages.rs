@@ -35,6 +35,19 @@ fn required_expr(required: &[(u32, usize)], av: &str) -> Option<String> {
     Some(e)
 }
 
+/// A header member's value: its constant (not on the wire) or a load of its slot.
+fn header_value(ctx: &Ctx, f: &sbekit_plan::Field, slot: &sbekit_plan::Slot, base: &str) -> String {
+    if let Kind::Prim(p) = &f.kind {
+        if let (true, Some(c)) = (f.is_constant(), &p.constant) {
+            return format!(
+                "static_cast<std::size_t>({}u)",
+                crate::prim::int_digits(c, p.ty)
+            );
+        }
+    }
+    slot_load(ctx, slot, base)
+}
+
 /// The text of `messages.hpp`.
 pub fn messages_hpp(ctx: &Ctx) -> String {
     let mut o = Out::default();
@@ -292,6 +305,8 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
                     err("Truncated", "0", name)
                 ));
             }
+            // A constant schema id is not on the wire: it is the schema's by definition.
+            Check::SchemaId { .. } if ctx.plan.header.schema_id.is_constant() => {}
             Check::SchemaId { slot, expected } => o.line(&format!(
                 "if ({} != {expected}u) {}",
                 slot_load(ctx, slot, "sbe_b"),
@@ -299,7 +314,7 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
             )),
             Check::TemplateId { slot, expected } => o.line(&format!(
                 "if ({} != {expected}u) {}",
-                slot_load(ctx, slot, "sbe_b"),
+                header_value(ctx, &ctx.plan.header.template_id, slot, "sbe_b"),
                 err("WrongTemplateId", &slot.offset.to_string(), name)
             )),
             Check::RootBlock {
@@ -309,11 +324,11 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
             } => {
                 o.line(&format!(
                     "const std::size_t sbe_bl = {};",
-                    slot_load(ctx, block_length, "sbe_b")
+                    header_value(ctx, &ctx.plan.header.block_length, block_length, "sbe_b")
                 ));
                 o.line(&format!(
                     "const std::uint64_t sbe_av = static_cast<std::uint64_t>({});",
-                    slot_load(ctx, version, "sbe_b")
+                    header_value(ctx, &ctx.plan.header.version, version, "sbe_b")
                 ));
                 if let Some(req) = required_expr(required, "sbe_av") {
                     o.line(&format!(
@@ -518,9 +533,13 @@ fn iter(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
     o.line("return *this;");
     o.line("}");
     o.doc("True unless both are at the same entry.");
-    o.line("bool operator!=(const iterator& sbe_o) const noexcept { return sbe_i_ != sbe_o.sbe_i_; }");
+    o.line(
+        "bool operator!=(const iterator& sbe_o) const noexcept { return sbe_i_ != sbe_o.sbe_i_; }",
+    );
     o.doc("True if both are at the same entry.");
-    o.line("bool operator==(const iterator& sbe_o) const noexcept { return sbe_i_ == sbe_o.sbe_i_; }");
+    o.line(
+        "bool operator==(const iterator& sbe_o) const noexcept { return sbe_i_ == sbe_o.sbe_i_; }",
+    );
     o.line("private:");
     o.line(&format!("{d} sbe_cur_{{}};"));
     o.line("std::size_t sbe_i_ = 0;");
@@ -855,7 +874,9 @@ fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNames) {
     o.line(&format!(
         "template <class F> {w}& entry(F&& sbe_f) noexcept {{"
     ));
-    o.line(&format!("if (sbe_d_ == {NPOS} || !sbe_c_->good()) return *this;"));
+    o.line(&format!(
+        "if (sbe_d_ == {NPOS} || !sbe_c_->good()) return *this;"
+    ));
     o.line(&format!("if (sbe_n_ >= {}u) {{", count.max));
     o.line(&format!(
         "sbe_c_->fail(::sbekit::rt::ErrorKind::CountTooLarge, {});",

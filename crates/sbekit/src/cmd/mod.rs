@@ -11,6 +11,7 @@
 //!   the work done so far earned, never a panic.
 
 pub mod compat;
+pub mod conformance;
 pub mod decode;
 pub mod encode;
 pub mod generate;
