@@ -161,9 +161,10 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
         "inline void sbe_json(Out& sbe_o, const {}& sbe_d) {{",
         n.dec
     ));
+    let members = crate::types::ungated(&c.members);
     o.line("(void)sbe_d;");
     put(o, "{");
-    fields_json(o, ctx, &c.members, &n.members);
+    fields_json(o, ctx, &members, &n.members);
     put(o, "}");
     o.line("}");
     o.doc(&format!("Internal: copies a `{k}` composite."));
@@ -173,7 +174,7 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
     ));
     o.line("(void)sbe_d;");
     o.line("(void)sbe_e;");
-    fields_copy(o, &c.members, &n.members);
+    fields_copy(o, &members, &n.members);
     o.line("}");
 }
 

@@ -124,6 +124,7 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
         }
     }
     let n = &ctx.n.comps[k];
+    let members = ungated(&c.members);
     o.doc(c.description.as_deref().unwrap_or(&format!(
         "Reads the `{k}` composite (a view of {} bytes).",
         c.size
@@ -143,7 +144,7 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
     o.line("std::uint64_t sbeActingVersion() const noexcept { return sbe_av_; }");
     o.doc("The first byte.");
     o.line("const std::uint8_t* sbeBuffer() const noexcept { return sbe_p_; }");
-    for (f, fname) in c.members.iter().zip(&n.members) {
+    for (f, fname) in members.iter().zip(&n.members) {
         getter(o, ctx, f, fname, "sbe_p_");
     }
     o.line("private:");
@@ -169,7 +170,7 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
         ok: "sbe_p_ != nullptr",
         version: None,
     };
-    for (f, fname) in c.members.iter().zip(&n.members) {
+    for (f, fname) in members.iter().zip(&n.members) {
         setter(o, ctx, f, fname, &s);
     }
     o.line("private:");
@@ -177,4 +178,18 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
     o.line("::sbekit::rt::Cursor* sbe_c_ = nullptr;");
     o.line("};");
     o.line("");
+}
+
+/// Composite members as accessors render them: without version gates. A composite's members are
+/// present whenever the field holding it is (the field's own `sinceVersion` gates it), as
+/// `sbekit decode` reads them; a member's `sinceVersion` describes the type, shared by fields
+/// of different versions.
+pub fn ungated(members: &[sbekit_plan::Field]) -> Vec<sbekit_plan::Field> {
+    members
+        .iter()
+        .map(|m| sbekit_plan::Field {
+            since: 0,
+            ..m.clone()
+        })
+        .collect()
 }
