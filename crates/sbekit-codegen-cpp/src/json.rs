@@ -161,7 +161,7 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
         "inline void sbe_json(Out& sbe_o, const {}& sbe_d) {{",
         n.dec
     ));
-    let members = crate::types::ungated(&c.members);
+    let members = crate::types::gated_members(ctx, k);
     o.line("(void)sbe_d;");
     put(o, "{");
     fields_json(o, ctx, &members, &n.members);

@@ -124,7 +124,7 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
         }
     }
     let n = &ctx.n.comps[k];
-    let members = ungated(&c.members);
+    let members = gated_members(ctx, k);
     o.doc(c.description.as_deref().unwrap_or(&format!(
         "Reads the `{k}` composite (a view of {} bytes).",
         c.size
@@ -180,16 +180,50 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
     o.line("");
 }
 
-/// Composite members as accessors render them: without version gates. A composite's members are
-/// present whenever the field holding it is (the field's own `sinceVersion` gates it), as
-/// `sbekit decode` reads them; a member's `sinceVersion` describes the type, shared by fields
-/// of different versions.
-pub fn ungated(members: &[sbekit_plan::Field]) -> Vec<sbekit_plan::Field> {
-    members
+/// Composite members as accessors render them. A member is gated by its own `sinceVersion` only
+/// when that version is newer than every field holding the composite: the layout shares one
+/// definition per composite, whose members carry the versions of the first field that uses it,
+/// and `sbekit decode` reads a member whenever the field holding it is present unless the
+/// member itself declares a newer version (`<ref ... sinceVersion="4"/>` in a composite).
+pub fn gated_members(ctx: &Ctx, k: &str) -> Vec<sbekit_plan::Field> {
+    let Some(c) = ctx.plan.composites.get(k) else {
+        return Vec::new();
+    };
+    let holders = holder_since(ctx, k);
+    c.members
         .iter()
         .map(|m| sbekit_plan::Field {
-            since: 0,
+            since: if m.since > holders { m.since } else { 0 },
             ..m.clone()
         })
         .collect()
+}
+
+/// The newest `sinceVersion` of the fields (message, group or composite members) whose type is
+/// composite `k`.
+fn holder_since(ctx: &Ctx, k: &str) -> u32 {
+    fn body(b: &sbekit_plan::Body, k: &str, max: &mut u32) {
+        for f in &b.fields {
+            if matches!(&f.kind, Kind::Composite { ty } if ty == k) {
+                *max = (*max).max(f.since);
+            }
+        }
+        for s in &b.sections {
+            if let sbekit_plan::Section::Group { body: gb, .. } = s {
+                body(gb, k, max);
+            }
+        }
+    }
+    let mut max = 0;
+    for m in &ctx.plan.messages {
+        body(&m.body, k, &mut max);
+    }
+    for c in ctx.plan.composites.values() {
+        for f in &c.members {
+            if matches!(&f.kind, Kind::Composite { ty } if ty == k) {
+                max = max.max(f.since);
+            }
+        }
+    }
+    max
 }
