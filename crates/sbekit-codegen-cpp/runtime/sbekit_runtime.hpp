@@ -16,6 +16,13 @@
 #include <string_view>
 #include <type_traits>
 
+/// How many entries of empty-block groups (entries that take no bytes) one message may declare
+/// in all its groups together; `decode` refuses more (`emptyEntryBudget`), so work stays bounded
+/// by the input. The default is `sbekit decode`'s; define it before including to change it.
+#ifndef SBEKIT_MAX_EMPTY_ENTRIES
+#define SBEKIT_MAX_EMPTY_ENTRIES 1048576u
+#endif
+
 namespace sbekit {
 namespace rt {
 

@@ -349,7 +349,7 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
                 }
                 if has_groups {
                     o.doc("Entries of empty-block groups cost work but no bytes: bounded as `sbekit decode` bounds them.");
-                    o.line("std::size_t sbe_budget = 1048576u;");
+                    o.line("std::size_t sbe_budget = SBEKIT_MAX_EMPTY_ENTRIES;");
                 }
             }
             Check::Group { .. } | Check::VarData { .. } => section_check(o, ctx, c, 1),
