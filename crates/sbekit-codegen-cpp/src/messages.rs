@@ -73,7 +73,7 @@ pub fn messages_hpp(ctx: &Ctx) -> String {
     o.s
 }
 
-fn groups<'b>(b: &'b Body) -> Vec<(usize, &'b Section, &'b Body)> {
+fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {
     b.sections
         .iter()
         .enumerate()
@@ -295,6 +295,7 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
         "static ::sbekit::rt::Result<{d}> decode(const std::uint8_t* sbe_b, std::size_t sbe_n) noexcept {{"
     ));
     let mut hdr = 0;
+    let mut sec = 0;
     let has_groups = m.checks.iter().any(|c| matches!(c, Check::Group { .. }));
     for c in &m.checks {
         match c {
@@ -346,13 +347,20 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
                 ));
                 if !m.body.sections.is_empty() {
                     o.line(&format!("std::size_t sbe_q = {hdr} + sbe_bl;"));
+                    // The check walk records where the root's sections start, so the decoder
+                    // needs no second walk.
+                    o.line(&format!("{d} sbe_d;"));
                 }
                 if has_groups {
                     o.doc("Entries of empty-block groups cost work but no bytes: bounded as `sbekit decode` bounds them.");
                     o.line("std::size_t sbe_budget = SBEKIT_MAX_EMPTY_ENTRIES;");
                 }
             }
-            Check::Group { .. } | Check::VarData { .. } => section_check(o, ctx, c, 1),
+            Check::Group { .. } | Check::VarData { .. } => {
+                o.line(&format!("sbe_d.sbe_sec_[{sec}] = sbe_q;"));
+                sec += 1;
+                section_check(o, ctx, c, 1)
+            }
         }
     }
     if !m
@@ -363,7 +371,17 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
         // Every plan has a root block check; without one there is nothing to decode.
         o.line(&err("Truncated", "0", name));
     } else {
-        o.line(&format!("return sbe_at(sbe_b, {hdr}, sbe_bl, sbe_av);"));
+        if m.body.sections.is_empty() {
+            o.line(&format!("return sbe_at(sbe_b, {hdr}, sbe_bl, sbe_av);"));
+        } else {
+            o.line(&format!("sbe_d.sbe_sec_[{sec}] = sbe_q;"));
+            o.line("sbe_d.sbe_b_ = sbe_b;");
+            o.line(&format!("sbe_d.sbe_p_ = {hdr};"));
+            o.line("sbe_d.sbe_bl_ = sbe_bl;");
+            o.line("sbe_d.sbe_av_ = sbe_av;");
+            o.line("sbe_d.sbe_end_ = sbe_q;");
+            o.line("return sbe_d;");
+        }
     }
     o.line("}");
 }
@@ -658,10 +676,18 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
             "const std::size_t sbe_h = sbe_cur_.take(HEADER_LENGTH, {});",
             cpp_str(path)
         ));
-        o.line(&format!(
-            "sbe_p_ = sbe_cur_.take(sbe_block_length(sbe_version), {});",
-            cpp_str(path)
-        ));
+        // At the schema's version the size is a constant, so the zeroing is inlined.
+        if ctx.plan.version == 0 {
+            o.line(&format!(
+                "sbe_p_ = sbe_cur_.take(BLOCK_LENGTH, {});",
+                cpp_str(path)
+            ));
+        } else {
+            o.line(&format!(
+                "sbe_p_ = sbe_version >= SCHEMA_VERSION ? sbe_cur_.take(BLOCK_LENGTH, {0}) : sbe_cur_.take(sbe_block_length(sbe_version), {0});",
+                cpp_str(path)
+            ));
+        }
         o.line(&format!("if (sbe_h != {NPOS}) {{"));
         let h = &ctx.plan.header;
         for (f, val) in [
@@ -696,9 +722,16 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
         o.line("}");
     } else {
         o.doc("Internal: starts an entry at the cursor.");
+        let take = if ctx.plan.version == 0 {
+            format!("sbe_c->take(BLOCK_LENGTH, {})", cpp_str(path))
+        } else {
+            format!(
+                "sbe_c->version >= SCHEMA_VERSION ? sbe_c->take(BLOCK_LENGTH, {0}) : sbe_c->take(sbe_block_length(sbe_c->version), {0})",
+                cpp_str(path)
+            )
+        };
         o.line(&format!(
-            "explicit {e}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_p_(sbe_c->take(sbe_block_length(sbe_c->version), {})) {{}}",
-            cpp_str(path)
+            "explicit {e}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_p_({take}) {{}}"
         ));
         o.line(&format!("{e}(const {e}&) = delete;"));
         o.line(&format!("{e}& operator=(const {e}&) = delete;"));
