@@ -13,7 +13,8 @@
 //!   version. A message written at the schema's version must come back byte-identical with its
 //!   padding zeroed: each byte equal to the input's or to what `sbekit encode` writes for its
 //!   JSON (padding zeroed, but unknown set bits dropped, which generated encoders keep); a
-//!   message of another version must decode to the same JSON.
+//!   message of another version must decode to the same JSON (C++; the TypeScript re-encoder
+//!   writes at the schema's version only, so for TypeScript that check is left out).
 //!
 //! Without a messages file the input is random messages (`sbekit_otf::random`) of every message
 //! type, written at the schema's version, at every older version, and by a newer writer with
@@ -232,7 +233,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         let re = prog.run("reencode", i, &input)?;
         jsonl.extend_from_slice(&json);
         reenc.extend_from_slice(&re);
-        compare(s, &json, &re, &mut sum);
+        compare(opts.lang, s, &json, &re, &mut sum);
     }
     if let Some(k) = &opts.keep {
         std::fs::write(k.join(format!("{}.jsonl", opts.lang.name())), &jsonl)?;
@@ -336,6 +337,13 @@ fn random_cases(ir: &sbekit_ir::Ir, seed: u64, per: usize) -> Vec<Case> {
     out
 }
 
+/// True when the language's re-encoder writes a message at its acting version. The TypeScript
+/// `reencode` writes at the schema's version, so for TypeScript messages of other versions are
+/// checked by their JSON only (their re-encoding is not compared).
+pub fn reencodes_at_acting_version(lang: Lang) -> bool {
+    lang != Lang::TypeScript
+}
+
 /// JSON values equal, numbers compared as values (a float printed in another form, or an
 /// integer-valued float printed as an integer, is the same number); a top-level `"$version"`
 /// member is ignored.
@@ -387,7 +395,7 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-fn compare(s: &Schema, json: &[u8], re: &[u8], sum: &mut Summary) {
+fn compare(lang: Lang, s: &Schema, json: &[u8], re: &[u8], sum: &mut Summary) {
     let name = s.path.display().to_string();
     let text = String::from_utf8_lossy(json);
     let lines: Vec<&str> = text.lines().collect();
@@ -451,7 +459,9 @@ fn compare(s: &Schema, json: &[u8], re: &[u8], sum: &mut Summary) {
                     hex(got)
                 ));
             }
-        } else if !otf(&s.decoder, got).is_some_and(|g| same_json(&w, &g)) {
+        } else if reencodes_at_acting_version(lang)
+            && !otf(&s.decoder, got).is_some_and(|g| same_json(&w, &g))
+        {
             sum.disagree(format!(
                 "{name}: message {i}: re-encoded at its acting version, it decodes differently\n  input:     {}\n  generated: {}",
                 hex(&c.bytes),
