@@ -230,6 +230,12 @@ struct Cursor {
         pos += n;
         return at;
     }
+    /// `take`, as a pointer to the reserved bytes (null when nothing was reserved): encoders
+    /// keep it, since the buffer never moves, so a setter is one test and one store.
+    std::uint8_t* take_ptr(std::size_t n, const char* path) noexcept {
+        const std::size_t at = take(n, path);
+        return at == npos ? nullptr : buf + at;
+    }
     /// Records `k` at the cursor unless an error is already kept.
     void fail(ErrorKind k, const char* path) noexcept {
         if (err.kind == ErrorKind::Ok) err = Error{k, pos, path};

@@ -679,12 +679,12 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
         // At the schema's version the size is a constant, so the zeroing is inlined.
         if ctx.plan.version == 0 {
             o.line(&format!(
-                "sbe_p_ = sbe_cur_.take(BLOCK_LENGTH, {});",
+                "sbe_blk_ = sbe_cur_.take_ptr(BLOCK_LENGTH, {});",
                 cpp_str(path)
             ));
         } else {
             o.line(&format!(
-                "sbe_p_ = sbe_version >= SCHEMA_VERSION ? sbe_cur_.take(BLOCK_LENGTH, {0}) : sbe_cur_.take(sbe_block_length(sbe_version), {0});",
+                "sbe_blk_ = sbe_version >= SCHEMA_VERSION ? sbe_cur_.take_ptr(BLOCK_LENGTH, {0}) : sbe_cur_.take_ptr(sbe_block_length(sbe_version), {0});",
                 cpp_str(path)
             ));
         }
@@ -723,15 +723,15 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
     } else {
         o.doc("Internal: starts an entry at the cursor.");
         let take = if ctx.plan.version == 0 {
-            format!("sbe_c->take(BLOCK_LENGTH, {})", cpp_str(path))
+            format!("sbe_c->take_ptr(BLOCK_LENGTH, {})", cpp_str(path))
         } else {
             format!(
-                "sbe_c->version >= SCHEMA_VERSION ? sbe_c->take(BLOCK_LENGTH, {0}) : sbe_c->take(sbe_block_length(sbe_c->version), {0})",
+                "sbe_c->version >= SCHEMA_VERSION ? sbe_c->take_ptr(BLOCK_LENGTH, {0}) : sbe_c->take_ptr(sbe_block_length(sbe_c->version), {0})",
                 cpp_str(path)
             )
         };
         o.line(&format!(
-            "explicit {e}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_p_({take}) {{}}"
+            "explicit {e}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_blk_({take}) {{}}"
         ));
         o.line(&format!("{e}(const {e}&) = delete;"));
         o.line(&format!("{e}& operator=(const {e}&) = delete;"));
@@ -743,8 +743,8 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
     let _ = c;
     let sink = Sink {
         cls: e,
-        base: "sbe_c_->buf + sbe_p_",
-        ok: &format!("sbe_p_ != {NPOS}"),
+        base: "sbe_blk_",
+        ok: "sbe_blk_ != nullptr",
         version: Some("sbe_c_->version"),
     };
     for (f, fname) in b.fields.iter().zip(&n.fields) {
@@ -856,10 +856,10 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
     if msg.is_some() {
         o.line("::sbekit::rt::Cursor sbe_cur_{};");
         o.line("::sbekit::rt::Cursor* sbe_c_ = &sbe_cur_;");
-        o.line(&format!("std::size_t sbe_p_ = {NPOS};"));
+        o.line("std::uint8_t* sbe_blk_ = nullptr;");
     } else {
         o.line("::sbekit::rt::Cursor* sbe_c_;");
-        o.line("std::size_t sbe_p_;");
+        o.line("std::uint8_t* sbe_blk_;");
     }
     o.line("unsigned sbe_next_ = 0;");
     o.line("};");
