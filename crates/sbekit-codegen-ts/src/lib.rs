@@ -53,6 +53,9 @@ pub struct GeneratedFile {
 /// The runtime module every generated package carries.
 pub const RUNTIME_TS: &str = include_str!("../runtime/runtime.ts");
 
+/// The conformance program every generated package carries (`sbekit conformance` runs it).
+pub const CONFORMANCE_MJS: &str = include_str!("../runtime/sbe_conformance.mjs");
+
 /// Why a package could not be generated or written.
 #[derive(Debug)]
 pub enum GenError {
@@ -113,6 +116,7 @@ pub fn generate(layout: &Layout, opts: &Options) -> Result<Vec<GeneratedFile>, G
         file("src/messages.ts", package::messages_ts(&ctx)),
         file("src/json.ts", json::json_ts(&ctx)),
         file("src/index.ts", package::index_ts(&ctx)),
+        file("examples/sbe_conformance.mjs", CONFORMANCE_MJS.to_string()),
     ])
 }
 

@@ -7,7 +7,7 @@
 use crate::HeaderSlots;
 use crate::{
     checks, Body, CompositeDef, EnumDef, Field, Header, Kind, Message, Plan, PlanError, Prim,
-    Section, SetDef, Slot, TypeTables, VarData,
+    Section, SetDef, Slot, TypeTables, VarData, VarDataInfo,
 };
 use sbekit_ir::layout::{self, FieldKind, IntSlot, Layout};
 use std::collections::BTreeSet;
@@ -77,6 +77,13 @@ pub fn plan(l: &Layout) -> Result<Plan, PlanError> {
                 checks: checks::of_message(l, m),
             })
             .collect(),
+        var_data: {
+            let mut out = std::collections::BTreeMap::new();
+            for m in &l.messages {
+                var_data(&m.name, &m.block, &mut out);
+            }
+            out
+        },
     })
 }
 
@@ -99,6 +106,25 @@ pub fn all_types(l: &Layout) -> TypeTables {
             .iter()
             .map(|c| (c.name.clone(), v.composite_def(c)))
             .collect(),
+    }
+}
+
+fn var_data(
+    path: &str,
+    b: &layout::Block,
+    out: &mut std::collections::BTreeMap<String, VarDataInfo>,
+) {
+    for g in &b.groups {
+        var_data(&format!("{path}.{}", g.name), &g.block, out);
+    }
+    for d in &b.var_data {
+        out.insert(
+            format!("{path}.{}", d.name),
+            VarDataInfo {
+                data_offset: d.data_offset,
+                character_encoding: d.character_encoding.clone(),
+            },
+        );
     }
 }
 

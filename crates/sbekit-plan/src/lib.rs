@@ -440,6 +440,20 @@ pub struct Plan {
     pub composites: BTreeMap<String, CompositeDef>,
     /// The messages, in the layout's (template id) order.
     pub messages: Vec<Message>,
+    /// Var-data details by element path (`Car.manufacturer`, `Car.fuelFigures.usageDescription`):
+    /// where the data starts after its length prefix, and its character encoding (added for the
+    /// C++ generator, whose JSON printer keeps text as UTF-8 only where the schema declares an
+    /// encoding, as `sbekit decode` does).
+    pub var_data: BTreeMap<String, VarDataInfo>,
+}
+
+/// Details of a var-data field that [`Section::Var`] does not carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VarDataInfo {
+    /// Offset of the data from the start of the length prefix (the prefix composite's size).
+    pub data_offset: usize,
+    /// `characterEncoding`; `None` for raw bytes.
+    pub character_encoding: Option<String>,
 }
 
 impl Plan {

@@ -39,8 +39,12 @@ enum Command {
     Trades(cmd::trades::TradesArgs),
     /// Compare two versions of a schema: what breaks old or new readers, proven by execution.
     Compat(cmd::compat::CompatArgs),
-    /// Generate codecs from a schema: Rust (a crate or a module) or TypeScript (an npm package).
+    /// Generate codecs from a schema: Rust (a crate or a module), TypeScript (an npm package)
+    /// or C++ (a header-only library).
     Generate(cmd::generate::GenerateArgs),
+    /// Check a language's generated codecs against the schema-driven decoder (JSON and
+    /// re-encoding), on random messages or a messages file.
+    Conformance(cmd::conformance::ConformanceArgs),
 }
 
 fn main() -> ExitCode {
@@ -57,5 +61,6 @@ fn main() -> ExitCode {
         Command::Trades(args) => cmd::trades::run(args),
         Command::Generate(args) => cmd::generate::run(args),
         Command::Compat(args) => cmd::compat::run(args),
+        Command::Conformance(args) => cmd::conformance::run(args),
     })
 }

@@ -1,5 +1,5 @@
-//! `sbekit generate --lang rust|typescript SCHEMA -o DIR`: Rust codecs as a standalone crate or a
-//! module, or TypeScript codecs as an npm package.
+//! `sbekit generate --lang rust|typescript|cpp SCHEMA -o DIR`: Rust codecs as a standalone crate
+//! or a module, TypeScript codecs as an npm package, or C++ codecs as a header-only library.
 
 use super::Failure;
 use clap::Args;
@@ -16,6 +16,9 @@ Languages and what is written into OUT:
               (its crate needs the sbekit-runtime dependency)
   typescript  (or ts) an npm package: package.json, tsconfig.json and src/ (runtime,
               types, message codecs, a JSON printer); no dependencies
+  cpp         (or c++) a header-only C++17 library: include/<package>/ (runtime, types,
+              messages, json), CMakeLists.txt with the INTERFACE target <package>::sbe,
+              README.md and examples/sbe_conformance.cpp
 
 Generated Rust is laid out by prettyplease: the same on every machine, no rustfmt needed.
 
@@ -23,6 +26,7 @@ Examples:
   sbekit generate car.xml -o car-sbe                        # Rust crate car-sbe/
   sbekit generate --module car.xml -o src/generated        # src/generated/baseline.rs
   sbekit generate --lang ts car.xml -o car-ts               # npm package car-ts/
+  sbekit generate --lang cpp car.xml -o car-cpp             # C++ library car-cpp/
   sbekit generate --crate-name my-codecs car.sbeir -o my-codecs
   sbekit generate --rustfmt --keywords suffix car.xml -o car-sbe";
 
@@ -30,8 +34,8 @@ Examples:
 #[derive(Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct GenerateArgs {
-    /// Target language: `rust` (a crate, or a module with --module), or `typescript` (`ts`) for
-    /// an npm package.
+    /// Target language: `rust` (a crate, or a module with --module), `typescript` (`ts`) for
+    /// an npm package, or `cpp` (`c++`) for a header-only C++17 library.
     #[arg(long, default_value = "rust")]
     lang: String,
     /// The schema: SBE XML or a `.sbeir` IR file.
@@ -67,9 +71,12 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.lang == "typescript" || args.lang == "ts" {
         return typescript(&args);
     }
+    if args.lang == "cpp" || args.lang == "c++" {
+        return cpp(&args);
+    }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' ('rust', or 'typescript' / 'ts')",
+            "unsupported language '{}' ('rust', 'typescript' / 'ts', or 'cpp' / 'c++')",
             args.lang
         )));
     }
@@ -131,5 +138,18 @@ fn typescript(args: &GenerateArgs) -> Result<ExitCode, Failure> {
         Err(e) => return Err(Failure::invalid(e)),
     }
     eprintln!("wrote {} (npm package)", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--lang cpp`: a header-only C++ library in `args.out` (`--crate-name` names the package
+/// directory and namespace).
+fn cpp(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    let opts = sbekit_codegen_cpp::Options {
+        package: args.crate_name.clone(),
+    };
+    sbekit_codegen_cpp::write_package(&layout, &args.out, &opts)
+        .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
+    eprintln!("wrote {} (C++ library)", args.out.display());
     Ok(ExitCode::SUCCESS)
 }

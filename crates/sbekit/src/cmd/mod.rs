@@ -12,6 +12,7 @@
 
 pub mod capture;
 pub mod compat;
+pub mod conformance;
 pub mod decode;
 pub mod encode;
 pub mod generate;

@@ -1,0 +1,359 @@
+//! Field accessors, shared by composites and blocks: getters on decoders, setters on encoders.
+//!
+//! A decoder reads at `base + offset` (its block or composite start) and knows the acting
+//! version `sbe_av_`; an encoder writes at `base + offset` after its guard (the block may not have
+//! been reserved, when the buffer was too small).
+
+use crate::names::FieldNames;
+use crate::prim::{cpp_bytes, cty, is_null, literal, load, store};
+use crate::{Ctx, Out};
+use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::{Field, Kind};
+
+/// True when the getter returns `std::optional`: the field is newer than version 0, or it is
+/// an optional scalar or enum (empty when it holds its null value).
+pub fn getter_optional(f: &Field) -> bool {
+    !f.is_constant() && (f.since > 0 || nullable(f))
+}
+
+/// True when the field's value type itself has a null (optional scalars and enums): the setter
+/// takes `std::optional`.
+pub fn nullable(f: &Field) -> bool {
+    if f.is_constant() || f.presence != sbekit_ir::Presence::Optional {
+        return false;
+    }
+    match &f.kind {
+        Kind::Prim(p) => p.len == 1,
+        Kind::Enum { optional, .. } => *optional,
+        _ => false,
+    }
+}
+
+/// The value type of a (non-constant) field, without `std::optional`.
+pub fn value_type(ctx: &Ctx, f: &Field) -> String {
+    match &f.kind {
+        Kind::Prim(p) if p.ty == P::Char && p.len != 1 => "std::string_view".into(),
+        Kind::Prim(p) if p.len != 1 => format!("std::array<{}, {}>", cty(p.ty), p.len),
+        Kind::Prim(p) => cty(p.ty).into(),
+        Kind::Enum { ty, .. } => ctx.n.enums[ty].ty.clone(),
+        Kind::Set { ty } => ctx.n.sets[ty].ty.clone(),
+        Kind::Composite { ty } => ctx.n.comps[ty].dec.clone(),
+    }
+}
+
+fn doc(o: &mut Out, f: &Field, what: &str) {
+    let mut d = f
+        .description
+        .clone()
+        .unwrap_or_else(|| format!("The `{}` {what}.", f.name));
+    if f.since > 0 && !f.is_constant() {
+        d.push_str(&format!(
+            "\nSince schema version {}: empty when the message's acting version is older.",
+            f.since
+        ));
+    }
+    o.doc(&d);
+}
+
+/// A constant's bytes up to the first NUL.
+fn const_bytes(v: &PrimitiveValue) -> Vec<u8> {
+    match v {
+        PrimitiveValue::Bytes(b) => {
+            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+            b[..end].to_vec()
+        }
+        other => vec![sbekit_ir::layout::wire_bits(other, P::Char) as u8],
+    }
+}
+
+/// Emits the getter(s) of `f` on a decoder reading at `base` with acting version `sbe_av_`.
+pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
+    let name = &n.name;
+    let ptr = format!("{base} + {}", f.offset);
+    match &f.kind {
+        Kind::Prim(p) if f.is_constant() => {
+            let v = p.constant.clone().unwrap_or(p.null.clone());
+            doc(o, f, "constant");
+            if p.ty == P::Char && (matches!(v, PrimitiveValue::Bytes(_)) || p.len != 1) {
+                let b = const_bytes(&v);
+                o.line(&format!(
+                    "static constexpr std::string_view {name}() noexcept {{ return std::string_view({}, {}); }}",
+                    cpp_bytes(&b),
+                    b.len()
+                ));
+                if let Some(r) = &n.raw {
+                    o.line(&format!(
+                        "static constexpr std::string_view {r}() noexcept {{ return {name}(); }}"
+                    ));
+                }
+            } else {
+                o.line(&format!(
+                    "static constexpr {} {name}() noexcept {{ return {}; }}",
+                    cty(p.ty),
+                    literal(&v, p.ty)
+                ));
+            }
+            return;
+        }
+        Kind::Enum {
+            ty,
+            constant: Some(c),
+            ..
+        } => {
+            let e = &ctx.plan.enums[ty];
+            let en = &ctx.n.enums[ty];
+            let i = e.values.iter().position(|v| &v.0 == c).unwrap_or(0);
+            doc(o, f, "constant");
+            o.line(&format!(
+                "static constexpr {} {name}() noexcept {{ return {}::{}; }}",
+                en.ty,
+                en.ty,
+                en.variants.get(i).cloned().unwrap_or_default()
+            ));
+            return;
+        }
+        _ => {}
+    }
+    let vt = value_type(ctx, f);
+    let opt = getter_optional(f);
+    let ret = if opt {
+        format!("std::optional<{vt}>")
+    } else {
+        vt.clone()
+    };
+    doc(o, f, "field");
+    o.line(&format!("{ret} {name}() const noexcept {{"));
+    if f.since > 0 {
+        o.line(&format!("if (sbe_av_ < {}u) return std::nullopt;", f.since));
+    }
+    match &f.kind {
+        Kind::Prim(p) if p.ty == P::Char && p.len != 1 => {
+            o.line(&format!(
+                "return ::sbekit::rt::until_nul({ptr}, {});",
+                p.len
+            ));
+        }
+        Kind::Prim(p) if p.len != 1 => {
+            o.line(&format!("{vt} sbe_a{{}};"));
+            o.line(&format!(
+                "for (std::size_t sbe_i = 0; sbe_i < {}; ++sbe_i) sbe_a[sbe_i] = {};",
+                p.len,
+                load(ctx, p.ty, &format!("{ptr} + sbe_i * {}", p.ty.size()))
+            ));
+            o.line("return sbe_a;");
+        }
+        Kind::Prim(p) => {
+            if nullable(f) {
+                o.line(&format!("const {vt} sbe_x = {};", load(ctx, p.ty, &ptr)));
+                o.line(&format!(
+                    "if ({}) return std::nullopt;",
+                    is_null("sbe_x", &p.null, p.ty)
+                ));
+                o.line("return sbe_x;");
+            } else {
+                o.line(&format!("return {};", load(ctx, p.ty, &ptr)));
+            }
+        }
+        Kind::Enum { ty, .. } => {
+            let e = &ctx.plan.enums[ty];
+            if nullable(f) {
+                o.line(&format!(
+                    "const {} sbe_x = {};",
+                    cty(e.ty),
+                    load(ctx, e.ty, &ptr)
+                ));
+                o.line(&format!(
+                    "if ({}) return std::nullopt;",
+                    is_null("sbe_x", &e.null, e.ty)
+                ));
+                o.line(&format!("return static_cast<{vt}>(sbe_x);"));
+            } else {
+                o.line(&format!(
+                    "return static_cast<{vt}>({});",
+                    load(ctx, e.ty, &ptr)
+                ));
+            }
+        }
+        Kind::Set { ty } => {
+            let s = &ctx.plan.sets[ty];
+            o.line(&format!("return {vt}({});", load(ctx, s.ty, &ptr)));
+        }
+        Kind::Composite { .. } => {
+            o.line(&format!("return {vt}({ptr}, sbe_av_);"));
+        }
+    }
+    o.line("}");
+    if let (Some(r), Kind::Prim(p)) = (&n.raw, &f.kind) {
+        o.doc(&format!(
+            "All {} bytes of the `{}` field (NULs included).",
+            p.len, f.name
+        ));
+        let rt = if f.since > 0 {
+            "std::optional<std::string_view>"
+        } else {
+            "std::string_view"
+        };
+        o.line(&format!("{rt} {r}() const noexcept {{"));
+        if f.since > 0 {
+            o.line(&format!("if (sbe_av_ < {}u) return std::nullopt;", f.since));
+        }
+        o.line(&format!(
+            "return std::string_view(reinterpret_cast<const char*>({ptr}), {});",
+            p.len
+        ));
+        o.line("}");
+    }
+}
+
+/// How an encoder reaches its bytes.
+pub struct Sink<'a> {
+    /// The encoder class (setters return `Cls&`).
+    pub cls: &'a str,
+    /// Pointer to the block or composite start.
+    pub base: &'a str,
+    /// True when the bytes may be written (the block or composite was reserved).
+    pub ok: &'a str,
+    /// For blocks: the expression of the version being written (fields newer are skipped).
+    pub version: Option<&'a str>,
+}
+
+/// Emits the setter of `f` on an encoder (nothing for constants).
+pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
+    if f.is_constant() {
+        return;
+    }
+    let name = &n.name;
+    let cls = s.cls;
+    let ptr = format!("{} + {}", s.base, f.offset);
+    let d = f
+        .description
+        .clone()
+        .unwrap_or_else(|| format!("Sets the `{}` field.", f.name));
+    let head = |o: &mut Out| {
+        o.line(&format!("if (!({})) return *this;", s.ok));
+        if let (Some(v), true) = (s.version, f.since > 0) {
+            o.line(&format!("if ({v} < {}u) return *this;", f.since));
+        }
+    };
+    match &f.kind {
+        Kind::Composite { ty } => {
+            let c = &ctx.n.comps[ty];
+            o.doc(&format!("The `{}` composite, to set its members.", f.name));
+            o.line(&format!("{} {name}() noexcept {{", c.enc));
+            let mut cond = s.ok.to_string();
+            if let (Some(v), true) = (s.version, f.since > 0) {
+                cond = format!("{cond} && {v} >= {}u", f.since);
+            }
+            o.line(&format!(
+                "return {}(({cond}) ? {ptr} : nullptr, sbe_c_);",
+                c.enc
+            ));
+            o.line("}");
+        }
+        Kind::Prim(p) if p.ty == P::Char && p.len != 1 => {
+            o.doc(&format!(
+                "{d}\nShorter text is padded with NUL bytes; longer text is an error (`valueTooLong`)."
+            ));
+            o.line(&format!(
+                "{cls}& {name}(std::string_view sbe_v) noexcept {{"
+            ));
+            head(o);
+            o.line(&format!(
+                "if (!::sbekit::rt::put_fixed({ptr}, {}, sbe_v) && sbe_c_ != nullptr) sbe_c_->fail(::sbekit::rt::ErrorKind::ValueTooLong, {});",
+                p.len,
+                crate::prim::cpp_str(&f.name)
+            ));
+            o.line("return *this;");
+            o.line("}");
+        }
+        Kind::Prim(p) if p.len != 1 => {
+            o.doc(&d);
+            o.line(&format!(
+                "{cls}& {name}(const std::array<{}, {}>& sbe_v) noexcept {{",
+                cty(p.ty),
+                p.len
+            ));
+            head(o);
+            o.line(&format!(
+                "for (std::size_t sbe_i = 0; sbe_i < {}; ++sbe_i) {};",
+                p.len,
+                store(
+                    ctx,
+                    p.ty,
+                    &format!("{ptr} + sbe_i * {}", p.ty.size()),
+                    "sbe_v[sbe_i]"
+                )
+            ));
+            o.line("return *this;");
+            o.line("}");
+        }
+        Kind::Prim(p) => {
+            o.doc(&d);
+            let t = cty(p.ty);
+            if nullable(f) {
+                o.line(&format!(
+                    "{cls}& {name}(std::optional<{t}> sbe_v) noexcept {{"
+                ));
+                head(o);
+                o.line(&format!(
+                    "{};",
+                    store(
+                        ctx,
+                        p.ty,
+                        &ptr,
+                        &format!("sbe_v ? *sbe_v : {}", literal(&p.null, p.ty))
+                    )
+                ));
+            } else {
+                o.line(&format!("{cls}& {name}({t} sbe_v) noexcept {{"));
+                head(o);
+                o.line(&format!("{};", store(ctx, p.ty, &ptr, "sbe_v")));
+            }
+            o.line("return *this;");
+            o.line("}");
+        }
+        Kind::Enum { ty, .. } => {
+            let e = &ctx.plan.enums[ty];
+            let et = &ctx.n.enums[ty].ty;
+            let u = cty(e.ty);
+            o.doc(&d);
+            if nullable(f) {
+                o.line(&format!(
+                    "{cls}& {name}(std::optional<{et}> sbe_v) noexcept {{"
+                ));
+                head(o);
+                o.line(&format!(
+                    "{};",
+                    store(
+                        ctx,
+                        e.ty,
+                        &ptr,
+                        &format!(
+                            "sbe_v ? static_cast<{u}>(*sbe_v) : {}",
+                            literal(&e.null, e.ty)
+                        )
+                    )
+                ));
+            } else {
+                o.line(&format!("{cls}& {name}({et} sbe_v) noexcept {{"));
+                head(o);
+                o.line(&format!(
+                    "{};",
+                    store(ctx, e.ty, &ptr, &format!("static_cast<{u}>(sbe_v)"))
+                ));
+            }
+            o.line("return *this;");
+            o.line("}");
+        }
+        Kind::Set { ty } => {
+            let sd = &ctx.plan.sets[ty];
+            let st = &ctx.n.sets[ty].ty;
+            o.doc(&d);
+            o.line(&format!("{cls}& {name}({st} sbe_v) noexcept {{"));
+            head(o);
+            o.line(&format!("{};", store(ctx, sd.ty, &ptr, "sbe_v.raw()")));
+            o.line("return *this;");
+            o.line("}");
+        }
+    }
+}

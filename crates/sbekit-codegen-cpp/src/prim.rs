@@ -1,0 +1,184 @@
+//! Primitive types in C++: value types, loads and stores, literals, null tests, and the JSON
+//! text of schema values (constants and the null values of absent fields).
+
+use crate::Ctx;
+use sbekit_ir::layout::wire_bits;
+use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::Slot;
+
+/// The C++ type of one value.
+pub fn cty(ty: P) -> &'static str {
+    match ty {
+        P::Char => "char",
+        P::Int8 => "std::int8_t",
+        P::Int16 => "std::int16_t",
+        P::Int32 => "std::int32_t",
+        P::Int64 => "std::int64_t",
+        P::Uint8 | P::None => "std::uint8_t",
+        P::Uint16 => "std::uint16_t",
+        P::Uint32 => "std::uint32_t",
+        P::Uint64 => "std::uint64_t",
+        P::Float => "float",
+        P::Double => "double",
+    }
+}
+
+/// True for `float` and `double`.
+pub fn is_float(ty: P) -> bool {
+    matches!(ty, P::Float | P::Double)
+}
+
+/// `::sbekit::rt::load<T, BIG>(ptr)`.
+pub fn load(ctx: &Ctx, ty: P, ptr: &str) -> String {
+    format!("::sbekit::rt::load<{}, {}>({ptr})", cty(ty), ctx.big())
+}
+
+/// `::sbekit::rt::store<T, BIG>(ptr, val)`.
+pub fn store(ctx: &Ctx, ty: P, ptr: &str, val: &str) -> String {
+    format!(
+        "::sbekit::rt::store<{}, {}>({ptr}, {val})",
+        cty(ty),
+        ctx.big()
+    )
+}
+
+/// A slot's value as a `std::size_t` read at `base + offset`.
+pub fn slot_load(ctx: &Ctx, s: &Slot, base: &str) -> String {
+    format!(
+        "static_cast<std::size_t>(::sbekit::rt::load_u64<{}, {}>({base} + {}))",
+        cty(s.ty),
+        ctx.big(),
+        s.offset
+    )
+}
+
+/// Stores the `std::size_t` expression `val` into a slot at `base + offset`.
+pub fn slot_store(ctx: &Ctx, s: &Slot, base: &str, val: &str) -> String {
+    store(
+        ctx,
+        s.ty,
+        &format!("{base} + {}", s.offset),
+        &format!("static_cast<{}>({val})", cty(s.ty)),
+    )
+}
+
+/// The decimal digits of an integer value of type `ty` (its wire bits, read as `ty`).
+pub fn int_digits(v: &PrimitiveValue, ty: P) -> String {
+    let bits = wire_bits(v, ty);
+    match ty {
+        P::Int8 => (bits as u8 as i8).to_string(),
+        P::Int16 => (bits as u16 as i16).to_string(),
+        P::Int32 => (bits as u32 as i32).to_string(),
+        P::Int64 => (bits as i64).to_string(),
+        _ => bits.to_string(),
+    }
+}
+
+fn float_lit(x: f64, ty: &str, suffix: &str) -> String {
+    if x.is_nan() {
+        format!("std::numeric_limits<{ty}>::quiet_NaN()")
+    } else if x.is_infinite() {
+        let s = if x > 0.0 { "" } else { "-" };
+        format!("{s}std::numeric_limits<{ty}>::infinity()")
+    } else {
+        let mut t = format!("{x:?}");
+        if !t.contains(['.', 'e', 'E']) {
+            t.push_str(".0");
+        }
+        format!("{t}{suffix}")
+    }
+}
+
+/// A value of type `ty` as a C++ constant expression of that type.
+pub fn literal(v: &PrimitiveValue, ty: P) -> String {
+    match ty {
+        P::Float => {
+            let x = v.as_f64().unwrap_or(f64::NAN) as f32;
+            if x.is_finite() {
+                format!("{x:?}f")
+            } else {
+                float_lit(f64::from(x), "float", "f")
+            }
+        }
+        P::Double => float_lit(v.as_f64().unwrap_or(f64::NAN), "double", ""),
+        P::Int64 if int_digits(v, ty) == i64::MIN.to_string() => {
+            "std::numeric_limits<std::int64_t>::min()".into()
+        }
+        P::Int64 => format!("static_cast<std::int64_t>({}LL)", int_digits(v, ty)),
+        P::Uint64 => format!("static_cast<std::uint64_t>({}ULL)", int_digits(v, ty)),
+        P::Int32 if int_digits(v, ty) == i32::MIN.to_string() => {
+            "std::numeric_limits<std::int32_t>::min()".into()
+        }
+        _ => format!("static_cast<{}>({})", cty(ty), int_digits(v, ty)),
+    }
+}
+
+/// A test that `x` holds the null value `null` of type `ty`.
+pub fn is_null(x: &str, null: &PrimitiveValue, ty: P) -> String {
+    if is_float(ty) && null.as_f64().is_some_and(f64::is_nan) {
+        format!("std::isnan({x})")
+    } else {
+        format!("{x} == {}", literal(null, ty))
+    }
+}
+
+/// Bytes as a JSON string, as `sbekit decode` prints text: valid UTF-8 kept when `utf8`,
+/// otherwise one code point per byte.
+pub fn json_text(b: &[u8], utf8: bool) -> String {
+    let s = match std::str::from_utf8(b) {
+        Ok(s) if utf8 => s.to_string(),
+        _ => b.iter().map(|&c| char::from(c)).collect(),
+    };
+    serde_json::to_string(&s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// A value of type `ty` as `sbekit decode` prints it (char arrays up to the first NUL).
+pub fn json_value(v: &PrimitiveValue, ty: P) -> String {
+    match ty {
+        P::Float | P::Double => {
+            let x = if ty == P::Float {
+                f64::from(v.as_f64().unwrap_or(f64::NAN) as f32)
+            } else {
+                v.as_f64().unwrap_or(f64::NAN)
+            };
+            if x.is_finite() {
+                if ty == P::Float {
+                    format!("{}", x as f32)
+                } else {
+                    format!("{x}")
+                }
+            } else {
+                "null".into()
+            }
+        }
+        P::Char => match v {
+            PrimitiveValue::Bytes(b) => {
+                let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                json_text(&b[..end], true)
+            }
+            other => json_text(&[wire_bits(other, P::Char) as u8], true),
+        },
+        _ => int_digits(v, ty),
+    }
+}
+
+/// Text as a C++ string literal (every byte outside printable ASCII as a 3-digit octal escape).
+pub fn cpp_str(s: &str) -> String {
+    cpp_bytes(s.as_bytes())
+}
+
+/// Bytes as a C++ string literal.
+pub fn cpp_bytes(b: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for &c in b {
+        match c {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'?' => out.push_str("\\?"),
+            0x20..=0x7e => out.push(char::from(c)),
+            _ => out.push_str(&format!("\\{c:03o}")),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,0 +1,102 @@
+//! All 80 schemas the reference tool accepts generate C++ that g++ and clang++ accept under
+//! `-std=c++17 -Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror -fno-exceptions
+//! -fno-rtti`, each header included alone in a translation unit. The translation units are
+//! checked with `-fsyntax-only`, many per compiler process, two processes at a time.
+
+mod common;
+
+use common::*;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn accepted() -> Option<Vec<PathBuf>> {
+    let tsv = sbekit_testdata::require_reference(
+        "derived/reference-verdicts-sbe-all-1.38.1.tsv",
+        "all_reference_accepted_schemas_compile",
+    )?;
+    let text = std::fs::read_to_string(tsv).expect("tsv");
+    let v: Vec<PathBuf> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (c.len() >= 2 && c[1] == "0").then(|| sbekit_testdata::reference_sbe_dir().join(c[0]))
+        })
+        .collect();
+    assert_eq!(v.len(), 80, "accepted schemas in the verdicts file");
+    Some(v)
+}
+
+/// One compiler at a time (each runs two processes; CI has two cores).
+static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn compile_all(cxx: &str) {
+    let Some(schemas) = accepted() else { return };
+    let _one = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let root = tempfile::tempdir().expect("tempdir");
+    let mut incs = Vec::new();
+    let mut tus = Vec::new();
+    let tu_dir = root.path().join("tu");
+    std::fs::create_dir_all(&tu_dir).expect("tu dir");
+    // The runtime once; then each schema's headers, each alone in a translation unit.
+    let first = tu_dir.join("runtime.cpp");
+    for (i, s) in schemas.iter().enumerate() {
+        let pkg = format!("s{i:02}");
+        let dir = generate(root.path(), &pkg, s);
+        incs.push(format!("-I{}", dir.join("include").display()));
+        if i == 0 {
+            std::fs::write(&first, format!("#include \"{pkg}/sbekit_runtime.hpp\"\n")).expect("tu");
+            tus.push(first.clone());
+        }
+        for h in ["types", "messages", "json", pkg.as_str(), "conformance"] {
+            let tu = tu_dir.join(format!("{pkg}_{h}.cpp"));
+            std::fs::write(&tu, format!("#include \"{pkg}/{h}.hpp\"\n")).expect("tu");
+            tus.push(tu);
+        }
+    }
+    let half = tus.len().div_ceil(2);
+    let kids: Vec<_> = tus
+        .chunks(half)
+        .map(|part| {
+            Command::new(cxx)
+                .args(STRICT)
+                .arg("-fsyntax-only")
+                .args(&incs)
+                .args(part)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn compiler")
+        })
+        .collect();
+    for k in kids {
+        let out = k.wait_with_output().expect("compiler");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && err.trim().is_empty(),
+            "{cxx}: generated headers do not compile cleanly:\n{}",
+            err.chars().take(6000).collect::<String>()
+        );
+    }
+    eprintln!(
+        "{cxx}: {} translation units (80 schemas x 5 headers + the runtime) compile with warnings as errors",
+        tus.len()
+    );
+}
+
+#[test]
+fn all_reference_accepted_schemas_compile_with_gxx() {
+    if let Some(c) = compiler("g++", "all_reference_accepted_schemas_compile_with_gxx") {
+        compile_all(&c);
+    }
+}
+
+#[test]
+fn all_reference_accepted_schemas_compile_with_clang() {
+    if let Some(c) = compiler(
+        "clang++",
+        "all_reference_accepted_schemas_compile_with_clang",
+    ) {
+        compile_all(&c);
+    }
+}

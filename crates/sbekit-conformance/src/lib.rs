@@ -1,0 +1,719 @@
+//! `sbekit conformance`: checks the codecs a generator writes against the schema-driven decoder.
+//!
+//! For each schema the generated codecs go into a scratch directory with the conformance program
+//! that ships with every generated package (C++: `examples/sbe_conformance.cpp`; TypeScript:
+//! `examples/sbe_conformance.mjs`), which is built once for all the schemas of a run (one C++
+//! program, one `tsc` run) and fed u32le-framed messages on stdin in two modes:
+//!
+//! - `json`: one JSON line per message, which must equal what `sbekit decode --framing u32le`
+//!   prints for it (numbers compared as values; a top-level `"$version"` member, which `sbekit
+//!   decode` prints for messages of another version than the schema's, is ignored; a message
+//!   `sbekit decode` refuses must be refused too);
+//! - `reencode`: each message decoded and written again by the generated encoders at its acting
+//!   version. A message written at the schema's version must come back byte-identical with its
+//!   padding zeroed: each byte equal to the input's or to what `sbekit encode` writes for its
+//!   JSON (padding zeroed, but unknown set bits dropped, which generated encoders keep); a
+//!   message of another version must decode to the same JSON (C++; the TypeScript re-encoder
+//!   writes at the schema's version only, so for TypeScript that check is left out).
+//!
+//! Without a messages file the input is random messages (`sbekit_otf::random`) of every message
+//! type, written at the schema's version, at every older version, and by a newer writer with
+//! longer blocks.
+
+#![warn(missing_docs)]
+
+use sbekit_otf::random::{random_message, Options as RandomOptions, Rng};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::str::FromStr;
+
+/// A target language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// C++ (`sbekit-codegen-cpp`), built with `$CXX`, `c++`, `g++` or `clang++`.
+    Cpp,
+    /// TypeScript (`sbekit-codegen-ts`), built with `tsc` and run with `node`.
+    TypeScript,
+    /// Rust (`sbekit-codegen`).
+    Rust,
+}
+
+impl Lang {
+    /// The name used in the summary line and file names (`cpp`, `ts`, `rust`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Cpp => "cpp",
+            Lang::TypeScript => "ts",
+            Lang::Rust => "rust",
+        }
+    }
+}
+
+impl FromStr for Lang {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Lang, String> {
+        match s {
+            "cpp" | "c++" => Ok(Lang::Cpp),
+            "ts" | "typescript" => Ok(Lang::TypeScript),
+            "rust" => Ok(Lang::Rust),
+            other => Err(format!("unknown language `{other}` (cpp, ts or rust)")),
+        }
+    }
+}
+
+/// What to check.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The schemas (XML or `.sbeir`); one program is built for all of them.
+    pub schemas: Vec<PathBuf>,
+    /// The language whose codecs are checked.
+    pub lang: Lang,
+    /// A u32le-framed messages file (only with one schema); default: random messages.
+    pub messages: Option<PathBuf>,
+    /// Keep `<lang>.jsonl` and `<lang>.reencoded.u32` (and the scratch build) here.
+    pub keep: Option<PathBuf>,
+    /// Seed of the random messages.
+    pub seed: u64,
+    /// Random messages per message type at the schema's version (half as many at each other
+    /// version).
+    pub per_message: usize,
+}
+
+impl Options {
+    /// Defaults for `schemas` in `lang`: seed 1, 8 messages per type.
+    pub fn new(schemas: Vec<PathBuf>, lang: Lang) -> Options {
+        Options {
+            schemas,
+            lang,
+            messages: None,
+            keep: None,
+            seed: 1,
+            per_message: 8,
+        }
+    }
+}
+
+/// Why a run could not complete (disagreements are not errors: see [`Summary`]).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A tool the language needs is not installed (its name, and what to install).
+    #[error("{0} not found: {1}")]
+    MissingToolchain(String, String),
+    /// A schema could not be loaded.
+    #[error("{0}: {1}")]
+    Schema(PathBuf, String),
+    /// The generated code or the conformance program did not build or run.
+    #[error("{0}")]
+    Build(String),
+    /// Bad arguments.
+    #[error("{0}")]
+    Usage(String),
+    /// Reading or writing files.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The result of a run.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    /// Language name.
+    pub lang: &'static str,
+    /// Messages checked.
+    pub messages: usize,
+    /// Messages whose JSON equals `sbekit decode`'s.
+    pub json_equal: usize,
+    /// Messages of the schema's version re-encoded byte-identically.
+    pub reencoded_identical: usize,
+    /// Disagreements (JSON or re-encoding).
+    pub disagreements: usize,
+    /// The first disagreements, described.
+    pub examples: Vec<String>,
+}
+
+impl Summary {
+    /// `conformance <lang>: N messages, J json equal, R reencoded identical, D disagreements`.
+    pub fn line(&self) -> String {
+        format!(
+            "conformance {}: {} messages, {} json equal, {} reencoded identical, {} disagreements",
+            self.lang, self.messages, self.json_equal, self.reencoded_identical, self.disagreements
+        )
+    }
+
+    fn disagree(&mut self, what: String) {
+        self.disagreements += 1;
+        if self.examples.len() < 20 {
+            self.examples.push(what);
+        }
+    }
+}
+
+/// One input message.
+struct Case {
+    bytes: Vec<u8>,
+    /// Written at the schema's version: re-encoding must be byte-identical.
+    current: bool,
+}
+
+struct Schema {
+    path: PathBuf,
+    layout: sbekit_ir::layout::Layout,
+    decoder: sbekit_otf::Decoder,
+    encoder: sbekit_encode::Encoder,
+    cases: Vec<Case>,
+}
+
+/// Runs the check.
+pub fn run(opts: &Options) -> Result<Summary, Error> {
+    if opts.schemas.is_empty() {
+        return Err(Error::Usage("no schema given".into()));
+    }
+    if opts.messages.is_some() && opts.schemas.len() != 1 {
+        return Err(Error::Usage(
+            "--messages takes the messages of one schema".into(),
+        ));
+    }
+    let mut schemas = Vec::new();
+    for (i, p) in opts.schemas.iter().enumerate() {
+        let ir = sbekit_schema::load_ir(p).map_err(|e| Error::Schema(p.clone(), e.to_string()))?;
+        let layout = sbekit_ir::layout::Layout::from_ir(&ir)
+            .map_err(|e| Error::Schema(p.clone(), e.to_string()))?;
+        let decoder =
+            sbekit_otf::Decoder::new(&ir).map_err(|e| Error::Schema(p.clone(), e.to_string()))?;
+        let cases = match &opts.messages {
+            Some(f) => read_frames(&std::fs::read(f)?)
+                .map_err(|e| Error::Usage(format!("{}: {e}", f.display())))?
+                .into_iter()
+                .map(|bytes| Case {
+                    current: header_version(&layout, &bytes) == Some(u64::from(layout.version)),
+                    bytes,
+                })
+                .collect(),
+            None => random_cases(&ir, opts.seed.wrapping_add(i as u64), opts.per_message),
+        };
+        let encoder = sbekit_encode::Encoder::new(&layout);
+        schemas.push(Schema {
+            path: p.clone(),
+            layout,
+            decoder,
+            encoder,
+            cases,
+        });
+    }
+    let tmp;
+    let scratch = match &opts.keep {
+        Some(k) => {
+            std::fs::create_dir_all(k)?;
+            k.join(format!("{}-build", opts.lang.name()))
+        }
+        None => {
+            tmp = tempfile::tempdir()?;
+            tmp.path().to_path_buf()
+        }
+    };
+    std::fs::create_dir_all(&scratch)?;
+    let prog = match opts.lang {
+        Lang::Cpp => build_cpp(&scratch, &schemas)?,
+        Lang::TypeScript => build_ts(&scratch, &schemas)?,
+        Lang::Rust => {
+            return Err(Error::Usage(
+                "conformance for rust is not available yet: the generated Rust codecs have no JSON printer".into(),
+            ))
+        }
+    };
+    let mut sum = Summary {
+        lang: opts.lang.name(),
+        ..Summary::default()
+    };
+    let mut jsonl = Vec::new();
+    let mut reenc = Vec::new();
+    for (i, s) in schemas.iter().enumerate() {
+        let input: Vec<u8> = s.cases.iter().flat_map(|c| frame(&c.bytes)).collect();
+        let json = prog.run("json", i, &input)?;
+        let re = prog.run("reencode", i, &input)?;
+        jsonl.extend_from_slice(&json);
+        reenc.extend_from_slice(&re);
+        compare(opts.lang, s, &json, &re, &mut sum);
+    }
+    if let Some(k) = &opts.keep {
+        std::fs::write(k.join(format!("{}.jsonl", opts.lang.name())), &jsonl)?;
+        std::fs::write(
+            k.join(format!("{}.reencoded.u32", opts.lang.name())),
+            &reenc,
+        )?;
+    }
+    Ok(sum)
+}
+
+fn frame(b: &[u8]) -> Vec<u8> {
+    let mut v = (b.len() as u32).to_le_bytes().to_vec();
+    v.extend_from_slice(b);
+    v
+}
+
+/// Splits a u32le-framed stream.
+pub fn read_frames(b: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+    let mut out = Vec::new();
+    let mut p = 0;
+    while p < b.len() {
+        let Some(h) = b.get(p..p + 4) else {
+            return Err(format!("truncated frame length at byte {p}"));
+        };
+        let n = u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize;
+        let Some(m) = b.get(p + 4..p + 4 + n) else {
+            return Err(format!("frame at byte {p} declares {n} bytes past the end"));
+        };
+        out.push(m.to_vec());
+        p += 4 + n;
+    }
+    Ok(out)
+}
+
+fn read_slot(
+    l: &sbekit_ir::layout::Layout,
+    s: &sbekit_ir::layout::IntSlot,
+    b: &[u8],
+) -> Option<u64> {
+    if let Some(c) = s.constant {
+        return Some(c);
+    }
+    let w = s.ty.size();
+    let bytes = b.get(s.offset..s.offset + w)?;
+    let mut v = 0u64;
+    for k in 0..w {
+        let byte = if l.byte_order == sbekit_ir::ByteOrder::BigEndian {
+            bytes[k]
+        } else {
+            bytes[w - 1 - k]
+        };
+        v = (v << 8) | u64::from(byte);
+    }
+    Some(v)
+}
+
+fn header_version(l: &sbekit_ir::layout::Layout, b: &[u8]) -> Option<u64> {
+    read_slot(l, &l.header.version, b)
+}
+
+fn random_cases(ir: &sbekit_ir::Ir, seed: u64, per: usize) -> Vec<Case> {
+    let mut rng = Rng::new(0x5be_c0f0 ^ seed);
+    let version = u32::try_from(ir.version).unwrap_or(0);
+    let mut out = Vec::new();
+    let half = (per / 2).max(1);
+    for msg in &ir.messages {
+        for _ in 0..per {
+            let m = random_message(ir, msg, &mut rng, &RandomOptions::default());
+            out.push(Case {
+                bytes: m.bytes,
+                current: true,
+            });
+        }
+        for v in 0..version {
+            for _ in 0..half {
+                let o = RandomOptions {
+                    writer_version: Some(v),
+                    ..RandomOptions::default()
+                };
+                let m = random_message(ir, msg, &mut rng, &o);
+                out.push(Case {
+                    bytes: m.bytes,
+                    current: false,
+                });
+            }
+        }
+        for k in 0..half {
+            let o = RandomOptions {
+                writer_version: Some(version + 1),
+                extra_block: 1 + (k % 7),
+                ..RandomOptions::default()
+            };
+            let m = random_message(ir, msg, &mut rng, &o);
+            out.push(Case {
+                bytes: m.bytes,
+                current: false,
+            });
+        }
+    }
+    out
+}
+
+/// True when the language's re-encoder writes a message at its acting version. The TypeScript
+/// `reencode` writes at the schema's version, so for TypeScript messages of other versions are
+/// checked by their JSON only (their re-encoding is not compared).
+pub fn reencodes_at_acting_version(lang: Lang) -> bool {
+    lang != Lang::TypeScript
+}
+
+/// JSON values equal, numbers compared as values (a float printed in another form, or an
+/// integer-valued float printed as an integer, is the same number); a top-level `"$version"`
+/// member is ignored.
+pub fn same_json(a: &Value, b: &Value) -> bool {
+    let strip = |v: &Value| match v {
+        Value::Object(m) => {
+            let mut m = m.clone();
+            m.remove("$version");
+            Value::Object(m)
+        }
+        other => other.clone(),
+    };
+    same(&strip(a), &strip(b))
+}
+
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            if let (Some(p), Some(q)) = (x.as_i64(), y.as_i64()) {
+                return p == q;
+            }
+            if let (Some(p), Some(q)) = (x.as_u64(), y.as_u64()) {
+                return p == q;
+            }
+            match (x.as_f64(), y.as_f64()) {
+                (Some(p), Some(q)) => p == q || p as f32 == q as f32,
+                _ => false,
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn otf(dec: &sbekit_otf::Decoder, b: &[u8]) -> Option<Value> {
+    let (text, len) = sbekit_otf::message_to_json(dec, b, false).ok()?;
+    if len != b.len() {
+        return None;
+    }
+    serde_json::from_str(&text).ok()
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn compare(lang: Lang, s: &Schema, json: &[u8], re: &[u8], sum: &mut Summary) {
+    let name = s.path.display().to_string();
+    let text = String::from_utf8_lossy(json);
+    let lines: Vec<&str> = text.lines().collect();
+    let frames = read_frames(re).unwrap_or_default();
+    if lines.len() != s.cases.len() || frames.len() != s.cases.len() {
+        sum.messages += s.cases.len();
+        sum.disagree(format!(
+            "{name}: {} messages in, {} JSON lines and {} re-encoded frames out",
+            s.cases.len(),
+            lines.len(),
+            frames.len()
+        ));
+        return;
+    }
+    for (i, c) in s.cases.iter().enumerate() {
+        sum.messages += 1;
+        let want = otf(&s.decoder, &c.bytes);
+        let got: Option<Value> = serde_json::from_str(lines[i]).ok();
+        let refused = |g: &Option<Value>| {
+            g.as_ref()
+                .and_then(|v| v.get("error"))
+                .is_some_and(Value::is_string)
+        };
+        match (&want, &got) {
+            (Some(w), Some(g)) if same_json(w, g) => sum.json_equal += 1,
+            (None, g) if refused(g) => sum.json_equal += 1,
+            _ => {
+                sum.disagree(format!(
+                    "{name}: message {i} ({}): JSON differs\n  sbekit decode: {}\n  generated:    {}",
+                    hex(&c.bytes),
+                    want.map_or("(refused)".into(), |w| w.to_string()),
+                    lines[i]
+                ));
+                continue;
+            }
+        }
+        let Some(w) = want else { continue };
+        let got = &frames[i];
+        if c.current {
+            let template =
+                read_slot(&s.layout, &s.layout.header.template_id, &c.bytes).map(|t| t.to_string());
+            let mut canon = Vec::new();
+            let expect = match s.encoder.encode(&w, template.as_deref(), None, &mut canon) {
+                Ok(()) => canon,
+                Err(_) => c.bytes.clone(),
+            };
+            // Byte for byte, the input or, where the input has padding or bits the decoded
+            // values do not carry, what `sbekit encode` writes for its JSON (padding zeroed).
+            // Generated encoders zero padding but keep unknown set bits, which `sbekit encode`
+            // cannot (its JSON has only the named choices).
+            let identical = got.len() == c.bytes.len()
+                && got.len() == expect.len()
+                && (0..got.len()).all(|k| got[k] == c.bytes[k] || got[k] == expect[k]);
+            if identical {
+                sum.reencoded_identical += 1;
+            } else {
+                sum.disagree(format!(
+                    "{name}: message {i}: re-encoded bytes differ\n  input:     {}\n  expected:  {}\n  generated: {}",
+                    hex(&c.bytes),
+                    hex(&expect),
+                    hex(got)
+                ));
+            }
+        } else if reencodes_at_acting_version(lang)
+            && !otf(&s.decoder, got).is_some_and(|g| same_json(&w, &g))
+        {
+            sum.disagree(format!(
+                "{name}: message {i}: re-encoded at its acting version, it decodes differently\n  input:     {}\n  generated: {}",
+                hex(&c.bytes),
+                hex(got)
+            ));
+        }
+    }
+}
+
+/// A built conformance program.
+struct Program {
+    /// Command and leading arguments.
+    cmd: Vec<String>,
+    /// One program for several schemas: the schema's index follows the mode.
+    multi: bool,
+    /// Per schema, arguments after the mode (TypeScript: the module path).
+    extra: Vec<Vec<String>>,
+}
+
+impl Program {
+    fn run(&self, mode: &str, schema: usize, input: &[u8]) -> Result<Vec<u8>, Error> {
+        use std::io::Write;
+        let mut c = Command::new(&self.cmd[0]);
+        c.args(&self.cmd[1..]).arg(mode);
+        if self.multi {
+            c.arg(schema.to_string());
+        }
+        if let Some(e) = self.extra.get(schema) {
+            c.args(e);
+        }
+        let mut child = c
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| Error::Build(format!("running {}: {e}", self.cmd[0])))?;
+        let mut stdin = child.stdin.take();
+        let data = input.to_vec();
+        let feeder = std::thread::spawn(move || {
+            if let Some(s) = stdin.as_mut() {
+                let _ = s.write_all(&data);
+            }
+        });
+        let out = child.wait_with_output()?;
+        let _ = feeder.join();
+        if !out.status.success() {
+            return Err(Error::Build(format!(
+                "the conformance program failed ({}) in mode {mode}: {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            )));
+        }
+        Ok(out.stdout)
+    }
+}
+
+fn tool_works(cmd: &str, arg: &str) -> bool {
+    Command::new(cmd)
+        .arg(arg)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The C++ compiler: `$CXX`, else the first of `c++`, `g++`, `clang++` that runs.
+pub fn cxx() -> Option<String> {
+    if let Ok(c) = std::env::var("CXX") {
+        if !c.is_empty() && tool_works(&c, "--version") {
+            return Some(c);
+        }
+    }
+    ["c++", "g++", "clang++"]
+        .into_iter()
+        .find(|c| tool_works(c, "--version"))
+        .map(str::to_string)
+}
+
+fn check(out: std::process::Output, what: &str) -> Result<(), Error> {
+    if out.status.success() {
+        Ok(())
+    } else {
+        let mut msg = String::from_utf8_lossy(&out.stderr).to_string();
+        msg.truncate(8000);
+        Err(Error::Build(format!("{what} failed:\n{msg}")))
+    }
+}
+
+fn build_cpp(dir: &Path, schemas: &[Schema]) -> Result<Program, Error> {
+    let cxx = cxx().ok_or_else(|| {
+        Error::MissingToolchain(
+            "a C++17 compiler".into(),
+            "install g++ or clang++, or set CXX".into(),
+        )
+    })?;
+    let mut incs = Vec::new();
+    for (i, s) in schemas.iter().enumerate() {
+        let pkg = format!("s{i:02}");
+        let out = dir.join(&pkg);
+        let opts = sbekit_codegen_cpp::Options {
+            package: Some(pkg.clone()),
+        };
+        sbekit_codegen_cpp::write_package(&s.layout, &out, &opts)
+            .map_err(|e| Error::Build(format!("{}: {e}", s.path.display())))?;
+        incs.push(format!("-I{}", out.join("include").display()));
+    }
+    let exe = dir.join("sbe_conformance");
+    let flags = ["-std=c++17", "-O1", "-fno-exceptions", "-fno-rtti"];
+    if schemas.len() == 1 {
+        // One schema: the package's own example, as a user would build it.
+        let src = dir.join("s00/examples/sbe_conformance.cpp");
+        let out = Command::new(&cxx)
+            .args(flags)
+            .args(&incs)
+            .arg(&src)
+            .arg("-o")
+            .arg(&exe)
+            .output()?;
+        check(out, &format!("{cxx} {}", src.display()))?;
+        return Ok(Program {
+            cmd: vec![exe.display().to_string()],
+            multi: false,
+            extra: Vec::new(),
+        });
+    }
+    // Several schemas: one driver per package (each calls its package's conformance function),
+    // compiled in two halves in parallel, and one main.
+    let obj = dir.join("obj");
+    std::fs::create_dir_all(&obj)?;
+    let mut srcs = Vec::new();
+    let mut main = String::from("#include <cstdio>\n#include <cstdlib>\n");
+    for i in 0..schemas.len() {
+        let p = format!("s{i:02}");
+        let f = obj.join(format!("driver_{p}.cpp"));
+        std::fs::write(
+            &f,
+            format!(
+                "#include \"{p}/conformance.hpp\"\nint sbe_run_{p}(const char* m) {{ return {p}::sbe_conformance(m, stdin, stdout); }}\n"
+            ),
+        )?;
+        srcs.push(f);
+        main.push_str(&format!("int sbe_run_{p}(const char* m);\n"));
+    }
+    main.push_str("int main(int argc, char** argv) {\n    if (argc != 3) return 2;\n    switch (std::atoi(argv[2])) {\n");
+    for i in 0..schemas.len() {
+        main.push_str(&format!(
+            "        case {i}: return sbe_run_s{i:02}(argv[1]);\n"
+        ));
+    }
+    main.push_str("        default: return 2;\n    }\n}\n");
+    let mf = obj.join("main.cpp");
+    std::fs::write(&mf, main)?;
+    srcs.push(mf);
+    let half = srcs.len().div_ceil(2);
+    let mut kids = Vec::new();
+    for part in srcs.chunks(half.max(1)) {
+        let child = Command::new(&cxx)
+            .current_dir(&obj)
+            .args(flags)
+            .arg("-c")
+            .args(&incs)
+            .args(part)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        kids.push(child);
+    }
+    for k in kids {
+        check(k.wait_with_output()?, &format!("{cxx} -c"))?;
+    }
+    let objs: Vec<PathBuf> = srcs
+        .iter()
+        .map(|s| obj.join(s.with_extension("o").file_name().unwrap_or_default()))
+        .collect();
+    let out = Command::new(&cxx)
+        .args(&objs)
+        .arg("-o")
+        .arg(&exe)
+        .output()?;
+    check(out, &format!("{cxx} (link)"))?;
+    Ok(Program {
+        cmd: vec![exe.display().to_string()],
+        multi: true,
+        extra: Vec::new(),
+    })
+}
+
+/// `tsc`: `$SBEKIT_TSC`, else `tsc` on the PATH.
+fn tsc() -> Option<String> {
+    if let Ok(c) = std::env::var("SBEKIT_TSC") {
+        if !c.is_empty() && tool_works(&c, "--version") {
+            return Some(c);
+        }
+    }
+    tool_works("tsc", "--version").then(|| "tsc".to_string())
+}
+
+fn build_ts(dir: &Path, schemas: &[Schema]) -> Result<Program, Error> {
+    if !tool_works("node", "--version") {
+        return Err(Error::MissingToolchain(
+            "node".into(),
+            "install Node 20 or later".into(),
+        ));
+    }
+    let tsc = tsc().ok_or_else(|| {
+        Error::MissingToolchain(
+            "tsc".into(),
+            "install TypeScript (`npm install -g typescript`) or set SBEKIT_TSC".into(),
+        )
+    })?;
+    for (i, s) in schemas.iter().enumerate() {
+        sbekit_codegen_ts::write_package(
+            &s.layout,
+            &dir.join(format!("s{i:02}")),
+            &Default::default(),
+        )
+        .map_err(|e| Error::Build(format!("{}: {e}", s.path.display())))?;
+    }
+    // One tsc run for every package.
+    let cfg = serde_json::json!({
+        "compilerOptions": {
+            "target": "ES2022",
+            "module": "ES2022",
+            "moduleResolution": "bundler",
+            "strict": true,
+            "skipLibCheck": true,
+            "rootDir": ".",
+            "outDir": "dist",
+            "lib": ["ES2022", "DOM"],
+        },
+        "include": ["*/src/*.ts"],
+    });
+    std::fs::write(dir.join("tsconfig.json"), cfg.to_string())?;
+    let out = Command::new(&tsc).arg("-p").arg(dir).output()?;
+    if !out.status.success() {
+        return Err(Error::Build(format!(
+            "tsc failed:\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        )));
+    }
+    let script = dir.join("s00/examples/sbe_conformance.mjs");
+    let extra = (0..schemas.len())
+        .map(|i| {
+            vec![dir
+                .join(format!("dist/s{i:02}/src/index.js"))
+                .display()
+                .to_string()]
+        })
+        .collect();
+    Ok(Program {
+        cmd: vec!["node".into(), script.display().to_string()],
+        multi: false,
+        extra,
+    })
+}

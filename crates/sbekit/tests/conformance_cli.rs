@@ -1,0 +1,86 @@
+//! `sbekit conformance`: the summary line and exit statuses (0 all agree, 2 for a missing
+//! toolchain, named, or bad arguments).
+
+use std::path::Path;
+use std::process::Command;
+
+fn sbekit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sbekit"))
+}
+
+fn schema() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../sbekit-codegen-tests/schemas/orders-be.xml")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn missing_compiler_exits_2_and_names_it() {
+    let empty = tempfile::tempdir().expect("tempdir");
+    let out = sbekit()
+        .args(["conformance", "--schema", &schema(), "--lang", "cpp"])
+        .env("PATH", empty.path())
+        .env_remove("CXX")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("C++17 compiler"), "{err}");
+}
+
+#[test]
+fn unknown_language_exits_2() {
+    let out = sbekit()
+        .args(["conformance", "--schema", &schema(), "--lang", "cobol"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn cpp_summary_line_and_kept_files() {
+    let have = Command::new("c++")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "c++ missing under CI=true"
+        );
+        eprintln!("\n*** SKIPPED cpp_summary_line_and_kept_files: no c++ compiler ***\n");
+        return;
+    }
+    let keep = tempfile::tempdir().expect("tempdir");
+    let out = sbekit()
+        .args([
+            "conformance",
+            "--schema",
+            &schema(),
+            "--lang",
+            "cpp",
+            "--keep",
+        ])
+        .arg(keep.path())
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with("conformance cpp: "), "{text}");
+    assert!(text.trim_end().ends_with(", 0 disagreements"), "{text}");
+    let jsonl = std::fs::read_to_string(keep.path().join("cpp.jsonl")).expect("jsonl kept");
+    let n: usize = text
+        .trim_start_matches("conformance cpp: ")
+        .split(' ')
+        .next()
+        .and_then(|s| s.parse().ok())
+        .expect("count");
+    assert_eq!(jsonl.lines().count(), n);
+    assert!(keep.path().join("cpp.reencoded.u32").exists());
+}
