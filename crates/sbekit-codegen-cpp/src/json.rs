@@ -4,7 +4,7 @@
 
 use crate::fields::{getter_optional, nullable};
 use crate::names::{BodyNames, FieldNames};
-use crate::prim::{cpp_str, cty, is_float, json_text, json_value, literal};
+use crate::prim::{cpp_str, cty, is_float, json_text, json_value, literal, utf8_declared};
 use crate::types::guard;
 use crate::{Ctx, Out};
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
@@ -221,7 +221,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames) {
                     .plan
                     .var_data
                     .get(&path)
-                    .is_some_and(|v| v.character_encoding.is_some());
+                    .is_some_and(|v| utf8_declared(v.character_encoding.as_deref()));
                 let _ = text;
                 o.line(&format!(
                     "{{ const auto sbe_v = sbe_d.{sname}(); ::sbekit::rt::json_text(sbe_o, reinterpret_cast<const std::uint8_t*>(sbe_v.data()), sbe_v.size(), {utf8}); }}"
@@ -271,7 +271,7 @@ fn fixed_json(ctx: &Ctx, f: &Field) -> String {
                         let c = sbekit_ir::layout::wire_bits(&v, P::Char) as u8;
                         let b = vec![c; p.len];
                         let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
-                        json_text(&b[..end], true)
+                        json_text(&b[..end], utf8_declared(p.char_encoding.as_deref()))
                     }
                 }
             } else if p.len != 1 && !f.is_constant() {
@@ -309,7 +309,10 @@ fn value_json(f: &Field, x: &str) -> String {
         Kind::Prim(p) if p.ty == P::Char && p.len == 1 => {
             format!("::sbekit::rt::json_char(sbe_o, {x});")
         }
-        Kind::Prim(p) if p.ty == P::Char => format!("::sbekit::rt::json_text(sbe_o, {x}, true);"),
+        Kind::Prim(p) if p.ty == P::Char => format!(
+            "::sbekit::rt::json_text(sbe_o, {x}, {});",
+            utf8_declared(p.char_encoding.as_deref())
+        ),
         Kind::Prim(p) if p.len != 1 => {
             let one = if is_float(p.ty) {
                 "::sbekit::rt::json_float(sbe_o, sbe_a[sbe_i]);"

@@ -122,6 +122,12 @@ pub fn is_null(x: &str, null: &PrimitiveValue, ty: P) -> String {
     }
 }
 
+/// True when text declared in `encoding` is printed as UTF-8 when valid: `sbekit decode`'s one
+/// rule for text ([`sbekit_otf::text`]), under which anything else is one code point per byte.
+pub fn utf8_declared(encoding: Option<&str>) -> bool {
+    sbekit_otf::text::Encoding::of(encoding) == sbekit_otf::text::Encoding::Utf8
+}
+
 /// Bytes as a JSON string, as `sbekit decode` prints text: valid UTF-8 kept when `utf8`,
 /// otherwise one code point per byte.
 pub fn json_text(b: &[u8], utf8: bool) -> String {
