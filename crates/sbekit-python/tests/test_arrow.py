@@ -84,6 +84,14 @@ def test_read_equals_decode_reference(vector, schema, golden):
     rows = rows_without_header(t)
     assert len(rows) == 5
     old = s.header(buf)["version"] < s.version
+    # decode names an older writer's version in "$version"; Arrow carries it per row in the
+    # `_acting_version` column, so the two must agree.
+    version = want.pop("$version", None)
+    assert (version is not None) == old
+    acting = pa.table(t).column("_acting_version").to_pylist()
+    assert acting == [s.header(buf)["version"]] * 5
+    if old:
+        assert version == acting[0]
     for row in rows:
         agree(row, want, consts, old=old)
 
