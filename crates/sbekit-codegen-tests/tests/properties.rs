@@ -309,7 +309,20 @@ fn sections_out_of_order_are_rejected_and_skipped_ones_written_empty() {
 
 #[test]
 fn enums_keep_unknown_values_and_parse_names() {
-    assert_eq!(Model::from_raw(b'Z'), Model::Unknown(b'Z'));
+    assert!(!Model::from_raw(b'Z').is_known());
+    assert!(Model::B.is_known());
+    assert_eq!(format!("{:?}", Model::from_raw(b'Z')), "Unknown(90)");
+    assert_eq!(format!("{:?}", Model::B), "B");
+    // A `match` on the constants, as on the variants of a closed enum.
+    let label = |m: Model| match m {
+        Model::A => "a",
+        Model::B => "b",
+        _ => "other",
+    };
+    assert_eq!(
+        (label(Model::B), label(Model::from_raw(b'Z'))),
+        ("b", "other")
+    );
     assert_eq!(Model::from_raw(b'Z').to_raw(), b'Z');
     assert_eq!("B".parse::<Model>(), Ok(Model::B));
     assert!("Q".parse::<Model>().is_err());

@@ -321,7 +321,7 @@ pub fn side_name(s: Side) -> Option<&'static str> {
         Side::None => Some("na"),
         Side::Bid => Some("bid"),
         Side::Ask => Some("ask"),
-        Side::Unknown(_) => None,
+        _ => None,
     }
 }
 

@@ -123,7 +123,7 @@ impl LayoutKind {
         match l {
             codec::Layout::Lossless => Some(LayoutKind::Lossless),
             codec::Layout::Compact => Some(LayoutKind::Compact),
-            codec::Layout::Unknown(_) => None,
+            _ => None,
         }
     }
     /// `lossless` or `compact`.
@@ -513,17 +513,17 @@ impl KeyMask {
         let blank = Trade {
             time: 0,
             amount: 0.0,
-            exchange: Exchange::Unknown(0),
+            exchange: Exchange::from_raw(0),
             price: 0.0,
             server_time: None,
-            side: Side::Unknown(0),
-            base: Currency::Unknown(0),
-            quote: Currency::Unknown(0),
+            side: Side::from_raw(0),
+            base: Currency::from_raw(0),
+            quote: Currency::from_raw(0),
         };
         let ones = Trade {
-            exchange: Exchange::Unknown(0xFF),
-            base: Currency::Unknown(0xFF),
-            quote: Currency::Unknown(0xFF),
+            exchange: Exchange::from_raw(0xFF),
+            base: Currency::from_raw(0xFF),
+            quote: Currency::from_raw(0xFF),
             ..blank
         };
         let zero = first_word::<L>(&blank)?;

@@ -1,5 +1,8 @@
-//! Enums: a Rust enum per schema enum, with an `Unknown` variant for raw values the schema
-//! does not list, so decoding never fails on a new value.
+//! Enums: an open newtype per schema enum, over the raw value, with one associated constant per
+//! schema value. Decoding never fails on a value the schema does not list, and `to_raw` is the
+//! field read itself: a Rust `enum` with an `Unknown(raw)` variant cost a switch per read that
+//! LLVM does not fold away (docs/BENCHMARKS.md, issue 19). `Debug` prints what a derived `Debug`
+//! of that enum printed: the constant's name, or `Unknown(raw)`.
 
 use super::*;
 
@@ -8,7 +11,8 @@ impl Gen<'_> {
         let t = type_name(name);
         let raw = rty(e.ty);
         let out = &mut self.out;
-        let mut used = BTreeSet::new();
+        // The inherent constants share the namespace of the value constants.
+        let mut used: BTreeSet<String> = ["ALL", "NULL_VALUE"].map(String::from).into();
         let mut variants: Vec<(String, &str, String, Option<&String>)> = Vec::new();
         let mut raws = BTreeSet::new();
         for (vn, v, d) in &e.values {
@@ -26,24 +30,37 @@ impl Gen<'_> {
             "Unknown"
         };
         doc(out, e.description.as_ref(), &format!("The `{name}` enum."));
-        w!(out, "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]");
-        w!(out, "pub enum {t} {{");
+        w!(out, "///");
+        w!(
+            out,
+            "/// Open: it holds any raw value, one associated constant per value of the schema, so"
+        );
+        w!(
+            out,
+            "/// decoding never fails on a value the schema does not list and reading the raw value"
+        );
+        w!(
+            out,
+            "/// back costs nothing. Match on the constants (`{t}::{first} => ...`) with a catch-all arm.",
+            first = variants.first().map_or("from_raw(0)", |v| v.0.as_str())
+        );
+        w!(
+            out,
+            "#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]"
+        );
+        w!(out, "#[repr(transparent)]");
+        w!(out, "pub struct {t}({raw});");
+        w!(out, "");
+        w!(out, "#[allow(non_upper_case_globals)]");
+        w!(out, "impl {t} {{");
         for (id, vn, l, d) in &variants {
             doc(
                 out,
                 *d,
                 &format!("`{vn}` (raw value {}).", l.split('_').next().unwrap_or(l)),
             );
-            w!(out, "{id},");
+            w!(out, "pub const {id}: Self = Self({l});");
         }
-        w!(
-            out,
-            "/// A raw value that is none of the above (including the null value)."
-        );
-        w!(out, "{unknown}({raw}),");
-        w!(out, "}}");
-        w!(out, "");
-        w!(out, "impl {t} {{");
         w!(
             out,
             "/// The raw value that marks an optional field of this type as absent."
@@ -60,38 +77,73 @@ impl Gen<'_> {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        w!(out, "/// The value for a raw wire value.");
+        w!(
+            out,
+            "/// The value for a raw wire value (any value: the type is open)."
+        );
         w!(out, "#[inline]");
         w!(out, "pub const fn from_raw(raw: {raw}) -> Self {{");
-        w!(out, "match raw {{");
-        for (id, _, l, _) in &variants {
-            if raws.insert(l.clone()) {
-                w!(out, "{l} => Self::{id},");
-            }
-        }
-        w!(out, "other => Self::{unknown}(other),");
-        w!(out, "}}");
+        w!(out, "Self(raw)");
         w!(out, "}}");
         w!(out, "/// The raw wire value.");
         w!(out, "#[inline]");
         w!(out, "pub const fn to_raw(self) -> {raw} {{");
-        w!(out, "match self {{");
-        for (id, _, l, _) in &variants {
-            w!(out, "Self::{id} => {l},");
-        }
-        w!(out, "Self::{unknown}(raw) => raw,");
+        w!(out, "self.0");
         w!(out, "}}");
+        w!(
+            out,
+            "/// Whether the value is one the schema lists (the null value is not, unless listed)."
+        );
+        w!(out, "#[inline]");
+        w!(out, "pub const fn is_known(self) -> bool {{");
+        w!(out, "self.name().is_some()");
         w!(out, "}}");
         w!(
             out,
             "/// The value's name in the schema (`None` for unknown raw values)."
         );
         w!(out, "pub const fn name(self) -> {O}<&'static str> {{");
-        w!(out, "match self {{");
-        for (id, vn, _, _) in &variants {
-            w!(out, "Self::{id} => {SOME}({vn:?}),");
+        w!(out, "match self.0 {{");
+        for (_, vn, l, _) in &variants {
+            if raws.insert(l.clone()) {
+                w!(out, "{l} => {SOME}({vn:?}),");
+            }
         }
-        w!(out, "Self::{unknown}(_) => {NONE},");
+        w!(out, "_ => {NONE},");
+        w!(out, "}}");
+        w!(out, "}}");
+        // `Debug` prints the constant's identifier (what a derived `Debug` printed when the
+        // values were enum variants); a second lookup only where one differs from its name.
+        let same = variants
+            .iter()
+            .all(|(id, vn, _, _)| id.trim_start_matches("r#") == *vn);
+        let debug_name = if same { "name" } else { "ident" };
+        if !same {
+            w!(out, "const fn ident(self) -> {O}<&'static str> {{");
+            raws.clear();
+            w!(out, "match self.0 {{");
+            for (id, _, l, _) in &variants {
+                if raws.insert(l.clone()) {
+                    w!(out, "{l} => {SOME}({:?}),", id.trim_start_matches("r#"));
+                }
+            }
+            w!(out, "_ => {NONE},");
+            w!(out, "}}");
+            w!(out, "}}");
+        }
+        w!(out, "}}");
+        w!(out, "");
+        w!(out, "impl ::core::fmt::Debug for {t} {{");
+        w!(
+            out,
+            "fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{"
+        );
+        w!(out, "match self.{debug_name}() {{");
+        w!(out, "{SOME}(n) => f.write_str(n),");
+        w!(
+            out,
+            "{NONE} => f.debug_tuple(\"{unknown}\").field(&self.0).finish(),"
+        );
         w!(out, "}}");
         w!(out, "}}");
         w!(out, "}}");

@@ -12,44 +12,54 @@ pub const SCHEMA_SEMANTIC_VERSION: &str = "1.0";
 /// Size of the message header in bytes.
 pub const HEADER_LENGTH: usize = 8;
 /// Book side of a price level update
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// `Buy` (raw value 0).
-    Buy,
-    /// `Sell` (raw value 1).
-    Sell,
-    /// A raw value that is none of the above (including the null value).
-    Unknown(u8),
-}
+///
+/// Open: it holds any raw value, one associated constant per value of the schema, so
+/// decoding never fails on a value the schema does not list and reading the raw value
+/// back costs nothing. Match on the constants (`Side::Buy => ...`) with a catch-all arm.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
+pub struct Side(u8);
+#[allow(non_upper_case_globals)]
 impl Side {
+    /// `Buy` (raw value 0).
+    pub const Buy: Self = Self(0_u8);
+    /// `Sell` (raw value 1).
+    pub const Sell: Self = Self(1_u8);
     /// The raw value that marks an optional field of this type as absent.
     pub const NULL_VALUE: u8 = 255_u8;
     /// All values of the schema, in schema order.
     pub const ALL: [Self; 2] = [Self::Buy, Self::Sell];
-    /// The value for a raw wire value.
+    /// The value for a raw wire value (any value: the type is open).
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            0_u8 => Self::Buy,
-            1_u8 => Self::Sell,
-            other => Self::Unknown(other),
-        }
+        Self(raw)
     }
     /// The raw wire value.
     #[inline]
     pub const fn to_raw(self) -> u8 {
-        match self {
-            Self::Buy => 0_u8,
-            Self::Sell => 1_u8,
-            Self::Unknown(raw) => raw,
-        }
+        self.0
+    }
+    /// Whether the value is one the schema lists (the null value is not, unless listed).
+    #[inline]
+    pub const fn is_known(self) -> bool {
+        self.name().is_some()
     }
     /// The value's name in the schema (`None` for unknown raw values).
     pub const fn name(self) -> ::core::option::Option<&'static str> {
-        match self {
-            Self::Buy => ::core::option::Option::Some("Buy"),
-            Self::Sell => ::core::option::Option::Some("Sell"),
-            Self::Unknown(_) => ::core::option::Option::None,
+        match self.0 {
+            0_u8 => ::core::option::Option::Some("Buy"),
+            1_u8 => ::core::option::Option::Some("Sell"),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
+impl ::core::fmt::Debug for Side {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        match self.name() {
+            ::core::option::Option::Some(n) => f.write_str(n),
+            ::core::option::Option::None => {
+                f.debug_tuple("Unknown").field(&self.0).finish()
+            }
         }
     }
 }

@@ -12,44 +12,54 @@ pub const SCHEMA_SEMANTIC_VERSION: &str = "2.0";
 /// Size of the message header in bytes.
 pub const HEADER_LENGTH: usize = 8;
 /// The `Side` enum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// `Buy` (raw value 66).
-    Buy,
-    /// `Sell` (raw value 83).
-    Sell,
-    /// A raw value that is none of the above (including the null value).
-    Unknown(u8),
-}
+///
+/// Open: it holds any raw value, one associated constant per value of the schema, so
+/// decoding never fails on a value the schema does not list and reading the raw value
+/// back costs nothing. Match on the constants (`Side::Buy => ...`) with a catch-all arm.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
+pub struct Side(u8);
+#[allow(non_upper_case_globals)]
 impl Side {
+    /// `Buy` (raw value 66).
+    pub const Buy: Self = Self(66_u8);
+    /// `Sell` (raw value 83).
+    pub const Sell: Self = Self(83_u8);
     /// The raw value that marks an optional field of this type as absent.
     pub const NULL_VALUE: u8 = 0_u8;
     /// All values of the schema, in schema order.
     pub const ALL: [Self; 2] = [Self::Buy, Self::Sell];
-    /// The value for a raw wire value.
+    /// The value for a raw wire value (any value: the type is open).
     #[inline]
     pub const fn from_raw(raw: u8) -> Self {
-        match raw {
-            66_u8 => Self::Buy,
-            83_u8 => Self::Sell,
-            other => Self::Unknown(other),
-        }
+        Self(raw)
     }
     /// The raw wire value.
     #[inline]
     pub const fn to_raw(self) -> u8 {
-        match self {
-            Self::Buy => 66_u8,
-            Self::Sell => 83_u8,
-            Self::Unknown(raw) => raw,
-        }
+        self.0
+    }
+    /// Whether the value is one the schema lists (the null value is not, unless listed).
+    #[inline]
+    pub const fn is_known(self) -> bool {
+        self.name().is_some()
     }
     /// The value's name in the schema (`None` for unknown raw values).
     pub const fn name(self) -> ::core::option::Option<&'static str> {
-        match self {
-            Self::Buy => ::core::option::Option::Some("Buy"),
-            Self::Sell => ::core::option::Option::Some("Sell"),
-            Self::Unknown(_) => ::core::option::Option::None,
+        match self.0 {
+            66_u8 => ::core::option::Option::Some("Buy"),
+            83_u8 => ::core::option::Option::Some("Sell"),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
+impl ::core::fmt::Debug for Side {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        match self.name() {
+            ::core::option::Option::Some(n) => f.write_str(n),
+            ::core::option::Option::None => {
+                f.debug_tuple("Unknown").field(&self.0).finish()
+            }
         }
     }
 }
@@ -74,49 +84,57 @@ impl ::core::fmt::Display for Side {
     }
 }
 /// The `Venue` enum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Venue {
-    /// `Lit` (raw value 1).
-    Lit,
-    /// `Dark` (raw value 2).
-    Dark,
-    /// `Auction` (raw value 300).
-    Auction,
-    /// A raw value that is none of the above (including the null value).
-    Unknown(u16),
-}
+///
+/// Open: it holds any raw value, one associated constant per value of the schema, so
+/// decoding never fails on a value the schema does not list and reading the raw value
+/// back costs nothing. Match on the constants (`Venue::Lit => ...`) with a catch-all arm.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
+pub struct Venue(u16);
+#[allow(non_upper_case_globals)]
 impl Venue {
+    /// `Lit` (raw value 1).
+    pub const Lit: Self = Self(1_u16);
+    /// `Dark` (raw value 2).
+    pub const Dark: Self = Self(2_u16);
+    /// `Auction` (raw value 300).
+    pub const Auction: Self = Self(300_u16);
     /// The raw value that marks an optional field of this type as absent.
     pub const NULL_VALUE: u16 = 65535_u16;
     /// All values of the schema, in schema order.
     pub const ALL: [Self; 3] = [Self::Lit, Self::Dark, Self::Auction];
-    /// The value for a raw wire value.
+    /// The value for a raw wire value (any value: the type is open).
     #[inline]
     pub const fn from_raw(raw: u16) -> Self {
-        match raw {
-            1_u16 => Self::Lit,
-            2_u16 => Self::Dark,
-            300_u16 => Self::Auction,
-            other => Self::Unknown(other),
-        }
+        Self(raw)
     }
     /// The raw wire value.
     #[inline]
     pub const fn to_raw(self) -> u16 {
-        match self {
-            Self::Lit => 1_u16,
-            Self::Dark => 2_u16,
-            Self::Auction => 300_u16,
-            Self::Unknown(raw) => raw,
-        }
+        self.0
+    }
+    /// Whether the value is one the schema lists (the null value is not, unless listed).
+    #[inline]
+    pub const fn is_known(self) -> bool {
+        self.name().is_some()
     }
     /// The value's name in the schema (`None` for unknown raw values).
     pub const fn name(self) -> ::core::option::Option<&'static str> {
-        match self {
-            Self::Lit => ::core::option::Option::Some("Lit"),
-            Self::Dark => ::core::option::Option::Some("Dark"),
-            Self::Auction => ::core::option::Option::Some("Auction"),
-            Self::Unknown(_) => ::core::option::Option::None,
+        match self.0 {
+            1_u16 => ::core::option::Option::Some("Lit"),
+            2_u16 => ::core::option::Option::Some("Dark"),
+            300_u16 => ::core::option::Option::Some("Auction"),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
+impl ::core::fmt::Debug for Venue {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        match self.name() {
+            ::core::option::Option::Some(n) => f.write_str(n),
+            ::core::option::Option::None => {
+                f.debug_tuple("Unknown").field(&self.0).finish()
+            }
         }
     }
 }

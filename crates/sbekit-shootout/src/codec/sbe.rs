@@ -164,8 +164,11 @@ impl Codec for Sbe2019 {
                     let q = m.quote();
                     agg.quote(key, q.price() as i64, q.side() == s19::Side::Buy);
                 }
-                s19::MsgType::Unknown(t) => {
-                    return Err(CodecError(format!("SBE decode: unknown msgType {t}")))
+                t => {
+                    return Err(CodecError(format!(
+                        "SBE decode: unknown msgType {}",
+                        t.to_raw()
+                    )))
                 }
             }
         }
