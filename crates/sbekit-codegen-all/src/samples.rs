@@ -4,16 +4,17 @@
 
 use crate::s03_car as car;
 
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
+/// Deterministic random values from the project's one PRNG crate (`rand_xoshiro`'s SplitMix64).
+struct Rng(rand_xoshiro::SplitMix64);
 
 impl Rng {
+    fn new(seed: u64) -> Self {
+        use rand_xoshiro::rand_core::SeedableRng;
+        Rng(rand_xoshiro::SplitMix64::seed_from_u64(seed))
+    }
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        use rand_xoshiro::rand_core::Rng as _;
+        self.0.next_u64()
     }
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
@@ -35,7 +36,7 @@ impl Rng {
 
 /// `n` random `Car` messages (`car.xml`) written by the generated `CarEncoder`.
 pub fn car(seed: u64, n: usize) -> Vec<Vec<u8>> {
-    let mut r = Rng(seed);
+    let mut r = Rng::new(seed);
     (0..n).map(|_| one_car(&mut r)).collect()
 }
 

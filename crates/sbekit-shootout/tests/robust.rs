@@ -2,6 +2,7 @@
 //! messages as errors (or read wrong values), never panic; the unchecked rows must refuse to
 //! read what their one-off validation (`prepare_read`) rejected.
 
+use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
 use sbekit_shootout::agg::Aggregates;
 use sbekit_shootout::codec::{capnp, flatbuffers, protobuf, rkyv, sbe, Codec};
 use sbekit_shootout::data::{for_each_chunk, Chunk, Input, InputError};
@@ -51,11 +52,9 @@ fn damage<C: Codec>(mut c: C, chunk: &Chunk, name: &str) {
     }
     // Byte flips anywhere: errors or wrong values are fine, panics are not.
     let mut a = aligned(&buf[..end]);
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = rand_xoshiro::SplitMix64::seed_from_u64(0x9e37_79b9_7f4a_7c15);
     for _ in 0..300 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         let at = (x % end as u64) as usize;
         let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut a);
         let old = bytes[at];
