@@ -1,0 +1,319 @@
+//! The encoders of `messages.hpp`: per message and group entry a fluent encoder with ordered
+//! sections, and per group a writer that keeps the count.
+
+use crate::fields::{setter, Sink};
+use crate::messages::{data_offset, required_expr, since_cond, NPOS};
+use crate::names::BodyNames;
+use crate::prim::{cpp_str, cty, slot_store};
+use crate::{Ctx, Out};
+use sbekit_plan::{Body, Kind, Message, Section};
+
+pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
+    let e = &n.enc;
+    let k = b.sections.len();
+    let path = &n.path;
+    match msg {
+        Some(m) => o.doc(&format!(
+            "Writes a `{}` message (template id {}): construct over a buffer, set fields, write groups and var data in schema order, then `finish()`. Errors (a buffer too small, sections out of order, values too long) are kept and reported by `finish()`.",
+            b.name, m.id
+        )),
+        None => o.doc(&format!("Writes one entry of the `{path}` group.")),
+    }
+    o.line(&format!("class {e} {{"));
+    o.line("public:");
+    if let Some(m) = msg {
+        let t = match &ctx.plan.header.template_id.kind {
+            Kind::Prim(p) => cty(p.ty),
+            _ => "std::uint16_t",
+        };
+        o.doc("The message's template id.");
+        o.line(&format!("static constexpr {t} TEMPLATE_ID = {};", m.id));
+    }
+    o.doc("The block length this schema version writes.");
+    o.line(&format!(
+        "static constexpr std::size_t BLOCK_LENGTH = {};",
+        b.block_length
+    ));
+    o.doc("The block length written at version `v` (older versions write the fields they have).");
+    let req = required_expr(&b.required, "sbe_v").unwrap_or_else(|| "std::size_t{0}".into());
+    if ctx.plan.version == 0 {
+        o.line("static constexpr std::size_t sbe_block_length(std::uint64_t) noexcept { return BLOCK_LENGTH; }");
+    } else {
+        o.line(&format!(
+            "static constexpr std::size_t sbe_block_length(std::uint64_t sbe_v) noexcept {{ return sbe_v >= {}u ? BLOCK_LENGTH : {req}; }}",
+            ctx.plan.version
+        ));
+    }
+    let c = if msg.is_some() { "&sbe_cur_" } else { "sbe_c" };
+    if let Some(m) = msg {
+        o.doc("Starts a message at `buf` (`cap` bytes): writes the header and reserves the block (zeroed). `version` is the acting version to write (default: the schema's).");
+        o.line(&format!(
+            "{e}(std::uint8_t* sbe_buf, std::size_t sbe_cap, std::uint64_t sbe_version = SCHEMA_VERSION) noexcept {{"
+        ));
+        o.line("sbe_cur_.buf = sbe_buf;");
+        o.line("sbe_cur_.cap = sbe_buf == nullptr ? 0 : sbe_cap;");
+        o.line("sbe_cur_.version = sbe_version;");
+        o.line(&format!(
+            "const std::size_t sbe_h = sbe_cur_.take(HEADER_LENGTH, {});",
+            cpp_str(path)
+        ));
+        // At the schema's version the size is a constant, so the zeroing is inlined.
+        if ctx.plan.version == 0 {
+            o.line(&format!(
+                "sbe_blk_ = sbe_cur_.take_ptr(BLOCK_LENGTH, {});",
+                cpp_str(path)
+            ));
+        } else {
+            o.line(&format!(
+                "sbe_blk_ = sbe_version >= SCHEMA_VERSION ? sbe_cur_.take_ptr(BLOCK_LENGTH, {0}) : sbe_cur_.take_ptr(sbe_block_length(sbe_version), {0});",
+                cpp_str(path)
+            ));
+        }
+        o.line(&format!("if (sbe_h != {NPOS}) {{"));
+        let h = &ctx.plan.header;
+        for (f, val) in [
+            (&h.block_length, "sbe_block_length(sbe_version)".to_string()),
+            (&h.template_id, m.id.to_string()),
+            (&h.schema_id, "SCHEMA_ID".to_string()),
+            (&h.version, "sbe_version".to_string()),
+        ] {
+            if let Kind::Prim(p) = &f.kind {
+                if !f.is_constant() {
+                    o.line(&format!(
+                        "{};",
+                        crate::prim::store(
+                            ctx,
+                            p.ty,
+                            &format!("sbe_buf + sbe_h + {}", f.offset),
+                            &format!("static_cast<{}>({val})", cty(p.ty))
+                        )
+                    ));
+                }
+            }
+        }
+        o.line("}");
+        o.line("}");
+        o.line(&format!("{e}(const {e}&) = delete;"));
+        o.line(&format!("{e}& operator=(const {e}&) = delete;"));
+        o.doc("Completes the message (skipped sections are written empty); its length in bytes, header included, or the first error.");
+        o.line("::sbekit::rt::Result<std::size_t> finish() noexcept {");
+        o.line(&format!("sbe_fill({k}u);"));
+        o.line("if (!sbe_cur_.good()) return sbe_cur_.err;");
+        o.line("return sbe_cur_.pos;");
+        o.line("}");
+    } else {
+        o.doc("Internal: starts an entry at the cursor.");
+        let take = if ctx.plan.version == 0 {
+            format!("sbe_c->take_ptr(BLOCK_LENGTH, {})", cpp_str(path))
+        } else {
+            format!(
+                "sbe_c->version >= SCHEMA_VERSION ? sbe_c->take_ptr(BLOCK_LENGTH, {0}) : sbe_c->take_ptr(sbe_block_length(sbe_c->version), {0})",
+                cpp_str(path)
+            )
+        };
+        o.line(&format!(
+            "explicit {e}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_blk_({take}) {{}}"
+        ));
+        o.line(&format!("{e}(const {e}&) = delete;"));
+        o.line(&format!("{e}& operator=(const {e}&) = delete;"));
+        o.doc("Internal: completes the entry (skipped sections written empty).");
+        o.line(&format!(
+            "void sbe_complete() noexcept {{ sbe_fill({k}u); }}"
+        ));
+    }
+    let _ = c;
+    let sink = Sink {
+        cls: e,
+        base: "sbe_blk_",
+        ok: "sbe_blk_ != nullptr",
+        version: Some("sbe_c_->version"),
+    };
+    for (f, fname) in b.fields.iter().zip(&n.fields) {
+        setter(o, ctx, f, fname, &sink);
+    }
+    let mut gi = 0;
+    for (i, (s, sname)) in b.sections.iter().zip(&n.sections).enumerate() {
+        match s {
+            Section::Group { name, since, .. } => {
+                let cn = &n.children[gi];
+                gi += 1;
+                o.doc(&format!(
+                    "Writes the `{name}` group: `f` gets a `{}` and adds entries with `entry`; the count is kept for you.",
+                    cn.writer
+                ));
+                o.line(&format!(
+                    "template <class F> {e}& {sname}(F&& sbe_f) noexcept {{"
+                ));
+                o.line(&format!("if (!sbe_section({i}u)) return *this;"));
+                if *since > 0 {
+                    o.line(&format!("if (sbe_c_->version < {since}u) return *this;"));
+                }
+                o.line(&format!("{} sbe_w(sbe_c_);", cn.writer));
+                o.line("sbe_f(sbe_w);");
+                o.line("return *this;");
+                o.line("}");
+            }
+            Section::Var {
+                name, since, len, ..
+            } => {
+                let vpath = format!("{path}.{name}");
+                let l = data_offset(ctx, &vpath, s);
+                o.doc(&format!("Writes the `{name}` data."));
+                o.line(&format!("{e}& {sname}(std::string_view sbe_v) noexcept {{"));
+                o.line(&format!("if (!sbe_section({i}u)) return *this;"));
+                if *since > 0 {
+                    o.line(&format!("if (sbe_c_->version < {since}u) return *this;"));
+                }
+                if len.max != u64::MAX {
+                    o.line(&format!(
+                        "if (sbe_v.size() > {}u) {{ sbe_c_->fail(::sbekit::rt::ErrorKind::ValueTooLong, {}); return *this; }}",
+                        len.max,
+                        cpp_str(&vpath)
+                    ));
+                }
+                o.line(&format!(
+                    "const std::size_t sbe_at = sbe_c_->take({l} + sbe_v.size(), {});",
+                    cpp_str(&vpath)
+                ));
+                o.line(&format!("if (sbe_at == {NPOS}) return *this;"));
+                o.line(&format!(
+                    "{};",
+                    slot_store(ctx, len, "sbe_c_->buf + sbe_at", "sbe_v.size()")
+                ));
+                o.line(&format!(
+                    "if (!sbe_v.empty()) std::memcpy(sbe_c_->buf + sbe_at + {l}, sbe_v.data(), sbe_v.size());"
+                ));
+                o.line("return *this;");
+                o.line("}");
+                o.doc(&format!("Writes the `{name}` data from bytes."));
+                o.line(&format!(
+                    "{e}& {sname}(::sbekit::rt::Bytes sbe_v) noexcept {{ return {sname}(sbe_v.view()); }}"
+                ));
+            }
+        }
+    }
+    o.line("private:");
+    o.line("bool sbe_section(unsigned sbe_i) noexcept {");
+    o.line("if (sbe_next_ > sbe_i) {");
+    o.line(&format!(
+        "sbe_c_->fail(::sbekit::rt::ErrorKind::OutOfOrder, {});",
+        cpp_str(path)
+    ));
+    o.line("return false;");
+    o.line("}");
+    o.line("sbe_fill(sbe_i);");
+    o.line("sbe_next_ = sbe_i + 1;");
+    o.line("return sbe_c_->good();");
+    o.line("}");
+    o.line("void sbe_fill(unsigned sbe_to) noexcept {");
+    if k > 0 {
+        o.line("for (unsigned sbe_k = sbe_next_; sbe_k < sbe_to; ++sbe_k) {");
+        o.line("switch (sbe_k) {");
+        let mut gi = 0;
+        for (i, s) in b.sections.iter().enumerate() {
+            let step = match s {
+                Section::Group { .. } => {
+                    let cn = &n.children[gi];
+                    gi += 1;
+                    format!("{{ {} sbe_w(sbe_c_); (void)sbe_w; }}", cn.writer)
+                }
+                Section::Var { name, .. } => {
+                    let vpath = format!("{path}.{name}");
+                    let l = data_offset(ctx, &vpath, s);
+                    format!("(void)sbe_c_->take({l}, {});", cpp_str(&vpath))
+                }
+            };
+            match since_cond(s.since(), "sbe_c_->version") {
+                Some(c) => o.line(&format!("case {i}: if ({c}) {step} break;")),
+                None => o.line(&format!("case {i}: {step} break;")),
+            }
+        }
+        o.line("default: break;");
+        o.line("}");
+        o.line("}");
+    }
+    o.line("if (sbe_next_ < sbe_to) sbe_next_ = sbe_to;");
+    o.line("}");
+    if msg.is_some() {
+        o.line("::sbekit::rt::Cursor sbe_cur_{};");
+        o.line("::sbekit::rt::Cursor* sbe_c_ = &sbe_cur_;");
+        o.line("std::uint8_t* sbe_blk_ = nullptr;");
+    } else {
+        o.line("::sbekit::rt::Cursor* sbe_c_;");
+        o.line("std::uint8_t* sbe_blk_;");
+    }
+    o.line("unsigned sbe_next_ = 0;");
+    o.line("};");
+    o.line("");
+}
+
+pub(crate) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNames) {
+    let Section::Group {
+        dim_size,
+        block_len,
+        count,
+        ..
+    } = s
+    else {
+        return;
+    };
+    let (w, e, path) = (&n.writer, &n.enc, &n.path);
+    o.doc(&format!(
+        "Adds entries to the `{path}` group; the count is kept by the writer."
+    ));
+    o.line(&format!("class {w} {{"));
+    o.line("public:");
+    o.doc("Internal: starts the group at the cursor (an empty group until entries are added).");
+    o.line(&format!(
+        "explicit {w}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_d_(sbe_c->take({dim_size}, {})) {{",
+        cpp_str(path)
+    ));
+    o.line(&format!("if (sbe_d_ != {NPOS}) {{"));
+    o.line(&format!(
+        "{};",
+        slot_store(
+            ctx,
+            block_len,
+            "sbe_c_->buf + sbe_d_",
+            &format!("{e}::sbe_block_length(sbe_c_->version)")
+        )
+    ));
+    o.line("}");
+    o.line("}");
+    o.line(&format!("{w}(const {w}&) = delete;"));
+    o.line(&format!("{w}& operator=(const {w}&) = delete;"));
+    o.doc(&format!(
+        "Adds an entry: `f` gets a `{e}` and sets its fields, groups and var data."
+    ));
+    o.line(&format!(
+        "template <class F> {w}& entry(F&& sbe_f) noexcept {{"
+    ));
+    o.line(&format!(
+        "if (sbe_d_ == {NPOS} || !sbe_c_->good()) return *this;"
+    ));
+    o.line(&format!("if (sbe_n_ >= {}u) {{", count.max));
+    o.line(&format!(
+        "sbe_c_->fail(::sbekit::rt::ErrorKind::CountTooLarge, {});",
+        cpp_str(path)
+    ));
+    o.line("return *this;");
+    o.line("}");
+    o.line("++sbe_n_;");
+    o.line(&format!(
+        "{};",
+        slot_store(ctx, count, "sbe_c_->buf + sbe_d_", "sbe_n_")
+    ));
+    o.line(&format!("{e} sbe_e(sbe_c_);"));
+    o.line("sbe_f(sbe_e);");
+    o.line("sbe_e.sbe_complete();");
+    o.line("return *this;");
+    o.line("}");
+    o.doc("Entries added so far.");
+    o.line("std::size_t count() const noexcept { return sbe_n_; }");
+    o.line("private:");
+    o.line("::sbekit::rt::Cursor* sbe_c_;");
+    o.line("std::size_t sbe_d_;");
+    o.line("std::size_t sbe_n_ = 0;");
+    o.line("};");
+    o.line("");
+}
