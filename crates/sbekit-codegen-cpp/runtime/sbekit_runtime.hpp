@@ -205,11 +205,12 @@ inline std::string_view until_nul(const std::uint8_t* p, std::size_t n) noexcept
 }
 
 /// Bytes the encoder writes into; shared by a message encoder and its groups' entries. The
-/// first error is kept (sticky) and reported by `finish()`.
+/// first error is kept (sticky) and reported by `finish()`; recording it also empties the
+/// cursor (no capacity left), so later reservations fail by the capacity test alone.
 struct Cursor {
     /// Start of the message.
     std::uint8_t* buf = nullptr;
-    /// Capacity of `buf`.
+    /// Capacity of `buf` (0 once an error is recorded).
     std::size_t cap = 0;
     /// Bytes written so far (the next write goes here).
     std::size_t pos = 0;
@@ -218,27 +219,40 @@ struct Cursor {
     /// The acting version written.
     std::uint64_t version = 0;
 
-    /// Reserves `n` zeroed bytes; returns their offset, or records an error and returns npos.
-    std::size_t take(std::size_t n, const char* path) noexcept {
-        if (err.kind != ErrorKind::Ok) return npos;
+    /// Reserves `n` bytes without zeroing them (the caller writes all of them); returns their
+    /// offset, or records an error and returns npos.
+    std::size_t take_raw(std::size_t n, const char* path) noexcept {
         if (n > cap - pos) {
             fail(ErrorKind::BufferTooSmall, path);
             return npos;
         }
-        std::size_t at = pos;
-        std::memset(buf + at, 0, n);
+        const std::size_t at = pos;
         pos += n;
+        return at;
+    }
+    /// Reserves `n` zeroed bytes; returns their offset, or records an error and returns npos.
+    std::size_t take(std::size_t n, const char* path) noexcept {
+        const std::size_t at = take_raw(n, path);
+        if (at != npos) std::memset(buf + at, 0, n);
         return at;
     }
     /// `take`, as a pointer to the reserved bytes (null when nothing was reserved): encoders
     /// keep it, since the buffer never moves, so a setter is one test and one store.
     std::uint8_t* take_ptr(std::size_t n, const char* path) noexcept {
-        const std::size_t at = take(n, path);
-        return at == npos ? nullptr : buf + at;
+        if (n > cap - pos) {
+            fail(ErrorKind::BufferTooSmall, path);
+            return nullptr;
+        }
+        std::uint8_t* p = buf + pos;
+        pos += n;
+        std::memset(p, 0, n);
+        return p;
     }
-    /// Records `k` at the cursor unless an error is already kept.
+    /// Records `k` at the cursor unless an error is already kept, and leaves no capacity.
     void fail(ErrorKind k, const char* path) noexcept {
         if (err.kind == ErrorKind::Ok) err = Error{k, pos, path};
+        cap = 0;
+        pos = 0;
     }
     /// True while no error has been recorded.
     bool good() const noexcept { return err.kind == ErrorKind::Ok; }

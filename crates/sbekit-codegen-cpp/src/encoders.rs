@@ -44,32 +44,35 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
             ctx.plan.version
         ));
     }
-    let c = if msg.is_some() { "&sbe_cur_" } else { "sbe_c" };
+    // The message encoder owns the cursor; entries and composites point at it. No encoder
+    // points at itself, so once everything is inlined the cursor can live in registers.
+    let cur = if msg.is_some() {
+        "(&sbe_cur_)"
+    } else {
+        "sbe_c_"
+    };
     if let Some(m) = msg {
-        o.doc("Starts a message at `buf` (`cap` bytes): writes the header and reserves the block (zeroed). `version` is the acting version to write (default: the schema's).");
+        o.doc("Starts a message at `buf` (`cap` bytes): writes the header and reserves the block (zeroed), with one capacity check. `version` is the acting version to write (default: the schema's).");
         o.line(&format!(
             "{e}(std::uint8_t* sbe_buf, std::size_t sbe_cap, std::uint64_t sbe_version = SCHEMA_VERSION) noexcept {{"
         ));
         o.line("sbe_cur_.buf = sbe_buf;");
         o.line("sbe_cur_.cap = sbe_buf == nullptr ? 0 : sbe_cap;");
         o.line("sbe_cur_.version = sbe_version;");
-        o.line(&format!(
-            "const std::size_t sbe_h = sbe_cur_.take(HEADER_LENGTH, {});",
-            cpp_str(path)
-        ));
         // At the schema's version the size is a constant, so the zeroing is inlined.
         if ctx.plan.version == 0 {
             o.line(&format!(
-                "sbe_blk_ = sbe_cur_.take_ptr(BLOCK_LENGTH, {});",
+                "std::uint8_t* sbe_h = sbe_cur_.take_ptr(HEADER_LENGTH + BLOCK_LENGTH, {});",
                 cpp_str(path)
             ));
         } else {
             o.line(&format!(
-                "sbe_blk_ = sbe_version >= SCHEMA_VERSION ? sbe_cur_.take_ptr(BLOCK_LENGTH, {0}) : sbe_cur_.take_ptr(sbe_block_length(sbe_version), {0});",
+                "std::uint8_t* sbe_h = sbe_version >= SCHEMA_VERSION ? sbe_cur_.take_ptr(HEADER_LENGTH + BLOCK_LENGTH, {0}) : sbe_cur_.take_ptr(HEADER_LENGTH + sbe_block_length(sbe_version), {0});",
                 cpp_str(path)
             ));
         }
-        o.line(&format!("if (sbe_h != {NPOS}) {{"));
+        o.line("if (sbe_h == nullptr) return;");
+        o.line("sbe_blk_ = sbe_h + HEADER_LENGTH;");
         let h = &ctx.plan.header;
         for (f, val) in [
             (&h.block_length, "sbe_block_length(sbe_version)".to_string()),
@@ -84,14 +87,13 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                         crate::prim::store(
                             ctx,
                             p.ty,
-                            &format!("sbe_buf + sbe_h + {}", f.offset),
+                            &format!("sbe_h + {}", f.offset),
                             &format!("static_cast<{}>({val})", cty(p.ty))
                         )
                     ));
                 }
             }
         }
-        o.line("}");
         o.line("}");
         o.line(&format!("{e}(const {e}&) = delete;"));
         o.line(&format!("{e}& operator=(const {e}&) = delete;"));
@@ -121,12 +123,14 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
             "void sbe_complete() noexcept {{ sbe_fill({k}u); }}"
         ));
     }
-    let _ = c;
+    let version = format!("{cur}->version");
     let sink = Sink {
         cls: e,
         base: "sbe_blk_",
         ok: "sbe_blk_ != nullptr",
-        version: Some("sbe_c_->version"),
+        version: Some(&version),
+        cur,
+        cur_nullable: false,
     };
     for (f, fname) in b.fields.iter().zip(&n.fields) {
         setter(o, ctx, f, fname, &sink);
@@ -146,10 +150,11 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 ));
                 o.line(&format!("if (!sbe_section({i}u)) return *this;"));
                 if *since > 0 {
-                    o.line(&format!("if (sbe_c_->version < {since}u) return *this;"));
+                    o.line(&format!("if ({cur}->version < {since}u) return *this;"));
                 }
-                o.line(&format!("{} sbe_w(sbe_c_);", cn.writer));
+                o.line(&format!("{} sbe_w({cur});", cn.writer));
                 o.line("sbe_f(sbe_w);");
+                o.line("sbe_w.sbe_close();");
                 o.line("return *this;");
                 o.line("}");
             }
@@ -162,26 +167,30 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 o.line(&format!("{e}& {sname}(std::string_view sbe_v) noexcept {{"));
                 o.line(&format!("if (!sbe_section({i}u)) return *this;"));
                 if *since > 0 {
-                    o.line(&format!("if (sbe_c_->version < {since}u) return *this;"));
+                    o.line(&format!("if ({cur}->version < {since}u) return *this;"));
                 }
                 if len.max != u64::MAX {
                     o.line(&format!(
-                        "if (sbe_v.size() > {}u) {{ sbe_c_->fail(::sbekit::rt::ErrorKind::ValueTooLong, {}); return *this; }}",
+                        "if (sbe_v.size() > {}u) {{ {cur}->fail(::sbekit::rt::ErrorKind::ValueTooLong, {}); return *this; }}",
                         len.max,
                         cpp_str(&vpath)
                     ));
                 }
+                // Every byte is written below (the length's slot zeroed first, for any gap
+                // before the data), so the reservation is not zeroed.
                 o.line(&format!(
-                    "const std::size_t sbe_at = sbe_c_->take({l} + sbe_v.size(), {});",
+                    "const std::size_t sbe_at = {cur}->take_raw({l} + sbe_v.size(), {});",
                     cpp_str(&vpath)
                 ));
                 o.line(&format!("if (sbe_at == {NPOS}) return *this;"));
+                o.line(&format!("std::uint8_t* sbe_p = {cur}->buf + sbe_at;"));
+                o.line(&format!("std::memset(sbe_p, 0, {l});"));
                 o.line(&format!(
                     "{};",
-                    slot_store(ctx, len, "sbe_c_->buf + sbe_at", "sbe_v.size()")
+                    slot_store(ctx, len, "sbe_p", "sbe_v.size()")
                 ));
                 o.line(&format!(
-                    "if (!sbe_v.empty()) std::memcpy(sbe_c_->buf + sbe_at + {l}, sbe_v.data(), sbe_v.size());"
+                    "if (!sbe_v.empty()) std::memcpy(sbe_p + {l}, sbe_v.data(), sbe_v.size());"
                 ));
                 o.line("return *this;");
                 o.line("}");
@@ -193,50 +202,55 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         }
     }
     o.line("private:");
+    // Section `i` may be written when no later one was: the sections before it that were
+    // skipped are written empty first. After an error the cursor has no capacity left, so
+    // what follows reserves nothing.
     o.line("bool sbe_section(unsigned sbe_i) noexcept {");
     o.line("if (sbe_next_ > sbe_i) {");
     o.line(&format!(
-        "sbe_c_->fail(::sbekit::rt::ErrorKind::OutOfOrder, {});",
+        "{cur}->fail(::sbekit::rt::ErrorKind::OutOfOrder, {});",
         cpp_str(path)
     ));
     o.line("return false;");
     o.line("}");
     o.line("sbe_fill(sbe_i);");
     o.line("sbe_next_ = sbe_i + 1;");
-    o.line("return sbe_c_->good();");
+    o.line("return true;");
     o.line("}");
+    // Straight-line, so that with a constant `to` (every call site) it folds away.
     o.line("void sbe_fill(unsigned sbe_to) noexcept {");
-    if k > 0 {
-        o.line("for (unsigned sbe_k = sbe_next_; sbe_k < sbe_to; ++sbe_k) {");
-        o.line("switch (sbe_k) {");
-        let mut gi = 0;
-        for (i, s) in b.sections.iter().enumerate() {
-            let step = match s {
-                Section::Group { .. } => {
-                    let cn = &n.children[gi];
-                    gi += 1;
-                    format!("{{ {} sbe_w(sbe_c_); (void)sbe_w; }}", cn.writer)
-                }
-                Section::Var { name, .. } => {
-                    let vpath = format!("{path}.{name}");
-                    let l = data_offset(ctx, &vpath, s);
-                    format!("(void)sbe_c_->take({l}, {});", cpp_str(&vpath))
-                }
-            };
-            match since_cond(s.since(), "sbe_c_->version") {
-                Some(c) => o.line(&format!("case {i}: if ({c}) {step} break;")),
-                None => o.line(&format!("case {i}: {step} break;")),
-            }
-        }
-        o.line("default: break;");
-        o.line("}");
-        o.line("}");
+    if k == 0 {
+        o.line("(void)sbe_to;");
     }
-    o.line("if (sbe_next_ < sbe_to) sbe_next_ = sbe_to;");
+    let mut gi = 0;
+    for (i, s) in b.sections.iter().enumerate() {
+        let step = match s {
+            Section::Group { .. } => {
+                let cn = &n.children[gi];
+                gi += 1;
+                format!("{{ {} sbe_w({cur}); sbe_w.sbe_close(); }}", cn.writer)
+            }
+            Section::Var { name, .. } => {
+                let vpath = format!("{path}.{name}");
+                let l = data_offset(ctx, &vpath, s);
+                format!("(void){cur}->take({l}, {});", cpp_str(&vpath))
+            }
+        };
+        let mut cond = format!("sbe_next_ <= {i}u && sbe_to > {i}u");
+        if i == 0 {
+            cond = "sbe_next_ == 0u && sbe_to > 0u".into();
+        }
+        if let Some(c) = since_cond(s.since(), &format!("{cur}->version")) {
+            cond = format!("{cond} && {c}");
+        }
+        o.line(&format!("if ({cond}) {step}"));
+    }
+    if k > 0 {
+        o.line("if (sbe_next_ < sbe_to) sbe_next_ = sbe_to;");
+    }
     o.line("}");
     if msg.is_some() {
         o.line("::sbekit::rt::Cursor sbe_cur_{};");
-        o.line("::sbekit::rt::Cursor* sbe_c_ = &sbe_cur_;");
         o.line("std::uint8_t* sbe_blk_ = nullptr;");
     } else {
         o.line("::sbekit::rt::Cursor* sbe_c_;");
@@ -265,16 +279,16 @@ pub(crate) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNam
     o.line("public:");
     o.doc("Internal: starts the group at the cursor (an empty group until entries are added).");
     o.line(&format!(
-        "explicit {w}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_d_(sbe_c->take({dim_size}, {})) {{",
+        "explicit {w}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_d_(sbe_c->take_ptr({dim_size}, {})) {{",
         cpp_str(path)
     ));
-    o.line(&format!("if (sbe_d_ != {NPOS}) {{"));
+    o.line("if (sbe_d_ != nullptr) {");
     o.line(&format!(
         "{};",
         slot_store(
             ctx,
             block_len,
-            "sbe_c_->buf + sbe_d_",
+            "sbe_d_",
             &format!("{e}::sbe_block_length(sbe_c_->version)")
         )
     ));
@@ -288,21 +302,16 @@ pub(crate) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNam
     o.line(&format!(
         "template <class F> {w}& entry(F&& sbe_f) noexcept {{"
     ));
-    o.line(&format!(
-        "if (sbe_d_ == {NPOS} || !sbe_c_->good()) return *this;"
-    ));
+    o.line("if (sbe_d_ == nullptr) return *this;");
     o.line(&format!("if (sbe_n_ >= {}u) {{", count.max));
     o.line(&format!(
         "sbe_c_->fail(::sbekit::rt::ErrorKind::CountTooLarge, {});",
         cpp_str(path)
     ));
+    o.line("sbe_d_ = nullptr;");
     o.line("return *this;");
     o.line("}");
     o.line("++sbe_n_;");
-    o.line(&format!(
-        "{};",
-        slot_store(ctx, count, "sbe_c_->buf + sbe_d_", "sbe_n_")
-    ));
     o.line(&format!("{e} sbe_e(sbe_c_);"));
     o.line("sbe_f(sbe_e);");
     o.line("sbe_e.sbe_complete();");
@@ -310,9 +319,16 @@ pub(crate) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNam
     o.line("}");
     o.doc("Entries added so far.");
     o.line("std::size_t count() const noexcept { return sbe_n_; }");
+    o.doc("Internal: writes the count (once, when the group is complete).");
+    o.line("void sbe_close() noexcept {");
+    o.line(&format!(
+        "if (sbe_d_ != nullptr) {};",
+        slot_store(ctx, count, "sbe_d_", "sbe_n_")
+    ));
+    o.line("}");
     o.line("private:");
     o.line("::sbekit::rt::Cursor* sbe_c_;");
-    o.line("std::size_t sbe_d_;");
+    o.line("std::uint8_t* sbe_d_;");
     o.line("std::size_t sbe_n_ = 0;");
     o.line("};");
     o.line("");

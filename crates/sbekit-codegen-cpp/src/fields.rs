@@ -215,6 +215,10 @@ pub struct Sink<'a> {
     pub ok: &'a str,
     /// For blocks: the expression of the version being written (fields newer are skipped).
     pub version: Option<&'a str>,
+    /// The cursor errors are recorded in (a `Cursor*` expression).
+    pub cur: &'a str,
+    /// True when `cur` may be null (a composite written outside a message).
+    pub cur_nullable: bool,
 }
 
 /// Emits the setter of `f` on an encoder (nothing for constants).
@@ -245,8 +249,8 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
                 cond = format!("{cond} && {v} >= {}u", f.since);
             }
             o.line(&format!(
-                "return {}(({cond}) ? {ptr} : nullptr, sbe_c_);",
-                c.enc
+                "return {}(({cond}) ? {ptr} : nullptr, {});",
+                c.enc, s.cur
             ));
             o.line("}");
         }
@@ -258,9 +262,15 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
                 "{cls}& {name}(std::string_view sbe_v) noexcept {{"
             ));
             head(o);
+            let guard = if s.cur_nullable {
+                format!(" && {} != nullptr", s.cur)
+            } else {
+                String::new()
+            };
             o.line(&format!(
-                "if (!::sbekit::rt::put_fixed({ptr}, {}, sbe_v) && sbe_c_ != nullptr) sbe_c_->fail(::sbekit::rt::ErrorKind::ValueTooLong, {});",
+                "if (!::sbekit::rt::put_fixed({ptr}, {}, sbe_v){guard}) {}->fail(::sbekit::rt::ErrorKind::ValueTooLong, {});",
                 p.len,
+                s.cur,
                 crate::prim::cpp_str(&f.name)
             ));
             o.line("return *this;");

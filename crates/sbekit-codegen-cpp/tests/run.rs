@@ -48,6 +48,72 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// The `short` mode: each u32le-framed message is decoded, re-encoded into a buffer of exactly
+/// its length (which must give the same length), then into heap buffers of every smaller
+/// capacity, each of which must be refused with `bufferTooSmall` (ASan reports any write past
+/// the capacity). One line per message: `ok` or what went wrong.
+const SHORT: &str = r#"#include <memory>
+#include <string>
+#include <vector>
+template <class D, class R>
+static int short_buffers(std::FILE* in, D dec, R re) {
+    for (;;) {
+        std::uint8_t h[4];
+        if (std::fread(h, 1, 4, in) != 4) return 0;
+        const std::size_t n = std::size_t{h[0]} | std::size_t{h[1]} << 8 | std::size_t{h[2]} << 16 | std::size_t{h[3]} << 24;
+        std::vector<std::uint8_t> msg(n);
+        if (n > 0 && std::fread(msg.data(), 1, n, in) != n) return 2;
+        const auto r = dec(msg.data(), n);
+        if (!r) { std::printf("undecodable\n"); continue; }
+        std::vector<std::uint8_t> big(n + 4096);
+        const auto full = re(r.value(), big.data(), big.size());
+        if (!full) { std::printf("reencode failed\n"); continue; }
+        const std::size_t len = full.value();
+        bool ok = true;
+        for (std::size_t cap = 0; cap <= len && ok; ++cap) {
+            std::unique_ptr<std::uint8_t[]> b(new std::uint8_t[cap]);
+            const auto w = re(r.value(), b.get(), cap);
+            if (cap == len) {
+                if (!w || w.value() != len || std::memcmp(b.get(), big.data(), len) != 0) {
+                    std::printf("capacity %zu: not the same bytes\n", cap);
+                    ok = false;
+                }
+            } else if (w || w.error().kind != ::sbekit::rt::ErrorKind::BufferTooSmall) {
+                std::printf("capacity %zu of %zu: %s\n", cap, len, w ? "accepted" : ::sbekit::rt::kind_name(w.error().kind));
+                ok = false;
+            }
+        }
+        if (ok) std::printf("ok\n");
+    }
+}
+// Section order on `orders-be.xml`'s Order (groups fills, marks; data note, blob): a section
+// after a later one is refused; skipped sections are written empty; the group count is kept.
+static int order_checks() {
+    std::uint8_t b[512];
+    {
+        orders::OrderEncoder e(b, sizeof b);
+        e.note("x").fills([](orders::OrderFillsWriter&) {});
+        const auto r = e.finish();
+        if (r || r.error().kind != ::sbekit::rt::ErrorKind::OutOfOrder) return 1;
+    }
+    {
+        orders::OrderEncoder e(b, sizeof b);
+        e.marks([](orders::OrderMarksWriter& w) {
+            w.entry([](orders::OrderMarksEncoder&) {}).entry([](orders::OrderMarksEncoder&) {});
+        });
+        e.blob(std::string_view("yz"));
+        const auto r = e.finish();
+        if (!r) return 2;
+        const auto d = orders::OrderDecoder::decode(b, r.value());
+        if (!d || d->sbeEncodedLength() != r.value()) return 3;
+        if (d->fills().count() != 0 || d->marks().count() != 2 || !d->note().empty() ||
+            d->blob().view() != "yz")
+            return 4;
+    }
+    return 0;
+}
+"#;
+
 /// Builds one sanitized program over `schemas` (`pkg`, path); `prog json|reencode <index>`.
 fn build(root: &Path, schemas: &[(String, PathBuf)]) -> Option<PathBuf> {
     let cxx = compiler("g++", "generated_cpp_under_sanitizers")?;
@@ -58,10 +124,11 @@ fn build(root: &Path, schemas: &[(String, PathBuf)]) -> Option<PathBuf> {
         incs.push(format!("-I{}", dir.join("include").display()));
         main.push_str(&format!("#include \"{pkg}/conformance.hpp\"\n"));
     }
-    main.push_str("int main(int argc, char** argv) {\n if (argc != 3) return 2;\n switch (std::atoi(argv[2])) {\n");
+    main.push_str(SHORT);
+    main.push_str("int main(int argc, char** argv) {\n if (argc != 3) return 2;\n const bool sbe_short = std::string(argv[1]) == \"short\";\n if (std::string(argv[1]) == \"order\") return order_checks();\n switch (std::atoi(argv[2])) {\n");
     for (i, (pkg, _)) in schemas.iter().enumerate() {
         main.push_str(&format!(
-            "  case {i}: return {pkg}::sbe_conformance(argv[1], stdin, stdout);\n"
+            "  case {i}: return sbe_short ? short_buffers(stdin, [](const std::uint8_t* b, std::size_t n) {{ return {pkg}::decode_any(b, n); }}, [](const auto& m, std::uint8_t* b, std::size_t c) {{ return {pkg}::reencode(m, b, c); }}) : {pkg}::sbe_conformance(argv[1], stdin, stdout);\n"
         ));
     }
     main.push_str("  default: return 2;\n }\n}\n");
@@ -124,6 +191,7 @@ fn generated_cpp_under_sanitizers() {
     // Random messages at every version, and all their strict prefixes.
     let mut checked = 0;
     let mut prefixes = 0;
+    let mut shorts = 0;
     for (i, (pkg, path)) in schemas.iter().enumerate() {
         let ir = sbekit_schema::load_ir(path).expect("schema");
         let dec = sbekit_otf::Decoder::new(&ir).expect("otf");
@@ -179,7 +247,29 @@ fn generated_cpp_under_sanitizers() {
             );
         }
         prefixes += cut.len();
+        let out = pipe(&prog, &["short", &idx], &frames(&msgs));
+        let text = String::from_utf8_lossy(&out);
+        assert_eq!(
+            text.lines().count(),
+            msgs.len(),
+            "{pkg}: one line per message"
+        );
+        for l in text.lines() {
+            assert_eq!(l, "ok", "{pkg}: re-encoding into short buffers");
+        }
+        shorts += msgs.len();
     }
+
+    // Section order and skipped sections (the orders schema is index 0).
+    let st = Command::new(&prog)
+        .args(["order", "0"])
+        .status()
+        .expect("run the order checks");
+    assert_eq!(
+        st.code(),
+        Some(0),
+        "order checks (the code names the failed one)"
+    );
 
     // The reference car vectors: goldens, byte-identical re-encoding, every prefix refused.
     if have_refs {
@@ -260,6 +350,6 @@ fn generated_cpp_under_sanitizers() {
         }
     }
     eprintln!(
-        "{test}: {checked} random messages equal to sbekit decode and re-encoded, {prefixes} truncations refused, under ASan+UBSan"
+        "{test}: {checked} random messages equal to sbekit decode and re-encoded, {prefixes} truncations refused, {shorts} re-encoded into every shorter buffer and refused, under ASan+UBSan"
     );
 }
