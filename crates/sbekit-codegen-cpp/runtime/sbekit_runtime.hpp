@@ -23,6 +23,16 @@
 #define SBEKIT_MAX_EMPTY_ENTRIES 1048576u
 #endif
 
+/// Forces inlining where the compiler supports it: a message's `decode`, inlined into its
+/// caller, leaves the decoder it returns in registers instead of memory.
+#ifndef SBEKIT_ALWAYS_INLINE
+#if defined(__GNUC__) || defined(__clang__)
+#define SBEKIT_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define SBEKIT_ALWAYS_INLINE
+#endif
+#endif
+
 namespace sbekit {
 namespace rt {
 
@@ -189,6 +199,26 @@ inline void store(std::uint8_t* p, T v) noexcept {
     std::memcpy(&u, &v, sizeof(U));
     if constexpr (BIG != HOST_BIG && sizeof(T) > 1) u = bswap(u);
     std::memcpy(p, &u, sizeof(U));
+}
+
+/// Reads `n` values stored in byte order `BIG` at `p` into `out` (one copy when no bytes swap).
+template <class T, bool BIG>
+inline void load_array(const std::uint8_t* p, T* out, std::size_t n) noexcept {
+    if constexpr (BIG == HOST_BIG || sizeof(T) == 1) {
+        std::memcpy(out, p, n * sizeof(T));
+    } else {
+        for (std::size_t i = 0; i < n; ++i) out[i] = load<T, BIG>(p + i * sizeof(T));
+    }
+}
+
+/// Writes the `n` values at `v` in byte order `BIG` at `p` (one copy when no bytes swap).
+template <class T, bool BIG>
+inline void store_array(std::uint8_t* p, const T* v, std::size_t n) noexcept {
+    if constexpr (BIG == HOST_BIG || sizeof(T) == 1) {
+        std::memcpy(p, v, n * sizeof(T));
+    } else {
+        for (std::size_t i = 0; i < n; ++i) store<T, BIG>(p + i * sizeof(T), v[i]);
+    }
 }
 
 /// Reads an unsigned slot (a length, count or header field) as a 64-bit value.

@@ -181,8 +181,9 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     let d = &n.dec;
     let name = &m.body.name;
     o.doc("Checks the message at the start of `b` (`n` bytes, header included) once: header, block lengths, every group count and var-data length. On success accessors cannot fail; on failure the error has the kind, byte offset and element path.");
+    // Inlined into the caller, the decoder it returns stays in registers.
     o.line(&format!(
-        "static ::sbekit::rt::Result<{d}> decode(const std::uint8_t* sbe_b, std::size_t sbe_n) noexcept {{"
+        "SBEKIT_ALWAYS_INLINE static ::sbekit::rt::Result<{d}> decode(const std::uint8_t* sbe_b, std::size_t sbe_n) noexcept {{"
     ));
     let mut hdr = 0;
     let mut sec = 0;
@@ -339,10 +340,18 @@ fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
             o.line(&format!("sbe_budget -= {cnt};"));
             o.line("}");
             if entry.is_empty() {
-                o.line(&format!(
-                    "if ({bl} != 0 && {cnt} > (sbe_n - sbe_q) / {bl}) {}",
-                    err("Truncated", "sbe_q", path)
-                ));
+                // Narrow slots: the product cannot overflow, so no division (tens of cycles).
+                if block_length.width() <= 4 && count.width() <= 4 {
+                    o.line(&format!(
+                        "if (static_cast<std::uint64_t>({bl}) * {cnt} > sbe_n - sbe_q) {}",
+                        err("Truncated", "sbe_q", path)
+                    ));
+                } else {
+                    o.line(&format!(
+                        "if ({bl} != 0 && {cnt} > (sbe_n - sbe_q) / {bl}) {}",
+                        err("Truncated", "sbe_q", path)
+                    ));
+                }
                 o.line(&format!("sbe_q += {bl} * {cnt};"));
             } else {
                 o.line(&format!("for (std::size_t {i} = 0; {i} < {cnt}; ++{i}) {{"));
@@ -425,21 +434,37 @@ pub(crate) fn iter(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames)
     o.line("public:");
     o.doc("The end.");
     o.line("iterator() noexcept = default;");
-    o.doc("At entry `i` of `n`, whose decoder is `cur`.");
-    o.line(&format!(
-        "iterator({d} sbe_cur, std::size_t sbe_i, std::size_t sbe_n) noexcept : sbe_cur_(sbe_cur), sbe_i_(sbe_i), sbe_n_(sbe_n) {{}}"
-    ));
-    o.doc("The current entry.");
-    o.line(&format!(
-        "{d} operator*() const noexcept {{ return sbe_cur_; }}"
-    ));
-    o.doc("Moves to the next entry.");
-    o.line("iterator& operator++() noexcept {");
-    o.line(&format!(
-        "if (++sbe_i_ < sbe_n_) sbe_cur_ = {d}::sbe_at(sbe_cur_.sbeBuffer(), sbe_cur_.sbe_end(), sbe_cur_.sbeBlockLength(), sbe_cur_.sbeActingVersion());"
-    ));
-    o.line("return *this;");
-    o.line("}");
+    if b.is_fixed() {
+        // Entries of a fixed size: the iterator only moves an offset.
+        o.doc("At entry `i`, at offset `p` of `b` (entries of `bl` bytes, acting version `av`).");
+        o.line("iterator(const std::uint8_t* sbe_b, std::size_t sbe_p, std::size_t sbe_bl, std::uint64_t sbe_av, std::size_t sbe_i) noexcept : sbe_b_(sbe_b), sbe_p_(sbe_p), sbe_bl_(sbe_bl), sbe_av_(sbe_av), sbe_i_(sbe_i) {}");
+        o.doc("The current entry.");
+        o.line(&format!(
+            "{d} operator*() const noexcept {{ return {d}::sbe_at(sbe_b_, sbe_p_, sbe_bl_, sbe_av_); }}"
+        ));
+        o.doc("Moves to the next entry.");
+        o.line("iterator& operator++() noexcept {");
+        o.line("sbe_p_ += sbe_bl_;");
+        o.line("++sbe_i_;");
+        o.line("return *this;");
+        o.line("}");
+    } else {
+        o.doc("At entry `i` of `n`, whose decoder is `cur`.");
+        o.line(&format!(
+            "iterator({d} sbe_cur, std::size_t sbe_i, std::size_t sbe_n) noexcept : sbe_cur_(sbe_cur), sbe_i_(sbe_i), sbe_n_(sbe_n) {{}}"
+        ));
+        o.doc("The current entry.");
+        o.line(&format!(
+            "{d} operator*() const noexcept {{ return sbe_cur_; }}"
+        ));
+        o.doc("Moves to the next entry.");
+        o.line("iterator& operator++() noexcept {");
+        o.line(&format!(
+            "if (++sbe_i_ < sbe_n_) sbe_cur_ = {d}::sbe_at(sbe_cur_.sbeBuffer(), sbe_cur_.sbe_end(), sbe_cur_.sbeBlockLength(), sbe_cur_.sbeActingVersion());"
+        ));
+        o.line("return *this;");
+        o.line("}");
+    }
     o.doc("True unless both are at the same entry.");
     o.line(
         "bool operator!=(const iterator& sbe_o) const noexcept { return sbe_i_ != sbe_o.sbe_i_; }",
@@ -449,19 +474,38 @@ pub(crate) fn iter(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames)
         "bool operator==(const iterator& sbe_o) const noexcept { return sbe_i_ == sbe_o.sbe_i_; }",
     );
     o.line("private:");
-    o.line(&format!("{d} sbe_cur_{{}};"));
-    o.line("std::size_t sbe_i_ = 0;");
-    o.line("std::size_t sbe_n_ = 0;");
+    if b.is_fixed() {
+        o.line("const std::uint8_t* sbe_b_ = nullptr;");
+        o.line("std::size_t sbe_p_ = 0;");
+        o.line("std::size_t sbe_bl_ = 0;");
+        o.line("std::uint64_t sbe_av_ = 0;");
+        o.line("std::size_t sbe_i_ = 0;");
+    } else {
+        o.line(&format!("{d} sbe_cur_{{}};"));
+        o.line("std::size_t sbe_i_ = 0;");
+        o.line("std::size_t sbe_n_ = 0;");
+    }
     o.line("};");
     o.doc("The number of entries.");
     o.line("std::size_t count() const noexcept { return sbe_n_; }");
+    let (begin, end) = if b.is_fixed() {
+        (
+            "iterator(sbe_b_, sbe_p_, sbe_bl_, sbe_av_, 0)".to_string(),
+            "iterator(sbe_b_, sbe_p_, sbe_bl_, sbe_av_, sbe_n_)".to_string(),
+        )
+    } else {
+        (
+            format!("sbe_n_ == 0 ? end() : iterator({d}::sbe_at(sbe_b_, sbe_p_, sbe_bl_, sbe_av_), 0, sbe_n_)"),
+            format!("iterator({d}{{}}, sbe_n_, sbe_n_)"),
+        )
+    };
     o.doc("The first entry.");
     o.line(&format!(
-        "iterator begin() const noexcept {{ return sbe_n_ == 0 ? end() : iterator({d}::sbe_at(sbe_b_, sbe_p_, sbe_bl_, sbe_av_), 0, sbe_n_); }}"
+        "iterator begin() const noexcept {{ return {begin}; }}"
     ));
     o.doc("Past the last entry.");
     o.line(&format!(
-        "iterator end() const noexcept {{ return iterator({d}{{}}, sbe_n_, sbe_n_); }}"
+        "iterator end() const noexcept {{ return {end}; }}"
     ));
     o.doc("Internal: the checked group at `p`, or no entries when it is absent.");
     o.line(&format!(

@@ -99,7 +99,7 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         o.line(&format!("{e}& operator=(const {e}&) = delete;"));
         o.doc("Completes the message (skipped sections are written empty); its length in bytes, header included, or the first error.");
         o.line("::sbekit::rt::Result<std::size_t> finish() noexcept {");
-        o.line(&format!("sbe_fill({k}u);"));
+        o.line(&format!("if (sbe_next_ < {k}u) sbe_fill({k}u);"));
         o.line("if (!sbe_cur_.good()) return sbe_cur_.err;");
         o.line("return sbe_cur_.pos;");
         o.line("}");
@@ -120,7 +120,7 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         o.line(&format!("{e}& operator=(const {e}&) = delete;"));
         o.doc("Internal: completes the entry (skipped sections written empty).");
         o.line(&format!(
-            "void sbe_complete() noexcept {{ sbe_fill({k}u); }}"
+            "void sbe_complete() noexcept {{ if (sbe_next_ < {k}u) sbe_fill({k}u); }}"
         ));
     }
     let version = format!("{cur}->version");
@@ -213,7 +213,8 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     ));
     o.line("return false;");
     o.line("}");
-    o.line("sbe_fill(sbe_i);");
+    // The fill is a call only when sections were skipped.
+    o.line("if (sbe_next_ < sbe_i) sbe_fill(sbe_i);");
     o.line("sbe_next_ = sbe_i + 1;");
     o.line("return true;");
     o.line("}");
@@ -297,20 +298,13 @@ pub(crate) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNam
     o.line(&format!("{w}(const {w}&) = delete;"));
     o.line(&format!("{w}& operator=(const {w}&) = delete;"));
     o.doc(&format!(
-        "Adds an entry: `f` gets a `{e}` and sets its fields, groups and var data."
+        "Adds an entry: `f` gets a `{e}` and sets its fields, groups and var data. More entries than the count allows are an error (`countTooLarge`, reported by `finish()`)."
     ));
     o.line(&format!(
         "template <class F> {w}& entry(F&& sbe_f) noexcept {{"
     ));
-    o.line("if (sbe_d_ == nullptr) return *this;");
-    o.line(&format!("if (sbe_n_ >= {}u) {{", count.max));
-    o.line(&format!(
-        "sbe_c_->fail(::sbekit::rt::ErrorKind::CountTooLarge, {});",
-        cpp_str(path)
-    ));
-    o.line("sbe_d_ = nullptr;");
-    o.line("return *this;");
-    o.line("}");
+    // No test here: after an error the cursor has no capacity, so the entry reserves nothing;
+    // the count is checked once, by `sbe_close`.
     o.line("++sbe_n_;");
     o.line(&format!("{e} sbe_e(sbe_c_);"));
     o.line("sbe_f(sbe_e);");
@@ -321,6 +315,13 @@ pub(crate) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNam
     o.line("std::size_t count() const noexcept { return sbe_n_; }");
     o.doc("Internal: writes the count (once, when the group is complete).");
     o.line("void sbe_close() noexcept {");
+    o.line(&format!("if (sbe_n_ > {}u) {{", count.max));
+    o.line(&format!(
+        "sbe_c_->fail(::sbekit::rt::ErrorKind::CountTooLarge, {});",
+        cpp_str(path)
+    ));
+    o.line("return;");
+    o.line("}");
     o.line(&format!(
         "if (sbe_d_ != nullptr) {};",
         slot_store(ctx, count, "sbe_d_", "sbe_n_")

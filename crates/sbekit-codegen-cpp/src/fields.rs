@@ -136,9 +136,10 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
         Kind::Prim(p) if p.len != 1 => {
             o.line(&format!("{vt} sbe_a{{}};"));
             o.line(&format!(
-                "for (std::size_t sbe_i = 0; sbe_i < {}; ++sbe_i) sbe_a[sbe_i] = {};",
-                p.len,
-                load(ctx, p.ty, &format!("{ptr} + sbe_i * {}", p.ty.size()))
+                "::sbekit::rt::load_array<{}, {}>({ptr}, sbe_a.data(), {});",
+                cty(p.ty),
+                ctx.big(),
+                p.len
             ));
             o.line("return sbe_a;");
         }
@@ -285,14 +286,10 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
             ));
             head(o);
             o.line(&format!(
-                "for (std::size_t sbe_i = 0; sbe_i < {}; ++sbe_i) {};",
-                p.len,
-                store(
-                    ctx,
-                    p.ty,
-                    &format!("{ptr} + sbe_i * {}", p.ty.size()),
-                    "sbe_v[sbe_i]"
-                )
+                "::sbekit::rt::store_array<{}, {}>({ptr}, sbe_v.data(), {});",
+                cty(p.ty),
+                ctx.big(),
+                p.len
             ));
             o.line("return *this;");
             o.line("}");

@@ -137,6 +137,17 @@ fn any(o: &mut Out, ctx: &Ctx) {
         alts.join(", ")
     ));
     o.line("");
+    // One function per message: each `decode` is inlined into its own, so `decode_any` stays
+    // small however many messages the schema has.
+    for d in &decs {
+        o.doc(&format!("Internal: `decode_any` for a `{d}`."));
+        o.line(&format!("inline ::sbekit::rt::Result<AnyMessage> sbe_any_{d}(const std::uint8_t* sbe_b, std::size_t sbe_n) noexcept {{"));
+        o.line(&format!("auto sbe_r = {d}::decode(sbe_b, sbe_n);"));
+        o.line("if (!sbe_r) return sbe_r.error();");
+        o.line("return AnyMessage(sbe_r.value());");
+        o.line("}");
+        o.line("");
+    }
     o.doc("Decodes the message at the start of `b` (`n` bytes), whichever it is (dispatch on the header's template id), checking it as its `decode` does.");
     o.line("inline ::sbekit::rt::Result<AnyMessage> decode_any(const std::uint8_t* sbe_b, std::size_t sbe_n) noexcept {");
     let h = &ctx.plan.header;
@@ -154,11 +165,10 @@ fn any(o: &mut Out, ctx: &Ctx) {
         h.template_id.offset
     ));
     for (m, d) in ctx.plan.messages.iter().zip(&decs) {
-        o.line(&format!("if (sbe_t == {}u) {{", m.id));
-        o.line(&format!("auto sbe_r = {d}::decode(sbe_b, sbe_n);"));
-        o.line("if (!sbe_r) return sbe_r.error();");
-        o.line("return AnyMessage(sbe_r.value());");
-        o.line("}");
+        o.line(&format!(
+            "if (sbe_t == {}u) return sbe_any_{d}(sbe_b, sbe_n);",
+            m.id
+        ));
     }
     o.line(&err(
         "WrongTemplateId",
