@@ -99,7 +99,9 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         o.line(&format!("{e}& operator=(const {e}&) = delete;"));
         o.doc("Completes the message (skipped sections are written empty); its length in bytes, header included, or the first error.");
         o.line("::sbekit::rt::Result<std::size_t> finish() noexcept {");
-        o.line(&format!("if (sbe_next_ < {k}u) sbe_fill({k}u);"));
+        if k > 0 {
+            o.line(&format!("if (sbe_next_ < {k}u) sbe_fill({k}u);"));
+        }
         o.line("if (!sbe_cur_.good()) return sbe_cur_.err;");
         o.line("return sbe_cur_.pos;");
         o.line("}");
@@ -119,9 +121,13 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         o.line(&format!("{e}(const {e}&) = delete;"));
         o.line(&format!("{e}& operator=(const {e}&) = delete;"));
         o.doc("Internal: completes the entry (skipped sections written empty).");
-        o.line(&format!(
-            "void sbe_complete() noexcept {{ if (sbe_next_ < {k}u) sbe_fill({k}u); }}"
-        ));
+        if k > 0 {
+            o.line(&format!(
+                "void sbe_complete() noexcept {{ if (sbe_next_ < {k}u) sbe_fill({k}u); }}"
+            ));
+        } else {
+            o.line("void sbe_complete() noexcept {}");
+        }
     }
     let version = format!("{cur}->version");
     let sink = Sink {
