@@ -188,6 +188,8 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     let mut hdr = 0;
     let mut sec = 0;
     let has_groups = m.checks.iter().any(|c| matches!(c, Check::Group { .. }));
+    let sections: Vec<&Check> = m.checks.iter().filter(|c| is_section(c)).collect();
+    let mut head_done = false;
     for c in &m.checks {
         match c {
             Check::Header { size } => {
@@ -232,10 +234,24 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
                         )
                     ));
                 }
-                o.line(&format!(
-                    "if (sbe_n - {hdr} < sbe_bl) {}",
-                    err("Truncated", &hdr.to_string(), name)
-                ));
+                // The first section's head (a group's dimensions, a length) is checked with
+                // the block: one test on the way that succeeds, the exact error otherwise.
+                match head(ctx, sections.first()) {
+                    Some((size, path)) => {
+                        o.line(&format!("if (sbe_n - {hdr} < sbe_bl + {size}) {{"));
+                        o.line(&format!(
+                            "if (sbe_n - {hdr} < sbe_bl) {}",
+                            err("Truncated", &hdr.to_string(), name)
+                        ));
+                        o.line(&err("Truncated", &format!("{hdr} + sbe_bl"), &path));
+                        o.line("}");
+                        head_done = true;
+                    }
+                    None => o.line(&format!(
+                        "if (sbe_n - {hdr} < sbe_bl) {}",
+                        err("Truncated", &hdr.to_string(), name)
+                    )),
+                }
                 if !m.body.sections.is_empty() {
                     o.line(&format!("std::size_t sbe_q = {hdr} + sbe_bl;"));
                     // The check walk records where the root's sections start, so the decoder
@@ -250,7 +266,8 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
             Check::Group { .. } | Check::VarData { .. } => {
                 o.line(&format!("sbe_d.sbe_sec_[{sec}] = sbe_q;"));
                 sec += 1;
-                section_check(o, ctx, c, 1)
+                let next = head(ctx, sections.get(sec));
+                head_done = section_check(o, ctx, c, 1, head_done, next);
             }
         }
     }
@@ -277,7 +294,54 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     o.line("}");
 }
 
-fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
+/// True for the checks of a group or var-data section.
+fn is_section(c: &Check) -> bool {
+    matches!(c, Check::Group { .. } | Check::VarData { .. })
+}
+
+/// The head of a section present at every version: the bytes it needs before anything else
+/// (a group's dimensions, a length) and its path. `None` for a section gated by a version.
+fn head(ctx: &Ctx, c: Option<&&Check>) -> Option<(usize, String)> {
+    match c {
+        Some(Check::Group {
+            path,
+            since: 0,
+            dim_size,
+            ..
+        }) => Some((*dim_size, path.clone())),
+        Some(Check::VarData {
+            path,
+            since: 0,
+            length,
+        }) => Some((
+            ctx.plan
+                .var_data
+                .get(path)
+                .map_or(length.offset + length.width(), |v| v.data_offset),
+            path.clone(),
+        )),
+        _ => None,
+    }
+}
+
+/// The checks of one section at `sbe_q`. `head_done`: its head was checked by the section
+/// before. `next`: the head of the section after, checked here with this one's last test when
+/// that test allows it. Returns whether it did.
+fn section_check(
+    o: &mut Out,
+    ctx: &Ctx,
+    c: &Check,
+    depth: usize,
+    head_done: bool,
+    next: Option<(usize, String)>,
+) -> bool {
+    // `next` is merged only when this section is present at every version, so that the test
+    // carrying it always runs.
+    let next = match c {
+        Check::Group { since: 0, .. } | Check::VarData { since: 0, .. } => next,
+        _ => None,
+    };
+    let mut merged = false;
     match c {
         Check::Group {
             path,
@@ -298,10 +362,12 @@ fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
                 Some(c) => o.line(&format!("if ({c}) {{")),
                 None => o.line("{"),
             }
-            o.line(&format!(
-                "if (sbe_n - sbe_q < {dim_size}) {}",
-                err("Truncated", "sbe_q", path)
-            ));
+            if !head_done {
+                o.line(&format!(
+                    "if (sbe_n - sbe_q < {dim_size}) {}",
+                    err("Truncated", "sbe_q", path)
+                ));
+            }
             o.line(&format!(
                 "const std::size_t {bl} = {};",
                 slot_load(ctx, block_length, "sbe_b + sbe_q")
@@ -342,10 +408,23 @@ fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
             if entry.is_empty() {
                 // Narrow slots: the product cannot overflow, so no division (tens of cycles).
                 if block_length.width() <= 4 && count.width() <= 4 {
-                    o.line(&format!(
-                        "if (static_cast<std::uint64_t>({bl}) * {cnt} > sbe_n - sbe_q) {}",
-                        err("Truncated", "sbe_q", path)
-                    ));
+                    let size = format!("static_cast<std::uint64_t>({bl}) * {cnt}");
+                    match &next {
+                        Some((h, npath)) => {
+                            o.line(&format!("if ({size} + {h} > sbe_n - sbe_q) {{"));
+                            o.line(&format!(
+                                "if ({size} > sbe_n - sbe_q) {}",
+                                err("Truncated", "sbe_q", path)
+                            ));
+                            o.line(&err("Truncated", &format!("sbe_q + {bl} * {cnt}"), npath));
+                            o.line("}");
+                            merged = true;
+                        }
+                        None => o.line(&format!(
+                            "if ({size} > sbe_n - sbe_q) {}",
+                            err("Truncated", "sbe_q", path)
+                        )),
+                    }
                 } else {
                     o.line(&format!(
                         "if ({bl} != 0 && {cnt} > (sbe_n - sbe_q) / {bl}) {}",
@@ -355,13 +434,27 @@ fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
                 o.line(&format!("sbe_q += {bl} * {cnt};"));
             } else {
                 o.line(&format!("for (std::size_t {i} = 0; {i} < {cnt}; ++{i}) {{"));
-                o.line(&format!(
-                    "if (sbe_n - sbe_q < {bl}) {}",
-                    err("Truncated", "sbe_q", path)
-                ));
+                let inner: Vec<&Check> = entry.iter().filter(|e| is_section(e)).collect();
+                let mut done = false;
+                match head(ctx, inner.first()) {
+                    Some((h, ipath)) => {
+                        o.line(&format!("if (sbe_n - sbe_q < {bl} + {h}) {{"));
+                        o.line(&format!(
+                            "if (sbe_n - sbe_q < {bl}) {}",
+                            err("Truncated", "sbe_q", path)
+                        ));
+                        o.line(&err("Truncated", &format!("sbe_q + {bl}"), &ipath));
+                        o.line("}");
+                        done = true;
+                    }
+                    None => o.line(&format!(
+                        "if (sbe_n - sbe_q < {bl}) {}",
+                        err("Truncated", "sbe_q", path)
+                    )),
+                }
                 o.line(&format!("sbe_q += {bl};"));
-                for e in entry {
-                    section_check(o, ctx, e, depth + 1);
+                for (j, e) in inner.iter().enumerate() {
+                    done = section_check(o, ctx, e, depth + 1, done, head(ctx, inner.get(j + 1)));
                 }
                 o.line("}");
             }
@@ -382,10 +475,12 @@ fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
                 Some(c) => o.line(&format!("if ({c}) {{")),
                 None => o.line("{"),
             }
-            o.line(&format!(
-                "if (sbe_n - sbe_q < {l}) {}",
-                err("Truncated", "sbe_q", path)
-            ));
+            if !head_done {
+                o.line(&format!(
+                    "if (sbe_n - sbe_q < {l}) {}",
+                    err("Truncated", "sbe_q", path)
+                ));
+            }
             o.line(&format!(
                 "const std::size_t {len} = {};",
                 slot_load(ctx, length, "sbe_b + sbe_q")
@@ -401,15 +496,29 @@ fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
                     )
                 ));
             }
-            o.line(&format!(
-                "if (sbe_n - sbe_q - {l} < {len}) {}",
-                err("Truncated", &format!("sbe_q + {l}"), path)
-            ));
+            // A checked length is small enough to add the next head to it.
+            match (&next, length.max != u64::MAX) {
+                (Some((h, npath)), true) => {
+                    o.line(&format!("if (sbe_n - sbe_q - {l} < {len} + {h}) {{"));
+                    o.line(&format!(
+                        "if (sbe_n - sbe_q - {l} < {len}) {}",
+                        err("Truncated", &format!("sbe_q + {l}"), path)
+                    ));
+                    o.line(&err("Truncated", &format!("sbe_q + {l} + {len}"), npath));
+                    o.line("}");
+                    merged = true;
+                }
+                _ => o.line(&format!(
+                    "if (sbe_n - sbe_q - {l} < {len}) {}",
+                    err("Truncated", &format!("sbe_q + {l}"), path)
+                )),
+            }
             o.line(&format!("sbe_q += {l} + {len};"));
             o.line("}");
         }
         _ => {}
     }
+    merged
 }
 
 pub(crate) fn iter(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
