@@ -278,6 +278,19 @@ struct Cursor {
         std::memset(p, 0, n);
         return p;
     }
+    /// Reserves `head` bytes and `count` blocks of `block` bytes after them, zeroed, with one
+    /// test; a pointer to the first byte, or null (an error recorded) when they do not fit.
+    std::uint8_t* take_blocks(std::size_t head, std::size_t block, std::size_t count, const char* path) noexcept {
+        const std::uint64_t h = head, b = block, c = count, room = cap - pos;
+        // Below 2^32 each, the sum cannot overflow: no division.
+        const bool fits = ((h | b | c) >> 32) == 0 ? h + b * c <= room
+                                                   : (h <= room && (b == 0 || c <= (room - h) / b));
+        if (!fits) {
+            fail(ErrorKind::BufferTooSmall, path);
+            return nullptr;
+        }
+        return take_ptr(head + block * count, path);
+    }
     /// Records `k` at the cursor unless an error is already kept, and leaves no capacity.
     void fail(ErrorKind k, const char* path) noexcept {
         if (err.kind == ErrorKind::Ok) err = Error{k, pos, path};

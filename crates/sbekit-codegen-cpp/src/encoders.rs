@@ -118,6 +118,12 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         o.line(&format!(
             "explicit {e}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_blk_({take}) {{}}"
         ));
+        if b.is_fixed() {
+            o.doc("Internal: an entry at `blk`, reserved (zeroed) by the writer's `entries`.");
+            o.line(&format!(
+                "{e}(::sbekit::rt::Cursor* sbe_c, std::uint8_t* sbe_blk) noexcept : sbe_c_(sbe_c), sbe_blk_(sbe_blk) {{}}"
+            ));
+        }
         o.line(&format!("{e}(const {e}&) = delete;"));
         o.line(&format!("{e}& operator=(const {e}&) = delete;"));
         o.doc("Internal: completes the entry (skipped sections written empty).");
@@ -144,7 +150,10 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     let mut gi = 0;
     for (i, (s, sname)) in b.sections.iter().zip(&n.sections).enumerate() {
         match s {
-            Section::Group { name, since, .. } => {
+            Section::Group {
+                name, since, body, ..
+            } => {
+                let gb: &Body = body;
                 let cn = &n.children[gi];
                 gi += 1;
                 o.doc(&format!(
@@ -163,6 +172,28 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 o.line("sbe_w.sbe_close();");
                 o.line("return *this;");
                 o.line("}");
+                if gb.is_fixed() {
+                    o.doc(&format!(
+                        "Writes the `{name}` group with `k` entries, reserved with one capacity check for the whole group: `f(e, i)` gets a `{}` and sets the fields of entry `i`.",
+                        cn.enc
+                    ));
+                    o.line(&format!(
+                        "template <class F> {e}& {sname}(std::size_t sbe_k, F&& sbe_f) noexcept {{"
+                    ));
+                    o.line(&format!("if (!sbe_section({i}u)) return *this;"));
+                    if *since > 0 {
+                        o.line(&format!("if ({cur}->version < {since}u) return *this;"));
+                    }
+                    o.line(&format!("{} sbe_w({cur}, sbe_k);", cn.writer));
+                    o.line("if (!sbe_w.sbe_reserved()) return *this;");
+                    o.line("for (std::size_t sbe_i = 0; sbe_i < sbe_k; ++sbe_i) {");
+                    o.line(&format!("{} sbe_e({cur}, sbe_w.sbe_entry(sbe_i));", cn.enc));
+                    o.line("sbe_f(sbe_e, sbe_i);");
+                    o.line("}");
+                    o.line("sbe_w.sbe_close();");
+                    o.line("return *this;");
+                    o.line("}");
+                }
             }
             Section::Var {
                 name, since, len, ..
@@ -268,7 +299,7 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     o.line("");
 }
 
-pub(crate) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNames) {
+pub(crate) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
     let Section::Group {
         dim_size,
         block_len,
@@ -301,6 +332,41 @@ pub(crate) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNam
     ));
     o.line("}");
     o.line("}");
+    if b.is_fixed() {
+        o.doc("Internal: starts the group with `k` entries reserved (zeroed) after its dimensions, with one capacity check.");
+        o.line(&format!(
+            "{w}(::sbekit::rt::Cursor* sbe_c, std::size_t sbe_k) noexcept : sbe_c_(sbe_c), sbe_d_(nullptr) {{"
+        ));
+        o.line(&format!("if (sbe_k > {}u) {{", count.max));
+        o.line(&format!(
+            "sbe_c_->fail(::sbekit::rt::ErrorKind::CountTooLarge, {});",
+            cpp_str(path)
+        ));
+        o.line("return;");
+        o.line("}");
+        o.line(&format!(
+            "sbe_d_ = sbe_c_->take_blocks({dim_size}, {e}::sbe_block_length(sbe_c_->version), sbe_k, {});",
+            cpp_str(path)
+        ));
+        o.line("if (sbe_d_ == nullptr) return;");
+        o.line(&format!(
+            "{};",
+            slot_store(
+                ctx,
+                block_len,
+                "sbe_d_",
+                &format!("{e}::sbe_block_length(sbe_c_->version)")
+            )
+        ));
+        o.line("sbe_n_ = sbe_k;");
+        o.line("}");
+        o.doc("Internal: true when the entries of the constructor above were reserved.");
+        o.line("bool sbe_reserved() const noexcept { return sbe_d_ != nullptr; }");
+        o.doc("Internal: entry `i` of those reserved by the constructor above.");
+        o.line(&format!(
+            "std::uint8_t* sbe_entry(std::size_t sbe_i) const noexcept {{ return sbe_d_ + {dim_size} + sbe_i * {e}::sbe_block_length(sbe_c_->version); }}"
+        ));
+    }
     o.line(&format!("{w}(const {w}&) = delete;"));
     o.line(&format!("{w}& operator=(const {w}&) = delete;"));
     o.doc(&format!(
@@ -317,6 +383,39 @@ pub(crate) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNam
     o.line("sbe_e.sbe_complete();");
     o.line("return *this;");
     o.line("}");
+    if b.is_fixed() {
+        o.doc(&format!(
+            "Adds `k` entries with one capacity check for them all: `f(e, i)` gets a `{e}` and sets the fields of entry `i`."
+        ));
+        o.line(&format!(
+            "template <class F> {w}& entries(std::size_t sbe_k, F&& sbe_f) noexcept {{"
+        ));
+        o.line(&format!(
+            "if (sbe_n_ > {0}u || sbe_k > {0}u - sbe_n_) {{",
+            count.max
+        ));
+        o.line(&format!(
+            "sbe_c_->fail(::sbekit::rt::ErrorKind::CountTooLarge, {});",
+            cpp_str(path)
+        ));
+        o.line("return *this;");
+        o.line("}");
+        o.line(&format!(
+            "const std::size_t sbe_bl = {e}::sbe_block_length(sbe_c_->version);"
+        ));
+        o.line(&format!(
+            "std::uint8_t* sbe_p = sbe_c_->take_blocks(0, sbe_bl, sbe_k, {});",
+            cpp_str(path)
+        ));
+        o.line("if (sbe_p == nullptr) return *this;");
+        o.line("sbe_n_ += sbe_k;");
+        o.line("for (std::size_t sbe_i = 0; sbe_i < sbe_k; ++sbe_i) {");
+        o.line(&format!("{e} sbe_e(sbe_c_, sbe_p + sbe_i * sbe_bl);"));
+        o.line("sbe_f(sbe_e, sbe_i);");
+        o.line("}");
+        o.line("return *this;");
+        o.line("}");
+    }
     o.doc("Entries added so far.");
     o.line("std::size_t count() const noexcept { return sbe_n_; }");
     o.doc("Internal: writes the count (once, when the group is complete).");
