@@ -238,13 +238,13 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
                 // the block: one test on the way that succeeds, the exact error otherwise.
                 match head(ctx, sections.first()) {
                     Some((size, path)) => {
-                        o.line(&format!("if (sbe_n - {hdr} < sbe_bl + {size}) {{"));
-                        o.line(&format!(
-                            "if (sbe_n - {hdr} < sbe_bl) {}",
-                            err("Truncated", &hdr.to_string(), name)
-                        ));
-                        o.line(&err("Truncated", &format!("{hdr} + sbe_bl"), &path));
-                        o.line("}");
+                        merged_check(
+                            o,
+                            &format!("sbe_n - {hdr} < sbe_bl + {size}"),
+                            &format!("sbe_n - {hdr} < sbe_bl"),
+                            err("Truncated", &hdr.to_string(), name),
+                            err("Truncated", &format!("{hdr} + sbe_bl"), &path),
+                        );
                         head_done = true;
                     }
                     None => o.line(&format!(
@@ -291,6 +291,15 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
             o.line("return sbe_d;");
         }
     }
+    o.line("}");
+}
+
+/// A test that also covers the next section's head: `fast` fails when either does; on that
+/// (cold) branch `exact` tells which, so the error is the one the two tests in turn would give.
+fn merged_check(o: &mut Out, fast: &str, exact: &str, exact_err: String, next_err: String) {
+    o.line(&format!("if ({fast}) {{"));
+    o.line(&format!("if ({exact}) {exact_err}"));
+    o.line(&next_err);
     o.line("}");
 }
 
@@ -411,13 +420,13 @@ fn section_check(
                     let size = format!("static_cast<std::uint64_t>({bl}) * {cnt}");
                     match &next {
                         Some((h, npath)) => {
-                            o.line(&format!("if ({size} + {h} > sbe_n - sbe_q) {{"));
-                            o.line(&format!(
-                                "if ({size} > sbe_n - sbe_q) {}",
-                                err("Truncated", "sbe_q", path)
-                            ));
-                            o.line(&err("Truncated", &format!("sbe_q + {bl} * {cnt}"), npath));
-                            o.line("}");
+                            merged_check(
+                                o,
+                                &format!("{size} + {h} > sbe_n - sbe_q"),
+                                &format!("{size} > sbe_n - sbe_q"),
+                                err("Truncated", "sbe_q", path),
+                                err("Truncated", &format!("sbe_q + {bl} * {cnt}"), npath),
+                            );
                             merged = true;
                         }
                         None => o.line(&format!(
@@ -438,13 +447,13 @@ fn section_check(
                 let mut done = false;
                 match head(ctx, inner.first()) {
                     Some((h, ipath)) => {
-                        o.line(&format!("if (sbe_n - sbe_q < {bl} + {h}) {{"));
-                        o.line(&format!(
-                            "if (sbe_n - sbe_q < {bl}) {}",
-                            err("Truncated", "sbe_q", path)
-                        ));
-                        o.line(&err("Truncated", &format!("sbe_q + {bl}"), &ipath));
-                        o.line("}");
+                        merged_check(
+                            o,
+                            &format!("sbe_n - sbe_q < {bl} + {h}"),
+                            &format!("sbe_n - sbe_q < {bl}"),
+                            err("Truncated", "sbe_q", path),
+                            err("Truncated", &format!("sbe_q + {bl}"), &ipath),
+                        );
                         done = true;
                     }
                     None => o.line(&format!(
@@ -499,13 +508,13 @@ fn section_check(
             // A checked length is small enough to add the next head to it.
             match (&next, length.max != u64::MAX) {
                 (Some((h, npath)), true) => {
-                    o.line(&format!("if (sbe_n - sbe_q - {l} < {len} + {h}) {{"));
-                    o.line(&format!(
-                        "if (sbe_n - sbe_q - {l} < {len}) {}",
-                        err("Truncated", &format!("sbe_q + {l}"), path)
-                    ));
-                    o.line(&err("Truncated", &format!("sbe_q + {l} + {len}"), npath));
-                    o.line("}");
+                    merged_check(
+                        o,
+                        &format!("sbe_n - sbe_q - {l} < {len} + {h}"),
+                        &format!("sbe_n - sbe_q - {l} < {len}"),
+                        err("Truncated", &format!("sbe_q + {l}"), path),
+                        err("Truncated", &format!("sbe_q + {l} + {len}"), npath),
+                    );
                     merged = true;
                 }
                 _ => o.line(&format!(

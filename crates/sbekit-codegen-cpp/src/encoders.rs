@@ -160,13 +160,17 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                     "Writes the `{name}` group: `f` gets a `{}` and adds entries with `entry`; the count is kept for you.",
                     cn.writer
                 ));
-                o.line(&format!(
-                    "template <class F> {e}& {sname}(F&& sbe_f) noexcept {{"
-                ));
-                o.line(&format!("if (!sbe_section({i}u)) return *this;"));
-                if *since > 0 {
-                    o.line(&format!("if ({cur}->version < {since}u) return *this;"));
-                }
+                // Both forms start alike: the section's place in the order, then its version.
+                let open = |o: &mut Out, params: &str| {
+                    o.line(&format!(
+                        "template <class F> {e}& {sname}({params}) noexcept {{"
+                    ));
+                    o.line(&format!("if (!sbe_section({i}u)) return *this;"));
+                    if *since > 0 {
+                        o.line(&format!("if ({cur}->version < {since}u) return *this;"));
+                    }
+                };
+                open(o, "F&& sbe_f");
                 o.line(&format!("{} sbe_w({cur});", cn.writer));
                 o.line("sbe_f(sbe_w);");
                 o.line("sbe_w.sbe_close();");
@@ -177,13 +181,7 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                         "Writes the `{name}` group with `k` entries, reserved with one capacity check for the whole group: `f(e, i)` gets a `{}` and sets the fields of entry `i`.",
                         cn.enc
                     ));
-                    o.line(&format!(
-                        "template <class F> {e}& {sname}(std::size_t sbe_k, F&& sbe_f) noexcept {{"
-                    ));
-                    o.line(&format!("if (!sbe_section({i}u)) return *this;"));
-                    if *since > 0 {
-                        o.line(&format!("if ({cur}->version < {since}u) return *this;"));
-                    }
+                    open(o, "std::size_t sbe_k, F&& sbe_f");
                     o.line(&format!("{} sbe_w({cur}, sbe_k);", cn.writer));
                     o.line("if (!sbe_w.sbe_reserved()) return *this;");
                     o.line("for (std::size_t sbe_i = 0; sbe_i < sbe_k; ++sbe_i) {");
