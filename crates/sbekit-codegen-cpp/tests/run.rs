@@ -313,26 +313,15 @@ fn generated_cpp_under_sanitizers() {
         shorts += msgs.len();
     }
 
-    // Section order and skipped sections (the orders schema is index 0).
-    let st = Command::new(&prog)
-        .args(["order", "0"])
-        .status()
-        .expect("run the order checks");
-    assert_eq!(
-        st.code(),
-        Some(0),
-        "order checks (the code names the failed one)"
-    );
-    // Groups counted up front (market-data.xml is index 1).
-    let st = Command::new(&prog)
-        .args(["counted", "1"])
-        .status()
-        .expect("run the counted-group checks");
-    assert_eq!(
-        st.code(),
-        Some(0),
-        "counted-group checks (the code names the failed one)"
-    );
+    // Section order and skipped sections (orders-be.xml, index 0); groups counted up front
+    // (market-data.xml, index 1). The exit code names the check that failed.
+    for (mode, idx) in [("order", "0"), ("counted", "1")] {
+        let st = Command::new(&prog)
+            .args([mode, idx])
+            .status()
+            .unwrap_or_else(|e| panic!("run the {mode} checks: {e}"));
+        assert_eq!(st.code(), Some(0), "{mode} checks failed");
+    }
 
     // The reference car vectors: goldens, byte-identical re-encoding, every prefix refused.
     if have_refs {
