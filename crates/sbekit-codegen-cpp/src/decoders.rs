@@ -236,11 +236,14 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
                 }
                 // The first section's head (a group's dimensions, a length) is checked with
                 // the block: one test on the way that succeeds, the exact error otherwise.
-                match head(ctx, sections.first()) {
+                // Only for a block length below 2^32, so that the sum (in 64 bits) is exact.
+                let narrow =
+                    block_length.width() <= 4 || ctx.plan.header.block_length.is_constant();
+                match head(ctx, sections.first()).filter(|_| narrow) {
                     Some((size, path)) => {
                         merged_check(
                             o,
-                            &format!("sbe_n - {hdr} < sbe_bl + {size}"),
+                            &format!("static_cast<std::uint64_t>(sbe_bl) + {size} > sbe_n - {hdr}"),
                             &format!("sbe_n - {hdr} < sbe_bl"),
                             err("Truncated", &hdr.to_string(), name),
                             err("Truncated", &format!("{hdr} + sbe_bl"), &path),
@@ -445,11 +448,12 @@ fn section_check(
                 o.line(&format!("for (std::size_t {i} = 0; {i} < {cnt}; ++{i}) {{"));
                 let inner: Vec<&Check> = entry.iter().filter(|e| is_section(e)).collect();
                 let mut done = false;
-                match head(ctx, inner.first()) {
+                // Only for a block length below 2^32, so that the sum (in 64 bits) is exact.
+                match head(ctx, inner.first()).filter(|_| block_length.width() <= 4) {
                     Some((h, ipath)) => {
                         merged_check(
                             o,
-                            &format!("sbe_n - sbe_q < {bl} + {h}"),
+                            &format!("static_cast<std::uint64_t>({bl}) + {h} > sbe_n - sbe_q"),
                             &format!("sbe_n - sbe_q < {bl}"),
                             err("Truncated", "sbe_q", path),
                             err("Truncated", &format!("sbe_q + {bl}"), &ipath),
@@ -506,11 +510,13 @@ fn section_check(
                 ));
             }
             // A checked length is small enough to add the next head to it.
-            match (&next, length.max != u64::MAX) {
+            // Only when the length was checked below 2^32, so that the sum (in 64 bits) is
+            // exact.
+            match (&next, length.max <= u64::from(u32::MAX)) {
                 (Some((h, npath)), true) => {
                     merged_check(
                         o,
-                        &format!("sbe_n - sbe_q - {l} < {len} + {h}"),
+                        &format!("static_cast<std::uint64_t>({len}) + {h} > sbe_n - sbe_q - {l}"),
                         &format!("sbe_n - sbe_q - {l} < {len}"),
                         err("Truncated", &format!("sbe_q + {l}"), path),
                         err("Truncated", &format!("sbe_q + {l} + {len}"), npath),
