@@ -3,7 +3,8 @@
 # reference's generated C++ (sbe-all 1.38.1, -Dsbe.target.language=Cpp, generated here and never
 # committed) and hand-written C++, in one process. Prints wall-clock medians (15 runs of 1 M
 # messages each), then valgrind instruction counts per message (callgrind totals of 200,000
-# iterations minus 0 iterations, divided by 200,000).
+# iterations minus 0 iterations, divided by 200,000). `sbekit-each` is sbekit with MD's group
+# entries added one at a time (`entry`) instead of counted up front (`entries`).
 #   crates/sbekit-codegen-cpp/bench/run.sh        # needs java, maven's jar cache, g++, valgrind
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -37,7 +38,8 @@ if command -v valgrind >/dev/null 2>&1; then
             | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
     }
     for op in car-encode car-decode md-encode md-decode; do
-        for impl in sbekit reference hand; do
+        for impl in sbekit reference hand sbekit-each; do
+            [ "$impl" != sbekit-each ] || [ "$op" = md-encode ] || continue
             a=$(ir "$impl" "$op" 0)
             b=$(ir "$impl" "$op" "$N")
             printf "%-10s %-12s %12.1f\n" "$impl" "$op" "$(echo "($b - $a) / $N" | bc -l)"

@@ -23,6 +23,16 @@
 #define SBEKIT_MAX_EMPTY_ENTRIES 1048576u
 #endif
 
+/// Forces inlining where the compiler supports it: a message's `decode`, inlined into its
+/// caller, leaves the decoder it returns in registers instead of memory.
+#ifndef SBEKIT_ALWAYS_INLINE
+#if defined(__GNUC__) || defined(__clang__)
+#define SBEKIT_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define SBEKIT_ALWAYS_INLINE
+#endif
+#endif
+
 namespace sbekit {
 namespace rt {
 
@@ -191,6 +201,26 @@ inline void store(std::uint8_t* p, T v) noexcept {
     std::memcpy(p, &u, sizeof(U));
 }
 
+/// Reads `n` values stored in byte order `BIG` at `p` into `out` (one copy when no bytes swap).
+template <class T, bool BIG>
+inline void load_array(const std::uint8_t* p, T* out, std::size_t n) noexcept {
+    if constexpr (BIG == HOST_BIG || sizeof(T) == 1) {
+        std::memcpy(out, p, n * sizeof(T));
+    } else {
+        for (std::size_t i = 0; i < n; ++i) out[i] = load<T, BIG>(p + i * sizeof(T));
+    }
+}
+
+/// Writes the `n` values at `v` in byte order `BIG` at `p` (one copy when no bytes swap).
+template <class T, bool BIG>
+inline void store_array(std::uint8_t* p, const T* v, std::size_t n) noexcept {
+    if constexpr (BIG == HOST_BIG || sizeof(T) == 1) {
+        std::memcpy(p, v, n * sizeof(T));
+    } else {
+        for (std::size_t i = 0; i < n; ++i) store<T, BIG>(p + i * sizeof(T), v[i]);
+    }
+}
+
 /// Reads an unsigned slot (a length, count or header field) as a 64-bit value.
 template <class T, bool BIG>
 inline std::uint64_t load_u64(const std::uint8_t* p) noexcept {
@@ -205,11 +235,12 @@ inline std::string_view until_nul(const std::uint8_t* p, std::size_t n) noexcept
 }
 
 /// Bytes the encoder writes into; shared by a message encoder and its groups' entries. The
-/// first error is kept (sticky) and reported by `finish()`.
+/// first error is kept (sticky) and reported by `finish()`; recording it also empties the
+/// cursor (no capacity left), so later reservations fail by the capacity test alone.
 struct Cursor {
     /// Start of the message.
     std::uint8_t* buf = nullptr;
-    /// Capacity of `buf`.
+    /// Capacity of `buf` (0 once an error is recorded).
     std::size_t cap = 0;
     /// Bytes written so far (the next write goes here).
     std::size_t pos = 0;
@@ -218,27 +249,53 @@ struct Cursor {
     /// The acting version written.
     std::uint64_t version = 0;
 
-    /// Reserves `n` zeroed bytes; returns their offset, or records an error and returns npos.
-    std::size_t take(std::size_t n, const char* path) noexcept {
-        if (err.kind != ErrorKind::Ok) return npos;
+    /// Reserves `n` bytes without zeroing them (the caller writes all of them); returns their
+    /// offset, or records an error and returns npos.
+    std::size_t take_raw(std::size_t n, const char* path) noexcept {
         if (n > cap - pos) {
             fail(ErrorKind::BufferTooSmall, path);
             return npos;
         }
-        std::size_t at = pos;
-        std::memset(buf + at, 0, n);
+        const std::size_t at = pos;
         pos += n;
+        return at;
+    }
+    /// Reserves `n` zeroed bytes; returns their offset, or records an error and returns npos.
+    std::size_t take(std::size_t n, const char* path) noexcept {
+        const std::size_t at = take_raw(n, path);
+        if (at != npos) std::memset(buf + at, 0, n);
         return at;
     }
     /// `take`, as a pointer to the reserved bytes (null when nothing was reserved): encoders
     /// keep it, since the buffer never moves, so a setter is one test and one store.
     std::uint8_t* take_ptr(std::size_t n, const char* path) noexcept {
-        const std::size_t at = take(n, path);
-        return at == npos ? nullptr : buf + at;
+        if (n > cap - pos) {
+            fail(ErrorKind::BufferTooSmall, path);
+            return nullptr;
+        }
+        std::uint8_t* p = buf + pos;
+        pos += n;
+        std::memset(p, 0, n);
+        return p;
     }
-    /// Records `k` at the cursor unless an error is already kept.
+    /// Reserves `head` bytes and `count` blocks of `block` bytes after them, zeroed, with one
+    /// test; a pointer to the first byte, or null (an error recorded) when they do not fit.
+    std::uint8_t* take_blocks(std::size_t head, std::size_t block, std::size_t count, const char* path) noexcept {
+        const std::uint64_t h = head, b = block, c = count, room = cap - pos;
+        // Below 2^32 each, the sum cannot overflow: no division.
+        const bool fits = ((h | b | c) >> 32) == 0 ? h + b * c <= room
+                                                   : (h <= room && (b == 0 || c <= (room - h) / b));
+        if (!fits) {
+            fail(ErrorKind::BufferTooSmall, path);
+            return nullptr;
+        }
+        return take_ptr(head + block * count, path);
+    }
+    /// Records `k` at the cursor unless an error is already kept, and leaves no capacity.
     void fail(ErrorKind k, const char* path) noexcept {
         if (err.kind == ErrorKind::Ok) err = Error{k, pos, path};
+        cap = 0;
+        pos = 0;
     }
     /// True while no error has been recorded.
     bool good() const noexcept { return err.kind == ErrorKind::Ok; }

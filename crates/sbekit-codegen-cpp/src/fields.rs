@@ -136,9 +136,10 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
         Kind::Prim(p) if p.len != 1 => {
             o.line(&format!("{vt} sbe_a{{}};"));
             o.line(&format!(
-                "for (std::size_t sbe_i = 0; sbe_i < {}; ++sbe_i) sbe_a[sbe_i] = {};",
-                p.len,
-                load(ctx, p.ty, &format!("{ptr} + sbe_i * {}", p.ty.size()))
+                "::sbekit::rt::load_array<{}, {}>({ptr}, sbe_a.data(), {});",
+                cty(p.ty),
+                ctx.big(),
+                p.len
             ));
             o.line("return sbe_a;");
         }
@@ -215,6 +216,10 @@ pub struct Sink<'a> {
     pub ok: &'a str,
     /// For blocks: the expression of the version being written (fields newer are skipped).
     pub version: Option<&'a str>,
+    /// The cursor errors are recorded in (a `Cursor*` expression).
+    pub cur: &'a str,
+    /// True when `cur` may be null (a composite written outside a message).
+    pub cur_nullable: bool,
 }
 
 /// Emits the setter of `f` on an encoder (nothing for constants).
@@ -245,8 +250,8 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
                 cond = format!("{cond} && {v} >= {}u", f.since);
             }
             o.line(&format!(
-                "return {}(({cond}) ? {ptr} : nullptr, sbe_c_);",
-                c.enc
+                "return {}(({cond}) ? {ptr} : nullptr, {});",
+                c.enc, s.cur
             ));
             o.line("}");
         }
@@ -258,9 +263,15 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
                 "{cls}& {name}(std::string_view sbe_v) noexcept {{"
             ));
             head(o);
+            let guard = if s.cur_nullable {
+                format!(" && {} != nullptr", s.cur)
+            } else {
+                String::new()
+            };
             o.line(&format!(
-                "if (!::sbekit::rt::put_fixed({ptr}, {}, sbe_v) && sbe_c_ != nullptr) sbe_c_->fail(::sbekit::rt::ErrorKind::ValueTooLong, {});",
+                "if (!::sbekit::rt::put_fixed({ptr}, {}, sbe_v){guard}) {}->fail(::sbekit::rt::ErrorKind::ValueTooLong, {});",
                 p.len,
+                s.cur,
                 crate::prim::cpp_str(&f.name)
             ));
             o.line("return *this;");
@@ -275,14 +286,10 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
             ));
             head(o);
             o.line(&format!(
-                "for (std::size_t sbe_i = 0; sbe_i < {}; ++sbe_i) {};",
-                p.len,
-                store(
-                    ctx,
-                    p.ty,
-                    &format!("{ptr} + sbe_i * {}", p.ty.size()),
-                    "sbe_v[sbe_i]"
-                )
+                "::sbekit::rt::store_array<{}, {}>({ptr}, sbe_v.data(), {});",
+                cty(p.ty),
+                ctx.big(),
+                p.len
             ));
             o.line("return *this;");
             o.line("}");

@@ -16,6 +16,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod decoders;
+mod encoders;
 mod fields;
 mod json;
 mod messages;

@@ -2,16 +2,20 @@
 //! iterators, an encoder with ordered sections and group writers, then `AnyMessage` and
 //! `decode_any`.
 
-use crate::fields::{getter, setter, Sink};
+//!
+//! The decoders live in `decoders.rs`, the encoders and group writers in `encoders.rs`.
+
+use crate::decoders::{decoder, iter};
+use crate::encoders::{encoder, writer};
 use crate::names::BodyNames;
-use crate::prim::{cpp_str, cty, slot_load, slot_store};
+use crate::prim::{cpp_str, cty, slot_load};
 use crate::types::guard;
 use crate::{Ctx, Out};
-use sbekit_plan::{Body, Check, Kind, Message, Section};
+use sbekit_plan::{Body, Kind, Message, Section};
 
-const NPOS: &str = "::sbekit::rt::Cursor::npos";
+pub(crate) const NPOS: &str = "::sbekit::rt::Cursor::npos";
 
-fn err(kind: &str, off: &str, path: &str) -> String {
+pub(crate) fn err(kind: &str, off: &str, path: &str) -> String {
     format!(
         "return ::sbekit::rt::Error{{::sbekit::rt::ErrorKind::{kind}, {off}, {}}};",
         cpp_str(path)
@@ -20,7 +24,7 @@ fn err(kind: &str, off: &str, path: &str) -> String {
 
 /// The block length needed at acting version `av` (a `std::size_t` expression), or `None` when
 /// it is 0 at every version.
-fn required_expr(required: &[(u32, usize)], av: &str) -> Option<String> {
+pub(crate) fn required_expr(required: &[(u32, usize)], av: &str) -> Option<String> {
     if required.iter().all(|r| r.1 == 0) {
         return None;
     }
@@ -36,7 +40,12 @@ fn required_expr(required: &[(u32, usize)], av: &str) -> Option<String> {
 }
 
 /// A header member's value: its constant (not on the wire) or a load of its slot.
-fn header_value(ctx: &Ctx, f: &sbekit_plan::Field, slot: &sbekit_plan::Slot, base: &str) -> String {
+pub(crate) fn header_value(
+    ctx: &Ctx,
+    f: &sbekit_plan::Field,
+    slot: &sbekit_plan::Slot,
+    base: &str,
+) -> String {
     if let Kind::Prim(p) = &f.kind {
         if let (true, Some(c)) = (f.is_constant(), &p.constant) {
             return format!(
@@ -73,7 +82,7 @@ pub fn messages_hpp(ctx: &Ctx) -> String {
     o.s
 }
 
-fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {
+pub(crate) fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {
     b.sections
         .iter()
         .enumerate()
@@ -102,12 +111,12 @@ fn group_classes(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
     writer(o, ctx, s, b, n);
 }
 
-fn since_cond(since: u32, av: &str) -> Option<String> {
+pub(crate) fn since_cond(since: u32, av: &str) -> Option<String> {
     (since > 0).then(|| format!("{av} >= {since}u"))
 }
 
 /// The data offset of a var-data section (from the plan's var-data details).
-fn data_offset(ctx: &Ctx, path: &str, s: &Section) -> usize {
+pub(crate) fn data_offset(ctx: &Ctx, path: &str, s: &Section) -> usize {
     match s {
         Section::Var { len, .. } => ctx
             .plan
@@ -116,825 +125,6 @@ fn data_offset(ctx: &Ctx, path: &str, s: &Section) -> usize {
             .map_or(len.offset + len.width(), |v| v.data_offset),
         Section::Group { dim_size, .. } => *dim_size,
     }
-}
-
-fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
-    let k = b.sections.len();
-    let d = &n.dec;
-    let desc = b.description.clone().unwrap_or_else(|| match msg {
-        Some(m) => format!("Reads a `{}` message (template id {}).", b.name, m.id),
-        None => format!("One entry of the `{}` group.", n.path),
-    });
-    o.doc(&desc);
-    if msg.is_some() {
-        o.doc("Made by `decode`, which checks the whole message once; accessors then cannot fail.");
-    }
-    o.line(&format!("class {d} {{"));
-    o.line("public:");
-    if let Some(m) = msg {
-        o.doc("The message's template id.");
-        let t = match &ctx.plan.header.template_id.kind {
-            Kind::Prim(p) => cty(p.ty),
-            _ => "std::uint16_t",
-        };
-        o.line(&format!("static constexpr {t} TEMPLATE_ID = {};", m.id));
-    }
-    o.doc("The block length this schema version writes.");
-    o.line(&format!(
-        "static constexpr std::size_t BLOCK_LENGTH = {};",
-        b.block_length
-    ));
-    o.doc("A decoder of nothing (use `decode`).");
-    o.line(&format!("{d}() noexcept = default;"));
-    if let Some(m) = msg {
-        decode_fn(o, ctx, m, n);
-    }
-    o.doc("The schema version the writer used (from the message header).");
-    o.line("std::uint64_t sbeActingVersion() const noexcept { return sbe_av_; }");
-    o.doc("The block length on the wire.");
-    o.line("std::size_t sbeBlockLength() const noexcept { return sbe_bl_; }");
-    if msg.is_some() {
-        o.doc("Bytes from the start of the header to the end of the message.");
-        o.line("std::size_t sbeEncodedLength() const noexcept { return sbe_end_; }");
-    } else {
-        o.doc("Bytes of this entry, nested groups and var data included.");
-        o.line("std::size_t sbeEncodedLength() const noexcept { return sbe_end_ - sbe_p_; }");
-    }
-    o.doc("The buffer (the start of the message).");
-    o.line("const std::uint8_t* sbeBuffer() const noexcept { return sbe_b_; }");
-    for (f, fname) in b.fields.iter().zip(&n.fields) {
-        getter(o, ctx, f, fname, "sbe_b_ + sbe_p_");
-    }
-    let mut gi = 0;
-    for (i, (s, sname)) in b.sections.iter().zip(&n.sections).enumerate() {
-        match s {
-            Section::Group {
-                name,
-                description,
-                since,
-                ..
-            } => {
-                let cn = &n.children[gi];
-                gi += 1;
-                o.doc(description.as_deref().unwrap_or(&format!(
-                    "The entries of the `{name}` group (a range: `for (auto e : d.{sname}())`)."
-                )));
-                if *since > 0 {
-                    o.doc(&format!(
-                        "Since schema version {since}: no entries when the acting version is older."
-                    ));
-                }
-                let present = since_cond(*since, "sbe_av_").unwrap_or_else(|| "true".into());
-                o.line(&format!(
-                    "{} {sname}() const noexcept {{ return {}::sbe_at(sbe_b_, sbe_sec_[{i}], sbe_av_, {present}); }}",
-                    cn.iter, cn.iter
-                ));
-            }
-            Section::Var {
-                name,
-                description,
-                since,
-                text,
-                ..
-            } => {
-                let path = format!("{}.{name}", n.path);
-                let l = data_offset(ctx, &path, s);
-                let what = if *text {
-                    "text (a view of the buffer)"
-                } else {
-                    "bytes (a view of the buffer)"
-                };
-                o.doc(
-                    description
-                        .as_deref()
-                        .unwrap_or(&format!("The `{name}` variable-length {what}.")),
-                );
-                if *since > 0 {
-                    o.doc(&format!(
-                        "Since schema version {since}: empty when the acting version is older."
-                    ));
-                }
-                let ret = if *text {
-                    "std::string_view"
-                } else {
-                    "::sbekit::rt::Bytes"
-                };
-                o.line(&format!("{ret} {sname}() const noexcept {{"));
-                if *since > 0 {
-                    o.line(&format!("if (sbe_av_ < {since}u) return {ret}{{}};"));
-                }
-                o.line(&format!("const std::size_t sbe_s = sbe_sec_[{i}] + {l};"));
-                if *text {
-                    o.line(&format!(
-                        "return std::string_view(reinterpret_cast<const char*>(sbe_b_ + sbe_s), sbe_sec_[{}] - sbe_s);",
-                        i + 1
-                    ));
-                } else {
-                    o.line(&format!(
-                        "return ::sbekit::rt::Bytes{{sbe_b_ + sbe_s, sbe_sec_[{}] - sbe_s}};",
-                        i + 1
-                    ));
-                }
-                o.line("}");
-            }
-        }
-    }
-    // The trusted walk: the message was checked, so this only locates the sections.
-    o.doc("Internal: a decoder of the checked body at `p` (block of `bl` bytes).");
-    o.line(&format!(
-        "static {d} sbe_at(const std::uint8_t* sbe_b, std::size_t sbe_p, std::size_t sbe_bl, std::uint64_t sbe_av) noexcept {{"
-    ));
-    o.line(&format!("{d} sbe_d;"));
-    o.line("sbe_d.sbe_b_ = sbe_b;");
-    o.line("sbe_d.sbe_p_ = sbe_p;");
-    o.line("sbe_d.sbe_bl_ = sbe_bl;");
-    o.line("sbe_d.sbe_av_ = sbe_av;");
-    o.line("std::size_t sbe_q = sbe_p + sbe_bl;");
-    let mut gi = 0;
-    for (i, s) in b.sections.iter().enumerate() {
-        o.line(&format!("sbe_d.sbe_sec_[{i}] = sbe_q;"));
-        let step = match s {
-            Section::Group { .. } => {
-                let cn = &n.children[gi];
-                gi += 1;
-                format!("sbe_q = {}::sbe_end(sbe_b, sbe_q, sbe_av);", cn.iter)
-            }
-            Section::Var { name, len, .. } => {
-                let l = data_offset(ctx, &format!("{}.{name}", n.path), s);
-                format!("sbe_q += {l} + {};", slot_load(ctx, len, "sbe_b + sbe_q"))
-            }
-        };
-        match since_cond(s.since(), "sbe_av") {
-            Some(c) => o.line(&format!("if ({c}) {step}")),
-            None => o.line(&step),
-        }
-    }
-    o.line(&format!("sbe_d.sbe_sec_[{k}] = sbe_q;"));
-    o.line("sbe_d.sbe_end_ = sbe_q;");
-    o.line("return sbe_d;");
-    o.line("}");
-    o.doc("Internal: where the body ends.");
-    o.line("std::size_t sbe_end() const noexcept { return sbe_end_; }");
-    o.line("private:");
-    o.line("const std::uint8_t* sbe_b_ = nullptr;");
-    o.line("std::size_t sbe_p_ = 0;");
-    o.line("std::size_t sbe_bl_ = 0;");
-    o.line("std::size_t sbe_end_ = 0;");
-    o.line("std::uint64_t sbe_av_ = 0;");
-    o.line(&format!("std::size_t sbe_sec_[{}] = {{}};", k + 1));
-    o.line("};");
-    o.line("");
-}
-
-/// `decode`: the plan's checks, in wire order, then the trusted walk.
-fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
-    let d = &n.dec;
-    let name = &m.body.name;
-    o.doc("Checks the message at the start of `b` (`n` bytes, header included) once: header, block lengths, every group count and var-data length. On success accessors cannot fail; on failure the error has the kind, byte offset and element path.");
-    o.line(&format!(
-        "static ::sbekit::rt::Result<{d}> decode(const std::uint8_t* sbe_b, std::size_t sbe_n) noexcept {{"
-    ));
-    let mut hdr = 0;
-    let mut sec = 0;
-    let has_groups = m.checks.iter().any(|c| matches!(c, Check::Group { .. }));
-    for c in &m.checks {
-        match c {
-            Check::Header { size } => {
-                hdr = *size;
-                o.line(&format!(
-                    "if (sbe_n < {size}) {}",
-                    err("Truncated", "0", name)
-                ));
-            }
-            // A constant schema id is not on the wire: it is the schema's by definition.
-            Check::SchemaId { .. } if ctx.plan.header.schema_id.is_constant() => {}
-            Check::SchemaId { slot, expected } => o.line(&format!(
-                "if ({} != {expected}u) {}",
-                slot_load(ctx, slot, "sbe_b"),
-                err("WrongSchemaId", &slot.offset.to_string(), name)
-            )),
-            Check::TemplateId { slot, expected } => o.line(&format!(
-                "if ({} != {expected}u) {}",
-                header_value(ctx, &ctx.plan.header.template_id, slot, "sbe_b"),
-                err("WrongTemplateId", &slot.offset.to_string(), name)
-            )),
-            Check::RootBlock {
-                block_length,
-                version,
-                required,
-            } => {
-                o.line(&format!(
-                    "const std::size_t sbe_bl = {};",
-                    header_value(ctx, &ctx.plan.header.block_length, block_length, "sbe_b")
-                ));
-                o.line(&format!(
-                    "const std::uint64_t sbe_av = static_cast<std::uint64_t>({});",
-                    header_value(ctx, &ctx.plan.header.version, version, "sbe_b")
-                ));
-                if let Some(req) = required_expr(required, "sbe_av") {
-                    o.line(&format!(
-                        "if (sbe_bl < {req}) {}",
-                        err(
-                            "BlockLengthTooShort",
-                            &block_length.offset.to_string(),
-                            name
-                        )
-                    ));
-                }
-                o.line(&format!(
-                    "if (sbe_n - {hdr} < sbe_bl) {}",
-                    err("Truncated", &hdr.to_string(), name)
-                ));
-                if !m.body.sections.is_empty() {
-                    o.line(&format!("std::size_t sbe_q = {hdr} + sbe_bl;"));
-                    // The check walk records where the root's sections start, so the decoder
-                    // needs no second walk.
-                    o.line(&format!("{d} sbe_d;"));
-                }
-                if has_groups {
-                    o.doc("Entries of empty-block groups cost work but no bytes: bounded as `sbekit decode` bounds them.");
-                    o.line("std::size_t sbe_budget = SBEKIT_MAX_EMPTY_ENTRIES;");
-                }
-            }
-            Check::Group { .. } | Check::VarData { .. } => {
-                o.line(&format!("sbe_d.sbe_sec_[{sec}] = sbe_q;"));
-                sec += 1;
-                section_check(o, ctx, c, 1)
-            }
-        }
-    }
-    if !m
-        .checks
-        .iter()
-        .any(|c| matches!(c, Check::RootBlock { .. }))
-    {
-        // Every plan has a root block check; without one there is nothing to decode.
-        o.line(&err("Truncated", "0", name));
-    } else {
-        if m.body.sections.is_empty() {
-            o.line(&format!("return sbe_at(sbe_b, {hdr}, sbe_bl, sbe_av);"));
-        } else {
-            o.line(&format!("sbe_d.sbe_sec_[{sec}] = sbe_q;"));
-            o.line("sbe_d.sbe_b_ = sbe_b;");
-            o.line(&format!("sbe_d.sbe_p_ = {hdr};"));
-            o.line("sbe_d.sbe_bl_ = sbe_bl;");
-            o.line("sbe_d.sbe_av_ = sbe_av;");
-            o.line("sbe_d.sbe_end_ = sbe_q;");
-            o.line("return sbe_d;");
-        }
-    }
-    o.line("}");
-}
-
-fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
-    match c {
-        Check::Group {
-            path,
-            since,
-            dim_size,
-            block_length,
-            count,
-            required,
-            entry,
-            ..
-        } => {
-            let (bl, cnt, i) = (
-                format!("sbe_bl{depth}"),
-                format!("sbe_c{depth}"),
-                format!("sbe_i{depth}"),
-            );
-            match since_cond(*since, "sbe_av") {
-                Some(c) => o.line(&format!("if ({c}) {{")),
-                None => o.line("{"),
-            }
-            o.line(&format!(
-                "if (sbe_n - sbe_q < {dim_size}) {}",
-                err("Truncated", "sbe_q", path)
-            ));
-            o.line(&format!(
-                "const std::size_t {bl} = {};",
-                slot_load(ctx, block_length, "sbe_b + sbe_q")
-            ));
-            o.line(&format!(
-                "const std::size_t {cnt} = {};",
-                slot_load(ctx, count, "sbe_b + sbe_q")
-            ));
-            if count.max != u64::MAX {
-                o.line(&format!(
-                    "if ({cnt} > {}u) {}",
-                    count.max,
-                    err(
-                        "InvalidDimension",
-                        &format!("sbe_q + {}", count.offset),
-                        path
-                    )
-                ));
-            }
-            if let Some(req) = required_expr(required, "sbe_av") {
-                o.line(&format!(
-                    "if ({bl} < {req}) {}",
-                    err(
-                        "BlockLengthTooShort",
-                        &format!("sbe_q + {}", block_length.offset),
-                        path
-                    )
-                ));
-            }
-            o.line(&format!("sbe_q += {dim_size};"));
-            o.line(&format!("if ({bl} == 0) {{"));
-            o.line(&format!(
-                "if ({cnt} > sbe_budget) {}",
-                err("EmptyEntryBudget", "sbe_q", path)
-            ));
-            o.line(&format!("sbe_budget -= {cnt};"));
-            o.line("}");
-            if entry.is_empty() {
-                o.line(&format!(
-                    "if ({bl} != 0 && {cnt} > (sbe_n - sbe_q) / {bl}) {}",
-                    err("Truncated", "sbe_q", path)
-                ));
-                o.line(&format!("sbe_q += {bl} * {cnt};"));
-            } else {
-                o.line(&format!("for (std::size_t {i} = 0; {i} < {cnt}; ++{i}) {{"));
-                o.line(&format!(
-                    "if (sbe_n - sbe_q < {bl}) {}",
-                    err("Truncated", "sbe_q", path)
-                ));
-                o.line(&format!("sbe_q += {bl};"));
-                for e in entry {
-                    section_check(o, ctx, e, depth + 1);
-                }
-                o.line("}");
-            }
-            o.line("}");
-        }
-        Check::VarData {
-            path,
-            since,
-            length,
-        } => {
-            let l = ctx
-                .plan
-                .var_data
-                .get(path)
-                .map_or(length.offset + length.width(), |v| v.data_offset);
-            let len = format!("sbe_l{depth}");
-            match since_cond(*since, "sbe_av") {
-                Some(c) => o.line(&format!("if ({c}) {{")),
-                None => o.line("{"),
-            }
-            o.line(&format!(
-                "if (sbe_n - sbe_q < {l}) {}",
-                err("Truncated", "sbe_q", path)
-            ));
-            o.line(&format!(
-                "const std::size_t {len} = {};",
-                slot_load(ctx, length, "sbe_b + sbe_q")
-            ));
-            if length.max != u64::MAX {
-                o.line(&format!(
-                    "if ({len} > {}u) {}",
-                    length.max,
-                    err(
-                        "InvalidDimension",
-                        &format!("sbe_q + {}", length.offset),
-                        path
-                    )
-                ));
-            }
-            o.line(&format!(
-                "if (sbe_n - sbe_q - {l} < {len}) {}",
-                err("Truncated", &format!("sbe_q + {l}"), path)
-            ));
-            o.line(&format!("sbe_q += {l} + {len};"));
-            o.line("}");
-        }
-        _ => {}
-    }
-}
-
-fn iter(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
-    let Section::Group {
-        dim_size,
-        block_len,
-        count,
-        ..
-    } = s
-    else {
-        return;
-    };
-    let (it, d) = (&n.iter, &n.dec);
-    o.doc(&format!(
-        "The entries of the `{}` group: a range of `{d}`.",
-        n.path
-    ));
-    o.line(&format!("class {it} {{"));
-    o.line("public:");
-    o.doc("An input iterator over the entries.");
-    o.line("class iterator {");
-    o.line("public:");
-    o.doc("The end.");
-    o.line("iterator() noexcept = default;");
-    o.doc("At entry `i` of `n`, whose decoder is `cur`.");
-    o.line(&format!(
-        "iterator({d} sbe_cur, std::size_t sbe_i, std::size_t sbe_n) noexcept : sbe_cur_(sbe_cur), sbe_i_(sbe_i), sbe_n_(sbe_n) {{}}"
-    ));
-    o.doc("The current entry.");
-    o.line(&format!(
-        "{d} operator*() const noexcept {{ return sbe_cur_; }}"
-    ));
-    o.doc("Moves to the next entry.");
-    o.line("iterator& operator++() noexcept {");
-    o.line(&format!(
-        "if (++sbe_i_ < sbe_n_) sbe_cur_ = {d}::sbe_at(sbe_cur_.sbeBuffer(), sbe_cur_.sbe_end(), sbe_cur_.sbeBlockLength(), sbe_cur_.sbeActingVersion());"
-    ));
-    o.line("return *this;");
-    o.line("}");
-    o.doc("True unless both are at the same entry.");
-    o.line(
-        "bool operator!=(const iterator& sbe_o) const noexcept { return sbe_i_ != sbe_o.sbe_i_; }",
-    );
-    o.doc("True if both are at the same entry.");
-    o.line(
-        "bool operator==(const iterator& sbe_o) const noexcept { return sbe_i_ == sbe_o.sbe_i_; }",
-    );
-    o.line("private:");
-    o.line(&format!("{d} sbe_cur_{{}};"));
-    o.line("std::size_t sbe_i_ = 0;");
-    o.line("std::size_t sbe_n_ = 0;");
-    o.line("};");
-    o.doc("The number of entries.");
-    o.line("std::size_t count() const noexcept { return sbe_n_; }");
-    o.doc("The first entry.");
-    o.line(&format!(
-        "iterator begin() const noexcept {{ return sbe_n_ == 0 ? end() : iterator({d}::sbe_at(sbe_b_, sbe_p_, sbe_bl_, sbe_av_), 0, sbe_n_); }}"
-    ));
-    o.doc("Past the last entry.");
-    o.line(&format!(
-        "iterator end() const noexcept {{ return iterator({d}{{}}, sbe_n_, sbe_n_); }}"
-    ));
-    o.doc("Internal: the checked group at `p`, or no entries when it is absent.");
-    o.line(&format!(
-        "static {it} sbe_at(const std::uint8_t* sbe_b, std::size_t sbe_p, std::uint64_t sbe_av, bool sbe_present) noexcept {{"
-    ));
-    o.line(&format!("{it} sbe_g;"));
-    o.line("sbe_g.sbe_b_ = sbe_b;");
-    o.line("sbe_g.sbe_av_ = sbe_av;");
-    o.line("sbe_g.sbe_p_ = sbe_p;");
-    o.line("if (sbe_present) {");
-    o.line(&format!(
-        "sbe_g.sbe_bl_ = {};",
-        slot_load(ctx, block_len, "sbe_b + sbe_p")
-    ));
-    o.line(&format!(
-        "sbe_g.sbe_n_ = {};",
-        slot_load(ctx, count, "sbe_b + sbe_p")
-    ));
-    o.line(&format!("sbe_g.sbe_p_ = sbe_p + {dim_size};"));
-    o.line("}");
-    o.line("return sbe_g;");
-    o.line("}");
-    o.doc("Internal: where the checked group at `p` ends.");
-    o.line("static std::size_t sbe_end(const std::uint8_t* sbe_b, std::size_t sbe_p, std::uint64_t sbe_av) noexcept {");
-    o.line(&format!(
-        "const std::size_t sbe_bl = {};",
-        slot_load(ctx, block_len, "sbe_b + sbe_p")
-    ));
-    o.line(&format!(
-        "const std::size_t sbe_n = {};",
-        slot_load(ctx, count, "sbe_b + sbe_p")
-    ));
-    o.line(&format!("std::size_t sbe_q = sbe_p + {dim_size};"));
-    if b.is_fixed() {
-        o.line("(void)sbe_av;");
-        o.line("return sbe_q + sbe_bl * sbe_n;");
-    } else {
-        o.line("for (std::size_t sbe_i = 0; sbe_i < sbe_n; ++sbe_i) {");
-        o.line(&format!(
-            "sbe_q = {d}::sbe_at(sbe_b, sbe_q, sbe_bl, sbe_av).sbe_end();"
-        ));
-        o.line("}");
-        o.line("return sbe_q;");
-    }
-    o.line("}");
-    o.line("private:");
-    o.line("const std::uint8_t* sbe_b_ = nullptr;");
-    o.line("std::size_t sbe_p_ = 0;");
-    o.line("std::size_t sbe_bl_ = 0;");
-    o.line("std::size_t sbe_n_ = 0;");
-    o.line("std::uint64_t sbe_av_ = 0;");
-    o.line("};");
-    o.line("");
-}
-
-fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
-    let e = &n.enc;
-    let k = b.sections.len();
-    let path = &n.path;
-    match msg {
-        Some(m) => o.doc(&format!(
-            "Writes a `{}` message (template id {}): construct over a buffer, set fields, write groups and var data in schema order, then `finish()`. Errors (a buffer too small, sections out of order, values too long) are kept and reported by `finish()`.",
-            b.name, m.id
-        )),
-        None => o.doc(&format!("Writes one entry of the `{path}` group.")),
-    }
-    o.line(&format!("class {e} {{"));
-    o.line("public:");
-    if let Some(m) = msg {
-        let t = match &ctx.plan.header.template_id.kind {
-            Kind::Prim(p) => cty(p.ty),
-            _ => "std::uint16_t",
-        };
-        o.doc("The message's template id.");
-        o.line(&format!("static constexpr {t} TEMPLATE_ID = {};", m.id));
-    }
-    o.doc("The block length this schema version writes.");
-    o.line(&format!(
-        "static constexpr std::size_t BLOCK_LENGTH = {};",
-        b.block_length
-    ));
-    o.doc("The block length written at version `v` (older versions write the fields they have).");
-    let req = required_expr(&b.required, "sbe_v").unwrap_or_else(|| "std::size_t{0}".into());
-    if ctx.plan.version == 0 {
-        o.line("static constexpr std::size_t sbe_block_length(std::uint64_t) noexcept { return BLOCK_LENGTH; }");
-    } else {
-        o.line(&format!(
-            "static constexpr std::size_t sbe_block_length(std::uint64_t sbe_v) noexcept {{ return sbe_v >= {}u ? BLOCK_LENGTH : {req}; }}",
-            ctx.plan.version
-        ));
-    }
-    let c = if msg.is_some() { "&sbe_cur_" } else { "sbe_c" };
-    if let Some(m) = msg {
-        o.doc("Starts a message at `buf` (`cap` bytes): writes the header and reserves the block (zeroed). `version` is the acting version to write (default: the schema's).");
-        o.line(&format!(
-            "{e}(std::uint8_t* sbe_buf, std::size_t sbe_cap, std::uint64_t sbe_version = SCHEMA_VERSION) noexcept {{"
-        ));
-        o.line("sbe_cur_.buf = sbe_buf;");
-        o.line("sbe_cur_.cap = sbe_buf == nullptr ? 0 : sbe_cap;");
-        o.line("sbe_cur_.version = sbe_version;");
-        o.line(&format!(
-            "const std::size_t sbe_h = sbe_cur_.take(HEADER_LENGTH, {});",
-            cpp_str(path)
-        ));
-        // At the schema's version the size is a constant, so the zeroing is inlined.
-        if ctx.plan.version == 0 {
-            o.line(&format!(
-                "sbe_blk_ = sbe_cur_.take_ptr(BLOCK_LENGTH, {});",
-                cpp_str(path)
-            ));
-        } else {
-            o.line(&format!(
-                "sbe_blk_ = sbe_version >= SCHEMA_VERSION ? sbe_cur_.take_ptr(BLOCK_LENGTH, {0}) : sbe_cur_.take_ptr(sbe_block_length(sbe_version), {0});",
-                cpp_str(path)
-            ));
-        }
-        o.line(&format!("if (sbe_h != {NPOS}) {{"));
-        let h = &ctx.plan.header;
-        for (f, val) in [
-            (&h.block_length, "sbe_block_length(sbe_version)".to_string()),
-            (&h.template_id, m.id.to_string()),
-            (&h.schema_id, "SCHEMA_ID".to_string()),
-            (&h.version, "sbe_version".to_string()),
-        ] {
-            if let Kind::Prim(p) = &f.kind {
-                if !f.is_constant() {
-                    o.line(&format!(
-                        "{};",
-                        crate::prim::store(
-                            ctx,
-                            p.ty,
-                            &format!("sbe_buf + sbe_h + {}", f.offset),
-                            &format!("static_cast<{}>({val})", cty(p.ty))
-                        )
-                    ));
-                }
-            }
-        }
-        o.line("}");
-        o.line("}");
-        o.line(&format!("{e}(const {e}&) = delete;"));
-        o.line(&format!("{e}& operator=(const {e}&) = delete;"));
-        o.doc("Completes the message (skipped sections are written empty); its length in bytes, header included, or the first error.");
-        o.line("::sbekit::rt::Result<std::size_t> finish() noexcept {");
-        o.line(&format!("sbe_fill({k}u);"));
-        o.line("if (!sbe_cur_.good()) return sbe_cur_.err;");
-        o.line("return sbe_cur_.pos;");
-        o.line("}");
-    } else {
-        o.doc("Internal: starts an entry at the cursor.");
-        let take = if ctx.plan.version == 0 {
-            format!("sbe_c->take_ptr(BLOCK_LENGTH, {})", cpp_str(path))
-        } else {
-            format!(
-                "sbe_c->version >= SCHEMA_VERSION ? sbe_c->take_ptr(BLOCK_LENGTH, {0}) : sbe_c->take_ptr(sbe_block_length(sbe_c->version), {0})",
-                cpp_str(path)
-            )
-        };
-        o.line(&format!(
-            "explicit {e}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_blk_({take}) {{}}"
-        ));
-        o.line(&format!("{e}(const {e}&) = delete;"));
-        o.line(&format!("{e}& operator=(const {e}&) = delete;"));
-        o.doc("Internal: completes the entry (skipped sections written empty).");
-        o.line(&format!(
-            "void sbe_complete() noexcept {{ sbe_fill({k}u); }}"
-        ));
-    }
-    let _ = c;
-    let sink = Sink {
-        cls: e,
-        base: "sbe_blk_",
-        ok: "sbe_blk_ != nullptr",
-        version: Some("sbe_c_->version"),
-    };
-    for (f, fname) in b.fields.iter().zip(&n.fields) {
-        setter(o, ctx, f, fname, &sink);
-    }
-    let mut gi = 0;
-    for (i, (s, sname)) in b.sections.iter().zip(&n.sections).enumerate() {
-        match s {
-            Section::Group { name, since, .. } => {
-                let cn = &n.children[gi];
-                gi += 1;
-                o.doc(&format!(
-                    "Writes the `{name}` group: `f` gets a `{}` and adds entries with `entry`; the count is kept for you.",
-                    cn.writer
-                ));
-                o.line(&format!(
-                    "template <class F> {e}& {sname}(F&& sbe_f) noexcept {{"
-                ));
-                o.line(&format!("if (!sbe_section({i}u)) return *this;"));
-                if *since > 0 {
-                    o.line(&format!("if (sbe_c_->version < {since}u) return *this;"));
-                }
-                o.line(&format!("{} sbe_w(sbe_c_);", cn.writer));
-                o.line("sbe_f(sbe_w);");
-                o.line("return *this;");
-                o.line("}");
-            }
-            Section::Var {
-                name, since, len, ..
-            } => {
-                let vpath = format!("{path}.{name}");
-                let l = data_offset(ctx, &vpath, s);
-                o.doc(&format!("Writes the `{name}` data."));
-                o.line(&format!("{e}& {sname}(std::string_view sbe_v) noexcept {{"));
-                o.line(&format!("if (!sbe_section({i}u)) return *this;"));
-                if *since > 0 {
-                    o.line(&format!("if (sbe_c_->version < {since}u) return *this;"));
-                }
-                if len.max != u64::MAX {
-                    o.line(&format!(
-                        "if (sbe_v.size() > {}u) {{ sbe_c_->fail(::sbekit::rt::ErrorKind::ValueTooLong, {}); return *this; }}",
-                        len.max,
-                        cpp_str(&vpath)
-                    ));
-                }
-                o.line(&format!(
-                    "const std::size_t sbe_at = sbe_c_->take({l} + sbe_v.size(), {});",
-                    cpp_str(&vpath)
-                ));
-                o.line(&format!("if (sbe_at == {NPOS}) return *this;"));
-                o.line(&format!(
-                    "{};",
-                    slot_store(ctx, len, "sbe_c_->buf + sbe_at", "sbe_v.size()")
-                ));
-                o.line(&format!(
-                    "if (!sbe_v.empty()) std::memcpy(sbe_c_->buf + sbe_at + {l}, sbe_v.data(), sbe_v.size());"
-                ));
-                o.line("return *this;");
-                o.line("}");
-                o.doc(&format!("Writes the `{name}` data from bytes."));
-                o.line(&format!(
-                    "{e}& {sname}(::sbekit::rt::Bytes sbe_v) noexcept {{ return {sname}(sbe_v.view()); }}"
-                ));
-            }
-        }
-    }
-    o.line("private:");
-    o.line("bool sbe_section(unsigned sbe_i) noexcept {");
-    o.line("if (sbe_next_ > sbe_i) {");
-    o.line(&format!(
-        "sbe_c_->fail(::sbekit::rt::ErrorKind::OutOfOrder, {});",
-        cpp_str(path)
-    ));
-    o.line("return false;");
-    o.line("}");
-    o.line("sbe_fill(sbe_i);");
-    o.line("sbe_next_ = sbe_i + 1;");
-    o.line("return sbe_c_->good();");
-    o.line("}");
-    o.line("void sbe_fill(unsigned sbe_to) noexcept {");
-    if k > 0 {
-        o.line("for (unsigned sbe_k = sbe_next_; sbe_k < sbe_to; ++sbe_k) {");
-        o.line("switch (sbe_k) {");
-        let mut gi = 0;
-        for (i, s) in b.sections.iter().enumerate() {
-            let step = match s {
-                Section::Group { .. } => {
-                    let cn = &n.children[gi];
-                    gi += 1;
-                    format!("{{ {} sbe_w(sbe_c_); (void)sbe_w; }}", cn.writer)
-                }
-                Section::Var { name, .. } => {
-                    let vpath = format!("{path}.{name}");
-                    let l = data_offset(ctx, &vpath, s);
-                    format!("(void)sbe_c_->take({l}, {});", cpp_str(&vpath))
-                }
-            };
-            match since_cond(s.since(), "sbe_c_->version") {
-                Some(c) => o.line(&format!("case {i}: if ({c}) {step} break;")),
-                None => o.line(&format!("case {i}: {step} break;")),
-            }
-        }
-        o.line("default: break;");
-        o.line("}");
-        o.line("}");
-    }
-    o.line("if (sbe_next_ < sbe_to) sbe_next_ = sbe_to;");
-    o.line("}");
-    if msg.is_some() {
-        o.line("::sbekit::rt::Cursor sbe_cur_{};");
-        o.line("::sbekit::rt::Cursor* sbe_c_ = &sbe_cur_;");
-        o.line("std::uint8_t* sbe_blk_ = nullptr;");
-    } else {
-        o.line("::sbekit::rt::Cursor* sbe_c_;");
-        o.line("std::uint8_t* sbe_blk_;");
-    }
-    o.line("unsigned sbe_next_ = 0;");
-    o.line("};");
-    o.line("");
-}
-
-fn writer(o: &mut Out, ctx: &Ctx, s: &Section, _b: &Body, n: &BodyNames) {
-    let Section::Group {
-        dim_size,
-        block_len,
-        count,
-        ..
-    } = s
-    else {
-        return;
-    };
-    let (w, e, path) = (&n.writer, &n.enc, &n.path);
-    o.doc(&format!(
-        "Adds entries to the `{path}` group; the count is kept by the writer."
-    ));
-    o.line(&format!("class {w} {{"));
-    o.line("public:");
-    o.doc("Internal: starts the group at the cursor (an empty group until entries are added).");
-    o.line(&format!(
-        "explicit {w}(::sbekit::rt::Cursor* sbe_c) noexcept : sbe_c_(sbe_c), sbe_d_(sbe_c->take({dim_size}, {})) {{",
-        cpp_str(path)
-    ));
-    o.line(&format!("if (sbe_d_ != {NPOS}) {{"));
-    o.line(&format!(
-        "{};",
-        slot_store(
-            ctx,
-            block_len,
-            "sbe_c_->buf + sbe_d_",
-            &format!("{e}::sbe_block_length(sbe_c_->version)")
-        )
-    ));
-    o.line("}");
-    o.line("}");
-    o.line(&format!("{w}(const {w}&) = delete;"));
-    o.line(&format!("{w}& operator=(const {w}&) = delete;"));
-    o.doc(&format!(
-        "Adds an entry: `f` gets a `{e}` and sets its fields, groups and var data."
-    ));
-    o.line(&format!(
-        "template <class F> {w}& entry(F&& sbe_f) noexcept {{"
-    ));
-    o.line(&format!(
-        "if (sbe_d_ == {NPOS} || !sbe_c_->good()) return *this;"
-    ));
-    o.line(&format!("if (sbe_n_ >= {}u) {{", count.max));
-    o.line(&format!(
-        "sbe_c_->fail(::sbekit::rt::ErrorKind::CountTooLarge, {});",
-        cpp_str(path)
-    ));
-    o.line("return *this;");
-    o.line("}");
-    o.line("++sbe_n_;");
-    o.line(&format!(
-        "{};",
-        slot_store(ctx, count, "sbe_c_->buf + sbe_d_", "sbe_n_")
-    ));
-    o.line(&format!("{e} sbe_e(sbe_c_);"));
-    o.line("sbe_f(sbe_e);");
-    o.line("sbe_e.sbe_complete();");
-    o.line("return *this;");
-    o.line("}");
-    o.doc("Entries added so far.");
-    o.line("std::size_t count() const noexcept { return sbe_n_; }");
-    o.line("private:");
-    o.line("::sbekit::rt::Cursor* sbe_c_;");
-    o.line("std::size_t sbe_d_;");
-    o.line("std::size_t sbe_n_ = 0;");
-    o.line("};");
-    o.line("");
 }
 
 fn any(o: &mut Out, ctx: &Ctx) {
@@ -947,6 +137,17 @@ fn any(o: &mut Out, ctx: &Ctx) {
         alts.join(", ")
     ));
     o.line("");
+    // One function per message: each `decode` is inlined into its own, so `decode_any` stays
+    // small however many messages the schema has.
+    for d in &decs {
+        o.doc(&format!("Internal: `decode_any` for a `{d}`."));
+        o.line(&format!("inline ::sbekit::rt::Result<AnyMessage> sbe_any_{d}(const std::uint8_t* sbe_b, std::size_t sbe_n) noexcept {{"));
+        o.line(&format!("auto sbe_r = {d}::decode(sbe_b, sbe_n);"));
+        o.line("if (!sbe_r) return sbe_r.error();");
+        o.line("return AnyMessage(sbe_r.value());");
+        o.line("}");
+        o.line("");
+    }
     o.doc("Decodes the message at the start of `b` (`n` bytes), whichever it is (dispatch on the header's template id), checking it as its `decode` does.");
     o.line("inline ::sbekit::rt::Result<AnyMessage> decode_any(const std::uint8_t* sbe_b, std::size_t sbe_n) noexcept {");
     let h = &ctx.plan.header;
@@ -964,11 +165,10 @@ fn any(o: &mut Out, ctx: &Ctx) {
         h.template_id.offset
     ));
     for (m, d) in ctx.plan.messages.iter().zip(&decs) {
-        o.line(&format!("if (sbe_t == {}u) {{", m.id));
-        o.line(&format!("auto sbe_r = {d}::decode(sbe_b, sbe_n);"));
-        o.line("if (!sbe_r) return sbe_r.error();");
-        o.line("return AnyMessage(sbe_r.value());");
-        o.line("}");
+        o.line(&format!(
+            "if (sbe_t == {}u) return sbe_any_{d}(sbe_b, sbe_n);",
+            m.id
+        ));
     }
     o.line(&err(
         "WrongTemplateId",

@@ -208,6 +208,12 @@ auto any = {dir}::decode_any(buf, *len);    // std::variant over every message
 - Encoders are fluent; the group writers keep the counts; sections must be written in schema
   order (an error otherwise), and skipped ones are written empty. An encoder constructed with
   an older `version` writes that version's block lengths and leaves newer elements out.
+  Blocks are zeroed when reserved, so fields left unset and padding read as zero.
+- Capacity is checked once per reservation: the header with the root block, a group's
+  dimensions, each entry, each var-data section. Groups of fixed-size entries can also be
+  written with the count up front, one check for the whole group: `e.group(k, [&](auto& x,
+  std::size_t i) {{ ... }})`, or `g.entries(k, ...)` on a writer. After an error nothing more is
+  reserved and `finish()` returns the first error.
 - `examples/sbe_conformance.cpp` is the program `sbekit conformance` builds and runs.
 "#,
         pkg = ctx.plan.package,

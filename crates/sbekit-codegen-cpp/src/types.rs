@@ -169,6 +169,8 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
         base: "sbe_p_",
         ok: "sbe_p_ != nullptr",
         version: None,
+        cur: "sbe_c_",
+        cur_nullable: true,
     };
     for (f, fname) in members.iter().zip(&n.members) {
         setter(o, ctx, f, fname, &s);

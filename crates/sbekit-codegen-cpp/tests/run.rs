@@ -48,6 +48,125 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// The `short` mode: each u32le-framed message is decoded, re-encoded into a buffer of exactly
+/// its length (which must give the same length), then into heap buffers of every smaller
+/// capacity, each of which must be refused with `bufferTooSmall` (ASan reports any write past
+/// the capacity). One line per message: `ok` or what went wrong.
+const SHORT: &str = r#"#include <memory>
+#include <string>
+#include <vector>
+template <class D, class R>
+static int short_buffers(std::FILE* in, D dec, R re) {
+    for (;;) {
+        std::uint8_t h[4];
+        if (std::fread(h, 1, 4, in) != 4) return 0;
+        const std::size_t n = std::size_t{h[0]} | std::size_t{h[1]} << 8 | std::size_t{h[2]} << 16 | std::size_t{h[3]} << 24;
+        std::vector<std::uint8_t> msg(n);
+        if (n > 0 && std::fread(msg.data(), 1, n, in) != n) return 2;
+        const auto r = dec(msg.data(), n);
+        if (!r) { std::printf("undecodable\n"); continue; }
+        std::vector<std::uint8_t> big(n + 4096);
+        const auto full = re(r.value(), big.data(), big.size());
+        if (!full) { std::printf("reencode failed\n"); continue; }
+        const std::size_t len = full.value();
+        bool ok = true;
+        for (std::size_t cap = 0; cap <= len && ok; ++cap) {
+            std::unique_ptr<std::uint8_t[]> b(new std::uint8_t[cap]);
+            const auto w = re(r.value(), b.get(), cap);
+            if (cap == len) {
+                if (!w || w.value() != len || std::memcmp(b.get(), big.data(), len) != 0) {
+                    std::printf("capacity %zu: not the same bytes\n", cap);
+                    ok = false;
+                }
+            } else if (w || w.error().kind != ::sbekit::rt::ErrorKind::BufferTooSmall) {
+                std::printf("capacity %zu of %zu: %s\n", cap, len, w ? "accepted" : ::sbekit::rt::kind_name(w.error().kind));
+                ok = false;
+            }
+        }
+        if (ok) std::printf("ok\n");
+    }
+}
+// Section order on `orders-be.xml`'s Order (groups fills, marks; data note, blob): a section
+// after a later one is refused; skipped sections are written empty; the group count is kept.
+static int order_checks() {
+    std::uint8_t b[512];
+    {
+        orders::OrderEncoder e(b, sizeof b);
+        e.note("x").fills([](orders::OrderFillsWriter&) {});
+        const auto r = e.finish();
+        if (r || r.error().kind != ::sbekit::rt::ErrorKind::OutOfOrder) return 1;
+    }
+    {
+        orders::OrderEncoder e(b, sizeof b);
+        e.marks([](orders::OrderMarksWriter& w) {
+            w.entry([](orders::OrderMarksEncoder&) {}).entry([](orders::OrderMarksEncoder&) {});
+        });
+        e.blob(std::string_view("yz"));
+        const auto r = e.finish();
+        if (!r) return 2;
+        const auto d = orders::OrderDecoder::decode(b, r.value());
+        if (!d || d->sbeEncodedLength() != r.value()) return 3;
+        if (d->fills().count() != 0 || d->marks().count() != 2 || !d->note().empty() ||
+            d->blob().view() != "yz")
+            return 4;
+    }
+    return 0;
+}
+
+// `market-data.xml`'s MarketUpdates written three ways (entries one at a time, counted up
+// front on the writer, counted up front on the group) gives the same bytes, which decode to
+// what was written; in every shorter heap buffer the counted forms are refused.
+static void md_trade(md::MarketUpdatesTradesEncoder& e, std::size_t i) {
+    e.timestamp(static_cast<std::int64_t>(100 + i)).symbol("ABC").price(-5).size(static_cast<std::uint32_t>(i)).flags(7);
+}
+template <class W>
+static ::sbekit::rt::Result<std::size_t> md_write(int how, std::uint8_t* b, std::size_t cap) {
+    md::MarketUpdatesEncoder e(b, cap);
+    e.sequenceNumber(42);
+    if (how == 0) {
+        e.trades([](W& w) {
+            for (std::size_t i = 0; i < 3; ++i) w.entry([i](md::MarketUpdatesTradesEncoder& t) { md_trade(t, i); });
+        });
+    } else if (how == 1) {
+        e.trades([](W& w) { w.entries(3, md_trade); });
+    } else {
+        e.trades(3, md_trade);
+    }
+    return e.finish();
+}
+static int counted_checks() {
+    using W = md::MarketUpdatesTradesWriter;
+    std::uint8_t want[256];
+    const auto r0 = md_write<W>(0, want, sizeof want);
+    if (!r0) return 1;
+    const std::size_t len = r0.value();
+    const auto d = md::MarketUpdatesDecoder::decode(want, len);
+    if (!d || d->sequenceNumber() != 42 || d->trades().count() != 3 || d->levelUpdates().count() != 0) return 2;
+    std::size_t i = 0;
+    for (auto t : d->trades()) {
+        if (t.timestamp() != static_cast<std::int64_t>(100 + i) || t.symbol() != "ABC" || t.size() != i) return 3;
+        ++i;
+    }
+    for (int how = 1; how <= 2; ++how) {
+        std::uint8_t got[256];
+        const auto r = md_write<W>(how, got, sizeof got);
+        if (!r || r.value() != len || std::memcmp(got, want, len) != 0) return 10 + how;
+        for (std::size_t cap = 0; cap < len; ++cap) {
+            std::unique_ptr<std::uint8_t[]> b(new std::uint8_t[cap]);
+            const auto w = md_write<W>(how, b.get(), cap);
+            if (w || w.error().kind != ::sbekit::rt::ErrorKind::BufferTooSmall) return 20 + how;
+        }
+    }
+    // More entries than the count allows (65534 for a uint16 count) are refused.
+    std::uint8_t small[64];
+    md::MarketUpdatesEncoder e(small, sizeof small);
+    e.trades(70000, md_trade);
+    const auto r = e.finish();
+    if (r || r.error().kind != ::sbekit::rt::ErrorKind::CountTooLarge) return 30;
+    return 0;
+}
+"#;
+
 /// Builds one sanitized program over `schemas` (`pkg`, path); `prog json|reencode <index>`.
 fn build(root: &Path, schemas: &[(String, PathBuf)]) -> Option<PathBuf> {
     let cxx = compiler("g++", "generated_cpp_under_sanitizers")?;
@@ -58,10 +177,11 @@ fn build(root: &Path, schemas: &[(String, PathBuf)]) -> Option<PathBuf> {
         incs.push(format!("-I{}", dir.join("include").display()));
         main.push_str(&format!("#include \"{pkg}/conformance.hpp\"\n"));
     }
-    main.push_str("int main(int argc, char** argv) {\n if (argc != 3) return 2;\n switch (std::atoi(argv[2])) {\n");
+    main.push_str(SHORT);
+    main.push_str("int main(int argc, char** argv) {\n if (argc != 3) return 2;\n const bool sbe_short = std::string(argv[1]) == \"short\";\n if (std::string(argv[1]) == \"order\") return order_checks();\nif (std::string(argv[1]) == \"counted\") return counted_checks();\n switch (std::atoi(argv[2])) {\n");
     for (i, (pkg, _)) in schemas.iter().enumerate() {
         main.push_str(&format!(
-            "  case {i}: return {pkg}::sbe_conformance(argv[1], stdin, stdout);\n"
+            "  case {i}: return sbe_short ? short_buffers(stdin, [](const std::uint8_t* b, std::size_t n) {{ return {pkg}::decode_any(b, n); }}, [](const auto& m, std::uint8_t* b, std::size_t c) {{ return {pkg}::reencode(m, b, c); }}) : {pkg}::sbe_conformance(argv[1], stdin, stdout);\n"
         ));
     }
     main.push_str("  default: return 2;\n }\n}\n");
@@ -124,6 +244,7 @@ fn generated_cpp_under_sanitizers() {
     // Random messages at every version, and all their strict prefixes.
     let mut checked = 0;
     let mut prefixes = 0;
+    let mut shorts = 0;
     for (i, (pkg, path)) in schemas.iter().enumerate() {
         let ir = sbekit_schema::load_ir(path).expect("schema");
         let dec = sbekit_otf::Decoder::new(&ir).expect("otf");
@@ -179,6 +300,27 @@ fn generated_cpp_under_sanitizers() {
             );
         }
         prefixes += cut.len();
+        let out = pipe(&prog, &["short", &idx], &frames(&msgs));
+        let text = String::from_utf8_lossy(&out);
+        assert_eq!(
+            text.lines().count(),
+            msgs.len(),
+            "{pkg}: one line per message"
+        );
+        for l in text.lines() {
+            assert_eq!(l, "ok", "{pkg}: re-encoding into short buffers");
+        }
+        shorts += msgs.len();
+    }
+
+    // Section order and skipped sections (orders-be.xml, index 0); groups counted up front
+    // (market-data.xml, index 1). The exit code names the check that failed.
+    for (mode, idx) in [("order", "0"), ("counted", "1")] {
+        let st = Command::new(&prog)
+            .args([mode, idx])
+            .status()
+            .unwrap_or_else(|e| panic!("run the {mode} checks: {e}"));
+        assert_eq!(st.code(), Some(0), "{mode} checks failed");
     }
 
     // The reference car vectors: goldens, byte-identical re-encoding, every prefix refused.
@@ -260,6 +402,6 @@ fn generated_cpp_under_sanitizers() {
         }
     }
     eprintln!(
-        "{test}: {checked} random messages equal to sbekit decode and re-encoded, {prefixes} truncations refused, under ASan+UBSan"
+        "{test}: {checked} random messages equal to sbekit decode and re-encoded, {prefixes} truncations refused, {shorts} re-encoded into every shorter buffer and refused, under ASan+UBSan"
     );
 }
