@@ -37,8 +37,15 @@ impl BlockCols {
         fallbacks: &mut u64,
     ) -> Result<Vec<ArrayRef>, Error> {
         let rows = self.rows;
-        let mut taken: Vec<Option<(Store, Option<NullBuffer>)>> =
-            self.leaves.iter_mut().map(|l| Some(l.take())).collect();
+        // Each column in one strided pass over the staged rows.
+        let mut taken: Vec<Option<(Store, Option<NullBuffer>)>> = self
+            .leaves
+            .iter()
+            .map(|l| Some(self.column(l, big)))
+            .collect();
+        // The next batch is likely as large: keep the room.
+        self.staged.clear();
+        self.versions.clear();
         let mut out = Vec::new();
         for (_, n) in &self.nodes {
             out.push(node_array(n, &mut taken, rows, big, fallbacks)?);
@@ -71,6 +78,29 @@ impl BlockCols {
         }
         self.rows = 0;
         Ok(out)
+    }
+}
+
+impl BlockCols {
+    /// One leaf's values and its validity: null (and zero) in rows whose acting version is
+    /// older than the field.
+    fn column(&self, leaf: &Leaf, big: bool) -> (Store, Option<NullBuffer>) {
+        let mut store = leaf.gather(&self.staged, self.stride, self.rows, big);
+        if !self.gated || leaf.since == 0 {
+            return (store, None);
+        }
+        let since = leaf.since;
+        if self.versions.iter().all(|&v| v >= since) {
+            return (store, None);
+        }
+        let mut present = BooleanBufferBuilder::new(self.rows);
+        for (i, &v) in self.versions.iter().enumerate() {
+            present.append(v >= since);
+            if v < since {
+                store.zero(i);
+            }
+        }
+        (store, Some(NullBuffer::new(present.finish())))
     }
 }
 
