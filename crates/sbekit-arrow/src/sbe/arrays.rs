@@ -276,7 +276,13 @@ pub(super) fn leaf_array(
     Ok(match kind {
         LeafKind::Int { ty, null } => {
             let nulls = match null {
-                Some(nb) => nulls_where(rows, absent, |i| store.get(i) == *nb),
+                Some(nb) => match &store {
+                    Store::W1(v) => value_nulls(v, *nb as u8, absent),
+                    Store::W2(v) => value_nulls(v, *nb as u16, absent),
+                    Store::W4(v) => value_nulls(v, *nb as u32, absent),
+                    Store::W8(v) => value_nulls(v, *nb, absent),
+                    Store::Fixed(..) => absent,
+                },
                 None => absent,
             };
             match (ty, store) {
@@ -328,9 +334,27 @@ pub(super) fn leaf_array(
             Arc::new(b.finish())
         }
         LeafKind::Chars { encoding } => {
-            let Store::Fixed(v, w) = &store else {
+            let Store::Fixed(mut v, w) = store else {
                 return Err(Error::Arrow("char array column of the wrong shape".into()));
             };
+            // Usually every value is already its string (ASCII, valid UTF-8): the values are
+            // moved into place in their own buffer, no mapping, no second buffer.
+            if all_kept(&v, w, *encoding) {
+                let offsets = match w {
+                    4 => compact_chars(&mut v, 4),
+                    8 => compact_chars(&mut v, 8),
+                    16 => compact_chars(&mut v, 16),
+                    w => compact_chars(&mut v, w),
+                };
+                return StringArray::try_new(
+                    OffsetBuffer::new(offsets.into()),
+                    Buffer::from_vec(v),
+                    absent,
+                )
+                .map(|a| Arc::new(a) as ArrayRef)
+                .map_err(|e| Error::Arrow(e.to_string()));
+            }
+            let w = &w;
             let mut b = arrow_array::builder::StringBuilder::with_capacity(rows, v.len());
             for i in 0..rows {
                 let bytes = &v[i * w..(i + 1) * w];
@@ -394,37 +418,26 @@ pub(super) fn leaf_array(
             null,
             signed_width,
         } => {
-            let mut dict: Vec<String> = names.clone();
-            let mut unknown: HashMap<u64, i32> = HashMap::new();
-            let mut keys: Vec<Option<i32>> = Vec::with_capacity(rows);
-            for i in 0..rows {
-                if absent.as_ref().is_some_and(|n| n.is_null(i)) {
-                    keys.push(None);
-                    continue;
-                }
-                let raw = store.get(i);
-                if raw == *null {
-                    keys.push(None);
-                } else if let Some(k) = bits.iter().position(|&b| b == raw) {
-                    keys.push(Some(k as i32));
-                } else {
-                    // An unknown value is kept as its number, a dictionary entry of its own.
-                    let next = dict.len() as i32;
-                    let k = *unknown.entry(raw).or_insert_with(|| {
-                        let shown = match signed_width {
-                            Some(w) => sign_extend(raw, *w).to_string(),
-                            None => raw.to_string(),
-                        };
-                        dict.push(shown);
-                        next
-                    });
-                    keys.push(Some(k));
-                }
+            let mut keys = EnumKeys {
+                bits,
+                dict: names.clone(),
+                unknown: HashMap::new(),
+                null: *null,
+                signed_width: *signed_width,
+                keys: Vec::with_capacity(rows),
+            };
+            match &store {
+                Store::W1(v) => keys.extend(v, absent.as_ref()),
+                Store::W2(v) => keys.extend(v, absent.as_ref()),
+                Store::W4(v) => keys.extend(v, absent.as_ref()),
+                Store::W8(v) => keys.extend(v, absent.as_ref()),
+                Store::Fixed(..) => return Err(Error::Arrow("enum column of an array".into())),
             }
-            let keys = PrimitiveArray::<Int32Type>::from(keys);
+            let (keys, nulls, dict) = keys.finish();
+            let keys_array = PrimitiveArray::<Int32Type>::new(keys.into(), nulls);
             let values = Arc::new(StringArray::from(dict));
             Arc::new(
-                DictionaryArray::<Int32Type>::try_new(keys, values)
+                DictionaryArray::<Int32Type>::try_new(keys_array, values)
                     .map_err(|e| Error::Arrow(e.to_string()))?,
             )
         }
@@ -452,4 +465,139 @@ pub(super) fn leaf_array(
 pub(super) fn sign_extend(raw: u64, width: usize) -> i64 {
     let shift = 64 - 8 * width.clamp(1, 8) as u32;
     ((raw << shift) as i64) >> shift
+}
+
+/// Null where the raw value is the field's null value (or the field is absent); `absent`
+/// unchanged when no value is null, which one vectorised scan decides.
+fn value_nulls<T: Copy + PartialEq>(
+    values: &[T],
+    null: T,
+    absent: Option<NullBuffer>,
+) -> Option<NullBuffer> {
+    if !values.contains(&null) {
+        return absent;
+    }
+    nulls_where(values.len(), absent, |i| values.get(i) == Some(&null))
+}
+
+/// True when every value of a char-array column (cut at its first NUL) is kept as it is in
+/// `encoding`. All-ASCII bytes are, in every encoding: one vectorised scan decides the usual
+/// case.
+fn all_kept(v: &[u8], w: usize, encoding: Encoding) -> bool {
+    v.is_ascii()
+        || w == 0
+        || v.chunks_exact(w).all(|value| {
+            let len = value.iter().position(|&c| c == 0).unwrap_or(w);
+            encoding.kept_as_is(value.get(..len).unwrap_or_default())
+        })
+}
+
+/// Cuts each `w`-byte value of `v` at its first NUL and moves it left to follow the previous
+/// one; returns the string offsets and leaves `v` holding the strings' bytes. Each move copies
+/// `w` bytes (a copy of known size): the tail beyond the cut is overwritten by the next value.
+#[inline(always)]
+fn compact_chars(v: &mut Vec<u8>, w: usize) -> Vec<i32> {
+    let rows = v.len().checked_div(w).unwrap_or(0);
+    let mut offsets = Vec::with_capacity(rows + 1);
+    offsets.push(0i32);
+    let mut end = 0usize;
+    for i in 0..rows {
+        let at = i * w;
+        let len = v
+            .get(at..at + w)
+            .and_then(|value| value.iter().position(|&c| c == 0))
+            .unwrap_or(w);
+        if at != end {
+            v.copy_within(at..at + w, end);
+        }
+        end += len;
+        // Past i32 the offsets stop rising, which Arrow refuses: an error, not a wrap.
+        offsets.push(i32::try_from(end).unwrap_or(i32::MAX));
+    }
+    v.truncate(end);
+    offsets
+}
+
+/// Dictionary keys of an enum column: known values by their position, unknown ones as
+/// entries of their own (their number), the null value and absent rows as null.
+struct EnumKeys<'a> {
+    bits: &'a [u64],
+    dict: Vec<String>,
+    unknown: HashMap<u64, i32>,
+    null: u64,
+    signed_width: Option<usize>,
+    keys: Vec<i32>,
+}
+
+impl EnumKeys<'_> {
+    /// Appends the keys of `values`; null rows get the key -1 until [`Self::finish`].
+    fn extend<T: Copy + Into<u64>>(&mut self, values: &[T], absent: Option<&NullBuffer>) {
+        // Values below 256 (every u8 enum, most others) by a table built once per column.
+        const UNKNOWN: i32 = -2;
+        let mut table = [UNKNOWN; 256];
+        for (k, &b) in self.bits.iter().enumerate().rev() {
+            if let Some(t) = usize::try_from(b).ok().and_then(|b| table.get_mut(b)) {
+                *t = k as i32;
+            }
+        }
+        if let Some(t) = usize::try_from(self.null).ok().and_then(|b| table.get_mut(b)) {
+            *t = -1;
+        }
+        let start = self.keys.len();
+        self.keys.reserve(values.len());
+        for &v in values {
+            let raw: u64 = v.into();
+            let k = match usize::try_from(raw).ok().and_then(|r| table.get(r)) {
+                Some(&k) if k != UNKNOWN => k,
+                _ => self.slow_key(raw),
+            };
+            self.keys.push(k);
+        }
+        if let Some(absent) = absent {
+            for (k, valid) in self.keys[start..].iter_mut().zip(absent.iter()) {
+                if !valid {
+                    *k = -1;
+                }
+            }
+        }
+    }
+
+    /// A value the table does not hold: the null value, a known value above 255, or unknown.
+    #[cold]
+    fn slow_key(&mut self, raw: u64) -> i32 {
+        if raw == self.null {
+            -1
+        } else if let Some(k) = self.bits.iter().position(|&b| b == raw) {
+            k as i32
+        } else {
+            self.unknown_key(raw)
+        }
+    }
+
+    /// The keys and their validity (null rows' keys become 0).
+    fn finish(mut self) -> (Vec<i32>, Option<NullBuffer>, Vec<String>) {
+        if !self.keys.contains(&-1) {
+            return (self.keys, None, self.dict);
+        }
+        let valid: NullBuffer = self.keys.iter().map(|&k| k >= 0).collect::<Vec<bool>>().into();
+        for k in &mut self.keys {
+            *k = (*k).max(0);
+        }
+        (self.keys, Some(valid), self.dict)
+    }
+
+    /// An unknown value is kept as its number, a dictionary entry of its own.
+    #[cold]
+    fn unknown_key(&mut self, raw: u64) -> i32 {
+        let next = self.dict.len() as i32;
+        let (dict, width) = (&mut self.dict, self.signed_width);
+        *self.unknown.entry(raw).or_insert_with(|| {
+            let shown = match width {
+                Some(w) => sign_extend(raw, w).to_string(),
+                None => raw.to_string(),
+            };
+            dict.push(shown);
+            next
+        })
+    }
 }

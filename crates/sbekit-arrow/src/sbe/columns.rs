@@ -76,16 +76,17 @@ impl Leaf {
     /// The column's values out of `rows` staged rows of `stride` bytes each, one strided pass
     /// (the byte order decided once per column, not per value).
     pub(super) fn gather(&self, staged: &[u8], stride: usize, rows: usize, big: bool) -> Store {
+        let (off, at) = (self.offset, stride);
         if self.fixed {
-            let mut v = Vec::with_capacity(rows.saturating_mul(self.width));
-            if self.width > 0 {
-                for row in staged.chunks_exact(stride).take(rows) {
-                    v.extend_from_slice(row.get(self.offset..self.end()).unwrap_or_default());
-                }
-            }
+            // Common widths as constants: each value is a copy of known size, not a call.
+            let v = match self.width {
+                4 => fixed_column(staged, at, off, 4, rows),
+                8 => fixed_column(staged, at, off, 8, rows),
+                16 => fixed_column(staged, at, off, 16, rows),
+                w => fixed_column(staged, at, off, w, rows),
+            };
             return Store::Fixed(v, self.width);
         }
-        let (off, at) = (self.offset, stride);
         match (self.width, big) {
             (1, _) => Store::W1(column::<1, u8>(staged, at, off, rows, |a| a[0])),
             (2, false) => Store::W2(column(staged, at, off, rows, u16::from_le_bytes)),
@@ -96,6 +97,21 @@ impl Leaf {
             (_, true) => Store::W8(column(staged, at, off, rows, u64::from_be_bytes)),
         }
     }
+}
+
+/// `rows` fixed arrays of `width` bytes at `offset` of each `stride`-byte row of `staged`.
+#[inline(always)]
+fn fixed_column(staged: &[u8], stride: usize, offset: usize, width: usize, rows: usize) -> Vec<u8> {
+    let mut v = vec![0u8; rows.saturating_mul(width)];
+    if width == 0 || stride == 0 {
+        return v;
+    }
+    for (dst, row) in v.chunks_exact_mut(width).zip(staged.chunks_exact(stride)) {
+        if let Some(src) = row.get(offset..offset + width) {
+            dst.copy_from_slice(src);
+        }
+    }
+    v
 }
 
 /// `rows` values of `N` bytes at `offset` of each `stride`-byte row of `staged`.
@@ -112,15 +128,16 @@ fn column<const N: usize, T: Default>(
         out.resize_with(rows, T::default);
         return out;
     }
-    for row in staged.chunks_exact(stride).take(rows) {
+    // A trusted-length iterator: one reservation, no capacity check per value.
+    out.extend(staged.chunks_exact(stride).take(rows).map(|row| {
         // Staged rows always hold the field (the stride covers every leaf): never zero.
         let a = row
             .get(offset..)
             .and_then(|b| b.first_chunk::<N>())
             .copied()
             .unwrap_or([0; N]);
-        out.push(read(a));
-    }
+        read(a)
+    }));
     out
 }
 

@@ -113,6 +113,9 @@ pub struct SbeColumns {
     options: Options,
     tables: Vec<Table>,
     by_id: HashMap<u32, usize>,
+    /// Table index + 1 by template id, for schemas whose ids are small (the usual case): one
+    /// load per message instead of a hash.
+    dense: Vec<u32>,
     ready: Vec<(usize, RecordBatch)>,
     /// Tables whose batch is full, cut by the next [`SbeColumns::drain`].
     full: Vec<usize>,
@@ -166,11 +169,22 @@ impl SbeColumns {
                 entries: 0,
             });
         }
+        let max_id = by_id.keys().copied().max().unwrap_or(0);
+        let mut dense = Vec::new();
+        if max_id < 4096 {
+            dense.resize(max_id as usize + 1, 0);
+            for (&id, &i) in &by_id {
+                if let Some(d) = dense.get_mut(id as usize) {
+                    *d = i as u32 + 1;
+                }
+            }
+        }
         SbeColumns {
             layout: layout.clone(),
             options,
             tables,
             by_id,
+            dense,
             ready: Vec::new(),
             full: Vec::new(),
             fallbacks: 0,
@@ -229,10 +243,14 @@ impl SbeColumns {
                 },
             ));
         }
-        let Some(&ti) = u32::try_from(template_id)
-            .ok()
-            .and_then(|id| self.by_id.get(&id))
-        else {
+        let found = match usize::try_from(template_id).ok().and_then(|id| self.dense.get(id)) {
+            Some(&i) => i.checked_sub(1).map(|i| i as usize),
+            None if self.dense.is_empty() => u32::try_from(template_id)
+                .ok()
+                .and_then(|id| self.by_id.get(&id).copied()),
+            None => None,
+        };
+        let Some(ti) = found else {
             return Err(err(
                 h.template_id.offset,
                 "",
