@@ -503,10 +503,7 @@ fn compact_chars(v: &mut Vec<u8>, w: usize) -> Vec<i32> {
     let mut end = 0usize;
     for i in 0..rows {
         let at = i * w;
-        let len = v
-            .get(at..at + w)
-            .and_then(|value| value.iter().position(|&c| c == 0))
-            .unwrap_or(w);
+        let len = v.get(at..at + w).map_or(w, nul_cut);
         if at != end {
             v.copy_within(at..at + w, end);
         }
@@ -516,6 +513,29 @@ fn compact_chars(v: &mut Vec<u8>, w: usize) -> Vec<i32> {
     }
     v.truncate(end);
     offsets
+}
+
+/// Where a char array's value ends: its first NUL, or its length. Eight bytes at a time (the
+/// lowest byte flagged by the zero-byte test is exact: false flags only follow a zero byte).
+#[inline(always)]
+fn nul_cut(value: &[u8]) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    let mut chunks = value.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        let zero = x.wrapping_sub(LO) & !x & HI;
+        if zero != 0 {
+            return at + (zero.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&c| c == 0)
+        .map_or(value.len(), |p| at + p)
 }
 
 /// Dictionary keys of an enum column: known values by their position, unknown ones as
@@ -599,5 +619,58 @@ impl EnumKeys<'_> {
             dict.push(shown);
             next
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn char_arrays_are_cut_at_their_first_nul() {
+        for value in [
+            &b""[..],
+            b"\0",
+            b"AAPL\0\0\0\0",
+            b"ABCDEFGH",
+            b"ABCDEFGHIJ\0L",
+            b"A\0C\0",
+            b"\x80\0\x01",
+            b"\x01\x01\x00\xff\xff\xff\xff\xff",
+            b"ABCDEFG\0IJKLMNOP",
+        ] {
+            let expected = value.iter().position(|&c| c == 0).unwrap_or(value.len());
+            assert_eq!(nul_cut(value), expected, "{value:?}");
+        }
+        // Three 8-byte values compacted in place: cut, moved left, offsets between them.
+        let mut v = b"AAPL\0\0\0\0MSFT0001\0\0\0\0\0\0\0\0".to_vec();
+        assert!(all_kept(&v, 8, Encoding::Ascii));
+        let offsets = compact_chars(&mut v, 8);
+        assert_eq!(offsets, [0, 4, 12, 12]);
+        assert_eq!(v, b"AAPLMSFT0001");
+        // Bytes after the NUL do not count; a non-ASCII value does, unless it is UTF-8.
+        assert!(all_kept(b"AB\0\xff", 4, Encoding::Ascii));
+        assert!(!all_kept(b"A\xc3\xa9\0", 4, Encoding::Ascii));
+        assert!(all_kept(b"A\xc3\xa9\0", 4, Encoding::Utf8));
+    }
+
+    #[test]
+    fn enum_keys_known_unknown_null_and_absent() {
+        let bits = [0u64, 1, 300];
+        let mut keys = EnumKeys {
+            bits: &bits,
+            dict: vec!["A".into(), "B".into(), "C".into()],
+            unknown: HashMap::new(),
+            null: 255,
+            signed_width: None,
+            keys: Vec::new(),
+        };
+        let absent: NullBuffer = vec![true, true, true, true, true, false].into();
+        keys.extend(&[1u16, 300, 255, 7, 7, 0], Some(&absent));
+        let (k, nulls, dict) = keys.finish();
+        assert_eq!(k, [1, 2, 0, 3, 3, 0]);
+        let valid: Vec<bool> = nulls.expect("nulls").iter().collect();
+        assert_eq!(valid, [true, true, false, true, true, false]);
+        assert_eq!(dict, ["A", "B", "C", "7"]);
     }
 }

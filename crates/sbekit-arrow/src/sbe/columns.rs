@@ -128,16 +128,18 @@ fn column<const N: usize, T: Default>(
         out.resize_with(rows, T::default);
         return out;
     }
+    // The stride covers every leaf, so this never fails; checked once here, not per value.
+    let Some(end) = offset.checked_add(N).filter(|&end| end <= stride) else {
+        out.resize_with(rows, T::default);
+        return out;
+    };
     // A trusted-length iterator: one reservation, no capacity check per value.
-    out.extend(staged.chunks_exact(stride).take(rows).map(|row| {
-        // Staged rows always hold the field (the stride covers every leaf): never zero.
-        let a = row
-            .get(offset..)
-            .and_then(|b| b.first_chunk::<N>())
-            .copied()
-            .unwrap_or([0; N]);
-        read(a)
-    }));
+    out.extend(
+        staged
+            .chunks_exact(stride)
+            .take(rows)
+            .map(|row| read(row[offset..end].try_into().unwrap_or([0; N]))),
+    );
     out
 }
 
