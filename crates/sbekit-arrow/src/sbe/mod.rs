@@ -37,8 +37,8 @@ use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 use sbekit_ir::layout::{Block, Field as LField, FieldKind, IntSlot, Layout};
 use sbekit_ir::wire::{
-    self, take, truncated, Be, DimensionSlots, EntryBudget, GroupHeader, Le, RequiredLengths,
-    VarDataSlots,
+    self, take, truncated, Be, DimensionSlots, EntryBudget, GroupHeader, Le, Order,
+    RequiredLengths, VarDataSlots,
 };
 use sbekit_ir::{ByteOrder, PrimitiveType};
 use sbekit_otf::text::Encoding;
@@ -222,11 +222,22 @@ impl SbeColumns {
         offset: u64,
         timestamp: Option<i64>,
     ) -> Result<usize, DecodeError> {
-        let big = self.layout.byte_order == ByteOrder::BigEndian;
+        // The byte order is decided here, once, and is a type below.
+        match self.layout.byte_order {
+            ByteOrder::LittleEndian => self.append_in::<Le>(bytes, offset, timestamp),
+            ByteOrder::BigEndian => self.append_in::<Be>(bytes, offset, timestamp),
+        }
+    }
+
+    fn append_in<O: Order>(
+        &mut self,
+        bytes: &[u8],
+        offset: u64,
+        timestamp: Option<i64>,
+    ) -> Result<usize, DecodeError> {
         let h = &self.layout.header;
         let head = take(bytes, 0, h.size as u64, "messageHeader")?;
-        let order = self.layout.byte_order;
-        let rd = |s: &IntSlot| s.read(head, order).unwrap_or(0);
+        let rd = |s: &IntSlot| s.read_in::<O>(head).unwrap_or(0);
         let (block_length, template_id, schema_id, version) = (
             rd(&h.block_length),
             rd(&h.template_id),
@@ -261,12 +272,11 @@ impl SbeColumns {
         let mut cx = Cx {
             buf: bytes,
             version: u32::try_from(version).unwrap_or(u32::MAX),
-            big,
             budget: EntryBudget::new(self.options.limits),
             entries: 0,
         };
         let rows = table.root.rows;
-        let end = match table.root.decode(&mut cx, h.size, block_length) {
+        let end = match table.root.decode::<O>(&mut cx, h.size, block_length) {
             Ok(end) => end,
             Err(e) => {
                 table.root.truncate(rows);

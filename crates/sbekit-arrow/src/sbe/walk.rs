@@ -3,11 +3,11 @@
 
 use super::*;
 
-/// Per-message decoding state.
+/// Per-message decoding state; the byte order is the walk's type parameter (no branch per
+/// framing integer).
 pub(super) struct Cx<'a> {
     pub(super) buf: &'a [u8],
     pub(super) version: u32,
-    pub(super) big: bool,
     /// Empty-block entries the message may still declare.
     pub(super) budget: EntryBudget,
     /// Group entries decoded in this message, all levels.
@@ -33,7 +33,7 @@ pub(super) fn within(mut e: DecodeError, prefix: &str) -> DecodeError {
 
 impl BlockCols {
     /// Decodes one block (its fields, groups and var data) at `start`; returns the offset past it.
-    pub(super) fn decode(
+    pub(super) fn decode<O: Order>(
         &mut self,
         cx: &mut Cx,
         start: usize,
@@ -44,10 +44,10 @@ impl BlockCols {
         self.stage(block, cx, start)?;
         let mut pos = start + block.len();
         for g in &mut self.groups {
-            pos = g.decode(cx, pos).map_err(|e| within(e, &g.name))?;
+            pos = g.decode::<O>(cx, pos).map_err(|e| within(e, &g.name))?;
         }
         for v in &mut self.vars {
-            pos = v.decode(cx, pos).map_err(|e| within(e, &v.name))?;
+            pos = v.decode::<O>(cx, pos).map_err(|e| within(e, &v.name))?;
         }
         Ok(pos)
     }
@@ -123,7 +123,11 @@ impl BlockCols {
 }
 
 impl GroupCols {
-    pub(super) fn decode(&mut self, cx: &mut Cx, pos: usize) -> Result<usize, DecodeError> {
+    pub(super) fn decode<O: Order>(
+        &mut self,
+        cx: &mut Cx,
+        pos: usize,
+    ) -> Result<usize, DecodeError> {
         let push_offset = |offsets: &mut Vec<i32>, rows: usize| -> Result<(), DecodeError> {
             let o = i32::try_from(rows).map_err(|_| {
                 err(
@@ -142,11 +146,7 @@ impl GroupCols {
             return Ok(pos);
         }
         // The count is bounded by the bytes left, and empty entries by the budget.
-        let header = if cx.big {
-            wire::read_group::<Be>(cx.buf, pos, &self.dimension, &mut cx.budget, "")
-        } else {
-            wire::read_group::<Le>(cx.buf, pos, &self.dimension, &mut cx.budget, "")
-        }?;
+        let header = wire::read_group::<O>(cx.buf, pos, &self.dimension, &mut cx.budget, "")?;
         cx.entries = cx.entries.saturating_add(header.count);
         let mut pos = header.entries;
         if self.body.is_fixed() {
@@ -155,7 +155,7 @@ impl GroupCols {
             for i in 0..header.count {
                 pos = self
                     .body
-                    .decode(cx, pos, header.block_length)
+                    .decode::<O>(cx, pos, header.block_length)
                     .map_err(|e| within(e, &format!("[{i}]")))?;
             }
         }
@@ -165,16 +165,16 @@ impl GroupCols {
 }
 
 impl VarCols {
-    pub(super) fn decode(&mut self, cx: &mut Cx, pos: usize) -> Result<usize, DecodeError> {
+    pub(super) fn decode<O: Order>(
+        &mut self,
+        cx: &mut Cx,
+        pos: usize,
+    ) -> Result<usize, DecodeError> {
         if self.since > cx.version {
             self.offsets.push(self.offsets.last().copied().unwrap_or(0));
             return Ok(pos);
         }
-        let (data, data_end) = if cx.big {
-            wire::read_var_data::<Be>(cx.buf, pos, &self.slots, "")
-        } else {
-            wire::read_var_data::<Le>(cx.buf, pos, &self.slots, "")
-        }?;
+        let (data, data_end) = wire::read_var_data::<O>(cx.buf, pos, &self.slots, "")?;
         let data_start = data_end - data.len();
         let len = data.len() as u64;
         let end = i32::try_from(self.data.len() + data.len()).map_err(|_| {
