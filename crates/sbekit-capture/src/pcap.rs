@@ -19,8 +19,8 @@ pub const LINKTYPE_LINUX_SLL: u32 = 113;
 #[path = "pcap_record.rs"]
 mod record;
 
-use record::RecordParser;
 use record::PacketInfo;
+use record::RecordParser;
 
 /// Which container a capture uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,7 +132,6 @@ pub struct Packet<'a> {
     /// Byte offset of `data[0]` in the (decompressed) capture.
     pub offset: u64,
 }
-
 
 /// Iterates the packets of a capture held in memory, borrowing from it (zero-copy).
 ///

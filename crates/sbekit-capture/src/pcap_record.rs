@@ -292,7 +292,11 @@ impl RecordParser {
     /// Like [`parse`](Self::parse) but returns where the packet is instead of borrowing it,
     /// which lets the streaming reader loop over non-packet records without borrow conflicts.
     #[inline]
-    pub(super) fn classify(&mut self, rec: &[u8], offset: u64) -> Result<Option<PacketInfo>, Error> {
+    pub(super) fn classify(
+        &mut self,
+        rec: &[u8],
+        offset: u64,
+    ) -> Result<Option<PacketInfo>, Error> {
         match &mut self.state {
             State::Pcap {
                 endian,

@@ -186,14 +186,11 @@ pub(super) fn nulls_where(
     absent: Option<NullBuffer>,
     mut is_null: impl FnMut(usize) -> bool,
 ) -> Option<NullBuffer> {
-    let mut b = BooleanBufferBuilder::new(rows);
-    let mut any = false;
-    for i in 0..rows {
-        let valid = absent.as_ref().is_none_or(|n| n.is_valid(i)) && !is_null(i);
-        any |= !valid;
-        b.append(valid);
-    }
-    any.then(|| NullBuffer::new(b.finish()))
+    // Packed 64 rows at a time.
+    let valid = BooleanBuffer::collect_bool(rows, |i| {
+        absent.as_ref().is_none_or(|n| n.is_valid(i)) && !is_null(i)
+    });
+    (valid.count_set_bits() < rows).then(|| NullBuffer::new(valid))
 }
 
 /// A var-data column: raw bytes, or text by the rule of [`sbekit_otf::text`] (the one
@@ -320,18 +317,17 @@ pub(super) fn leaf_array(
                 Some(nb) => nulls_where(rows, absent, |i| v[i] == *nb),
                 None => absent,
             };
-            let mut b = arrow_array::builder::StringBuilder::with_capacity(rows, rows);
-            for i in 0..rows {
-                match v.get(i) {
-                    Some(c) if nulls.as_ref().is_none_or(|n| n.is_valid(i)) => {
-                        let t = sbekit_otf::text::decode(std::slice::from_ref(c), *encoding);
-                        *fallbacks += u64::from(t.fallback);
-                        b.append_value(t.text);
-                    }
-                    _ => b.append_null(),
+            let mut data = Vec::with_capacity(rows);
+            let mut offsets = Vec::with_capacity(rows + 1);
+            offsets.push(0i32);
+            for (i, c) in v.iter().enumerate() {
+                if nulls.as_ref().is_none_or(|n| n.is_valid(i)) {
+                    *fallbacks +=
+                        u64::from(push_text(&mut data, std::slice::from_ref(c), *encoding));
                 }
+                offsets.push(offset_of(&data)?);
             }
-            Arc::new(b.finish())
+            string_array(offsets, data, nulls)?
         }
         LeafKind::Chars { encoding } => {
             let Store::Fixed(mut v, w) = store else {
@@ -340,37 +336,31 @@ pub(super) fn leaf_array(
             // Usually every value is already its string (ASCII, valid UTF-8): the values are
             // moved into place in their own buffer, no mapping, no second buffer.
             if all_kept(&v, w, *encoding) {
+                if i32::try_from(v.len()).is_err() {
+                    return Err(Error::Arrow("char array column over 2 GiB".into()));
+                }
                 let offsets = match w {
                     4 => compact_chars(&mut v, 4),
                     8 => compact_chars(&mut v, 8),
                     16 => compact_chars(&mut v, 16),
                     w => compact_chars(&mut v, w),
                 };
-                return StringArray::try_new(
-                    OffsetBuffer::new(offsets.into()),
-                    Buffer::from_vec(v),
-                    absent,
-                )
-                .map(|a| Arc::new(a) as ArrayRef)
-                .map_err(|e| Error::Arrow(e.to_string()));
+                return string_array(offsets, v, absent);
             }
             let w = &w;
-            let mut b = arrow_array::builder::StringBuilder::with_capacity(rows, v.len());
-            for i in 0..rows {
-                let bytes = &v[i * w..(i + 1) * w];
-                let bytes = bytes
-                    .iter()
-                    .position(|&c| c == 0)
-                    .map_or(bytes, |end| &bytes[..end]);
+            let mut data = Vec::with_capacity(v.len().saturating_mul(2));
+            let mut offsets = Vec::with_capacity(rows + 1);
+            offsets.push(0i32);
+            for (i, value) in v.chunks_exact((*w).max(1)).take(rows).enumerate() {
+                let bytes = value.get(..nul_cut(value)).unwrap_or_default();
                 if absent.as_ref().is_none_or(|n| n.is_valid(i)) {
-                    let t = sbekit_otf::text::decode(bytes, *encoding);
-                    *fallbacks += u64::from(t.fallback);
-                    b.append_value(t.text);
-                } else {
-                    b.append_null();
+                    *fallbacks += u64::from(push_text(&mut data, bytes, *encoding));
                 }
+                offsets.push(offset_of(&data)?);
             }
-            Arc::new(b.finish())
+            // Zero-width arrays: one empty string per row.
+            offsets.resize(rows + 1, 0);
+            string_array(offsets, data, absent)?
         }
         LeafKind::Array { ty, length } => {
             let Store::Fixed(v, _) = store else {
@@ -444,9 +434,15 @@ pub(super) fn leaf_array(
         LeafKind::Set { choices } => {
             let mut arrays: Vec<ArrayRef> = Vec::with_capacity(choices.len());
             for (_, bit) in choices {
-                let vals: Vec<bool> = (0..rows).map(|i| store.get(i) >> bit & 1 == 1).collect();
+                let vals = match &store {
+                    Store::W1(v) => bit_column(v, *bit),
+                    Store::W2(v) => bit_column(v, *bit),
+                    Store::W4(v) => bit_column(v, *bit),
+                    Store::W8(v) => bit_column(v, *bit),
+                    Store::Fixed(..) => return Err(Error::Arrow("set column of an array".into())),
+                };
                 arrays.push(Arc::new(arrow_array::BooleanArray::new(
-                    vals.into(),
+                    vals,
                     absent.clone(),
                 )));
             }
@@ -515,6 +511,57 @@ fn compact_chars(v: &mut Vec<u8>, w: usize) -> Vec<i32> {
     offsets
 }
 
+/// A string column from offsets (checked rising) and UTF-8 bytes.
+fn string_array(
+    offsets: Vec<i32>,
+    data: Vec<u8>,
+    nulls: Option<NullBuffer>,
+) -> Result<ArrayRef, Error> {
+    if offsets.windows(2).any(|w| w[0] > w[1]) || offsets.is_empty() {
+        return Err(Error::Arrow("string offsets out of order".into()));
+    }
+    StringArray::try_new(
+        OffsetBuffer::new(offsets.into()),
+        Buffer::from_vec(data),
+        nulls,
+    )
+    .map(|a| Arc::new(a) as ArrayRef)
+    .map_err(|e| Error::Arrow(e.to_string()))
+}
+
+/// The end of `data` as a string offset.
+fn offset_of(data: &[u8]) -> Result<i32, Error> {
+    i32::try_from(data.len()).map_err(|_| Error::Arrow("text column over 2 GiB".into()))
+}
+
+/// Appends the string that `bytes` stand for under `encoding` to `out`, by the rule of
+/// [`sbekit_otf::text::decode`] (kept as they are when valid, else one code point per byte),
+/// without a `String` per value; true when the bytes took the Latin-1 fallback.
+fn push_text(out: &mut Vec<u8>, bytes: &[u8], encoding: Encoding) -> bool {
+    if encoding.kept_as_is(bytes) {
+        out.extend_from_slice(bytes);
+        return false;
+    }
+    for &b in bytes {
+        if b < 0x80 {
+            out.push(b);
+        } else {
+            // U+0080..U+00FF in UTF-8.
+            out.extend_from_slice(&[0xc0 | (b >> 6), 0x80 | (b & 0x3f)]);
+        }
+    }
+    !encoding.is_valid(bytes)
+}
+
+/// One choice of a set column: bit `bit` of each value.
+fn bit_column<T: Copy + Into<u64>>(values: &[T], bit: u32) -> BooleanBuffer {
+    BooleanBuffer::collect_bool(values.len(), |i| {
+        values
+            .get(i)
+            .is_some_and(|&v| v.into().checked_shr(bit).unwrap_or(0) & 1 == 1)
+    })
+}
+
 /// Where a char array's value ends: its first NUL, or its length. Eight bytes at a time (the
 /// lowest byte flagged by the zero-byte test is exact: false flags only follow a zero byte).
 #[inline(always)]
@@ -560,7 +607,10 @@ impl EnumKeys<'_> {
                 *t = k as i32;
             }
         }
-        if let Some(t) = usize::try_from(self.null).ok().and_then(|b| table.get_mut(b)) {
+        if let Some(t) = usize::try_from(self.null)
+            .ok()
+            .and_then(|b| table.get_mut(b))
+        {
             *t = -1;
         }
         let start = self.keys.len();
@@ -599,7 +649,12 @@ impl EnumKeys<'_> {
         if !self.keys.contains(&-1) {
             return (self.keys, None, self.dict);
         }
-        let valid: NullBuffer = self.keys.iter().map(|&k| k >= 0).collect::<Vec<bool>>().into();
+        let valid: NullBuffer = self
+            .keys
+            .iter()
+            .map(|&k| k >= 0)
+            .collect::<Vec<bool>>()
+            .into();
         for k in &mut self.keys {
             *k = (*k).max(0);
         }
@@ -652,6 +707,27 @@ mod tests {
         assert!(all_kept(b"AB\0\xff", 4, Encoding::Ascii));
         assert!(!all_kept(b"A\xc3\xa9\0", 4, Encoding::Ascii));
         assert!(all_kept(b"A\xc3\xa9\0", 4, Encoding::Utf8));
+    }
+
+    #[test]
+    fn text_pushed_as_the_otf_rule_decodes_it() {
+        let samples: [&[u8]; 6] = [
+            b"",
+            b"AAPL",
+            b"\xe9t\xe9",
+            b"caf\xc3\xa9",
+            b"\xff\x80",
+            b"a\xc3",
+        ];
+        for encoding in [Encoding::Utf8, Encoding::Latin1, Encoding::Ascii] {
+            for bytes in samples {
+                let want = sbekit_otf::text::decode(bytes, encoding);
+                let mut out = b"x".to_vec();
+                let fallback = push_text(&mut out, bytes, encoding);
+                assert_eq!(&out[1..], want.text.as_bytes(), "{bytes:?} {encoding:?}");
+                assert_eq!(fallback, want.fallback, "{bytes:?} {encoding:?}");
+            }
+        }
     }
 
     #[test]

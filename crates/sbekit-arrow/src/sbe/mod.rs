@@ -33,7 +33,7 @@ use arrow_array::{
     ArrayRef, ArrowPrimitiveType, BinaryArray, DictionaryArray, FixedSizeListArray, ListArray,
     PrimitiveArray, RecordBatch, StringArray, StructArray,
 };
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 use sbekit_ir::layout::{Block, Field as LField, FieldKind, IntSlot, Layout};
 use sbekit_ir::wire::{
@@ -254,7 +254,10 @@ impl SbeColumns {
                 },
             ));
         }
-        let found = match usize::try_from(template_id).ok().and_then(|id| self.dense.get(id)) {
+        let found = match usize::try_from(template_id)
+            .ok()
+            .and_then(|id| self.dense.get(id))
+        {
             Some(&i) => i.checked_sub(1).map(|i| i as usize),
             None if self.dense.is_empty() => u32::try_from(template_id)
                 .ok()

@@ -87,19 +87,20 @@ impl BlockCols {
 
     /// Appends `count` fixed-size entries (no groups, no var data) of `block_length` bytes
     /// starting at `entries`: one copy when each entry is exactly a row.
-    fn stage_entries(
-        &mut self,
-        cx: &Cx,
-        group: &GroupHeader,
-    ) -> Result<usize, DecodeError> {
+    fn stage_entries(&mut self, cx: &Cx, group: &GroupHeader) -> Result<usize, DecodeError> {
         let blocks = wire::entry_blocks(cx.buf, group, "")?;
         let end = group.entries + blocks.len();
         if group.count == 0 {
             return Ok(end);
         }
         let first = group.entries;
-        wire::check_block(&self.required, u64::from(cx.version), first, group.block_length)
-            .map_err(|e| within(e, "[0]"))?;
+        wire::check_block(
+            &self.required,
+            u64::from(cx.version),
+            first,
+            group.block_length,
+        )
+        .map_err(|e| within(e, "[0]"))?;
         // `count` entries of `block_length` bytes fit in the buffer: both fit in a usize.
         let bl = usize::try_from(group.block_length).unwrap_or(usize::MAX);
         let count = usize::try_from(group.count).unwrap_or(usize::MAX);
