@@ -1,10 +1,11 @@
-//! The column buffers of one table: a typed vector per wire field (a leaf), grouped as the
-//! schema nests its blocks, groups and var data. Filled by `walk.rs`, turned into arrays by
-//! `arrays.rs`.
+//! The column buffers of one table, grouped as the schema nests its blocks, groups and var
+//! data: per block, the staged rows (each block's bytes) and its wire fields (leaves), each
+//! gathered into a typed vector when the batch is cut. Filled by `walk.rs`, turned into arrays
+//! by `arrays.rs`.
 
 use super::*;
 
-/// Where raw values are kept until the batch is finished: one typed vector per wire field.
+/// One wire field's raw values, gathered out of the staged rows when the batch is cut.
 #[derive(Debug)]
 pub(super) enum Store {
     W1(Vec<u8>),

@@ -1,15 +1,18 @@
 //! Any SBE stream to Arrow: a columnar decode plan compiled from the layout model.
 //!
 //! [`SbeColumns::new`] compiles a [`Layout`] into one Arrow schema and one set of column
-//! buffers per message template. [`SbeColumns::append`] decodes one message straight into
-//! those buffers: each wire field is one bounds-checked load pushed onto a typed vector; the
-//! interpretation (null values, enum names, set bits, text) happens once per batch, column at
-//! a time, when [`SbeColumns::flush`] or the batch size turns the buffers into
-//! [`RecordBatch`]es. See the crate documentation for the mapping of each construct.
+//! buffers per message template. [`SbeColumns::append`] walks one message's framing (header,
+//! group dimensions, var-data lengths, through `sbekit_ir::wire`) and stages each block's bytes
+//! in its block's buffer: one copy per block, one per run of fixed-size group entries. When
+//! [`SbeColumns::flush`] or the batch size cuts a batch, each column is gathered out of the
+//! staged rows in one strided pass (its width and the byte order decided once per column),
+//! then interpreted column at a time (null values, version gating, enum names, set bits,
+//! text) into [`RecordBatch`]es. See the crate documentation for the mapping of each construct.
 //!
 //! The module is split along its seams: `plan.rs` compiles the layout into column buffers
-//! (`columns.rs`), `walk.rs` decodes a message into them, `arrays.rs` turns them into Arrow
-//! arrays, and `stream.rs` exports whole streams.
+//! (`columns.rs`: the leaves, the staging buffers and the strided gathers), `walk.rs` stages a
+//! message into them, `arrays.rs` turns them into Arrow arrays, and `stream.rs` exports whole
+//! streams.
 
 mod arrays;
 mod columns;
