@@ -54,7 +54,7 @@ impl BlockCols {
             out.push(Arc::new(arrow_array::BooleanArray::from(vec![true; rows])) as ArrayRef);
         }
         for g in &mut self.groups {
-            let offsets = std::mem::replace(&mut g.offsets, vec![0]);
+            let offsets = std::mem::replace(&mut g.offsets, first_offset(rows));
             let child_fields = Fields::from(g.body.fields());
             let child_rows = g.body.rows;
             let children = g.body.finish(big, fallbacks)?;
@@ -72,8 +72,9 @@ impl BlockCols {
             out.push(Arc::new(list));
         }
         for v in &mut self.vars {
-            let offsets = std::mem::replace(&mut v.offsets, vec![0]);
-            let data = std::mem::take(&mut v.data);
+            let offsets = std::mem::replace(&mut v.offsets, first_offset(rows));
+            let room = v.data.len();
+            let data = std::mem::replace(&mut v.data, Vec::with_capacity(room));
             out.push(var_array(v.text, v.encoding, offsets, data, fallbacks)?);
         }
         self.rows = 0;
@@ -102,6 +103,14 @@ impl BlockCols {
         }
         (store, Some(NullBuffer::new(present.finish())))
     }
+}
+
+/// A fresh offsets vector (its first offset) with room for `rows` more: the next batch is
+/// likely as large.
+fn first_offset(rows: usize) -> Vec<i32> {
+    let mut v = Vec::with_capacity(rows + 1);
+    v.push(0);
+    v
 }
 
 pub(super) fn group_type(body: &BlockCols) -> DataType {
@@ -359,7 +368,8 @@ pub(super) fn leaf_array(
                 offsets.push(offset_of(&data)?);
             }
             // Zero-width arrays: one empty string per row.
-            offsets.resize(rows + 1, 0);
+            let last = offsets.last().copied().unwrap_or(0);
+            offsets.resize(rows + 1, last);
             string_array(offsets, data, absent)?
         }
         LeafKind::Array { ty, length } => {
@@ -511,15 +521,14 @@ fn compact_chars(v: &mut Vec<u8>, w: usize) -> Vec<i32> {
     offsets
 }
 
-/// A string column from offsets (checked rising) and UTF-8 bytes.
+/// A string column from offsets and UTF-8 bytes. The callers build the offsets as the running
+/// length of `data` (never falling, first 0), which `OffsetBuffer::new` asserts; Arrow checks
+/// the rest (last offset within `data`, UTF-8 at every offset).
 fn string_array(
     offsets: Vec<i32>,
     data: Vec<u8>,
     nulls: Option<NullBuffer>,
 ) -> Result<ArrayRef, Error> {
-    if offsets.windows(2).any(|w| w[0] > w[1]) || offsets.is_empty() {
-        return Err(Error::Arrow("string offsets out of order".into()));
-    }
     StringArray::try_new(
         OffsetBuffer::new(offsets.into()),
         Buffer::from_vec(data),

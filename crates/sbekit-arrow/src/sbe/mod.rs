@@ -97,6 +97,21 @@ struct HeaderCols {
     timestamp_valid: Vec<bool>,
 }
 
+impl HeaderCols {
+    fn with_capacity(rows: usize, with_ts: bool) -> HeaderCols {
+        let ts = if with_ts { rows } else { 0 };
+        HeaderCols {
+            template_id: Vec::with_capacity(rows),
+            schema_id: Vec::with_capacity(rows),
+            version: Vec::with_capacity(rows),
+            block_length: Vec::with_capacity(rows),
+            offset: Vec::with_capacity(rows),
+            timestamp: Vec::with_capacity(ts),
+            timestamp_valid: Vec::with_capacity(ts),
+        }
+    }
+}
+
 /// One message template's table.
 #[derive(Debug)]
 struct Table {
@@ -361,7 +376,8 @@ fn finish_table(
     big: bool,
     fallbacks: &mut u64,
 ) -> Result<RecordBatch, Error> {
-    let hc = std::mem::take(&mut t.header);
+    // The next batch is likely as large: allocate once instead of growing by doubling.
+    let hc = std::mem::replace(&mut t.header, HeaderCols::with_capacity(t.root.rows, with_ts));
     let mut cols: Vec<ArrayRef> = vec![
         prim::<UInt32Type, u32>(hc.template_id, None),
         prim::<UInt32Type, u32>(hc.schema_id, None),
