@@ -2,6 +2,7 @@
 //! text are interpreted here, once per batch.
 
 use super::*;
+use arrow_array::builder::StringBuilder;
 
 impl BlockCols {
     /// The Arrow fields of this block's columns.
@@ -326,17 +327,17 @@ pub(super) fn leaf_array(
                 Some(nb) => nulls_where(rows, absent, |i| v[i] == *nb),
                 None => absent,
             };
-            let mut data = Vec::with_capacity(rows);
-            let mut offsets = Vec::with_capacity(rows + 1);
-            offsets.push(0i32);
+            let mut b = StringBuilder::with_capacity(rows, rows);
+            let mut scratch = String::new();
             for (i, c) in v.iter().enumerate() {
                 if nulls.as_ref().is_none_or(|n| n.is_valid(i)) {
-                    *fallbacks +=
-                        u64::from(push_text(&mut data, std::slice::from_ref(c), *encoding));
+                    let text = std::slice::from_ref(c);
+                    *fallbacks += u64::from(append_text(&mut b, &mut scratch, text, *encoding));
+                } else {
+                    b.append_null();
                 }
-                offsets.push(offset_of(&data)?);
             }
-            string_array(offsets, data, nulls)?
+            Arc::new(b.finish())
         }
         LeafKind::Chars { encoding } => {
             let Store::Fixed(mut v, w) = store else {
@@ -356,21 +357,19 @@ pub(super) fn leaf_array(
                 };
                 return string_array(offsets, v, absent);
             }
-            let w = &w;
-            let mut data = Vec::with_capacity(v.len().saturating_mul(2));
-            let mut offsets = Vec::with_capacity(rows + 1);
-            offsets.push(0i32);
-            for (i, value) in v.chunks_exact((*w).max(1)).take(rows).enumerate() {
-                let bytes = value.get(..nul_cut(value)).unwrap_or_default();
+            // Some value is not: each is appended as its string, mapped where it must be.
+            let mut b = StringBuilder::with_capacity(rows, v.len().saturating_mul(2));
+            let mut scratch = String::new();
+            for i in 0..rows {
+                let value = v.get(i * w..(i + 1) * w).unwrap_or_default();
                 if absent.as_ref().is_none_or(|n| n.is_valid(i)) {
-                    *fallbacks += u64::from(push_text(&mut data, bytes, *encoding));
+                    let text = value.get(..nul_cut(value)).unwrap_or_default();
+                    *fallbacks += u64::from(append_text(&mut b, &mut scratch, text, *encoding));
+                } else {
+                    b.append_null();
                 }
-                offsets.push(offset_of(&data)?);
             }
-            // Zero-width arrays: one empty string per row.
-            let last = offsets.last().copied().unwrap_or(0);
-            offsets.resize(rows + 1, last);
-            string_array(offsets, data, absent)?
+            Arc::new(b.finish())
         }
         LeafKind::Array { ty, length } => {
             let Store::Fixed(v, _) = store else {
@@ -538,27 +537,25 @@ fn string_array(
     .map_err(|e| Error::Arrow(e.to_string()))
 }
 
-/// The end of `data` as a string offset.
-fn offset_of(data: &[u8]) -> Result<i32, Error> {
-    i32::try_from(data.len()).map_err(|_| Error::Arrow("text column over 2 GiB".into()))
-}
-
-/// Appends the string that `bytes` stand for under `encoding` to `out`, by the rule of
+/// Appends the string that `bytes` stand for under `encoding` to `b`, by the rule of
 /// [`sbekit_otf::text::decode`] (kept as they are when valid, else one code point per byte),
-/// without a `String` per value; true when the bytes took the Latin-1 fallback.
-fn push_text(out: &mut Vec<u8>, bytes: &[u8], encoding: Encoding) -> bool {
+/// mapping through `scratch` rather than a `String` per value; the builder takes `&str`, so
+/// the column is not validated again. True when the bytes took the Latin-1 fallback.
+fn append_text(
+    b: &mut StringBuilder,
+    scratch: &mut String,
+    bytes: &[u8],
+    encoding: Encoding,
+) -> bool {
     if encoding.kept_as_is(bytes) {
-        out.extend_from_slice(bytes);
-        return false;
-    }
-    for &b in bytes {
-        if b < 0x80 {
-            out.push(b);
-        } else {
-            // U+0080..U+00FF in UTF-8.
-            out.extend_from_slice(&[0xc0 | (b >> 6), 0x80 | (b & 0x3f)]);
+        if let Ok(s) = std::str::from_utf8(bytes) {
+            b.append_value(s);
+            return false;
         }
     }
+    scratch.clear();
+    scratch.extend(bytes.iter().map(|&c| char::from(c)));
+    b.append_value(&*scratch);
     !encoding.is_valid(bytes)
 }
 
@@ -719,7 +716,7 @@ mod tests {
     }
 
     #[test]
-    fn text_pushed_as_the_otf_rule_decodes_it() {
+    fn text_appended_as_the_otf_rule_decodes_it() {
         let samples: [&[u8]; 6] = [
             b"",
             b"AAPL",
@@ -729,13 +726,18 @@ mod tests {
             b"a\xc3",
         ];
         for encoding in [Encoding::Utf8, Encoding::Latin1, Encoding::Ascii] {
+            let mut b = StringBuilder::new();
+            let mut scratch = String::new();
+            let mut want = Vec::new();
             for bytes in samples {
-                let want = sbekit_otf::text::decode(bytes, encoding);
-                let mut out = b"x".to_vec();
-                let fallback = push_text(&mut out, bytes, encoding);
-                assert_eq!(&out[1..], want.text.as_bytes(), "{bytes:?} {encoding:?}");
-                assert_eq!(fallback, want.fallback, "{bytes:?} {encoding:?}");
+                let t = sbekit_otf::text::decode(bytes, encoding);
+                let fallback = append_text(&mut b, &mut scratch, bytes, encoding);
+                assert_eq!(fallback, t.fallback, "{bytes:?} {encoding:?}");
+                want.push(t.text.into_owned());
             }
+            let got = b.finish();
+            let got: Vec<&str> = got.iter().map(|v| v.unwrap_or("null")).collect();
+            assert_eq!(got, want, "{encoding:?}");
         }
     }
 

@@ -377,7 +377,10 @@ fn finish_table(
     fallbacks: &mut u64,
 ) -> Result<RecordBatch, Error> {
     // The next batch is likely as large: allocate once instead of growing by doubling.
-    let hc = std::mem::replace(&mut t.header, HeaderCols::with_capacity(t.root.rows, with_ts));
+    let hc = std::mem::replace(
+        &mut t.header,
+        HeaderCols::with_capacity(t.root.rows, with_ts),
+    );
     let mut cols: Vec<ArrayRef> = vec![
         prim::<UInt32Type, u32>(hc.template_id, None),
         prim::<UInt32Type, u32>(hc.schema_id, None),
