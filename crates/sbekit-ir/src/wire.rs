@@ -12,6 +12,8 @@
 //!   `numInGroup`, a var-data length) in the schema's byte order ([`IntSlot::read`],
 //!   [`IntSlot::write`], [`read_uint`], [`write_uint`]);
 //! - a group's dimensions, with the count bounded by the bytes left ([`read_group`]);
+//! - the bytes of a run of fixed-size entries, for readers that copy them at once
+//!   ([`entry_blocks`]);
 //! - a var-data prefix and its bytes ([`read_var_data`]);
 //! - the budget on entries of empty-block groups, which the input's size cannot bound
 //!   ([`Limits`], [`EntryBudget`]);
@@ -425,6 +427,20 @@ pub fn read_group<O: Order>(
     })
 }
 
+/// The bytes of a group's entries when they have a fixed size (no nested groups, no var data):
+/// `count` blocks of `block_length` bytes back to back from `group.entries`, so that a
+/// columnar reader copies them at once. [`read_group`] has checked that they fit; a header
+/// from elsewhere that overruns `buf` is a truncation error naming `path`.
+#[inline(always)]
+pub fn entry_blocks<'b>(
+    buf: &'b [u8],
+    group: &GroupHeader,
+    path: &str,
+) -> Result<&'b [u8], DecodeError> {
+    let n = group.count.saturating_mul(group.block_length);
+    take(buf, group.entries, n, path)
+}
+
 /// Where a var-data field keeps its length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VarDataSlots {
@@ -704,6 +720,34 @@ mod tests {
         // A dimension cut short.
         let e = read_group::<Le>(&buf[..3], 0, &dim(), &mut budget, "g").unwrap_err();
         assert!(e.is_truncation());
+    }
+
+    #[test]
+    fn entry_blocks_are_the_entries_back_to_back() {
+        let mut budget = EntryBudget::new(Limits::default());
+        // blockLength 3, count 2, six entry bytes, then a trailing byte that is not an entry.
+        let buf = [3, 0, 2, 0, 1, 2, 3, 4, 5, 6, 9];
+        let h = read_group::<Le>(&buf, 0, &dim(), &mut budget, "g").unwrap();
+        assert_eq!(entry_blocks(&buf, &h, "g").unwrap(), &[1, 2, 3, 4, 5, 6]);
+        // No entries, or empty ones: no bytes.
+        let none = GroupHeader { count: 0, ..h };
+        assert!(entry_blocks(&buf, &none, "g").unwrap().is_empty());
+        let empty = GroupHeader {
+            block_length: 0,
+            count: 1 << 40,
+            ..h
+        };
+        assert!(entry_blocks(&buf, &empty, "g").unwrap().is_empty());
+        // A header that overruns the buffer (or whose size overflows) is refused, not sliced.
+        let e = entry_blocks(&buf[..9], &h, "g").unwrap_err();
+        assert_eq!((e.offset, e.path.as_str()), (4, "g"));
+        assert!(e.is_truncation());
+        let huge = GroupHeader {
+            block_length: u64::MAX,
+            count: 3,
+            ..h
+        };
+        assert!(entry_blocks(&buf, &huge, "g").unwrap_err().is_truncation());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! text are interpreted here, once per batch.
 
 use super::*;
+use arrow_array::builder::StringBuilder;
 
 impl BlockCols {
     /// The Arrow fields of this block's columns.
@@ -37,8 +38,15 @@ impl BlockCols {
         fallbacks: &mut u64,
     ) -> Result<Vec<ArrayRef>, Error> {
         let rows = self.rows;
-        let mut taken: Vec<Option<(Store, Option<NullBuffer>)>> =
-            self.leaves.iter_mut().map(|l| Some(l.take())).collect();
+        // Each column in one strided pass over the staged rows.
+        let mut taken: Vec<Option<(Store, Option<NullBuffer>)>> = self
+            .leaves
+            .iter()
+            .map(|l| Some(self.column(l, big)))
+            .collect();
+        // The next batch is likely as large: keep the room.
+        self.staged.clear();
+        self.versions.clear();
         let mut out = Vec::new();
         for (_, n) in &self.nodes {
             out.push(node_array(n, &mut taken, rows, big, fallbacks)?);
@@ -47,7 +55,7 @@ impl BlockCols {
             out.push(Arc::new(arrow_array::BooleanArray::from(vec![true; rows])) as ArrayRef);
         }
         for g in &mut self.groups {
-            let offsets = std::mem::replace(&mut g.offsets, vec![0]);
+            let offsets = std::mem::replace(&mut g.offsets, first_offset(rows));
             let child_fields = Fields::from(g.body.fields());
             let child_rows = g.body.rows;
             let children = g.body.finish(big, fallbacks)?;
@@ -65,13 +73,45 @@ impl BlockCols {
             out.push(Arc::new(list));
         }
         for v in &mut self.vars {
-            let offsets = std::mem::replace(&mut v.offsets, vec![0]);
-            let data = std::mem::take(&mut v.data);
+            let offsets = std::mem::replace(&mut v.offsets, first_offset(rows));
+            let room = v.data.len();
+            let data = std::mem::replace(&mut v.data, Vec::with_capacity(room));
             out.push(var_array(v.text, v.encoding, offsets, data, fallbacks)?);
         }
         self.rows = 0;
         Ok(out)
     }
+}
+
+impl BlockCols {
+    /// One leaf's values and its validity: null (and zero) in rows whose acting version is
+    /// older than the field.
+    fn column(&self, leaf: &Leaf, big: bool) -> (Store, Option<NullBuffer>) {
+        let mut store = leaf.gather(&self.staged, self.stride, self.rows, big);
+        if !self.gated || leaf.since == 0 {
+            return (store, None);
+        }
+        let since = leaf.since;
+        if self.versions.iter().all(|&v| v >= since) {
+            return (store, None);
+        }
+        let mut present = BooleanBufferBuilder::new(self.rows);
+        for (i, &v) in self.versions.iter().enumerate() {
+            present.append(v >= since);
+            if v < since {
+                store.zero(i);
+            }
+        }
+        (store, Some(NullBuffer::new(present.finish())))
+    }
+}
+
+/// A fresh offsets vector (its first offset) with room for `rows` more: the next batch is
+/// likely as large.
+fn first_offset(rows: usize) -> Vec<i32> {
+    let mut v = Vec::with_capacity(rows + 1);
+    v.push(0);
+    v
 }
 
 pub(super) fn group_type(body: &BlockCols) -> DataType {
@@ -156,14 +196,11 @@ pub(super) fn nulls_where(
     absent: Option<NullBuffer>,
     mut is_null: impl FnMut(usize) -> bool,
 ) -> Option<NullBuffer> {
-    let mut b = BooleanBufferBuilder::new(rows);
-    let mut any = false;
-    for i in 0..rows {
-        let valid = absent.as_ref().is_none_or(|n| n.is_valid(i)) && !is_null(i);
-        any |= !valid;
-        b.append(valid);
-    }
-    any.then(|| NullBuffer::new(b.finish()))
+    // Packed 64 rows at a time.
+    let valid = BooleanBuffer::collect_bool(rows, |i| {
+        absent.as_ref().is_none_or(|n| n.is_valid(i)) && !is_null(i)
+    });
+    (valid.count_set_bits() < rows).then(|| NullBuffer::new(valid))
 }
 
 /// A var-data column: raw bytes, or text by the rule of [`sbekit_otf::text`] (the one
@@ -246,7 +283,13 @@ pub(super) fn leaf_array(
     Ok(match kind {
         LeafKind::Int { ty, null } => {
             let nulls = match null {
-                Some(nb) => nulls_where(rows, absent, |i| store.get(i) == *nb),
+                Some(nb) => match &store {
+                    Store::W1(v) => value_nulls(v, *nb as u8, absent),
+                    Store::W2(v) => value_nulls(v, *nb as u16, absent),
+                    Store::W4(v) => value_nulls(v, *nb as u32, absent),
+                    Store::W8(v) => value_nulls(v, *nb, absent),
+                    Store::Fixed(..) => absent,
+                },
                 None => absent,
             };
             match (ty, store) {
@@ -284,34 +327,44 @@ pub(super) fn leaf_array(
                 Some(nb) => nulls_where(rows, absent, |i| v[i] == *nb),
                 None => absent,
             };
-            let mut b = arrow_array::builder::StringBuilder::with_capacity(rows, rows);
-            for i in 0..rows {
-                match v.get(i) {
-                    Some(c) if nulls.as_ref().is_none_or(|n| n.is_valid(i)) => {
-                        let t = sbekit_otf::text::decode(std::slice::from_ref(c), *encoding);
-                        *fallbacks += u64::from(t.fallback);
-                        b.append_value(t.text);
-                    }
-                    _ => b.append_null(),
+            let mut b = StringBuilder::with_capacity(rows, rows);
+            let mut scratch = String::new();
+            for (i, c) in v.iter().enumerate() {
+                if nulls.as_ref().is_none_or(|n| n.is_valid(i)) {
+                    let text = std::slice::from_ref(c);
+                    *fallbacks += u64::from(append_text(&mut b, &mut scratch, text, *encoding));
+                } else {
+                    b.append_null();
                 }
             }
             Arc::new(b.finish())
         }
         LeafKind::Chars { encoding } => {
-            let Store::Fixed(v, w) = &store else {
+            let Store::Fixed(mut v, w) = store else {
                 return Err(Error::Arrow("char array column of the wrong shape".into()));
             };
-            let mut b = arrow_array::builder::StringBuilder::with_capacity(rows, v.len());
+            // Usually every value is already its string (ASCII, valid UTF-8): the values are
+            // moved into place in their own buffer, no mapping, no second buffer.
+            if all_kept(&v, w, *encoding) {
+                if i32::try_from(v.len()).is_err() {
+                    return Err(Error::Arrow("char array column over 2 GiB".into()));
+                }
+                let offsets = match w {
+                    4 => compact_chars(&mut v, 4),
+                    8 => compact_chars(&mut v, 8),
+                    16 => compact_chars(&mut v, 16),
+                    w => compact_chars(&mut v, w),
+                };
+                return string_array(offsets, v, absent);
+            }
+            // Some value is not: each is appended as its string, mapped where it must be.
+            let mut b = StringBuilder::with_capacity(rows, v.len().saturating_mul(2));
+            let mut scratch = String::new();
             for i in 0..rows {
-                let bytes = &v[i * w..(i + 1) * w];
-                let bytes = bytes
-                    .iter()
-                    .position(|&c| c == 0)
-                    .map_or(bytes, |end| &bytes[..end]);
+                let value = v.get(i * w..(i + 1) * w).unwrap_or_default();
                 if absent.as_ref().is_none_or(|n| n.is_valid(i)) {
-                    let t = sbekit_otf::text::decode(bytes, *encoding);
-                    *fallbacks += u64::from(t.fallback);
-                    b.append_value(t.text);
+                    let text = value.get(..nul_cut(value)).unwrap_or_default();
+                    *fallbacks += u64::from(append_text(&mut b, &mut scratch, text, *encoding));
                 } else {
                     b.append_null();
                 }
@@ -364,46 +417,41 @@ pub(super) fn leaf_array(
             null,
             signed_width,
         } => {
-            let mut dict: Vec<String> = names.clone();
-            let mut unknown: HashMap<u64, i32> = HashMap::new();
-            let mut keys: Vec<Option<i32>> = Vec::with_capacity(rows);
-            for i in 0..rows {
-                if absent.as_ref().is_some_and(|n| n.is_null(i)) {
-                    keys.push(None);
-                    continue;
-                }
-                let raw = store.get(i);
-                if raw == *null {
-                    keys.push(None);
-                } else if let Some(k) = bits.iter().position(|&b| b == raw) {
-                    keys.push(Some(k as i32));
-                } else {
-                    // An unknown value is kept as its number, a dictionary entry of its own.
-                    let next = dict.len() as i32;
-                    let k = *unknown.entry(raw).or_insert_with(|| {
-                        let shown = match signed_width {
-                            Some(w) => sign_extend(raw, *w).to_string(),
-                            None => raw.to_string(),
-                        };
-                        dict.push(shown);
-                        next
-                    });
-                    keys.push(Some(k));
-                }
+            let mut keys = EnumKeys {
+                bits,
+                dict: names.clone(),
+                unknown: HashMap::new(),
+                null: *null,
+                signed_width: *signed_width,
+                keys: Vec::with_capacity(rows),
+            };
+            match &store {
+                Store::W1(v) => keys.extend(v, absent.as_ref()),
+                Store::W2(v) => keys.extend(v, absent.as_ref()),
+                Store::W4(v) => keys.extend(v, absent.as_ref()),
+                Store::W8(v) => keys.extend(v, absent.as_ref()),
+                Store::Fixed(..) => return Err(Error::Arrow("enum column of an array".into())),
             }
-            let keys = PrimitiveArray::<Int32Type>::from(keys);
+            let (keys, nulls, dict) = keys.finish();
+            let keys_array = PrimitiveArray::<Int32Type>::new(keys.into(), nulls);
             let values = Arc::new(StringArray::from(dict));
             Arc::new(
-                DictionaryArray::<Int32Type>::try_new(keys, values)
+                DictionaryArray::<Int32Type>::try_new(keys_array, values)
                     .map_err(|e| Error::Arrow(e.to_string()))?,
             )
         }
         LeafKind::Set { choices } => {
             let mut arrays: Vec<ArrayRef> = Vec::with_capacity(choices.len());
             for (_, bit) in choices {
-                let vals: Vec<bool> = (0..rows).map(|i| store.get(i) >> bit & 1 == 1).collect();
+                let vals = match &store {
+                    Store::W1(v) => bit_column(v, *bit),
+                    Store::W2(v) => bit_column(v, *bit),
+                    Store::W4(v) => bit_column(v, *bit),
+                    Store::W8(v) => bit_column(v, *bit),
+                    Store::Fixed(..) => return Err(Error::Arrow("set column of an array".into())),
+                };
                 arrays.push(Arc::new(arrow_array::BooleanArray::new(
-                    vals.into(),
+                    vals,
                     absent.clone(),
                 )));
             }
@@ -422,4 +470,294 @@ pub(super) fn leaf_array(
 pub(super) fn sign_extend(raw: u64, width: usize) -> i64 {
     let shift = 64 - 8 * width.clamp(1, 8) as u32;
     ((raw << shift) as i64) >> shift
+}
+
+/// Null where the raw value is the field's null value (or the field is absent); `absent`
+/// unchanged when no value is null, which one vectorised scan decides.
+fn value_nulls<T: Copy + PartialEq>(
+    values: &[T],
+    null: T,
+    absent: Option<NullBuffer>,
+) -> Option<NullBuffer> {
+    if !values.contains(&null) {
+        return absent;
+    }
+    nulls_where(values.len(), absent, |i| values.get(i) == Some(&null))
+}
+
+/// True when every value of a char-array column (cut at its first NUL) is kept as it is in
+/// `encoding`. All-ASCII bytes are, in every encoding: one vectorised scan decides the usual
+/// case.
+fn all_kept(v: &[u8], w: usize, encoding: Encoding) -> bool {
+    v.is_ascii()
+        || w == 0
+        || v.chunks_exact(w).all(|value| {
+            let len = value.iter().position(|&c| c == 0).unwrap_or(w);
+            encoding.kept_as_is(value.get(..len).unwrap_or_default())
+        })
+}
+
+/// Cuts each `w`-byte value of `v` at its first NUL and moves it left to follow the previous
+/// one; returns the string offsets and leaves `v` holding the strings' bytes. Each move copies
+/// `w` bytes (a copy of known size): the tail beyond the cut is overwritten by the next value.
+#[inline(always)]
+fn compact_chars(v: &mut Vec<u8>, w: usize) -> Vec<i32> {
+    let rows = v.len().checked_div(w).unwrap_or(0);
+    let mut offsets = Vec::with_capacity(rows + 1);
+    offsets.push(0i32);
+    let mut end = 0usize;
+    for i in 0..rows {
+        let at = i * w;
+        let len = v.get(at..at + w).map_or(w, nul_cut);
+        if at != end {
+            v.copy_within(at..at + w, end);
+        }
+        end += len;
+        // Past i32 the offsets stop rising, which Arrow refuses: an error, not a wrap.
+        offsets.push(i32::try_from(end).unwrap_or(i32::MAX));
+    }
+    v.truncate(end);
+    offsets
+}
+
+/// A string column from offsets and UTF-8 bytes. The callers build the offsets as the running
+/// length of `data` (never falling, first 0), which `OffsetBuffer::new` asserts; Arrow checks
+/// the rest (last offset within `data`, UTF-8 at every offset).
+fn string_array(
+    offsets: Vec<i32>,
+    data: Vec<u8>,
+    nulls: Option<NullBuffer>,
+) -> Result<ArrayRef, Error> {
+    StringArray::try_new(
+        OffsetBuffer::new(offsets.into()),
+        Buffer::from_vec(data),
+        nulls,
+    )
+    .map(|a| Arc::new(a) as ArrayRef)
+    .map_err(|e| Error::Arrow(e.to_string()))
+}
+
+/// Appends the string that `bytes` stand for under `encoding` to `b`, by the rule of
+/// [`sbekit_otf::text::decode`] (kept as they are when valid, else one code point per byte),
+/// mapping through `scratch` rather than a `String` per value; the builder takes `&str`, so
+/// the column is not validated again. True when the bytes took the Latin-1 fallback.
+fn append_text(
+    b: &mut StringBuilder,
+    scratch: &mut String,
+    bytes: &[u8],
+    encoding: Encoding,
+) -> bool {
+    if encoding.kept_as_is(bytes) {
+        if let Ok(s) = std::str::from_utf8(bytes) {
+            b.append_value(s);
+            return false;
+        }
+    }
+    scratch.clear();
+    scratch.extend(bytes.iter().map(|&c| char::from(c)));
+    b.append_value(&*scratch);
+    !encoding.is_valid(bytes)
+}
+
+/// One choice of a set column: bit `bit` of each value.
+fn bit_column<T: Copy + Into<u64>>(values: &[T], bit: u32) -> BooleanBuffer {
+    BooleanBuffer::collect_bool(values.len(), |i| {
+        values
+            .get(i)
+            .is_some_and(|&v| v.into().checked_shr(bit).unwrap_or(0) & 1 == 1)
+    })
+}
+
+/// Where a char array's value ends: its first NUL, or its length. Eight bytes at a time (the
+/// lowest byte flagged by the zero-byte test is exact: false flags only follow a zero byte).
+#[inline(always)]
+fn nul_cut(value: &[u8]) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    let mut chunks = value.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        let zero = x.wrapping_sub(LO) & !x & HI;
+        if zero != 0 {
+            return at + (zero.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&c| c == 0)
+        .map_or(value.len(), |p| at + p)
+}
+
+/// Dictionary keys of an enum column: known values by their position, unknown ones as
+/// entries of their own (their number), the null value and absent rows as null.
+struct EnumKeys<'a> {
+    bits: &'a [u64],
+    dict: Vec<String>,
+    unknown: HashMap<u64, i32>,
+    null: u64,
+    signed_width: Option<usize>,
+    keys: Vec<i32>,
+}
+
+impl EnumKeys<'_> {
+    /// Appends the keys of `values`; null rows get the key -1 until [`Self::finish`].
+    fn extend<T: Copy + Into<u64>>(&mut self, values: &[T], absent: Option<&NullBuffer>) {
+        // Values below 256 (every u8 enum, most others) by a table built once per column.
+        const UNKNOWN: i32 = -2;
+        let mut table = [UNKNOWN; 256];
+        for (k, &b) in self.bits.iter().enumerate().rev() {
+            if let Some(t) = usize::try_from(b).ok().and_then(|b| table.get_mut(b)) {
+                *t = k as i32;
+            }
+        }
+        if let Some(t) = usize::try_from(self.null)
+            .ok()
+            .and_then(|b| table.get_mut(b))
+        {
+            *t = -1;
+        }
+        let start = self.keys.len();
+        self.keys.reserve(values.len());
+        for &v in values {
+            let raw: u64 = v.into();
+            let k = match usize::try_from(raw).ok().and_then(|r| table.get(r)) {
+                Some(&k) if k != UNKNOWN => k,
+                _ => self.slow_key(raw),
+            };
+            self.keys.push(k);
+        }
+        if let Some(absent) = absent {
+            for (k, valid) in self.keys[start..].iter_mut().zip(absent.iter()) {
+                if !valid {
+                    *k = -1;
+                }
+            }
+        }
+    }
+
+    /// A value the table does not hold: the null value, a known value above 255, or unknown.
+    #[cold]
+    fn slow_key(&mut self, raw: u64) -> i32 {
+        if raw == self.null {
+            -1
+        } else if let Some(k) = self.bits.iter().position(|&b| b == raw) {
+            k as i32
+        } else {
+            self.unknown_key(raw)
+        }
+    }
+
+    /// The keys and their validity (null rows' keys become 0).
+    fn finish(mut self) -> (Vec<i32>, Option<NullBuffer>, Vec<String>) {
+        if !self.keys.contains(&-1) {
+            return (self.keys, None, self.dict);
+        }
+        let valid: NullBuffer = self
+            .keys
+            .iter()
+            .map(|&k| k >= 0)
+            .collect::<Vec<bool>>()
+            .into();
+        for k in &mut self.keys {
+            *k = (*k).max(0);
+        }
+        (self.keys, Some(valid), self.dict)
+    }
+
+    /// An unknown value is kept as its number, a dictionary entry of its own.
+    #[cold]
+    fn unknown_key(&mut self, raw: u64) -> i32 {
+        let next = self.dict.len() as i32;
+        let (dict, width) = (&mut self.dict, self.signed_width);
+        *self.unknown.entry(raw).or_insert_with(|| {
+            let shown = match width {
+                Some(w) => sign_extend(raw, w).to_string(),
+                None => raw.to_string(),
+            };
+            dict.push(shown);
+            next
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn char_arrays_are_cut_at_their_first_nul() {
+        for value in [
+            &b""[..],
+            b"\0",
+            b"AAPL\0\0\0\0",
+            b"ABCDEFGH",
+            b"ABCDEFGHIJ\0L",
+            b"A\0C\0",
+            b"\x80\0\x01",
+            b"\x01\x01\x00\xff\xff\xff\xff\xff",
+            b"ABCDEFG\0IJKLMNOP",
+        ] {
+            let expected = value.iter().position(|&c| c == 0).unwrap_or(value.len());
+            assert_eq!(nul_cut(value), expected, "{value:?}");
+        }
+        // Three 8-byte values compacted in place: cut, moved left, offsets between them.
+        let mut v = b"AAPL\0\0\0\0MSFT0001\0\0\0\0\0\0\0\0".to_vec();
+        assert!(all_kept(&v, 8, Encoding::Ascii));
+        let offsets = compact_chars(&mut v, 8);
+        assert_eq!(offsets, [0, 4, 12, 12]);
+        assert_eq!(v, b"AAPLMSFT0001");
+        // Bytes after the NUL do not count; a non-ASCII value does, unless it is UTF-8.
+        assert!(all_kept(b"AB\0\xff", 4, Encoding::Ascii));
+        assert!(!all_kept(b"A\xc3\xa9\0", 4, Encoding::Ascii));
+        assert!(all_kept(b"A\xc3\xa9\0", 4, Encoding::Utf8));
+    }
+
+    #[test]
+    fn text_appended_as_the_otf_rule_decodes_it() {
+        let samples: [&[u8]; 6] = [
+            b"",
+            b"AAPL",
+            b"\xe9t\xe9",
+            b"caf\xc3\xa9",
+            b"\xff\x80",
+            b"a\xc3",
+        ];
+        for encoding in [Encoding::Utf8, Encoding::Latin1, Encoding::Ascii] {
+            let mut b = StringBuilder::new();
+            let mut scratch = String::new();
+            let mut want = Vec::new();
+            for bytes in samples {
+                let t = sbekit_otf::text::decode(bytes, encoding);
+                let fallback = append_text(&mut b, &mut scratch, bytes, encoding);
+                assert_eq!(fallback, t.fallback, "{bytes:?} {encoding:?}");
+                want.push(t.text.into_owned());
+            }
+            let got = b.finish();
+            let got: Vec<&str> = got.iter().map(|v| v.unwrap_or("null")).collect();
+            assert_eq!(got, want, "{encoding:?}");
+        }
+    }
+
+    #[test]
+    fn enum_keys_known_unknown_null_and_absent() {
+        let bits = [0u64, 1, 300];
+        let mut keys = EnumKeys {
+            bits: &bits,
+            dict: vec!["A".into(), "B".into(), "C".into()],
+            unknown: HashMap::new(),
+            null: 255,
+            signed_width: None,
+            keys: Vec::new(),
+        };
+        let absent: NullBuffer = vec![true, true, true, true, true, false].into();
+        keys.extend(&[1u16, 300, 255, 7, 7, 0], Some(&absent));
+        let (k, nulls, dict) = keys.finish();
+        assert_eq!(k, [1, 2, 0, 3, 3, 0]);
+        let valid: Vec<bool> = nulls.expect("nulls").iter().collect();
+        assert_eq!(valid, [true, true, false, true, true, false]);
+        assert_eq!(dict, ["A", "B", "C", "7"]);
+    }
 }

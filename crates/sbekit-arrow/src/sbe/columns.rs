@@ -1,10 +1,11 @@
-//! The column buffers of one table: a typed vector per wire field (a leaf), grouped as the
-//! schema nests its blocks, groups and var data. Filled by `walk.rs`, turned into arrays by
-//! `arrays.rs`.
+//! The column buffers of one table, grouped as the schema nests its blocks, groups and var
+//! data: per block, the staged rows (each block's bytes) and its wire fields (leaves), each
+//! gathered into a typed vector when the batch is cut. Filled by `walk.rs`, turned into arrays
+//! by `arrays.rs`.
 
 use super::*;
 
-/// Where raw values are kept until the batch is finished: one typed vector per wire field.
+/// One wire field's raw values, gathered out of the staged rows when the batch is cut.
 #[derive(Debug)]
 pub(super) enum Store {
     W1(Vec<u8>),
@@ -16,46 +17,20 @@ pub(super) enum Store {
 }
 
 impl Store {
-    pub(super) fn for_field(ty: PrimitiveType, length: usize) -> Store {
-        if length != 1 {
-            return Store::Fixed(Vec::new(), ty.size().saturating_mul(length));
-        }
-        match ty.size() {
-            1 => Store::W1(Vec::new()),
-            2 => Store::W2(Vec::new()),
-            4 => Store::W4(Vec::new()),
-            _ => Store::W8(Vec::new()),
-        }
-    }
-
-    pub(super) fn bytes(&self) -> usize {
+    /// Sets the value of row `i` to zero (a field absent at the acting version; masked as
+    /// null, and zero as the per-value decoder left it).
+    pub(super) fn zero(&mut self, i: usize) {
         match self {
-            Store::W1(v) => v.len(),
-            Store::W2(v) => v.len() * 2,
-            Store::W4(v) => v.len() * 4,
-            Store::W8(v) => v.len() * 8,
-            Store::Fixed(v, _) => v.len(),
-        }
-    }
-
-    /// Appends the zero value (for a field absent at the acting version; masked as null).
-    pub(super) fn push_zero(&mut self) {
-        match self {
-            Store::W1(v) => v.push(0),
-            Store::W2(v) => v.push(0),
-            Store::W4(v) => v.push(0),
-            Store::W8(v) => v.push(0),
-            Store::Fixed(v, w) => v.resize(v.len() + *w, 0),
-        }
-    }
-
-    pub(super) fn truncate(&mut self, rows: usize) {
-        match self {
-            Store::W1(v) => v.truncate(rows),
-            Store::W2(v) => v.truncate(rows),
-            Store::W4(v) => v.truncate(rows),
-            Store::W8(v) => v.truncate(rows),
-            Store::Fixed(v, w) => v.truncate(rows.saturating_mul(*w)),
+            Store::W1(v) => v.get_mut(i).into_iter().for_each(|x| *x = 0),
+            Store::W2(v) => v.get_mut(i).into_iter().for_each(|x| *x = 0),
+            Store::W4(v) => v.get_mut(i).into_iter().for_each(|x| *x = 0),
+            Store::W8(v) => v.get_mut(i).into_iter().for_each(|x| *x = 0),
+            Store::Fixed(v, w) => {
+                let at = i.saturating_mul(*w);
+                if let Some(b) = v.get_mut(at..at.saturating_add(*w)) {
+                    b.fill(0);
+                }
+            }
         }
     }
 
@@ -71,86 +46,102 @@ impl Store {
     }
 }
 
-/// One wire field of a block: where it is and where its values go.
+/// One wire field of a block: where it is in the block and how wide it is. Its values stay in
+/// the block's staged rows until the batch is cut; then the whole column is gathered at once.
 #[derive(Debug)]
 pub(super) struct Leaf {
     /// Offset from the start of the block.
     pub(super) offset: usize,
     pub(super) since: u32,
-    pub(super) store: Store,
-    /// Row validity, created the first time the field is absent (older acting version).
-    pub(super) present: Option<BooleanBufferBuilder>,
+    /// Bytes per value.
+    pub(super) width: usize,
+    /// A fixed array (char array, numeric array) rather than one scalar.
+    pub(super) fixed: bool,
 }
 
 impl Leaf {
-    #[inline(always)]
-    pub(super) fn push(&mut self, block: &[u8], big: bool) -> Option<()> {
-        let b = block.get(self.offset..)?;
-        match &mut self.store {
-            Store::W1(v) => v.push(*b.first()?),
-            Store::W2(v) => {
-                let a = *b.first_chunk::<2>()?;
-                v.push(if big {
-                    u16::from_be_bytes(a)
-                } else {
-                    u16::from_le_bytes(a)
-                })
-            }
-            Store::W4(v) => {
-                let a = *b.first_chunk::<4>()?;
-                v.push(if big {
-                    u32::from_be_bytes(a)
-                } else {
-                    u32::from_le_bytes(a)
-                })
-            }
-            Store::W8(v) => {
-                let a = *b.first_chunk::<8>()?;
-                v.push(if big {
-                    u64::from_be_bytes(a)
-                } else {
-                    u64::from_le_bytes(a)
-                })
-            }
-            Store::Fixed(v, w) => v.extend_from_slice(b.get(..*w)?),
-        }
-        if let Some(p) = &mut self.present {
-            p.append(true);
-        }
-        Some(())
-    }
-
-    pub(super) fn push_absent(&mut self, rows: usize) {
-        self.store.push_zero();
-        let p = self.present.get_or_insert_with(|| {
-            let mut b = BooleanBufferBuilder::new(rows + 1);
-            b.append_n(rows, true);
-            b
-        });
-        p.append(false);
-    }
-
-    pub(super) fn truncate(&mut self, rows: usize) {
-        self.store.truncate(rows);
-        if let Some(p) = &mut self.present {
-            p.truncate(rows);
+    pub(super) fn new(offset: usize, since: u32, ty: PrimitiveType, length: usize) -> Leaf {
+        Leaf {
+            offset,
+            since,
+            width: ty.size().saturating_mul(length),
+            fixed: length != 1,
         }
     }
 
-    /// Takes the values and validity out, leaving the leaf empty for the next batch.
-    pub(super) fn take(&mut self) -> (Store, Option<NullBuffer>) {
-        // The next batch is likely as large: allocate once instead of growing by doubling.
-        let empty = match &self.store {
-            Store::W1(v) => Store::W1(Vec::with_capacity(v.len())),
-            Store::W2(v) => Store::W2(Vec::with_capacity(v.len())),
-            Store::W4(v) => Store::W4(Vec::with_capacity(v.len())),
-            Store::W8(v) => Store::W8(Vec::with_capacity(v.len())),
-            Store::Fixed(v, w) => Store::Fixed(Vec::with_capacity(v.len()), *w),
-        };
-        let store = std::mem::replace(&mut self.store, empty);
-        let nulls = self.present.take().map(|mut b| NullBuffer::new(b.finish()));
-        (store, nulls)
+    /// Offset just past the field in the block.
+    pub(super) fn end(&self) -> usize {
+        self.offset.saturating_add(self.width)
     }
+
+    /// The column's values out of `rows` staged rows of `stride` bytes each, one strided pass
+    /// (the byte order decided once per column, not per value).
+    pub(super) fn gather(&self, staged: &[u8], stride: usize, rows: usize, big: bool) -> Store {
+        let (off, at) = (self.offset, stride);
+        if self.fixed {
+            // Common widths as constants: each value is a copy of known size, not a call.
+            let v = match self.width {
+                4 => fixed_column(staged, at, off, 4, rows),
+                8 => fixed_column(staged, at, off, 8, rows),
+                16 => fixed_column(staged, at, off, 16, rows),
+                w => fixed_column(staged, at, off, w, rows),
+            };
+            return Store::Fixed(v, self.width);
+        }
+        match (self.width, big) {
+            (1, _) => Store::W1(column::<1, u8>(staged, at, off, rows, |a| a[0])),
+            (2, false) => Store::W2(column(staged, at, off, rows, u16::from_le_bytes)),
+            (2, true) => Store::W2(column(staged, at, off, rows, u16::from_be_bytes)),
+            (4, false) => Store::W4(column(staged, at, off, rows, u32::from_le_bytes)),
+            (4, true) => Store::W4(column(staged, at, off, rows, u32::from_be_bytes)),
+            (_, false) => Store::W8(column(staged, at, off, rows, u64::from_le_bytes)),
+            (_, true) => Store::W8(column(staged, at, off, rows, u64::from_be_bytes)),
+        }
+    }
+}
+
+/// `rows` fixed arrays of `width` bytes at `offset` of each `stride`-byte row of `staged`.
+#[inline(always)]
+fn fixed_column(staged: &[u8], stride: usize, offset: usize, width: usize, rows: usize) -> Vec<u8> {
+    let mut v = vec![0u8; rows.saturating_mul(width)];
+    if width == 0 || stride == 0 {
+        return v;
+    }
+    for (dst, row) in v.chunks_exact_mut(width).zip(staged.chunks_exact(stride)) {
+        if let Some(src) = row.get(offset..offset + width) {
+            dst.copy_from_slice(src);
+        }
+    }
+    v
+}
+
+/// `rows` values of `N` bytes at `offset` of each `stride`-byte row of `staged`.
+#[inline(always)]
+fn column<const N: usize, T: Default>(
+    staged: &[u8],
+    stride: usize,
+    offset: usize,
+    rows: usize,
+    read: impl Fn([u8; N]) -> T,
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(rows);
+    if stride == 0 {
+        out.resize_with(rows, T::default);
+        return out;
+    }
+    // The stride covers every leaf, so this never fails; checked once here, not per value.
+    let Some(end) = offset.checked_add(N).filter(|&end| end <= stride) else {
+        out.resize_with(rows, T::default);
+        return out;
+    };
+    // A trusted-length iterator: one reservation, no capacity check per value.
+    out.extend(
+        staged
+            .chunks_exact(stride)
+            .take(rows)
+            .map(|row| read(row[offset..end].try_into().unwrap_or([0; N]))),
+    );
+    out
 }
 
 /// How a leaf's raw values become an Arrow array.
@@ -212,6 +203,10 @@ pub(super) struct VarCols {
 }
 
 /// The columns of a root block or of a group's entries.
+///
+/// Appending a row copies the block's bytes, `stride` of them (the extent of its fields), into
+/// `staged`: one copy per block, or per run of fixed-size group entries. Cutting the batch
+/// gathers each leaf's column out of the staged rows in one strided pass.
 #[derive(Debug)]
 pub(super) struct BlockCols {
     pub(super) leaves: Vec<Leaf>,
@@ -220,11 +215,46 @@ pub(super) struct BlockCols {
     pub(super) vars: Vec<VarCols>,
     pub(super) required: RequiredLengths,
     pub(super) rows: usize,
+    /// Bytes staged per row: the end of the last field on the wire.
+    pub(super) stride: usize,
+    /// `rows` rows of `stride` bytes.
+    pub(super) staged: Vec<u8>,
+    /// Some field is newer than version 0: `versions` holds each row's acting version.
+    pub(super) gated: bool,
+    pub(super) versions: Vec<u32>,
 }
 
 impl BlockCols {
+    pub(super) fn new(
+        leaves: Vec<Leaf>,
+        nodes: Vec<(String, Node)>,
+        groups: Vec<GroupCols>,
+        vars: Vec<VarCols>,
+        required: RequiredLengths,
+    ) -> BlockCols {
+        let stride = leaves.iter().map(Leaf::end).max().unwrap_or(0);
+        let gated = leaves.iter().any(|l| l.since > 0);
+        BlockCols {
+            leaves,
+            nodes,
+            groups,
+            vars,
+            required,
+            rows: 0,
+            stride,
+            staged: Vec::new(),
+            gated,
+            versions: Vec::new(),
+        }
+    }
+
+    /// True when the entries have no groups and no var data: a run of them is one copy.
+    pub(super) fn is_fixed(&self) -> bool {
+        self.groups.is_empty() && self.vars.is_empty()
+    }
+
     pub(super) fn bytes(&self) -> usize {
-        let own: usize = self.leaves.iter().map(|l| l.store.bytes()).sum();
+        let own = self.staged.len() + self.versions.len() * 4;
         let groups: usize = self
             .groups
             .iter()
@@ -240,9 +270,8 @@ impl BlockCols {
 
     /// Drops every row from `rows` on (a message that failed half-way).
     pub(super) fn truncate(&mut self, rows: usize) {
-        for l in &mut self.leaves {
-            l.truncate(rows);
-        }
+        self.staged.truncate(rows.saturating_mul(self.stride));
+        self.versions.truncate(rows);
         for g in &mut self.groups {
             g.offsets.truncate(rows + 1);
             let child = g.offsets.last().map_or(0, |&o| o as usize);

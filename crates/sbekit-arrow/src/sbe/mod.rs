@@ -1,15 +1,18 @@
 //! Any SBE stream to Arrow: a columnar decode plan compiled from the layout model.
 //!
 //! [`SbeColumns::new`] compiles a [`Layout`] into one Arrow schema and one set of column
-//! buffers per message template. [`SbeColumns::append`] decodes one message straight into
-//! those buffers: each wire field is one bounds-checked load pushed onto a typed vector; the
-//! interpretation (null values, enum names, set bits, text) happens once per batch, column at
-//! a time, when [`SbeColumns::flush`] or the batch size turns the buffers into
-//! [`RecordBatch`]es. See the crate documentation for the mapping of each construct.
+//! buffers per message template. [`SbeColumns::append`] walks one message's framing (header,
+//! group dimensions, var-data lengths, through `sbekit_ir::wire`) and stages each block's bytes
+//! in its block's buffer: one copy per block, one per run of fixed-size group entries. When
+//! [`SbeColumns::flush`] or the batch size cuts a batch, each column is gathered out of the
+//! staged rows in one strided pass (its width and the byte order decided once per column),
+//! then interpreted column at a time (null values, version gating, enum names, set bits,
+//! text) into [`RecordBatch`]es. See the crate documentation for the mapping of each construct.
 //!
 //! The module is split along its seams: `plan.rs` compiles the layout into column buffers
-//! (`columns.rs`), `walk.rs` decodes a message into them, `arrays.rs` turns them into Arrow
-//! arrays, and `stream.rs` exports whole streams.
+//! (`columns.rs`: the leaves, the staging buffers and the strided gathers), `walk.rs` stages a
+//! message into them, `arrays.rs` turns them into Arrow arrays, and `stream.rs` exports whole
+//! streams.
 
 mod arrays;
 mod columns;
@@ -33,12 +36,12 @@ use arrow_array::{
     ArrayRef, ArrowPrimitiveType, BinaryArray, DictionaryArray, FixedSizeListArray, ListArray,
     PrimitiveArray, RecordBatch, StringArray, StructArray,
 };
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 use sbekit_ir::layout::{Block, Field as LField, FieldKind, IntSlot, Layout};
 use sbekit_ir::wire::{
-    self, take, truncated, Be, DimensionSlots, EntryBudget, GroupHeader, Le, RequiredLengths,
-    VarDataSlots,
+    self, take, truncated, Be, DimensionSlots, EntryBudget, GroupHeader, Le, Order,
+    RequiredLengths, VarDataSlots,
 };
 use sbekit_ir::{ByteOrder, PrimitiveType};
 use sbekit_otf::text::Encoding;
@@ -94,6 +97,21 @@ struct HeaderCols {
     timestamp_valid: Vec<bool>,
 }
 
+impl HeaderCols {
+    fn with_capacity(rows: usize, with_ts: bool) -> HeaderCols {
+        let ts = if with_ts { rows } else { 0 };
+        HeaderCols {
+            template_id: Vec::with_capacity(rows),
+            schema_id: Vec::with_capacity(rows),
+            version: Vec::with_capacity(rows),
+            block_length: Vec::with_capacity(rows),
+            offset: Vec::with_capacity(rows),
+            timestamp: Vec::with_capacity(ts),
+            timestamp_valid: Vec::with_capacity(ts),
+        }
+    }
+}
+
 /// One message template's table.
 #[derive(Debug)]
 struct Table {
@@ -113,6 +131,9 @@ pub struct SbeColumns {
     options: Options,
     tables: Vec<Table>,
     by_id: HashMap<u32, usize>,
+    /// Table index + 1 by template id, for schemas whose ids are small (the usual case): one
+    /// load per message instead of a hash.
+    dense: Vec<u32>,
     ready: Vec<(usize, RecordBatch)>,
     /// Tables whose batch is full, cut by the next [`SbeColumns::drain`].
     full: Vec<usize>,
@@ -166,11 +187,22 @@ impl SbeColumns {
                 entries: 0,
             });
         }
+        let max_id = by_id.keys().copied().max().unwrap_or(0);
+        let mut dense = Vec::new();
+        if max_id < 4096 {
+            dense.resize(max_id as usize + 1, 0);
+            for (&id, &i) in &by_id {
+                if let Some(d) = dense.get_mut(id as usize) {
+                    *d = i as u32 + 1;
+                }
+            }
+        }
         SbeColumns {
             layout: layout.clone(),
             options,
             tables,
             by_id,
+            dense,
             ready: Vec::new(),
             full: Vec::new(),
             fallbacks: 0,
@@ -208,11 +240,22 @@ impl SbeColumns {
         offset: u64,
         timestamp: Option<i64>,
     ) -> Result<usize, DecodeError> {
-        let big = self.layout.byte_order == ByteOrder::BigEndian;
+        // The byte order is decided here, once, and is a type below.
+        match self.layout.byte_order {
+            ByteOrder::LittleEndian => self.append_in::<Le>(bytes, offset, timestamp),
+            ByteOrder::BigEndian => self.append_in::<Be>(bytes, offset, timestamp),
+        }
+    }
+
+    fn append_in<O: Order>(
+        &mut self,
+        bytes: &[u8],
+        offset: u64,
+        timestamp: Option<i64>,
+    ) -> Result<usize, DecodeError> {
         let h = &self.layout.header;
         let head = take(bytes, 0, h.size as u64, "messageHeader")?;
-        let order = self.layout.byte_order;
-        let rd = |s: &IntSlot| s.read(head, order).unwrap_or(0);
+        let rd = |s: &IntSlot| s.read_in::<O>(head).unwrap_or(0);
         let (block_length, template_id, schema_id, version) = (
             rd(&h.block_length),
             rd(&h.template_id),
@@ -229,10 +272,17 @@ impl SbeColumns {
                 },
             ));
         }
-        let Some(&ti) = u32::try_from(template_id)
+        let found = match usize::try_from(template_id)
             .ok()
-            .and_then(|id| self.by_id.get(&id))
-        else {
+            .and_then(|id| self.dense.get(id))
+        {
+            Some(&i) => i.checked_sub(1).map(|i| i as usize),
+            None if self.dense.is_empty() => u32::try_from(template_id)
+                .ok()
+                .and_then(|id| self.by_id.get(&id).copied()),
+            None => None,
+        };
+        let Some(ti) = found else {
             return Err(err(
                 h.template_id.offset,
                 "",
@@ -243,12 +293,11 @@ impl SbeColumns {
         let mut cx = Cx {
             buf: bytes,
             version: u32::try_from(version).unwrap_or(u32::MAX),
-            big,
             budget: EntryBudget::new(self.options.limits),
             entries: 0,
         };
         let rows = table.root.rows;
-        let end = match table.root.decode(&mut cx, h.size, block_length) {
+        let end = match table.root.decode::<O>(&mut cx, h.size, block_length) {
             Ok(end) => end,
             Err(e) => {
                 table.root.truncate(rows);
@@ -327,7 +376,11 @@ fn finish_table(
     big: bool,
     fallbacks: &mut u64,
 ) -> Result<RecordBatch, Error> {
-    let hc = std::mem::take(&mut t.header);
+    // The next batch is likely as large: allocate once instead of growing by doubling.
+    let hc = std::mem::replace(
+        &mut t.header,
+        HeaderCols::with_capacity(t.root.rows, with_ts),
+    );
     let mut cols: Vec<ArrayRef> = vec![
         prim::<UInt32Type, u32>(hc.template_id, None),
         prim::<UInt32Type, u32>(hc.schema_id, None),

@@ -42,14 +42,7 @@ impl Planner<'_> {
                 data: Vec::new(),
             })
             .collect();
-        BlockCols {
-            leaves,
-            nodes,
-            groups,
-            vars,
-            required: b.required.clone(),
-            rows: 0,
-        }
+        BlockCols::new(leaves, nodes, groups, vars, b.required.clone())
     }
 
     /// The column of one field at `base` (its composite's offset in the block); `None` for a
@@ -62,12 +55,7 @@ impl Planner<'_> {
         leaves: &mut Vec<Leaf>,
     ) -> Option<Node> {
         let mut leaf = |ty: PrimitiveType, length: usize, kind: LeafKind| {
-            leaves.push(Leaf {
-                offset: base + f.offset,
-                since: f.since_version,
-                store: Store::for_field(ty, length),
-                present: None,
-            });
+            leaves.push(Leaf::new(base + f.offset, f.since_version, ty, length));
             Some(Node::Leaf {
                 leaf: leaves.len() - 1,
                 kind,

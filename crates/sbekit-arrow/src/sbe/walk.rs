@@ -3,11 +3,11 @@
 
 use super::*;
 
-/// Per-message decoding state.
+/// Per-message decoding state; the byte order is the walk's type parameter (no branch per
+/// framing integer).
 pub(super) struct Cx<'a> {
     pub(super) buf: &'a [u8],
     pub(super) version: u32,
-    pub(super) big: bool,
     /// Empty-block entries the message may still declare.
     pub(super) budget: EntryBudget,
     /// Group entries decoded in this message, all levels.
@@ -33,7 +33,7 @@ pub(super) fn within(mut e: DecodeError, prefix: &str) -> DecodeError {
 
 impl BlockCols {
     /// Decodes one block (its fields, groups and var data) at `start`; returns the offset past it.
-    pub(super) fn decode(
+    pub(super) fn decode<O: Order>(
         &mut self,
         cx: &mut Cx,
         start: usize,
@@ -41,29 +41,94 @@ impl BlockCols {
     ) -> Result<usize, DecodeError> {
         wire::check_block(&self.required, u64::from(cx.version), start, block_length)?;
         let block = take(cx.buf, start, block_length, "")?;
-        let rows = self.rows;
-        for leaf in &mut self.leaves {
-            if leaf.since > cx.version {
-                leaf.push_absent(rows);
-            } else if leaf.push(block, cx.big).is_none() {
-                return Err(truncated(cx.buf, start + leaf.offset, 1, ""));
-            }
-        }
-        // Counted now so that a failure below truncates this row's fields too.
-        self.rows += 1;
+        self.stage(block, cx, start)?;
         let mut pos = start + block.len();
         for g in &mut self.groups {
-            pos = g.decode(cx, pos).map_err(|e| within(e, &g.name))?;
+            pos = g.decode::<O>(cx, pos).map_err(|e| within(e, &g.name))?;
         }
         for v in &mut self.vars {
-            pos = v.decode(cx, pos).map_err(|e| within(e, &v.name))?;
+            pos = v.decode::<O>(cx, pos).map_err(|e| within(e, &v.name))?;
         }
         Ok(pos)
+    }
+
+    /// Appends one row: the block's first `stride` bytes (one copy), and its acting version
+    /// when some field is version-gated.
+    #[inline(always)]
+    fn stage(&mut self, block: &[u8], cx: &Cx, start: usize) -> Result<(), DecodeError> {
+        match block.get(..self.stride) {
+            Some(fields) => self.staged.extend_from_slice(fields),
+            None => self.stage_short(block, cx, start)?,
+        }
+        if self.gated {
+            self.versions.push(cx.version);
+        }
+        // Counted now so that a failure below (groups, var data) truncates this row too.
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// A block shorter than the extent of the fields: fine when what is missing is newer than
+    /// the acting version (padded with zeros), truncated otherwise.
+    #[cold]
+    fn stage_short(&mut self, block: &[u8], cx: &Cx, start: usize) -> Result<(), DecodeError> {
+        if let Some(l) = self
+            .leaves
+            .iter()
+            .find(|l| l.since <= cx.version && l.end() > block.len())
+        {
+            return Err(truncated(cx.buf, start + l.offset, 1, ""));
+        }
+        self.staged.extend_from_slice(block);
+        let len = self.staged.len() + (self.stride - block.len());
+        self.staged.resize(len, 0);
+        Ok(())
+    }
+
+    /// Appends `count` fixed-size entries (no groups, no var data) of `block_length` bytes
+    /// starting at `entries`: one copy when each entry is exactly a row.
+    fn stage_entries(&mut self, cx: &Cx, group: &GroupHeader) -> Result<usize, DecodeError> {
+        let blocks = wire::entry_blocks(cx.buf, group, "")?;
+        let end = group.entries + blocks.len();
+        if group.count == 0 {
+            return Ok(end);
+        }
+        let first = group.entries;
+        wire::check_block(
+            &self.required,
+            u64::from(cx.version),
+            first,
+            group.block_length,
+        )
+        .map_err(|e| within(e, "[0]"))?;
+        // `count` entries of `block_length` bytes fit in the buffer: both fit in a usize.
+        let bl = usize::try_from(group.block_length).unwrap_or(usize::MAX);
+        let count = usize::try_from(group.count).unwrap_or(usize::MAX);
+        if bl == self.stride && bl > 0 {
+            self.staged.extend_from_slice(blocks);
+            let n = count;
+            if self.gated {
+                self.versions.resize(self.versions.len() + n, cx.version);
+            }
+            self.rows += n;
+        } else {
+            for i in 0..count {
+                let at = i.saturating_mul(bl);
+                let block = blocks.get(at..at.saturating_add(bl)).unwrap_or_default();
+                self.stage(block, cx, first + at)
+                    .map_err(|e| within(e, &format!("[{i}]")))?;
+            }
+        }
+        Ok(end)
     }
 }
 
 impl GroupCols {
-    pub(super) fn decode(&mut self, cx: &mut Cx, pos: usize) -> Result<usize, DecodeError> {
+    pub(super) fn decode<O: Order>(
+        &mut self,
+        cx: &mut Cx,
+        pos: usize,
+    ) -> Result<usize, DecodeError> {
         let push_offset = |offsets: &mut Vec<i32>, rows: usize| -> Result<(), DecodeError> {
             let o = i32::try_from(rows).map_err(|_| {
                 err(
@@ -82,21 +147,18 @@ impl GroupCols {
             return Ok(pos);
         }
         // The count is bounded by the bytes left, and empty entries by the budget.
-        let GroupHeader {
-            block_length,
-            count,
-            entries: mut pos,
-        } = if cx.big {
-            wire::read_group::<Be>(cx.buf, pos, &self.dimension, &mut cx.budget, "")
+        let header = wire::read_group::<O>(cx.buf, pos, &self.dimension, &mut cx.budget, "")?;
+        cx.entries = cx.entries.saturating_add(header.count);
+        let mut pos = header.entries;
+        if self.body.is_fixed() {
+            pos = self.body.stage_entries(cx, &header)?;
         } else {
-            wire::read_group::<Le>(cx.buf, pos, &self.dimension, &mut cx.budget, "")
-        }?;
-        cx.entries = cx.entries.saturating_add(count);
-        for i in 0..count {
-            pos = self
-                .body
-                .decode(cx, pos, block_length)
-                .map_err(|e| within(e, &format!("[{i}]")))?;
+            for i in 0..header.count {
+                pos = self
+                    .body
+                    .decode::<O>(cx, pos, header.block_length)
+                    .map_err(|e| within(e, &format!("[{i}]")))?;
+            }
         }
         push_offset(&mut self.offsets, self.body.rows)?;
         Ok(pos)
@@ -104,16 +166,16 @@ impl GroupCols {
 }
 
 impl VarCols {
-    pub(super) fn decode(&mut self, cx: &mut Cx, pos: usize) -> Result<usize, DecodeError> {
+    pub(super) fn decode<O: Order>(
+        &mut self,
+        cx: &mut Cx,
+        pos: usize,
+    ) -> Result<usize, DecodeError> {
         if self.since > cx.version {
             self.offsets.push(self.offsets.last().copied().unwrap_or(0));
             return Ok(pos);
         }
-        let (data, data_end) = if cx.big {
-            wire::read_var_data::<Be>(cx.buf, pos, &self.slots, "")
-        } else {
-            wire::read_var_data::<Le>(cx.buf, pos, &self.slots, "")
-        }?;
+        let (data, data_end) = wire::read_var_data::<O>(cx.buf, pos, &self.slots, "")?;
         let data_start = data_end - data.len();
         let len = data.len() as u64;
         let end = i32::try_from(self.data.len() + data.len()).map_err(|_| {
