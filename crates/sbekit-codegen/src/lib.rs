@@ -153,6 +153,7 @@ fn pretty(source: &str) -> Result<String, GenError> {
         .sum::<usize>()
         .min(source.len());
     let (head, body) = source.split_at(split);
+    if let Some(p) = std::env::var_os("SBEKIT_DUMP_TMP") { let _ = std::fs::write(p, body); }
     let file = syn::parse_file(body).map_err(|e| GenError::Malformed(e.to_string()))?;
     let mut out = head.to_string();
     if !head.is_empty() {
@@ -238,6 +239,16 @@ pub fn write_module(ir: &Ir, dir: &Path, opts: &Options) -> Result<PathBuf, GenE
     let path = dir.join(format!("{}.rs", module_name(ir)));
     write_atomic(&path, &text)?;
     Ok(path)
+}
+
+/// The source of the conformance program `sbekit conformance` runs, over generated modules at
+/// `paths` (crate or module paths, such as `baseline_sbe`): reads u32le-framed messages on stdin
+/// and writes, in mode `json`, one JSON line per message (the module's `to_json`), or in mode
+/// `reencode`, each message re-encoded at its acting version (the module's `reencode`),
+/// u32le-framed. With several paths it takes the schema's index after the mode. Every crate
+/// [`write_crate`] writes ships it as `examples/sbe_conformance.rs`.
+pub fn conformance_program(paths: &[&str]) -> String {
+    emit::json::conformance_program(paths)
 }
 
 /// How a standalone crate refers to the runtime in its `Cargo.toml`.
