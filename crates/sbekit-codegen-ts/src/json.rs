@@ -265,7 +265,7 @@ fn json_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         let name = &n.name;
         let fmt = match &f.kind {
             Kind::Prim(p) if p.ty == P::Char && p.len == 1 => format!(
-                "rt.jtext(rt.untilNul(Uint8Array.of(x)), {})",
+                "rt.jtext(Uint8Array.of(x), {})",
                 utf8(p.char_encoding.as_deref())
             ),
             Kind::Prim(p) if p.ty == P::Char => format!(
