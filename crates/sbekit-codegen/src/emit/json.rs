@@ -101,35 +101,6 @@ impl Gen<'_> {
         self.s.sets.keys().position(|k| k == ty).unwrap_or(0)
     }
 
-    /// The newest `sinceVersion` of the fields whose type is composite `k`: members newer than
-    /// that are absent at older acting versions (as `sbekit decode` reads them).
-    fn holder_since(&self, k: &str) -> u32 {
-        fn walk(b: &Body, k: &str, max: &mut u32) {
-            for f in &b.fields {
-                if matches!(&f.kind, Kind::Composite { ty } if ty == k) {
-                    *max = (*max).max(f.since);
-                }
-            }
-            for s in &b.sections {
-                if let Section::Group { body, .. } = s {
-                    walk(body, k, max);
-                }
-            }
-        }
-        let mut max = 0;
-        for m in &self.s.messages {
-            walk(&m.body, k, &mut max);
-        }
-        for c in self.s.composites.values() {
-            for m in &c.members {
-                if matches!(&m.kind, Kind::Composite { ty } if ty == k) {
-                    max = max.max(m.since);
-                }
-            }
-        }
-        max
-    }
-
     /// The JSON of a field absent at the acting version (its null value) or of a constant.
     fn fixed_json(&self, f: &Field) -> String {
         match &f.kind {
@@ -373,7 +344,7 @@ impl Gen<'_> {
                 .iter()
                 .map(|m| (enames.take(&m.name), m))
                 .collect();
-            let gate = self.holder_since(name);
+            let gate = self.s.composite_holder_since(name);
             let out = &mut self.out;
             w!(out, "/// A `{name}` composite as JSON, read at acting version `av`.");
             w!(out, "#[allow(dead_code)] // A composite used only by constants has no caller.");
