@@ -153,7 +153,6 @@ fn pretty(source: &str) -> Result<String, GenError> {
         .sum::<usize>()
         .min(source.len());
     let (head, body) = source.split_at(split);
-    if let Some(p) = std::env::var_os("SBEKIT_DUMP_TMP") { let _ = std::fs::write(p, body); }
     let file = syn::parse_file(body).map_err(|e| GenError::Malformed(e.to_string()))?;
     let mut out = head.to_string();
     if !head.is_empty() {

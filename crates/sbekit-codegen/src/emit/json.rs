@@ -677,8 +677,14 @@ impl Gen<'_> {
 /// than the schema's version): the bytes the fields of that version occupy.
 fn block_len_at(b: &Body, v: &str) -> String {
     let mut e = "0_usize".to_string();
+    let mut last = None;
     for (since, len) in &b.required.0 {
-        e = if *since == 0 {
+        // A newer version whose fields lie inside the older extent needs no branch.
+        if last == Some(*len) {
+            continue;
+        }
+        last = Some(*len);
+        e = if *since == 0 || e == "0_usize" && *len == 0 {
             format!("{len}_usize")
         } else {
             format!("if {v} >= {since} {{ {len}_usize }} else {{ {e} }}")
