@@ -266,7 +266,10 @@ impl Gen<'_> {
             w!(out, "#[allow(dead_code)] // Not every schema has text.");
             w!(out, "fn sbe_json_text<W: ::core::fmt::Write>(w: &mut W, b: &[u8], utf8: bool) -> ::core::fmt::Result {{");
             w!(out, "w.write_char('\"')?;");
-            w!(out, "let text = if utf8 {{ ::core::str::from_utf8(b).ok() }} else {{ {NONE} }};");
+            w!(
+                out,
+                "let text = if utf8 {{ ::core::str::from_utf8(b).ok() }} else {{ {NONE} }};"
+            );
             w!(out, "let mut one = |c: char| -> ::core::fmt::Result {{ match c {{ '\"' => w.write_str(\"\\\\\\\"\"), '\\\\' => w.write_str(\"\\\\\\\\\"), c if (c as u32) < 0x20 => write!(w, \"\\\\u{{:04x}}\", c as u32), c => w.write_char(c) }} }};");
             w!(out, "match text {{ {SOME}(t) => {{ for c in t.chars() {{ one(c)?; }} }} {NONE} => {{ for &x in b {{ one(char::from(x))?; }} }} }}");
             w!(out, "w.write_char('\"')");
@@ -285,10 +288,17 @@ impl Gen<'_> {
             let t = type_name(name);
             let out = &mut self.out;
             w!(out, "/// A `{name}` value as JSON: its name, `null` for the null value, else the number.");
-            w!(out, "#[allow(dead_code)] // An enum used only by constants has no caller.");
+            w!(
+                out,
+                "#[allow(dead_code)] // An enum used only by constants has no caller."
+            );
             w!(out, "fn sbe_json_e{i}<W: ::core::fmt::Write>(w: &mut W, v: {t}) -> ::core::fmt::Result {{");
             w!(out, "let raw = v.to_raw();");
-            w!(out, "if raw == {} {{ return w.write_str(\"null\"); }}", lit(&e.null, e.ty));
+            w!(
+                out,
+                "if raw == {} {{ return w.write_str(\"null\"); }}",
+                lit(&e.null, e.ty)
+            );
             for (vn, v, _) in &e.values {
                 w!(
                     out,
@@ -311,8 +321,14 @@ impl Gen<'_> {
         for (i, (name, d)) in s.sets.iter().enumerate() {
             let t = type_name(name);
             let out = &mut self.out;
-            w!(out, "/// A `{name}` value as JSON: each choice, true or false.");
-            w!(out, "#[allow(dead_code)] // A set used only by constants has no caller.");
+            w!(
+                out,
+                "/// A `{name}` value as JSON: each choice, true or false."
+            );
+            w!(
+                out,
+                "#[allow(dead_code)] // A set used only by constants has no caller."
+            );
             w!(out, "fn sbe_json_s{i}<W: ::core::fmt::Write>(w: &mut W, v: {t}) -> ::core::fmt::Result {{");
             if d.choices.is_empty() {
                 w!(out, "let _ = v;");
@@ -346,8 +362,14 @@ impl Gen<'_> {
                 .collect();
             let gate = self.s.composite_holder_since(name);
             let out = &mut self.out;
-            w!(out, "/// A `{name}` composite as JSON, read at acting version `av`.");
-            w!(out, "#[allow(dead_code)] // A composite used only by constants has no caller.");
+            w!(
+                out,
+                "/// A `{name}` composite as JSON, read at acting version `av`."
+            );
+            w!(
+                out,
+                "#[allow(dead_code)] // A composite used only by constants has no caller."
+            );
             w!(out, "fn sbe_json_c{i}<W: ::core::fmt::Write>(w: &mut W, d: &{t}Decoder<'_>, av: u64) -> ::core::fmt::Result {{");
             w!(out, "let _ = (d, av);");
             w!(out, "{}", put("{"));
@@ -357,7 +379,10 @@ impl Gen<'_> {
             w!(out, "}}");
             w!(out, "");
             w!(out, "/// Copies a `{name}` composite.");
-            w!(out, "#[allow(dead_code)] // A composite used only by constants has no caller.");
+            w!(
+                out,
+                "#[allow(dead_code)] // A composite used only by constants has no caller."
+            );
             w!(
                 out,
                 "fn sbe_copy_c{i}(d: &{t}Decoder<'_>, mut e: {t}Encoder<'_>) {{"
@@ -437,10 +462,7 @@ impl Gen<'_> {
                         .next()
                         .is_some_and(|v| utf8(v.char_encoding.as_deref()));
                     if *since > 0 {
-                        w!(
-                            out,
-                            "sbe_json_text(w, d.{id}().unwrap_or(&[]), {u})?;"
-                        );
+                        w!(out, "sbe_json_text(w, d.{id}().unwrap_or(&[]), {u})?;");
                     } else {
                         w!(out, "sbe_json_text(w, d.{id}(), {u})?;");
                     }
@@ -522,7 +544,11 @@ impl Gen<'_> {
         };
         {
             let out = &mut self.out;
-            w!(out, "/// Writes `{}` at acting version `v` (older than the schema's).", b.path.join("."));
+            w!(
+                out,
+                "/// Writes `{}` at acting version `v` (older than the schema's).",
+                b.path.join(".")
+            );
             w!(out, "fn sbe_vcopy_b{me}(d: &{p}Decoder<'_>, tail: &mut rt::Tail<'_>, v: u64) -> {R}<(), rt::EncodeError> {{");
             w!(out, "let _ = v;");
             w!(out, "let mut blk = [0u8; {bl}];");
@@ -608,7 +634,10 @@ impl Gen<'_> {
         }
         let out = &mut self.out;
         w!(out, "impl AnyMessage<'_> {{");
-        w!(out, "/// Bytes from the start of the header to the end of the message.");
+        w!(
+            out,
+            "/// Bytes from the start of the header to the end of the message."
+        );
         w!(out, "#[inline]");
         w!(out, "pub fn encoded_length(&self) -> usize {{");
         w!(out, "match *self {{");
@@ -617,7 +646,10 @@ impl Gen<'_> {
         }
         w!(out, "}}");
         w!(out, "}}");
-        w!(out, "/// The schema version the writer used (from the message header).");
+        w!(
+            out,
+            "/// The schema version the writer used (from the message header)."
+        );
         w!(out, "#[inline]");
         w!(out, "pub fn acting_version(&self) -> u64 {{");
         w!(out, "match *self {{");
@@ -628,7 +660,10 @@ impl Gen<'_> {
         w!(out, "}}");
         w!(out, "}}");
         w!(out, "");
-        w!(out, "/// Writes a message as one line of JSON (no newline), as `sbekit decode` prints it:");
+        w!(
+            out,
+            "/// Writes a message as one line of JSON (no newline), as `sbekit decode` prints it:"
+        );
         w!(out, "/// text valid in its declared encoding kept, other bytes one code point each (Latin-1).");
         w!(out, "pub fn to_json<W: ::core::fmt::Write>(m: &AnyMessage<'_>, w: &mut W) -> ::core::fmt::Result {{");
         w!(out, "match *m {{");
@@ -639,13 +674,19 @@ impl Gen<'_> {
         w!(out, "}}");
         w!(out, "");
         w!(out, "/// Writes a decoded message again with the encoders, at its acting version, at the start");
-        w!(out, "/// of `buf`; returns its length. `buf` should be zeroed: padding is not written.");
+        w!(
+            out,
+            "/// of `buf`; returns its length. `buf` should be zeroed: padding is not written."
+        );
         w!(out, "///");
         w!(out, "/// At the schema's version (or a newer one, which is written as the schema's) this is the");
         w!(out, "/// message encoder with every field, group and var data set from the decoder. At an older");
         w!(out, "/// version the header carries that version, each block is filled by the encoder's setters");
         w!(out, "/// and cut to the length that version writes, and sections newer than it are left out.");
-        w!(out, "pub fn reencode(m: &AnyMessage<'_>, buf: &mut [u8]) -> {R}<usize, rt::EncodeError> {{");
+        w!(
+            out,
+            "pub fn reencode(m: &AnyMessage<'_>, buf: &mut [u8]) -> {R}<usize, rt::EncodeError> {{"
+        );
         w!(out, "match *m {{");
         for (v, path, k, body) in &arms {
             w!(out, "AnyMessage::{v}(d) => {{");
@@ -698,7 +739,11 @@ fn block_len_at(b: &Body, v: &str) -> String {
 /// with several the mode and the index of the schema.
 pub fn conformance_program(paths: &[&str]) -> String {
     let mut o = String::new();
-    w!(o, "// @generated by sbekit {}. Do not edit.", env!("CARGO_PKG_VERSION"));
+    w!(
+        o,
+        "// @generated by sbekit {}. Do not edit.",
+        env!("CARGO_PKG_VERSION")
+    );
     w!(o, "//! The conformance program `sbekit conformance` runs: reads u32le-framed messages on stdin and");
     w!(o, "//! writes, in mode `json`, one JSON line per message (`{{\"error\":...}}` for a message the decoder");
     w!(o, "//! refuses or that does not fill its frame), or in mode `reencode`, each message decoded and");
@@ -708,26 +753,47 @@ pub fn conformance_program(paths: &[&str]) -> String {
     w!(o, "use std::io::{{Read, Write}};");
     w!(o, "use std::process::ExitCode;");
     w!(o, "");
-    w!(o, "/// The two functions of one schema: a message's JSON line, and its re-encoding.");
-    w!(o, "type Modes = (fn(&[u8], &mut String), fn(&[u8], &mut Vec<u8>) -> Option<usize>);");
+    w!(
+        o,
+        "/// The two functions of one schema: a message's JSON line, and its re-encoding."
+    );
+    w!(
+        o,
+        "type Modes = (fn(&[u8], &mut String), fn(&[u8], &mut Vec<u8>) -> Option<usize>);"
+    );
     w!(o, "");
     w!(o, "macro_rules! modes {{");
     w!(o, "    ($m:ident) => {{");
     w!(o, "        (");
-    w!(o, "            |b: &[u8], out: &mut String| match $m::AnyMessage::decode(b) {{");
-    w!(o, "                Ok(m) if m.encoded_length() == b.len() => {{");
+    w!(
+        o,
+        "            |b: &[u8], out: &mut String| match $m::AnyMessage::decode(b) {{"
+    );
+    w!(
+        o,
+        "                Ok(m) if m.encoded_length() == b.len() => {{"
+    );
     w!(o, "                    if $m::to_json(&m, out).is_err() {{");
     w!(o, "                        out.clear();");
-    w!(o, "                        out.push_str(\"{{\\\"error\\\":\\\"formatting failed\\\"}}\");");
+    w!(
+        o,
+        "                        out.push_str(\"{{\\\"error\\\":\\\"formatting failed\\\"}}\");"
+    );
     w!(o, "                    }}");
     w!(o, "                }}");
     w!(o, "                Ok(m) => out.push_str(&format!(\"{{{{\\\"error\\\":\\\"the message ends at byte {{}} of {{}}\\\"}}}}\", m.encoded_length(), b.len())),");
     w!(o, "                Err(e) => out.push_str(&format!(\"{{{{\\\"error\\\":{{:?}}}}}}\", e.to_string().replace(|c: char| c == '\"' || c == '\\\\' || c.is_control(), \" \"))),");
     w!(o, "            }},");
     w!(o, "            |b: &[u8], buf: &mut Vec<u8>| {{");
-    w!(o, "                let m = $m::AnyMessage::decode(b).ok()?;");
+    w!(
+        o,
+        "                let m = $m::AnyMessage::decode(b).ok()?;"
+    );
     w!(o, "                buf.clear();");
-    w!(o, "                buf.resize(b.len().saturating_mul(2).saturating_add(256), 0);");
+    w!(
+        o,
+        "                buf.resize(b.len().saturating_mul(2).saturating_add(256), 0);"
+    );
     w!(o, "                $m::reencode(&m, buf).ok()");
     w!(o, "            }},");
     w!(o, "        )");
@@ -736,11 +802,17 @@ pub fn conformance_program(paths: &[&str]) -> String {
     w!(o, "");
     w!(o, "fn main() -> ExitCode {{");
     w!(o, "    let args: Vec<String> = std::env::args().collect();");
-    w!(o, "    let mode = args.get(1).map_or(\"\", String::as_str);");
+    w!(
+        o,
+        "    let mode = args.get(1).map_or(\"\", String::as_str);"
+    );
     if paths.len() == 1 {
         w!(o, "    let modes: Modes = modes!({});", paths[0]);
     } else {
-        w!(o, "    let modes: Modes = match args.get(2).and_then(|s| s.parse::<usize>().ok()) {{");
+        w!(
+            o,
+            "    let modes: Modes = match args.get(2).and_then(|s| s.parse::<usize>().ok()) {{"
+        );
         for (i, p) in paths.iter().enumerate() {
             w!(o, "        Some({i}) => modes!({p}),");
         }
@@ -753,26 +825,50 @@ pub fn conformance_program(paths: &[&str]) -> String {
     w!(o, "    run(mode, modes)");
     w!(o, "}}");
     w!(o, "");
-    w!(o, "fn run(mode: &str, (json, reencode): Modes) -> ExitCode {{");
+    w!(
+        o,
+        "fn run(mode: &str, (json, reencode): Modes) -> ExitCode {{"
+    );
     w!(o, "    if mode != \"json\" && mode != \"reencode\" {{");
-    w!(o, "        eprintln!(\"sbe_conformance: mode must be json or reencode, not {{mode:?}}\");");
+    w!(
+        o,
+        "        eprintln!(\"sbe_conformance: mode must be json or reencode, not {{mode:?}}\");"
+    );
     w!(o, "        return ExitCode::from(2);");
     w!(o, "    }}");
     w!(o, "    let mut input = Vec::new();");
-    w!(o, "    if let Err(e) = std::io::stdin().read_to_end(&mut input) {{");
-    w!(o, "        eprintln!(\"sbe_conformance: reading stdin: {{e}}\");");
+    w!(
+        o,
+        "    if let Err(e) = std::io::stdin().read_to_end(&mut input) {{"
+    );
+    w!(
+        o,
+        "        eprintln!(\"sbe_conformance: reading stdin: {{e}}\");"
+    );
     w!(o, "        return ExitCode::from(2);");
     w!(o, "    }}");
-    w!(o, "    let (mut out, mut line, mut buf) = (Vec::new(), String::new(), Vec::new());");
+    w!(
+        o,
+        "    let (mut out, mut line, mut buf) = (Vec::new(), String::new(), Vec::new());"
+    );
     w!(o, "    let mut rest = input.as_slice();");
     w!(o, "    while !rest.is_empty() {{");
-    w!(o, "        let Some((len, tail)) = rest.split_first_chunk::<4>() else {{");
-    w!(o, "            eprintln!(\"sbe_conformance: truncated frame length\");");
+    w!(
+        o,
+        "        let Some((len, tail)) = rest.split_first_chunk::<4>() else {{"
+    );
+    w!(
+        o,
+        "            eprintln!(\"sbe_conformance: truncated frame length\");"
+    );
     w!(o, "            return ExitCode::from(2);");
     w!(o, "        }};");
     w!(o, "        let n = u32::from_le_bytes(*len) as usize;");
     w!(o, "        if tail.len() < n {{");
-    w!(o, "            eprintln!(\"sbe_conformance: truncated frame\");");
+    w!(
+        o,
+        "            eprintln!(\"sbe_conformance: truncated frame\");"
+    );
     w!(o, "            return ExitCode::from(2);");
     w!(o, "        }}");
     w!(o, "        let (msg, next) = tail.split_at(n);");
@@ -783,14 +879,26 @@ pub fn conformance_program(paths: &[&str]) -> String {
     w!(o, "            out.extend_from_slice(line.as_bytes());");
     w!(o, "            out.push(b'\\n');");
     w!(o, "        }} else {{");
-    w!(o, "            let len = reencode(msg, &mut buf).unwrap_or(0);");
+    w!(
+        o,
+        "            let len = reencode(msg, &mut buf).unwrap_or(0);"
+    );
     w!(o, "            let bytes = buf.get(..len).unwrap_or(&[]);");
-    w!(o, "            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());");
+    w!(
+        o,
+        "            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());"
+    );
     w!(o, "            out.extend_from_slice(bytes);");
     w!(o, "        }}");
     w!(o, "    }}");
-    w!(o, "    if let Err(e) = std::io::stdout().lock().write_all(&out) {{");
-    w!(o, "        eprintln!(\"sbe_conformance: writing stdout: {{e}}\");");
+    w!(
+        o,
+        "    if let Err(e) = std::io::stdout().lock().write_all(&out) {{"
+    );
+    w!(
+        o,
+        "        eprintln!(\"sbe_conformance: writing stdout: {{e}}\");"
+    );
     w!(o, "        return ExitCode::from(2);");
     w!(o, "    }}");
     w!(o, "    ExitCode::SUCCESS");
