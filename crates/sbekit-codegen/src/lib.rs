@@ -3,8 +3,10 @@
 //! [`generate`] turns IR (from `sbekit_schema::load_ir` or a `.sbeir` file) into the source of
 //! one Rust module: for every message a checked decoder (`CarDecoder::decode`), group
 //! iterators, an encoder with ordered sections (`CarEncoder::new` ... `finish`), plus enums,
-//! bit sets, composites and a dispatcher over all messages (`AnyMessage::decode`). The output
-//! uses the small `sbekit-runtime` crate, contains no `unsafe`, and cannot panic on any input.
+//! bit sets, composites, a dispatcher over all messages (`AnyMessage::decode`), and for
+//! `sbekit conformance` a JSON printer (`to_json`, the JSON `sbekit decode` prints) and a
+//! re-encoder (`reencode`, at the message's acting version). The output uses the small
+//! `sbekit-runtime` crate, contains no `unsafe`, and cannot panic on any input.
 //!
 //! The output is laid out by `prettyplease`, so it reads like code and is the same on every
 //! machine whatever its rustfmt; [`Options::rustfmt`] additionally runs the machine's `rustfmt`
