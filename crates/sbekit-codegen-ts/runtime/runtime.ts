@@ -133,6 +133,8 @@ export class Tail {
   v: DataView = EMPTY_VIEW;
   b: Uint8Array = EMPTY;
   pos = 0;
+  /** The schema version the message is written at (its encoder's `wrap` sets it). */
+  version = 0;
 
   /** Starts writing `b` at `offset`. */
   reset(b: Uint8Array, offset: number): void {

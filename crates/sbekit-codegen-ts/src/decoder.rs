@@ -80,14 +80,17 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &sbekit_plan::Message, n: &Blo
     o.line("let bl: number, ver: number;");
     o.line("try {");
     o.line("rt.checkOffset(offset, HEADER_LENGTH, b.byteLength);");
-    o.line(&format!(
-        "const sid: number = {};",
-        slot_read(ctx, "v", schema_id, "offset")
-    ));
-    o.line(&format!(
-        "if (sid !== SCHEMA_ID) throw new rt.SbeDecodeError(\"wrongSchemaId\", offset + {}, `schema id ${{sid}}, expected ${{SCHEMA_ID}}`);",
-        schema_id.offset
-    ));
+    // A constant schemaId is not on the wire: there is nothing to check (as `sbekit decode`).
+    if schema_id.constant.is_none() {
+        o.line(&format!(
+            "const sid: number = {};",
+            slot_read(ctx, "v", schema_id, "offset")
+        ));
+        o.line(&format!(
+            "if (sid !== SCHEMA_ID) throw new rt.SbeDecodeError(\"wrongSchemaId\", offset + {}, `schema id ${{sid}}, expected ${{SCHEMA_ID}}`);",
+            schema_id.offset
+        ));
+    }
     o.line(&format!(
         "const tid: number = {};",
         slot_read(ctx, "v", template_id.0, "offset")

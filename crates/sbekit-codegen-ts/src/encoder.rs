@@ -5,7 +5,7 @@
 //! The header slots, section order, dimension and length slots come from the codec plan
 //! ([`sbekit_plan::Body::sections`]); the field setters render the plan's fields.
 
-use crate::decoder::quote;
+use crate::decoder::{quote, required_expr};
 use crate::fields::{encoder_slots, setter};
 use crate::plan::{groups, header, vars, GroupRef};
 use crate::prim::slot_write;
@@ -34,30 +34,35 @@ pub fn message_encoder(o: &mut Out, ctx: &Ctx, m: &sbekit_plan::Message, n: &Blo
         "static readonly BLOCK_LENGTH = {};",
         body.block_length
     ));
+    block_length_at(o, ctx, body);
     o.line("private readonly $t = new rt.Tail();");
     o.line("private $start = 0;");
     state(o, ctx, body, n);
     o.doc(
-        "Starts a message at `offset` of `b`: writes the header and reserves the block (zeroed).",
+        "Starts a message at `offset` of `b`: writes the header and reserves the block (zeroed). `version` is the schema version to write (default: the schema's): an older one writes its block lengths and leaves newer fields, groups and var data out.",
     );
-    o.line("wrap(b: Uint8Array, offset = 0): this {");
+    o.line("wrap(b: Uint8Array, offset = 0, version: number = SCHEMA_VERSION): this {");
     o.line("const t = this.$t;");
     o.line("t.reset(b, offset);");
+    o.line("t.version = version;");
     o.line("this.$v = t.v;");
     o.line("this.$b = b;");
     o.line("this.$start = offset;");
     o.line("const h = t.take(HEADER_LENGTH);");
     for (slot, val) in [
-        (h.block_length, body.block_length.to_string()),
+        (h.block_length, block_len(ctx, body, &n.enc, "version")),
         (h.template_id.0, h.template_id.1.to_string()),
         (h.schema_id, "SCHEMA_ID".to_string()),
-        (h.version, "SCHEMA_VERSION".to_string()),
+        (h.version, "version".to_string()),
     ] {
         if let Some(w) = slot_write(ctx, "t.v", slot, "h", &val) {
             o.line(&format!("{w};"));
         }
     }
-    o.line(&format!("this.$o = t.take({});", body.block_length));
+    o.line(&format!(
+        "this.$o = t.take({});",
+        block_len(ctx, body, &n.enc, "version")
+    ));
     o.line("this.$next = 0;");
     o.line("return this;");
     o.line("}");
@@ -82,6 +87,7 @@ fn group_encoder(o: &mut Out, ctx: &Ctx, g: &GroupRef, n: &BlockNames) {
         "static readonly BLOCK_LENGTH = {};",
         g.body.block_length
     ));
+    block_length_at(o, ctx, g.body);
     o.line("private $t = new rt.Tail();");
     state(o, ctx, g.body, n);
     o.doc("Internal: starts an entry at the cursor.");
@@ -89,7 +95,10 @@ fn group_encoder(o: &mut Out, ctx: &Ctx, g: &GroupRef, n: &BlockNames) {
     o.line("this.$t = t;");
     o.line("this.$v = t.v;");
     o.line("this.$b = t.b;");
-    o.line(&format!("this.$o = t.take({});", g.body.block_length));
+    o.line(&format!(
+        "this.$o = t.take({});",
+        block_len(ctx, g.body, &n.enc, "t.version")
+    ));
     o.line("this.$next = 0;");
     o.line("}");
     o.doc("Internal: completes the entry (skipped sections written empty).");
@@ -128,7 +137,7 @@ fn group_encoder(o: &mut Out, ctx: &Ctx, g: &GroupRef, n: &BlockNames) {
         "t.v",
         g.block_len,
         "p",
-        &g.body.block_length.to_string(),
+        &block_len(ctx, g.body, &n.enc, "t.version"),
     ) {
         o.line(&format!("{w};"));
     }
@@ -148,7 +157,7 @@ fn group_encoder(o: &mut Out, ctx: &Ctx, g: &GroupRef, n: &BlockNames) {
         "t.v",
         g.block_len,
         "this.$d",
-        &g.body.block_length.to_string(),
+        &block_len(ctx, g.body, &n.enc, "t.version"),
     ) {
         o.line(&format!("{w};"));
     }
@@ -194,7 +203,7 @@ fn state(o: &mut Out, ctx: &Ctx, b: &Body, n: &BlockNames) {
 /// plan's wire order (groups, then var data).
 fn members(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
     for (k, (f, fname)) in body.fields.iter().zip(&n.members.fields).enumerate() {
-        setter(o, ctx, f, fname, k);
+        setter(o, ctx, f, fname, k, true);
     }
     let ns = body.sections.len();
     o.line("private $section(i: number): void {");
@@ -214,7 +223,11 @@ fn members(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
             match sec {
                 Section::Group { .. } => {
                     if let Some(cn) = gs.next() {
-                        o.line(&format!("case {k}: {}.$empty(this.$t); break;", cn.writer));
+                        o.line(&format!(
+                            "case {k}: {}{}.$empty(this.$t); break;",
+                            since_guard(sec.since()),
+                            cn.writer
+                        ));
                     }
                 }
                 Section::Var { .. } => {
@@ -224,10 +237,14 @@ fn members(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
                     let data = vd.data_offset;
                     match slot_write(ctx, "this.$t.v", vd.len, "this.$t.pos", "0") {
                         // The prefix is the length alone: write a zero length.
-                        Some(w) if data == vd.len.width() => {
-                            o.line(&format!("case {k}: {w}; this.$t.skip({data}); break;"))
-                        }
-                        _ => o.line(&format!("case {k}: this.$t.take({data}); break;")),
+                        Some(w) if data == vd.len.width() => o.line(&format!(
+                            "case {k}: {}{{ {w}; this.$t.skip({data}); }} break;",
+                            since_guard(sec.since())
+                        )),
+                        _ => o.line(&format!(
+                            "case {k}: {}this.$t.take({data}); break;",
+                            since_guard(sec.since())
+                        )),
                     }
                 }
             }
@@ -248,6 +265,9 @@ fn members(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
         ));
         o.line(&format!("{gname}(f: (g: {}) => void): this {{", cn.writer));
         o.line(&format!("this.$section({k});"));
+        if g.since > 0 {
+            o.line(&format!("if (this.$t.version < {}) return this;", g.since));
+        }
         o.line(&format!("const g = this.$g{k};"));
         o.line("g.$begin(this.$t);");
         o.line("f(g);");
@@ -259,6 +279,9 @@ fn members(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
         o.doc(&format!("Writes the `{name}` data (text as UTF-8)."));
         o.line(&format!("{vname}(x: Uint8Array | string): this {{"));
         o.line(&format!("this.$section({k});"));
+        if vd.since > 0 {
+            o.line(&format!("if (this.$t.version < {}) return this;", vd.since));
+        }
         o.line("const d = rt.bytes(x);");
         o.line(&format!(
             "if (d.length > {}) throw new rt.SbeEncodeError(\"valueTooLong\", this.$t.pos, `${{d.length}} bytes for {}, at most {}`);",
@@ -273,5 +296,38 @@ fn members(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
         o.line(&format!("this.$b.set(d, p + {data});"));
         o.line("return this;");
         o.line("}");
+    }
+}
+
+/// `if (<version> >= since) ` for a section newer than version 0 (written only at versions
+/// that have it), else nothing.
+fn since_guard(since: u32) -> String {
+    if since > 0 {
+        format!("if (this.$t.version >= {since}) ")
+    } else {
+        String::new()
+    }
+}
+
+/// The static `$blockLength(v)` of an encoder class: the block length written at version `v`
+/// (older versions write the fields they have), for schemas with versions.
+fn block_length_at(o: &mut Out, ctx: &Ctx, b: &Body) {
+    if ctx.plan.version == 0 {
+        return;
+    }
+    o.doc("The block length written at schema version `v`.");
+    o.line(&format!(
+        "static $blockLength(v: number): number {{ return v >= SCHEMA_VERSION ? {} : {}; }}",
+        b.block_length,
+        required_expr(&b.required, "v")
+    ));
+}
+
+/// The block length the encoder class `cls` of `b` writes at version expression `v`.
+fn block_len(ctx: &Ctx, b: &Body, cls: &str, v: &str) -> String {
+    if ctx.plan.version == 0 {
+        b.block_length.to_string()
+    } else {
+        format!("{cls}.$blockLength({v})")
     }
 }

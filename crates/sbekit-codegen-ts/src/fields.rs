@@ -295,10 +295,20 @@ pub fn encoder_slots(ctx: &Ctx, f: &Field, idx: usize) -> Option<String> {
 }
 
 /// Emits the setter of `f` on an encoder class (nothing for constants).
-pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
+/// `in_block`: a field of a message or entry block, whose encoder writes at `this.$t.version`: a
+/// field newer than that is not written (its setter does nothing; a composite's writes go to
+/// scratch bytes).
+pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize, in_block: bool) {
     if f.is_constant() {
         return;
     }
+    let gate = in_block && f.since > 0;
+    let skip = format!("if (this.$t.version < {}) return this;", f.since);
+    let mut o = Gate {
+        o,
+        line: gate.then_some(skip),
+    };
+    let o = &mut o;
     let off = format!("this.$o + {}", f.offset);
     let name = &n.name;
     let d = f
@@ -348,11 +358,18 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
                 return;
             };
             o.doc(&format!("The `{}` composite, to set its members.", f.name));
-            o.line(&format!("{name}(): {} {{", ctx.comp_enc[i]));
-            o.line(&format!(
+            o.o.line(&format!("{name}(): {} {{", ctx.comp_enc[i]));
+            if gate {
+                let size = ctx.types.composites[i].1.size;
+                o.o.line(&format!(
+                    "if (this.$t.version < {}) {{ const s = new Uint8Array({size}); return this.$c{idx}.$at(rt.view(s), s, 0); }}",
+                    f.since
+                ));
+            }
+            o.o.line(&format!(
                 "return this.$c{idx}.$at(this.$v, this.$b, {off});"
             ));
-            o.line("}");
+            o.o.line("}");
         }
         Kind::Prim(p) if p.ty == P::Char && p.len != 1 => {
             o.doc(&format!(
@@ -403,5 +420,27 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, idx: usize) {
             o.line("return this;");
             o.line("}");
         }
+    }
+}
+
+/// An [`Out`] that puts `line` (the version check of a setter) first in each setter's body: after
+/// the first line that opens a method (`...): this {`).
+struct Gate<'o> {
+    o: &'o mut Out,
+    line: Option<String>,
+}
+
+impl Gate<'_> {
+    fn line(&mut self, l: &str) {
+        self.o.line(l);
+        if l.ends_with("): this {") {
+            if let Some(g) = &self.line {
+                self.o.line(g);
+            }
+        }
+    }
+
+    fn doc(&mut self, d: &str) {
+        self.o.doc(d);
     }
 }

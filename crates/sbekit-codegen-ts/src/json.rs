@@ -112,12 +112,15 @@ pub fn json_ts(ctx: &Ctx) -> String {
     o.line("throw new TypeError(\"not a message decoder of this schema\");");
     o.line("}");
     o.doc(
-        "Writes a decoded message again with the encoders, at `offset` of `b`; returns its length.",
+        "Writes a decoded message again with the encoders at its acting version, at `offset` of `b`; returns its length.",
     );
     o.line("export function reencode(d: AnyDecoder, b: Uint8Array, offset = 0): number {");
     for n in &ctx.msgs {
         o.line(&format!("if (d instanceof {}) {{", n.dec));
-        o.line(&format!("const e = new {}().wrap(b, offset);", n.enc));
+        o.line(&format!(
+            "const e = new {}().wrap(b, offset, d.sbeActingVersion());",
+            n.enc
+        ));
         o.line(&format!("{}(d, e);", fn_name("$c", n)));
         o.line("return e.finish();");
         o.line("}");
@@ -265,7 +268,7 @@ fn json_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         let name = &n.name;
         let fmt = match &f.kind {
             Kind::Prim(p) if p.ty == P::Char && p.len == 1 => format!(
-                "rt.jtext(rt.untilNul(Uint8Array.of(x)), {})",
+                "rt.jtext(Uint8Array.of(x), {})",
                 utf8(p.char_encoding.as_deref())
             ),
             Kind::Prim(p) if p.ty == P::Char => format!(

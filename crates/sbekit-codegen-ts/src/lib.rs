@@ -241,7 +241,18 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(plan: &'a sbekit_plan::Plan, types: TypeTables) -> Ctx<'a> {
+    fn new(plan: &'a sbekit_plan::Plan, mut types: TypeTables) -> Ctx<'a> {
+        // A composite member is absent at older acting versions only when it is newer than
+        // every field holding the composite (`sbekit decode`'s reading); otherwise it is as
+        // old as its holder, which the holder's own version check covers.
+        for (name, c) in &mut types.composites {
+            let holders = plan.composite_holder_since(name);
+            for m in &mut c.members {
+                if m.since <= holders {
+                    m.since = 0;
+                }
+            }
+        }
         let mut s = Scope::module();
         let enums = types
             .enums

@@ -139,10 +139,13 @@ pub fn messages_ts(ctx: &Ctx) -> String {
     o.line("} catch (e) {");
     o.line("throw rt.within(e, \"messageHeader\");");
     o.line("}");
-    o.line(&format!(
-        "if (h.schemaId !== SCHEMA_ID) throw new rt.SbeDecodeError(\"wrongSchemaId\", offset + {}, `schema id ${{h.schemaId}}, expected ${{SCHEMA_ID}}`, \"messageHeader\");",
-        h.schema_id.offset
-    ));
+    // A constant schemaId is not on the wire: there is nothing to check (as `sbekit decode`).
+    if h.schema_id.constant.is_none() {
+        o.line(&format!(
+            "if (h.schemaId !== SCHEMA_ID) throw new rt.SbeDecodeError(\"wrongSchemaId\", offset + {}, `schema id ${{h.schemaId}}, expected ${{SCHEMA_ID}}`, \"messageHeader\");",
+            h.schema_id.offset
+        ));
+    }
     o.line("switch (h.templateId) {");
     for (m, n) in l.messages.iter().zip(&ctx.msgs) {
         o.line(&format!(

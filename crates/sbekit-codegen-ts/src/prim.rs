@@ -165,14 +165,15 @@ pub fn json_value(v: &PrimitiveValue, ty: P) -> String {
                 "null".into()
             }
         }
-        P::Char => {
-            let b = match v {
-                PrimitiveValue::Bytes(b) => b.clone(),
-                other => vec![wire_bits(other, P::Char) as u8],
-            };
-            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-            json_text(&b[..end], true)
-        }
+        P::Char => match v {
+            // Text up to the first NUL; one char is one character, NUL included (as `sbekit
+            // decode` prints an absent or null `char` field: "\u0000", not "").
+            PrimitiveValue::Bytes(b) => {
+                let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                json_text(&b[..end], true)
+            }
+            other => json_text(&[wire_bits(other, P::Char) as u8], true),
+        },
         _ => int_digits(v, ty),
     }
 }

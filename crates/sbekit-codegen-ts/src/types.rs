@@ -211,7 +211,7 @@ fn composite_encoder(o: &mut Out, ctx: &Ctx, i: usize) {
     o.line("return this;");
     o.line("}");
     for (k, (f, n)) in fields.iter().zip(&m.fields).enumerate() {
-        setter(o, ctx, f, n, k);
+        setter(o, ctx, f, n, k, false);
     }
     o.line("}");
     let _ = read;

@@ -3,8 +3,10 @@
 //! [`generate`] turns IR (from `sbekit_schema::load_ir` or a `.sbeir` file) into the source of
 //! one Rust module: for every message a checked decoder (`CarDecoder::decode`), group
 //! iterators, an encoder with ordered sections (`CarEncoder::new` ... `finish`), plus enums,
-//! bit sets, composites and a dispatcher over all messages (`AnyMessage::decode`). The output
-//! uses the small `sbekit-runtime` crate, contains no `unsafe`, and cannot panic on any input.
+//! bit sets, composites, a dispatcher over all messages (`AnyMessage::decode`), and for
+//! `sbekit conformance` a JSON printer (`to_json`, the JSON `sbekit decode` prints) and a
+//! re-encoder (`reencode`, at the message's acting version). The output uses the small
+//! `sbekit-runtime` crate, contains no `unsafe`, and cannot panic on any input.
 //!
 //! The output is laid out by `prettyplease`, so it reads like code and is the same on every
 //! machine whatever its rustfmt; [`Options::rustfmt`] additionally runs the machine's `rustfmt`
@@ -238,6 +240,16 @@ pub fn write_module(ir: &Ir, dir: &Path, opts: &Options) -> Result<PathBuf, GenE
     let path = dir.join(format!("{}.rs", module_name(ir)));
     write_atomic(&path, &text)?;
     Ok(path)
+}
+
+/// The source of the conformance program `sbekit conformance` runs, over generated modules at
+/// `paths` (crate or module paths, such as `baseline_sbe`): reads u32le-framed messages on stdin
+/// and writes, in mode `json`, one JSON line per message (the module's `to_json`), or in mode
+/// `reencode`, each message re-encoded at its acting version (the module's `reencode`),
+/// u32le-framed. With several paths it takes the schema's index after the mode. Every crate
+/// [`write_crate`] writes ships it as `examples/sbe_conformance.rs`.
+pub fn conformance_program(paths: &[&str]) -> String {
+    emit::json::conformance_program(paths)
 }
 
 /// How a standalone crate refers to the runtime in its `Cargo.toml`.

@@ -2,8 +2,9 @@
 //!
 //! For each schema the generated codecs go into a scratch directory with the conformance program
 //! that ships with every generated package (C++: `examples/sbe_conformance.cpp`; TypeScript:
-//! `examples/sbe_conformance.mjs`), which is built once for all the schemas of a run (one C++
-//! program, one `tsc` run) and fed u32le-framed messages on stdin in two modes:
+//! `examples/sbe_conformance.mjs`; Rust: `examples/sbe_conformance.rs`), which is built once for
+//! all the schemas of a run (one C++ program, one `tsc` run, one cargo build of one crate holding
+//! every generated module) and fed u32le-framed messages on stdin in two modes:
 //!
 //! - `json`: one JSON line per message, which must equal what `sbekit decode --framing u32le`
 //!   prints for it (numbers compared as values; a top-level `"$version"` member, which `sbekit
@@ -13,8 +14,9 @@
 //!   version. A message written at the schema's version must come back byte-identical with its
 //!   padding zeroed: each byte equal to the input's or to what `sbekit encode` writes for its
 //!   JSON (padding zeroed, but unknown set bits dropped, which generated encoders keep); a
-//!   message of another version must decode to the same JSON (C++; the TypeScript re-encoder
-//!   writes at the schema's version only, so for TypeScript that check is left out).
+//!   message of another version must decode to the same JSON, and one of an older version must
+//!   carry that version in its header (the JSON alone cannot tell: a field newer than the
+//!   acting version prints its null value whether it is absent or written null).
 //!
 //! Without a messages file the input is random messages (`sbekit_otf::random`) of every message
 //! type, written at the schema's version, at every older version, and by a newer writer with
@@ -35,7 +37,7 @@ pub enum Lang {
     Cpp,
     /// TypeScript (`sbekit-codegen-ts`), built with `tsc` and run with `node`.
     TypeScript,
-    /// Rust (`sbekit-codegen`).
+    /// Rust (`sbekit-codegen`), built with `cargo` (offline: the runtime is bundled).
     Rust,
 }
 
@@ -157,6 +159,7 @@ struct Case {
 
 struct Schema {
     path: PathBuf,
+    ir: sbekit_ir::Ir,
     layout: sbekit_ir::layout::Layout,
     decoder: sbekit_otf::Decoder,
     encoder: sbekit_encode::Encoder,
@@ -194,6 +197,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         let encoder = sbekit_encode::Encoder::new(&layout);
         schemas.push(Schema {
             path: p.clone(),
+            ir,
             layout,
             decoder,
             encoder,
@@ -215,11 +219,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
     let prog = match opts.lang {
         Lang::Cpp => build_cpp(&scratch, &schemas)?,
         Lang::TypeScript => build_ts(&scratch, &schemas)?,
-        Lang::Rust => {
-            return Err(Error::Usage(
-                "conformance for rust is not available yet: the generated Rust codecs have no JSON printer".into(),
-            ))
-        }
+        Lang::Rust => build_rust(&scratch, &schemas)?,
     };
     let mut sum = Summary {
         lang: opts.lang.name(),
@@ -233,7 +233,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         let re = prog.run("reencode", i, &input)?;
         jsonl.extend_from_slice(&json);
         reenc.extend_from_slice(&re);
-        compare(opts.lang, s, &json, &re, &mut sum);
+        compare(s, &json, &re, &mut sum);
     }
     if let Some(k) = &opts.keep {
         std::fs::write(k.join(format!("{}.jsonl", opts.lang.name())), &jsonl)?;
@@ -295,6 +295,13 @@ fn header_version(l: &sbekit_ir::layout::Layout, b: &[u8]) -> Option<u64> {
     read_slot(l, &l.header.version, b)
 }
 
+/// True when the message's header names a version older than the schema's (a newer writer's
+/// version cannot be written by these codecs: they write theirs, or the header's with their
+/// block lengths).
+fn older(l: &sbekit_ir::layout::Layout, b: &[u8]) -> bool {
+    header_version(l, b).is_some_and(|v| v < u64::from(l.version))
+}
+
 fn random_cases(ir: &sbekit_ir::Ir, seed: u64, per: usize) -> Vec<Case> {
     let mut rng = Rng::new(0x5be_c0f0 ^ seed);
     let version = u32::try_from(ir.version).unwrap_or(0);
@@ -335,13 +342,6 @@ fn random_cases(ir: &sbekit_ir::Ir, seed: u64, per: usize) -> Vec<Case> {
         }
     }
     out
-}
-
-/// True when the language's re-encoder writes a message at its acting version. The TypeScript
-/// `reencode` writes at the schema's version, so for TypeScript messages of other versions are
-/// checked by their JSON only (their re-encoding is not compared).
-pub fn reencodes_at_acting_version(lang: Lang) -> bool {
-    lang != Lang::TypeScript
 }
 
 /// JSON values equal, numbers compared as values (a float printed in another form, or an
@@ -395,7 +395,7 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-fn compare(lang: Lang, s: &Schema, json: &[u8], re: &[u8], sum: &mut Summary) {
+fn compare(s: &Schema, json: &[u8], re: &[u8], sum: &mut Summary) {
     let name = s.path.display().to_string();
     let text = String::from_utf8_lossy(json);
     let lines: Vec<&str> = text.lines().collect();
@@ -459,11 +459,22 @@ fn compare(lang: Lang, s: &Schema, json: &[u8], re: &[u8], sum: &mut Summary) {
                     hex(got)
                 ));
             }
-        } else if reencodes_at_acting_version(lang)
-            && !otf(&s.decoder, got).is_some_and(|g| same_json(&w, &g))
-        {
+        } else if !otf(&s.decoder, got).is_some_and(|g| same_json(&w, &g)) {
             sum.disagree(format!(
                 "{name}: message {i}: re-encoded at its acting version, it decodes differently\n  input:     {}\n  generated: {}",
+                hex(&c.bytes),
+                hex(got)
+            ));
+        } else if older(&s.layout, &c.bytes)
+            && header_version(&s.layout, got) != header_version(&s.layout, &c.bytes)
+        {
+            // The same JSON could come from a message written at the schema's version (fields
+            // newer than the acting version print their null values either way): the header
+            // says which version the encoder wrote.
+            sum.disagree(format!(
+                "{name}: message {i}: written at version {:?}, re-encoded at version {:?}\n  input:     {}\n  generated: {}",
+                header_version(&s.layout, &c.bytes),
+                header_version(&s.layout, got),
                 hex(&c.bytes),
                 hex(got)
             ));
@@ -715,5 +726,105 @@ fn build_ts(dir: &Path, schemas: &[Schema]) -> Result<Program, Error> {
         cmd: vec!["node".into(), script.display().to_string()],
         multi: false,
         extra,
+    })
+}
+
+/// `cargo`: `$CARGO` (set when running under cargo), else `cargo` on the PATH.
+fn cargo() -> Option<String> {
+    if let Ok(c) = std::env::var("CARGO") {
+        if !c.is_empty() && tool_works(&c, "--version") {
+            return Some(c);
+        }
+    }
+    tool_works("cargo", "--version").then(|| "cargo".to_string())
+}
+
+/// Builds the Rust conformance program: for one schema the generated crate's own example (as a
+/// user would run it), for several one crate holding every generated module and the same
+/// program over all of them. Offline, with its own target directory in the scratch directory.
+fn build_rust(dir: &Path, schemas: &[Schema]) -> Result<Program, Error> {
+    let cargo = cargo().ok_or_else(|| {
+        Error::MissingToolchain(
+            "cargo".into(),
+            "install a Rust toolchain (rustup) or set CARGO".into(),
+        )
+    })?;
+    let target = dir.join("target");
+    let (manifest, args, exe) = if schemas.len() == 1 {
+        let s = &schemas[0];
+        let krate = dir.join("s00");
+        sbekit_codegen::write_crate(
+            &s.ir,
+            &krate,
+            "sbe-conformance-s00",
+            &sbekit_codegen::RuntimeDep::Bundled,
+            &sbekit_codegen::Options::default(),
+        )
+        .map_err(|e| Error::Build(format!("{}: {e}", s.path.display())))?;
+        (
+            krate.join("Cargo.toml"),
+            vec!["--example", "sbe_conformance"],
+            target.join("debug/examples/sbe_conformance"),
+        )
+    } else {
+        let src = dir.join("src");
+        std::fs::create_dir_all(&src)?;
+        let mut mods = Vec::new();
+        let mut main = String::new();
+        for (i, s) in schemas.iter().enumerate() {
+            let m = format!("s{i:02}");
+            let text = sbekit_codegen::generate_layout(&s.layout, &Default::default())
+                .map_err(|e| Error::Build(format!("{}: {e}", s.path.display())))?;
+            std::fs::write(src.join(format!("{m}.rs")), text)?;
+            main.push_str(&format!("#[allow(dead_code)]\nmod {m};\n"));
+            mods.push(m);
+        }
+        let paths: Vec<&str> = mods.iter().map(String::as_str).collect();
+        let program = sbekit_codegen::conformance_program(&paths);
+        std::fs::write(src.join("main.rs"), format!("{program}\n{main}"))?;
+        let rt = dir.join("sbekit-runtime");
+        std::fs::create_dir_all(rt.join("src"))?;
+        std::fs::write(
+            rt.join("Cargo.toml"),
+            "[package]\nname = \"sbekit-runtime\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[features]\ndefault = [\"std\"]\nstd = []\n",
+        )?;
+        for (p, text) in sbekit_runtime::SOURCE_FILES {
+            let f = rt.join(p);
+            if let Some(d) = f.parent() {
+                std::fs::create_dir_all(d)?;
+            }
+            std::fs::write(f, text)?;
+        }
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            "[package]\nname = \"sbe-conformance\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nsbekit-runtime = { path = \"sbekit-runtime\" }\n\n[[bin]]\nname = \"sbe_conformance\"\npath = \"src/main.rs\"\n",
+        )?;
+        (
+            dir.join("Cargo.toml"),
+            vec!["--bin", "sbe_conformance"],
+            target.join("debug/sbe_conformance"),
+        )
+    };
+    // Built alone, wherever the scratch directory is (not as part of an enclosing workspace).
+    let mut toml = std::fs::read_to_string(&manifest)?;
+    if !toml.contains("[workspace]") {
+        toml.push_str("\n[workspace]\n");
+        std::fs::write(&manifest, toml)?;
+    }
+    let out = Command::new(&cargo)
+        .arg("build")
+        .arg("--quiet")
+        .arg("--offline")
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .args(&args)
+        .env("CARGO_TARGET_DIR", &target)
+        .env_remove("RUSTFLAGS")
+        .output()?;
+    check(out, "cargo build (the Rust conformance program)")?;
+    Ok(Program {
+        cmd: vec![exe.display().to_string()],
+        multi: schemas.len() > 1,
+        extra: Vec::new(),
     })
 }

@@ -457,6 +457,37 @@ pub struct VarDataInfo {
 }
 
 impl Plan {
+    /// The newest `sinceVersion` of the fields (of messages, groups and composites) whose type
+    /// is composite `composite`. A member of the composite is absent at an acting version older
+    /// than its own `sinceVersion` only when that is newer than this (as `sbekit decode` reads
+    /// it); otherwise the member is as old as the field holding it.
+    pub fn composite_holder_since(&self, composite: &str) -> u32 {
+        fn body(b: &Body, k: &str, max: &mut u32) {
+            for f in &b.fields {
+                if matches!(&f.kind, Kind::Composite { ty } if ty == k) {
+                    *max = (*max).max(f.since);
+                }
+            }
+            for s in &b.sections {
+                if let Section::Group { body: gb, .. } = s {
+                    body(gb, k, max);
+                }
+            }
+        }
+        let mut max = 0;
+        for m in &self.messages {
+            body(&m.body, composite, &mut max);
+        }
+        for c in self.composites.values() {
+            for f in &c.members {
+                if matches!(&f.kind, Kind::Composite { ty } if ty == composite) {
+                    max = max.max(f.since);
+                }
+            }
+        }
+        max
+    }
+
     /// The plan of a schema's layout.
     pub fn new(layout: &sbekit_ir::layout::Layout) -> Result<Plan, PlanError> {
         build::plan(layout)

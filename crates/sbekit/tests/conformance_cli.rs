@@ -30,6 +30,20 @@ fn missing_compiler_exits_2_and_names_it() {
 }
 
 #[test]
+fn missing_cargo_exits_2_and_names_it() {
+    let empty = tempfile::tempdir().expect("tempdir");
+    let out = sbekit()
+        .args(["conformance", "--schema", &schema(), "--lang", "rust"])
+        .env("PATH", empty.path())
+        .env_remove("CARGO")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cargo not found"), "{err}");
+}
+
+#[test]
 fn unknown_language_exits_2() {
     let out = sbekit()
         .args(["conformance", "--schema", &schema(), "--lang", "cobol"])

@@ -26,6 +26,10 @@ pub fn files(ir: &Ir, name: &str, runtime: &RuntimeDep, body: &str) -> Vec<(Stri
     let mut out = vec![
         ("Cargo.toml".to_string(), toml),
         ("src/lib.rs".to_string(), lib),
+        (
+            "examples/sbe_conformance.rs".to_string(),
+            super::json::conformance_program(&[&name.replace('-', "_")]),
+        ),
     ];
     if *runtime == RuntimeDep::Bundled {
         out.push((

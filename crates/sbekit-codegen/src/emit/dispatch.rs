@@ -130,9 +130,12 @@ impl Gen<'_> {
             "pub fn decode(buf: &'a [u8]) -> {R}<Self, rt::DecodeError> {{"
         );
         w!(out, "let h = HeaderFields::read(buf)?;");
-        w!(out, "if h.schema_id != SCHEMA_ID {{");
-        w!(out, "return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::WrongSchemaId {{ expected: rt::Int::to_u64(SCHEMA_ID), found: rt::Int::to_u64(h.schema_id) }}, {}));", h.schema_id.offset);
-        w!(out, "}}");
+        // A constant schemaId is not on the wire: there is nothing to check (as `sbekit decode`).
+        if !h.schema_id.is_constant() {
+            w!(out, "if h.schema_id != SCHEMA_ID {{");
+            w!(out, "return {ERR}(rt::DecodeError::new(rt::DecodeErrorKind::WrongSchemaId {{ expected: rt::Int::to_u64(SCHEMA_ID), found: rt::Int::to_u64(h.schema_id) }}, {}));", h.schema_id.offset);
+            w!(out, "}}");
+        }
         w!(out, "match h.template_id {{");
         for (v, p, _) in &variants {
             w!(

@@ -36,6 +36,7 @@ mod dispatch;
 mod encoder;
 mod enums;
 mod groups;
+pub(crate) mod json;
 mod sets;
 
 /// The Rust type of a primitive.
@@ -217,6 +218,7 @@ pub fn emit(s: &Plan, opts: &Options) -> String {
         g.body_encoder(&m.body, Some(id));
     }
     g.dispatch();
+    g.json();
     g.out
 }
 

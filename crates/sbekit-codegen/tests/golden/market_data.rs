@@ -1019,3 +1019,298 @@ impl<'a> AnyMessage<'a> {
         }
     }
 }
+/// Bytes as a JSON string: valid UTF-8 kept when `utf8`, otherwise one code point per byte
+/// (Latin-1), as `sbekit decode` prints text.
+#[allow(dead_code)]
+fn sbe_json_text<W: ::core::fmt::Write>(
+    w: &mut W,
+    b: &[u8],
+    utf8: bool,
+) -> ::core::fmt::Result {
+    w.write_char('"')?;
+    let text = if utf8 {
+        ::core::str::from_utf8(b).ok()
+    } else {
+        ::core::option::Option::None
+    };
+    let mut one = |c: char| -> ::core::fmt::Result {
+        match c {
+            '"' => w.write_str("\\\""),
+            '\\' => w.write_str("\\\\"),
+            c if (c as u32) < 0x20 => write!(w, "\\u{:04x}", c as u32),
+            c => w.write_char(c),
+        }
+    };
+    match text {
+        ::core::option::Option::Some(t) => {
+            for c in t.chars() {
+                one(c)?;
+            }
+        }
+        ::core::option::Option::None => {
+            for &x in b {
+                one(char::from(x))?;
+            }
+        }
+    }
+    w.write_char('"')
+}
+/// A `f32` as JSON: the shortest text that reads back the same; `null` if not finite.
+#[allow(dead_code)]
+fn sbe_json_f32<W: ::core::fmt::Write>(w: &mut W, v: f32) -> ::core::fmt::Result {
+    if v.is_finite() { write!(w, "{v:?}") } else { w.write_str("null") }
+}
+/// A `f64` as JSON: the shortest text that reads back the same; `null` if not finite.
+#[allow(dead_code)]
+fn sbe_json_f64<W: ::core::fmt::Write>(w: &mut W, v: f64) -> ::core::fmt::Result {
+    if v.is_finite() { write!(w, "{v:?}") } else { w.write_str("null") }
+}
+/// A `Side` value as JSON: its name, `null` for the null value, else the number.
+#[allow(dead_code)]
+fn sbe_json_e0<W: ::core::fmt::Write>(w: &mut W, v: Side) -> ::core::fmt::Result {
+    let raw = v.to_raw();
+    if raw == 255_u8 {
+        return w.write_str("null");
+    }
+    if raw == 0_u8 {
+        return w.write_str("\"Buy\"");
+    }
+    if raw == 1_u8 {
+        return w.write_str("\"Sell\"");
+    }
+    write!(w, "{}", i64::from(raw))
+}
+/// A `messageHeader` composite as JSON, read at acting version `av`.
+#[allow(dead_code)]
+fn sbe_json_c0<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &MessageHeaderDecoder<'_>,
+    av: u64,
+) -> ::core::fmt::Result {
+    let _ = (d, av);
+    w.write_str("{")?;
+    w.write_str("\"blockLength\":")?;
+    {
+        write!(w, "{}", d.block_length())?;
+    }
+    w.write_str(",\"templateId\":")?;
+    {
+        write!(w, "{}", d.template_id())?;
+    }
+    w.write_str(",\"schemaId\":")?;
+    {
+        write!(w, "{}", d.schema_id())?;
+    }
+    w.write_str(",\"version\":")?;
+    {
+        write!(w, "{}", d.version())?;
+    }
+    w.write_str("}")
+}
+/// Copies a `messageHeader` composite.
+#[allow(dead_code)]
+fn sbe_copy_c0(d: &MessageHeaderDecoder<'_>, mut e: MessageHeaderEncoder<'_>) {
+    let _ = (d, &mut e);
+    e.block_length(d.block_length());
+    e.template_id(d.template_id());
+    e.schema_id(d.schema_id());
+    e.version(d.version());
+}
+/// `MarketUpdates.trades` as JSON.
+fn sbe_json_b0<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &MarketUpdatesTradesDecoder<'_>,
+) -> ::core::fmt::Result {
+    let _ = d;
+    w.write_str("{")?;
+    w.write_str("\"timestamp\":")?;
+    {
+        write!(w, "{}", d.timestamp())?;
+    }
+    w.write_str(",\"symbol\":")?;
+    {
+        sbe_json_text(w, rt::trim_nul(d.symbol()), false)?;
+    }
+    w.write_str(",\"price\":")?;
+    {
+        write!(w, "{}", d.price())?;
+    }
+    w.write_str(",\"size\":")?;
+    {
+        write!(w, "{}", d.size())?;
+    }
+    w.write_str(",\"flags\":")?;
+    {
+        write!(w, "{}", d.flags())?;
+    }
+    w.write_str("}")
+}
+/// Copies `MarketUpdates.trades` into its encoder.
+fn sbe_copy_b0(
+    d: &MarketUpdatesTradesDecoder<'_>,
+    e: &mut MarketUpdatesTradesEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.timestamp(d.timestamp());
+    e.symbol(d.symbol());
+    e.price(d.price());
+    e.size(d.size());
+    e.flags(d.flags());
+    ::core::result::Result::Ok(())
+}
+/// `MarketUpdates.levelUpdates` as JSON.
+fn sbe_json_b1<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &MarketUpdatesLevelUpdatesDecoder<'_>,
+) -> ::core::fmt::Result {
+    let _ = d;
+    w.write_str("{")?;
+    w.write_str("\"timestamp\":")?;
+    {
+        write!(w, "{}", d.timestamp())?;
+    }
+    w.write_str(",\"symbol\":")?;
+    {
+        sbe_json_text(w, rt::trim_nul(d.symbol()), false)?;
+    }
+    w.write_str(",\"price\":")?;
+    {
+        write!(w, "{}", d.price())?;
+    }
+    w.write_str(",\"size\":")?;
+    {
+        write!(w, "{}", d.size())?;
+    }
+    w.write_str(",\"flags\":")?;
+    {
+        write!(w, "{}", d.flags())?;
+    }
+    w.write_str(",\"side\":")?;
+    {
+        sbe_json_e0(w, d.side())?;
+    }
+    w.write_str("}")
+}
+/// Copies `MarketUpdates.levelUpdates` into its encoder.
+fn sbe_copy_b1(
+    d: &MarketUpdatesLevelUpdatesDecoder<'_>,
+    e: &mut MarketUpdatesLevelUpdatesEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.timestamp(d.timestamp());
+    e.symbol(d.symbol());
+    e.price(d.price());
+    e.size(d.size());
+    e.flags(d.flags());
+    e.side(d.side());
+    ::core::result::Result::Ok(())
+}
+/// `MarketUpdates` as JSON.
+fn sbe_json_b2<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &MarketUpdatesDecoder<'_>,
+) -> ::core::fmt::Result {
+    let _ = d;
+    w.write_str("{")?;
+    w.write_str("\"sequenceNumber\":")?;
+    {
+        write!(w, "{}", d.sequence_number())?;
+    }
+    w.write_str(",\"trades\":")?;
+    w.write_str("[")?;
+    {
+        let it = d.trades();
+        for (i, x) in it.enumerate() {
+            if i > 0 {
+                w.write_str(",")?;
+            }
+            sbe_json_b0(w, &x)?;
+        }
+    }
+    w.write_str("]")?;
+    w.write_str(",\"levelUpdates\":")?;
+    w.write_str("[")?;
+    {
+        let it = d.level_updates();
+        for (i, x) in it.enumerate() {
+            if i > 0 {
+                w.write_str(",")?;
+            }
+            sbe_json_b1(w, &x)?;
+        }
+    }
+    w.write_str("]")?;
+    w.write_str("}")
+}
+/// Copies `MarketUpdates` into its encoder.
+fn sbe_copy_b2(
+    d: &MarketUpdatesDecoder<'_>,
+    e: &mut MarketUpdatesEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.sequence_number(d.sequence_number());
+    {
+        let it = d.trades();
+        e.trades(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_copy_b0(&x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    {
+        let it = d.level_updates();
+        e.level_updates(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_copy_b1(&x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    ::core::result::Result::Ok(())
+}
+impl AnyMessage<'_> {
+    /// Bytes from the start of the header to the end of the message.
+    #[inline]
+    pub fn encoded_length(&self) -> usize {
+        match *self {
+            Self::MarketUpdates(d) => d.encoded_length(),
+        }
+    }
+    /// The schema version the writer used (from the message header).
+    #[inline]
+    pub fn acting_version(&self) -> u64 {
+        match *self {
+            Self::MarketUpdates(d) => d.acting_version(),
+        }
+    }
+}
+/// Writes a message as one line of JSON (no newline), as `sbekit decode` prints it:
+/// text valid in its declared encoding kept, other bytes one code point each (Latin-1).
+pub fn to_json<W: ::core::fmt::Write>(
+    m: &AnyMessage<'_>,
+    w: &mut W,
+) -> ::core::fmt::Result {
+    match *m {
+        AnyMessage::MarketUpdates(d) => sbe_json_b2(w, &d),
+    }
+}
+/// Writes a decoded message again with the encoders, at its acting version, at the start
+/// of `buf`; returns its length. `buf` should be zeroed: padding is not written.
+///
+/// At the schema's version (or a newer one, which is written as the schema's) this is the
+/// message encoder with every field, group and var data set from the decoder. At an older
+/// version the header carries that version, each block is filled by the encoder's setters
+/// and cut to the length that version writes, and sections newer than it are left out.
+pub fn reencode(
+    m: &AnyMessage<'_>,
+    buf: &mut [u8],
+) -> ::core::result::Result<usize, rt::EncodeError> {
+    match *m {
+        AnyMessage::MarketUpdates(d) => {
+            let mut e = MarketUpdatesEncoder::new(buf)?;
+            sbe_copy_b2(&d, &mut e)?;
+            e.finish()
+        }
+    }
+}

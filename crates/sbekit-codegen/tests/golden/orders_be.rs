@@ -2114,3 +2114,767 @@ impl<'a> AnyMessage<'a> {
         }
     }
 }
+/// Bytes as a JSON string: valid UTF-8 kept when `utf8`, otherwise one code point per byte
+/// (Latin-1), as `sbekit decode` prints text.
+#[allow(dead_code)]
+fn sbe_json_text<W: ::core::fmt::Write>(
+    w: &mut W,
+    b: &[u8],
+    utf8: bool,
+) -> ::core::fmt::Result {
+    w.write_char('"')?;
+    let text = if utf8 {
+        ::core::str::from_utf8(b).ok()
+    } else {
+        ::core::option::Option::None
+    };
+    let mut one = |c: char| -> ::core::fmt::Result {
+        match c {
+            '"' => w.write_str("\\\""),
+            '\\' => w.write_str("\\\\"),
+            c if (c as u32) < 0x20 => write!(w, "\\u{:04x}", c as u32),
+            c => w.write_char(c),
+        }
+    };
+    match text {
+        ::core::option::Option::Some(t) => {
+            for c in t.chars() {
+                one(c)?;
+            }
+        }
+        ::core::option::Option::None => {
+            for &x in b {
+                one(char::from(x))?;
+            }
+        }
+    }
+    w.write_char('"')
+}
+/// A `f32` as JSON: the shortest text that reads back the same; `null` if not finite.
+#[allow(dead_code)]
+fn sbe_json_f32<W: ::core::fmt::Write>(w: &mut W, v: f32) -> ::core::fmt::Result {
+    if v.is_finite() { write!(w, "{v:?}") } else { w.write_str("null") }
+}
+/// A `f64` as JSON: the shortest text that reads back the same; `null` if not finite.
+#[allow(dead_code)]
+fn sbe_json_f64<W: ::core::fmt::Write>(w: &mut W, v: f64) -> ::core::fmt::Result {
+    if v.is_finite() { write!(w, "{v:?}") } else { w.write_str("null") }
+}
+/// A `Side` value as JSON: its name, `null` for the null value, else the number.
+#[allow(dead_code)]
+fn sbe_json_e0<W: ::core::fmt::Write>(w: &mut W, v: Side) -> ::core::fmt::Result {
+    let raw = v.to_raw();
+    if raw == 0_u8 {
+        return w.write_str("null");
+    }
+    if raw == 66_u8 {
+        return w.write_str("\"Buy\"");
+    }
+    if raw == 83_u8 {
+        return w.write_str("\"Sell\"");
+    }
+    write!(w, "{}", i64::from(raw))
+}
+/// A `Venue` value as JSON: its name, `null` for the null value, else the number.
+#[allow(dead_code)]
+fn sbe_json_e1<W: ::core::fmt::Write>(w: &mut W, v: Venue) -> ::core::fmt::Result {
+    let raw = v.to_raw();
+    if raw == 65535_u16 {
+        return w.write_str("null");
+    }
+    if raw == 1_u16 {
+        return w.write_str("\"Lit\"");
+    }
+    if raw == 2_u16 {
+        return w.write_str("\"Dark\"");
+    }
+    if raw == 300_u16 {
+        return w.write_str("\"Auction\"");
+    }
+    write!(w, "{}", i64::from(raw))
+}
+/// A `Flags` value as JSON: each choice, true or false.
+#[allow(dead_code)]
+fn sbe_json_s0<W: ::core::fmt::Write>(w: &mut W, v: Flags) -> ::core::fmt::Result {
+    let b = v.bits();
+    w.write_str("{")?;
+    w.write_str("\"Hidden\":")?;
+    w.write_str(if b & 0x1 != 0 { "true" } else { "false" })?;
+    w.write_str(",\"PostOnly\":")?;
+    w.write_str(if b & 0x2 != 0 { "true" } else { "false" })?;
+    w.write_str(",\"Iceberg\":")?;
+    w.write_str(if b & 0x80000000 != 0 { "true" } else { "false" })?;
+    w.write_str("}")
+}
+/// A `Price` composite as JSON, read at acting version `av`.
+#[allow(dead_code)]
+fn sbe_json_c0<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &PriceDecoder<'_>,
+    av: u64,
+) -> ::core::fmt::Result {
+    let _ = (d, av);
+    w.write_str("{")?;
+    w.write_str("\"mantissa\":")?;
+    {
+        write!(w, "{}", d.mantissa())?;
+    }
+    w.write_str(",\"exponent\":-4")?;
+    w.write_str("}")
+}
+/// Copies a `Price` composite.
+#[allow(dead_code)]
+fn sbe_copy_c0(d: &PriceDecoder<'_>, mut e: PriceEncoder<'_>) {
+    let _ = (d, &mut e);
+    e.mantissa(d.mantissa());
+}
+/// A `messageHeader` composite as JSON, read at acting version `av`.
+#[allow(dead_code)]
+fn sbe_json_c1<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &MessageHeaderDecoder<'_>,
+    av: u64,
+) -> ::core::fmt::Result {
+    let _ = (d, av);
+    w.write_str("{")?;
+    w.write_str("\"blockLength\":")?;
+    {
+        write!(w, "{}", d.block_length())?;
+    }
+    w.write_str(",\"templateId\":")?;
+    {
+        write!(w, "{}", d.template_id())?;
+    }
+    w.write_str(",\"schemaId\":")?;
+    {
+        write!(w, "{}", d.schema_id())?;
+    }
+    w.write_str(",\"version\":")?;
+    {
+        write!(w, "{}", d.version())?;
+    }
+    w.write_str("}")
+}
+/// Copies a `messageHeader` composite.
+#[allow(dead_code)]
+fn sbe_copy_c1(d: &MessageHeaderDecoder<'_>, mut e: MessageHeaderEncoder<'_>) {
+    let _ = (d, &mut e);
+    e.block_length(d.block_length());
+    e.template_id(d.template_id());
+    e.schema_id(d.schema_id());
+    e.version(d.version());
+}
+/// `Order.fills.legs` as JSON.
+fn sbe_json_b0<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &OrderFillsLegsDecoder<'_>,
+) -> ::core::fmt::Result {
+    let _ = d;
+    w.write_str("{")?;
+    w.write_str("\"ratio\":")?;
+    match d.ratio() {
+        ::core::option::Option::Some(x) => {
+            write!(w, "{}", x)?;
+        }
+        ::core::option::Option::None => {
+            w.write_str("-32768")?;
+        }
+    }
+    w.write_str("}")
+}
+/// Copies `Order.fills.legs` into its encoder.
+fn sbe_copy_b0(
+    d: &OrderFillsLegsDecoder<'_>,
+    e: &mut OrderFillsLegsEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.ratio(d.ratio());
+    ::core::result::Result::Ok(())
+}
+/// Writes `Order.fills.legs` at acting version `v` (older than the schema's).
+fn sbe_vcopy_b0(
+    d: &OrderFillsLegsDecoder<'_>,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 2];
+    {
+        let e = &mut OrderFillsLegsEncoder {
+            block: &mut blk,
+        };
+        let _ = (d, &mut *e);
+        e.ratio(d.ratio());
+    }
+    let len = 2_usize;
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    ::core::result::Result::Ok(())
+}
+/// `Order.fills` as JSON.
+fn sbe_json_b1<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &OrderFillsDecoder<'_>,
+) -> ::core::fmt::Result {
+    let _ = d;
+    w.write_str("{")?;
+    w.write_str("\"fillQty\":")?;
+    {
+        write!(w, "{}", d.fill_qty())?;
+    }
+    w.write_str(",\"fillPrice\":")?;
+    match d.fill_price() {
+        ::core::option::Option::Some(x) => {
+            sbe_json_c0(w, &x, d.acting_version())?;
+        }
+        ::core::option::Option::None => {
+            w.write_str("{\"mantissa\":-9223372036854775808,\"exponent\":-4}")?;
+        }
+    }
+    w.write_str(",\"legs\":")?;
+    w.write_str("[")?;
+    {
+        let it = d.legs();
+        for (i, x) in it.enumerate() {
+            if i > 0 {
+                w.write_str(",")?;
+            }
+            sbe_json_b0(w, &x)?;
+        }
+    }
+    w.write_str("]")?;
+    w.write_str(",\"fillNote\":")?;
+    sbe_json_text(w, d.fill_note(), true)?;
+    w.write_str("}")
+}
+/// Copies `Order.fills` into its encoder.
+fn sbe_copy_b1(
+    d: &OrderFillsDecoder<'_>,
+    e: &mut OrderFillsEncoder<'_, '_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.fill_qty(d.fill_qty());
+    if let ::core::option::Option::Some(x) = d.fill_price() {
+        sbe_copy_c0(&x, e.fill_price());
+    }
+    {
+        let it = d.legs();
+        e.legs(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_copy_b0(&x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    e.fill_note(d.fill_note())?;
+    ::core::result::Result::Ok(())
+}
+/// Writes `Order.fills` at acting version `v` (older than the schema's).
+fn sbe_vcopy_b1(
+    d: &OrderFillsDecoder<'_>,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 12];
+    let mut unused = rt::Tail::default();
+    {
+        let e = &mut OrderFillsEncoder {
+            block: &mut blk,
+            tail: &mut unused,
+            next: 0,
+        };
+        let _ = (d, &mut *e);
+        e.fill_qty(d.fill_qty());
+        if let ::core::option::Option::Some(x) = d.fill_price() {
+            sbe_copy_c0(&x, e.fill_price());
+        }
+    }
+    let len = if v >= 1 { 12_usize } else { 4_usize };
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    {
+        let dims = tail.take(4)?;
+        dims.fill(0);
+        rt::put_slice(dims, 0, ((2_usize) as u16).to_be_bytes());
+        rt::put_slice(dims, 2, (d.legs().count() as u16).to_be_bytes());
+        for x in d.legs() {
+            sbe_vcopy_b0(&x, tail, v)?;
+        }
+    }
+    {
+        let x = d.fill_note();
+        tail.write_var((x.len() as u16).to_be_bytes(), x)?;
+    }
+    ::core::result::Result::Ok(())
+}
+/// `Order.marks` as JSON.
+fn sbe_json_b2<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &OrderMarksDecoder<'_>,
+) -> ::core::fmt::Result {
+    let _ = d;
+    w.write_str("{")?;
+    w.write_str("\"mark\":")?;
+    match d.mark() {
+        ::core::option::Option::Some(x) => {
+            write!(w, "{}", x)?;
+        }
+        ::core::option::Option::None => {
+            w.write_str("255")?;
+        }
+    }
+    w.write_str("}")
+}
+/// Copies `Order.marks` into its encoder.
+fn sbe_copy_b2(
+    d: &OrderMarksDecoder<'_>,
+    e: &mut OrderMarksEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    if let ::core::option::Option::Some(x) = d.mark() {
+        e.mark(x);
+    }
+    ::core::result::Result::Ok(())
+}
+/// Writes `Order.marks` at acting version `v` (older than the schema's).
+fn sbe_vcopy_b2(
+    d: &OrderMarksDecoder<'_>,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 1];
+    {
+        let e = &mut OrderMarksEncoder {
+            block: &mut blk,
+        };
+        let _ = (d, &mut *e);
+        if let ::core::option::Option::Some(x) = d.mark() {
+            e.mark(x);
+        }
+    }
+    let len = if v >= 2 { 1_usize } else { 0_usize };
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    ::core::result::Result::Ok(())
+}
+/// `Order` as JSON.
+fn sbe_json_b3<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &OrderDecoder<'_>,
+) -> ::core::fmt::Result {
+    let _ = d;
+    w.write_str("{")?;
+    w.write_str("\"orderId\":")?;
+    {
+        write!(w, "{}", d.order_id())?;
+    }
+    w.write_str(",\"symbol\":")?;
+    {
+        sbe_json_text(w, rt::trim_nul(d.symbol()), false)?;
+    }
+    w.write_str(",\"side\":")?;
+    {
+        sbe_json_e0(w, d.side())?;
+    }
+    w.write_str(",\"kind\":\"Buy\"")?;
+    w.write_str(",\"price\":")?;
+    {
+        sbe_json_c0(w, &d.price(), d.acting_version())?;
+    }
+    w.write_str(",\"qty\":")?;
+    match d.qty() {
+        ::core::option::Option::Some(x) => {
+            write!(w, "{}", x)?;
+        }
+        ::core::option::Option::None => {
+            w.write_str("0")?;
+        }
+    }
+    w.write_str(",\"weights\":")?;
+    {
+        w.write_str("[")?;
+        for (i, v) in d.weights().iter().enumerate() {
+            if i > 0 {
+                w.write_str(",")?;
+            }
+            write!(w, "{}", v)?;
+        }
+        w.write_str("]")?;
+    }
+    w.write_str(",\"ratio\":")?;
+    match d.ratio() {
+        ::core::option::Option::Some(x) => {
+            sbe_json_f64(w, x)?;
+        }
+        ::core::option::Option::None => {
+            w.write_str("null")?;
+        }
+    }
+    w.write_str(",\"flags\":")?;
+    match d.flags() {
+        ::core::option::Option::Some(x) => {
+            sbe_json_s0(w, x)?;
+        }
+        ::core::option::Option::None => {
+            w.write_str("{\"Hidden\":false,\"PostOnly\":false,\"Iceberg\":false}")?;
+        }
+    }
+    w.write_str(",\"venue\":")?;
+    match d.venue() {
+        ::core::option::Option::Some(x) => {
+            sbe_json_e1(w, x)?;
+        }
+        ::core::option::Option::None => {
+            w.write_str("null")?;
+        }
+    }
+    w.write_str(",\"fills\":")?;
+    w.write_str("[")?;
+    {
+        let it = d.fills();
+        for (i, x) in it.enumerate() {
+            if i > 0 {
+                w.write_str(",")?;
+            }
+            sbe_json_b1(w, &x)?;
+        }
+    }
+    w.write_str("]")?;
+    w.write_str(",\"marks\":")?;
+    w.write_str("[")?;
+    if let ::core::option::Option::Some(it) = d.marks() {
+        for (i, x) in it.enumerate() {
+            if i > 0 {
+                w.write_str(",")?;
+            }
+            sbe_json_b2(w, &x)?;
+        }
+    }
+    w.write_str("]")?;
+    w.write_str(",\"note\":")?;
+    sbe_json_text(w, d.note(), true)?;
+    w.write_str(",\"blob\":")?;
+    sbe_json_text(w, d.blob().unwrap_or(&[]), false)?;
+    w.write_str("}")
+}
+/// Copies `Order` into its encoder.
+fn sbe_copy_b3(
+    d: &OrderDecoder<'_>,
+    e: &mut OrderEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.order_id(d.order_id());
+    e.symbol(d.symbol());
+    e.side(d.side());
+    sbe_copy_c0(&d.price(), e.price());
+    e.qty(d.qty());
+    e.weights(d.weights());
+    e.ratio(d.ratio());
+    if let ::core::option::Option::Some(x) = d.flags() {
+        e.flags(x);
+    }
+    e.venue(d.venue());
+    {
+        let it = d.fills();
+        e.fills(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_copy_b1(&x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    if let ::core::option::Option::Some(it) = d.marks() {
+        e.marks(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_copy_b2(&x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    e.note(d.note())?;
+    if let ::core::option::Option::Some(x) = d.blob() {
+        e.blob(x)?;
+    }
+    ::core::result::Result::Ok(())
+}
+/// Writes `Order` at acting version `v` (older than the schema's).
+fn sbe_vcopy_b3(
+    d: &OrderDecoder<'_>,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 49];
+    {
+        let e = &mut OrderEncoder {
+            block: &mut blk,
+            tail: rt::Tail::default(),
+            next: 0,
+        };
+        let _ = (d, &mut *e);
+        e.order_id(d.order_id());
+        e.symbol(d.symbol());
+        e.side(d.side());
+        sbe_copy_c0(&d.price(), e.price());
+        e.qty(d.qty());
+        e.weights(d.weights());
+        e.ratio(d.ratio());
+        if let ::core::option::Option::Some(x) = d.flags() {
+            e.flags(x);
+        }
+        e.venue(d.venue());
+    }
+    let len = if v >= 2 { 49_usize } else { if v >= 1 { 47_usize } else { 43_usize } };
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    {
+        let dims = tail.take(4)?;
+        dims.fill(0);
+        rt::put_slice(
+            dims,
+            0,
+            ((if v >= 1 { 12_usize } else { 4_usize }) as u16).to_be_bytes(),
+        );
+        rt::put_slice(dims, 2, (d.fills().count() as u16).to_be_bytes());
+        for x in d.fills() {
+            sbe_vcopy_b1(&x, tail, v)?;
+        }
+    }
+    if v >= 1 {
+        let dims = tail.take(6)?;
+        dims.fill(0);
+        rt::put_slice(
+            dims,
+            0,
+            ((if v >= 2 { 1_usize } else { 0_usize }) as u16).to_be_bytes(),
+        );
+        rt::put_slice(
+            dims,
+            2,
+            (d.marks().into_iter().flatten().count() as u32).to_be_bytes(),
+        );
+        for x in d.marks().into_iter().flatten() {
+            sbe_vcopy_b2(&x, tail, v)?;
+        }
+    }
+    {
+        let x = d.note();
+        tail.write_var((x.len() as u16).to_be_bytes(), x)?;
+    }
+    if v >= 1 {
+        let x = d.blob().unwrap_or(&[]);
+        tail.write_var((x.len() as u32).to_be_bytes(), x)?;
+    }
+    ::core::result::Result::Ok(())
+}
+/// `Cancel.hints` as JSON.
+fn sbe_json_b4<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &CancelHintsDecoder<'_>,
+) -> ::core::fmt::Result {
+    let _ = d;
+    w.write_str("{")?;
+    w.write_str("\"hint\":")?;
+    match d.hint() {
+        ::core::option::Option::Some(x) => {
+            write!(w, "{}", x)?;
+        }
+        ::core::option::Option::None => {
+            w.write_str("65535")?;
+        }
+    }
+    w.write_str("}")
+}
+/// Copies `Cancel.hints` into its encoder.
+fn sbe_copy_b4(
+    d: &CancelHintsDecoder<'_>,
+    e: &mut CancelHintsEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    if let ::core::option::Option::Some(x) = d.hint() {
+        e.hint(x);
+    }
+    ::core::result::Result::Ok(())
+}
+/// Writes `Cancel.hints` at acting version `v` (older than the schema's).
+fn sbe_vcopy_b4(
+    d: &CancelHintsDecoder<'_>,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 2];
+    {
+        let e = &mut CancelHintsEncoder {
+            block: &mut blk,
+        };
+        let _ = (d, &mut *e);
+        if let ::core::option::Option::Some(x) = d.hint() {
+            e.hint(x);
+        }
+    }
+    let len = if v >= 1 { 2_usize } else { 0_usize };
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    ::core::result::Result::Ok(())
+}
+/// `Cancel` as JSON.
+fn sbe_json_b5<W: ::core::fmt::Write>(
+    w: &mut W,
+    d: &CancelDecoder<'_>,
+) -> ::core::fmt::Result {
+    let _ = d;
+    w.write_str("{")?;
+    w.write_str("\"orderId\":")?;
+    {
+        write!(w, "{}", d.order_id())?;
+    }
+    w.write_str(",\"reason\":\"X\"")?;
+    w.write_str(",\"hints\":")?;
+    w.write_str("[")?;
+    {
+        let it = d.hints();
+        for (i, x) in it.enumerate() {
+            if i > 0 {
+                w.write_str(",")?;
+            }
+            sbe_json_b4(w, &x)?;
+        }
+    }
+    w.write_str("]")?;
+    w.write_str("}")
+}
+/// Copies `Cancel` into its encoder.
+fn sbe_copy_b5(
+    d: &CancelDecoder<'_>,
+    e: &mut CancelEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.order_id(d.order_id());
+    {
+        let it = d.hints();
+        e.hints(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_copy_b4(&x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    ::core::result::Result::Ok(())
+}
+/// Writes `Cancel` at acting version `v` (older than the schema's).
+fn sbe_vcopy_b5(
+    d: &CancelDecoder<'_>,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 8];
+    {
+        let e = &mut CancelEncoder {
+            block: &mut blk,
+            tail: rt::Tail::default(),
+            next: 0,
+        };
+        let _ = (d, &mut *e);
+        e.order_id(d.order_id());
+    }
+    let len = 8_usize;
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    {
+        let dims = tail.take(6)?;
+        dims.fill(0);
+        rt::put_slice(
+            dims,
+            0,
+            ((if v >= 1 { 2_usize } else { 0_usize }) as u16).to_be_bytes(),
+        );
+        rt::put_slice(dims, 2, (d.hints().count() as u32).to_be_bytes());
+        for x in d.hints() {
+            sbe_vcopy_b4(&x, tail, v)?;
+        }
+    }
+    ::core::result::Result::Ok(())
+}
+impl AnyMessage<'_> {
+    /// Bytes from the start of the header to the end of the message.
+    #[inline]
+    pub fn encoded_length(&self) -> usize {
+        match *self {
+            Self::Order(d) => d.encoded_length(),
+            Self::Cancel(d) => d.encoded_length(),
+        }
+    }
+    /// The schema version the writer used (from the message header).
+    #[inline]
+    pub fn acting_version(&self) -> u64 {
+        match *self {
+            Self::Order(d) => d.acting_version(),
+            Self::Cancel(d) => d.acting_version(),
+        }
+    }
+}
+/// Writes a message as one line of JSON (no newline), as `sbekit decode` prints it:
+/// text valid in its declared encoding kept, other bytes one code point each (Latin-1).
+pub fn to_json<W: ::core::fmt::Write>(
+    m: &AnyMessage<'_>,
+    w: &mut W,
+) -> ::core::fmt::Result {
+    match *m {
+        AnyMessage::Order(d) => sbe_json_b3(w, &d),
+        AnyMessage::Cancel(d) => sbe_json_b5(w, &d),
+    }
+}
+/// Writes a decoded message again with the encoders, at its acting version, at the start
+/// of `buf`; returns its length. `buf` should be zeroed: padding is not written.
+///
+/// At the schema's version (or a newer one, which is written as the schema's) this is the
+/// message encoder with every field, group and var data set from the decoder. At an older
+/// version the header carries that version, each block is filled by the encoder's setters
+/// and cut to the length that version writes, and sections newer than it are left out.
+pub fn reencode(
+    m: &AnyMessage<'_>,
+    buf: &mut [u8],
+) -> ::core::result::Result<usize, rt::EncodeError> {
+    match *m {
+        AnyMessage::Order(d) => {
+            let v = d.acting_version();
+            if v < rt::Int::to_u64(SCHEMA_VERSION) {
+                let mut tail = rt::Tail::new(buf, 0);
+                let hdr = tail.take_array::<HEADER_LENGTH>()?;
+                HeaderFields {
+                    block_length: (if v >= 2 {
+                        49_usize
+                    } else {
+                        if v >= 1 { 47_usize } else { 43_usize }
+                    }) as u16,
+                    template_id: OrderDecoder::TEMPLATE_ID,
+                    schema_id: SCHEMA_ID,
+                    version: v as u16,
+                }
+                    .write(hdr);
+                sbe_vcopy_b3(&d, &mut tail, v)?;
+                return ::core::result::Result::Ok(tail.position());
+            }
+            let mut e = OrderEncoder::new(buf)?;
+            sbe_copy_b3(&d, &mut e)?;
+            e.finish()
+        }
+        AnyMessage::Cancel(d) => {
+            let v = d.acting_version();
+            if v < rt::Int::to_u64(SCHEMA_VERSION) {
+                let mut tail = rt::Tail::new(buf, 0);
+                let hdr = tail.take_array::<HEADER_LENGTH>()?;
+                HeaderFields {
+                    block_length: (8_usize) as u16,
+                    template_id: CancelDecoder::TEMPLATE_ID,
+                    schema_id: SCHEMA_ID,
+                    version: v as u16,
+                }
+                    .write(hdr);
+                sbe_vcopy_b5(&d, &mut tail, v)?;
+                return ::core::result::Result::Ok(tail.position());
+            }
+            let mut e = CancelEncoder::new(buf)?;
+            sbe_copy_b5(&d, &mut e)?;
+            e.finish()
+        }
+    }
+}
