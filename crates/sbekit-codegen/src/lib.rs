@@ -249,7 +249,7 @@ pub fn write_module(ir: &Ir, dir: &Path, opts: &Options) -> Result<PathBuf, GenE
 /// u32le-framed. With several paths it takes the schema's index after the mode. Every crate
 /// [`write_crate`] writes ships it as `examples/sbe_conformance.rs`.
 pub fn conformance_program(paths: &[&str]) -> String {
-    emit::json::conformance_program(paths)
+    emit::conformance::conformance_program(paths)
 }
 
 /// How a standalone crate refers to the runtime in its `Cargo.toml`.

@@ -28,7 +28,7 @@ pub fn files(ir: &Ir, name: &str, runtime: &RuntimeDep, body: &str) -> Vec<(Stri
         ("src/lib.rs".to_string(), lib),
         (
             "examples/sbe_conformance.rs".to_string(),
-            super::json::conformance_program(&[&name.replace('-', "_")]),
+            super::conformance::conformance_program(&[&name.replace('-', "_")]),
         ),
     ];
     if *runtime == RuntimeDep::Bundled {

@@ -30,6 +30,7 @@ macro_rules! w {
 
 mod accessors;
 mod composites;
+pub(crate) mod conformance;
 pub mod crate_files;
 mod decoder;
 mod dispatch;
