@@ -4,6 +4,7 @@
 //! `cargo bench -p sbekit-arrow --bench columnar`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
 use sbekit_arrow::{Options, SbeColumns};
 use sbekit_shootout::sbe_md as md;
 use std::hint::black_box;
@@ -18,13 +19,8 @@ fn stream() -> (Vec<u8>, Vec<(usize, usize)>) {
     let mut out = vec![0u8; MESSAGES * 512];
     let mut spans = Vec::with_capacity(MESSAGES);
     let mut pos = 0;
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = rand_xoshiro::SplitMix64::seed_from_u64(0x9e37_79b9_7f4a_7c15);
+    let mut next = || rng.next_u64();
     for i in 0..MESSAGES {
         let mut m = md::MarketUpdatesEncoder::new(&mut out[pos..]).expect("room");
         m.sequence_number(i as u64);

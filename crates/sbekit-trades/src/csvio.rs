@@ -484,11 +484,10 @@ mod tests {
             let got = parse_f64(c.as_bytes()).ok();
             assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{c:?}");
         }
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
+        let mut rng = rand_xoshiro::SplitMix64::seed_from_u64(0x2545_F491_4F6C_DD1D);
         for _ in 0..50_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             let m = x % (1 << 54);
             let d = (x >> 56) as usize % 24;
             let s = if d == 0 {
