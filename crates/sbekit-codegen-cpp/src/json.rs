@@ -4,16 +4,13 @@
 
 use crate::fields::{getter_optional, nullable};
 use crate::names::{BodyNames, FieldNames};
-use crate::prim::{cpp_str, cty, is_float, json_text, json_value, literal, utf8_declared};
+use crate::prim::{cpp_str, cty, is_float, literal};
 use crate::types::guard;
 use crate::{Ctx, Out};
-use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_ir::PrimitiveType as P;
+use sbekit_plan::json::{quote, utf8_declared};
 use sbekit_plan::{Body, Field, Kind, Section};
 use std::collections::BTreeSet;
-
-fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
-}
 
 /// `::sbekit::rt::put(sbe_o, "<text>");`
 fn put(o: &mut Out, text: &str) {
@@ -258,52 +255,6 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames) {
     o.line("}");
 }
 
-/// The JSON `sbekit decode` prints for a field absent at the acting version (its null value)
-/// or, for constants, always.
-fn fixed_json(ctx: &Ctx, f: &Field) -> String {
-    match &f.kind {
-        Kind::Prim(p) => {
-            let v = p.constant.clone().unwrap_or(p.null.clone());
-            if p.ty == P::Char {
-                match (&v, p.len) {
-                    (PrimitiveValue::Bytes(_), _) | (_, 1) => json_value(&v, P::Char),
-                    _ => {
-                        let c = sbekit_ir::layout::wire_bits(&v, P::Char) as u8;
-                        let b = vec![c; p.len];
-                        let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
-                        json_text(&b[..end], utf8_declared(p.char_encoding.as_deref()))
-                    }
-                }
-            } else if p.len != 1 && !f.is_constant() {
-                let one = json_value(&v, p.ty);
-                format!("[{}]", vec![one; p.len].join(","))
-            } else {
-                json_value(&v, p.ty)
-            }
-        }
-        Kind::Enum { constant, .. } => match constant {
-            Some(c) => quote(c),
-            None => "null".into(),
-        },
-        Kind::Set { ty } => {
-            let parts: Vec<String> = ctx.plan.sets[ty]
-                .choices
-                .iter()
-                .map(|c| format!("{}:false", quote(&c.0)))
-                .collect();
-            format!("{{{}}}", parts.join(","))
-        }
-        Kind::Composite { ty } => {
-            let parts: Vec<String> = ctx.plan.composites[ty]
-                .members
-                .iter()
-                .map(|m| format!("{}:{}", quote(&m.name), fixed_json(ctx, m)))
-                .collect();
-            format!("{{{}}}", parts.join(","))
-        }
-    }
-}
-
 fn value_json(f: &Field, x: &str) -> String {
     match &f.kind {
         Kind::Prim(p) if p.ty == P::Char && p.len == 1 => {
@@ -334,7 +285,7 @@ fn value_json(f: &Field, x: &str) -> String {
 fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
     for (k, (f, n)) in fields.iter().zip(names).enumerate() {
         let key = format!("{}{}:", if k == 0 { "" } else { "," }, quote(&f.name));
-        let fixed = fixed_json(ctx, f);
+        let fixed = ctx.plan.fixed_json(f);
         if f.is_constant() {
             put(o, &format!("{key}{fixed}"));
             continue;

@@ -122,52 +122,6 @@ pub fn is_null(x: &str, null: &PrimitiveValue, ty: P) -> String {
     }
 }
 
-/// True when text declared in `encoding` is printed as UTF-8 when valid: `sbekit decode`'s one
-/// rule for text ([`sbekit_otf::text`]), under which anything else is one code point per byte.
-pub fn utf8_declared(encoding: Option<&str>) -> bool {
-    sbekit_otf::text::Encoding::of(encoding) == sbekit_otf::text::Encoding::Utf8
-}
-
-/// Bytes as a JSON string, as `sbekit decode` prints text: valid UTF-8 kept when `utf8`,
-/// otherwise one code point per byte.
-pub fn json_text(b: &[u8], utf8: bool) -> String {
-    let s = match std::str::from_utf8(b) {
-        Ok(s) if utf8 => s.to_string(),
-        _ => b.iter().map(|&c| char::from(c)).collect(),
-    };
-    serde_json::to_string(&s).unwrap_or_else(|_| "\"\"".into())
-}
-
-/// A value of type `ty` as `sbekit decode` prints it (char arrays up to the first NUL).
-pub fn json_value(v: &PrimitiveValue, ty: P) -> String {
-    match ty {
-        P::Float | P::Double => {
-            let x = if ty == P::Float {
-                f64::from(v.as_f64().unwrap_or(f64::NAN) as f32)
-            } else {
-                v.as_f64().unwrap_or(f64::NAN)
-            };
-            if x.is_finite() {
-                if ty == P::Float {
-                    format!("{}", x as f32)
-                } else {
-                    format!("{x}")
-                }
-            } else {
-                "null".into()
-            }
-        }
-        P::Char => match v {
-            PrimitiveValue::Bytes(b) => {
-                let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-                json_text(&b[..end], true)
-            }
-            other => json_text(&[wire_bits(other, P::Char) as u8], true),
-        },
-        _ => int_digits(v, ty),
-    }
-}
-
 /// Text as a C++ string literal (every byte outside printable ASCII as a 3-digit octal escape).
 pub fn cpp_str(s: &str) -> String {
     cpp_bytes(s.as_bytes())

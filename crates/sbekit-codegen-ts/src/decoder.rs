@@ -10,6 +10,7 @@ use crate::fields::{decoder_slots, getter};
 use crate::plan::{groups, header, vars, GroupRef, Header};
 use crate::prim::slot_read;
 use crate::{BlockNames, Ctx, Out};
+use sbekit_plan::json::quote;
 use sbekit_plan::{Body, RequiredLengths, Section};
 
 /// The block length a block needs at acting version `av` (a TypeScript expression).
@@ -427,9 +428,4 @@ fn block_body(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
             quote(enc)
         ));
     }
-}
-
-/// A TypeScript string literal.
-pub fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }

@@ -5,11 +5,12 @@
 //! The header slots, section order, dimension and length slots come from the codec plan
 //! ([`sbekit_plan::Body::sections`]); the field setters render the plan's fields.
 
-use crate::decoder::{quote, required_expr};
+use crate::decoder::required_expr;
 use crate::fields::{encoder_slots, setter};
 use crate::plan::{groups, header, vars, GroupRef};
 use crate::prim::slot_write;
 use crate::{BlockNames, Ctx, Out};
+use sbekit_plan::json::quote;
 use sbekit_plan::{Body, Section};
 
 /// Emits a message's encoder classes: nested groups first.

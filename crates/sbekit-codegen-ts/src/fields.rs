@@ -58,15 +58,8 @@ pub fn enum_type(ctx: &Ctx, def: usize) -> String {
     format!("{} | {raw}", ctx.enums[def])
 }
 
-/// A constant char value as a TypeScript string literal.
 fn const_text(v: &sbekit_ir::PrimitiveValue) -> String {
-    match v {
-        sbekit_ir::PrimitiveValue::Bytes(b) => {
-            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-            prim::json_text(&b[..end], true)
-        }
-        other => prim::json_value(other, P::Char),
-    }
+    sbekit_plan::json::value(v, P::Char)
 }
 
 /// Emits the getters of `f` (member `idx` of its class) on a decoder class.

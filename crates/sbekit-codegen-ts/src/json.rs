@@ -4,12 +4,13 @@
 //! Together they let the tests compare the TypeScript codecs with the Rust ones value for
 //! value and byte for byte; users get a debugging printer and a re-encoder for free.
 
-use crate::decoder::quote;
 use crate::fields::{getter_nullable, setter_takes_null};
 use crate::plan::{groups, vars};
-use crate::prim::{self, is_float, json_text, json_value, literal};
+use crate::prim::{self, is_float, literal};
 use crate::{BlockNames, Ctx, FieldNames, Out};
 use sbekit_ir::PrimitiveType as P;
+use sbekit_plan::json::quote;
+use sbekit_plan::json::utf8_declared as utf8;
 use sbekit_plan::{Body, Field, Kind};
 
 /// The text of `json.ts`.
@@ -206,61 +207,11 @@ fn block_fns(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
     o.line("}");
 }
 
-/// The JSON `sbekit decode` prints for a field that is absent at the acting version (its null
-/// value) or, for constants, always.
-fn fixed_json(ctx: &Ctx, f: &Field) -> String {
-    match &f.kind {
-        Kind::Prim(p) => {
-            let v = p.constant.clone().unwrap_or(p.null.clone());
-            if p.ty == P::Char {
-                match (&v, p.len) {
-                    (sbekit_ir::PrimitiveValue::Bytes(_), _) | (_, 1) => json_value(&v, P::Char),
-                    _ => {
-                        let c = sbekit_ir::layout::wire_bits(&v, P::Char) as u8;
-                        let b = vec![c; p.len];
-                        let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
-                        json_text(&b[..end], true)
-                    }
-                }
-            } else if p.len != 1 && !f.is_constant() {
-                let one = json_value(&v, p.ty);
-                format!("[{}]", vec![one; p.len].join(","))
-            } else {
-                json_value(&v, p.ty)
-            }
-        }
-        Kind::Enum { constant, .. } => match constant {
-            Some(c) => quote(c),
-            None => "null".into(),
-        },
-        Kind::Set { ty } => {
-            let choices = ctx.set_index(ty).map(|i| &ctx.types.sets[i].1.choices[..]);
-            let parts: Vec<String> = choices
-                .unwrap_or_default()
-                .iter()
-                .map(|(c, _, _)| format!("{}:false", quote(c)))
-                .collect();
-            format!("{{{}}}", parts.join(","))
-        }
-        Kind::Composite { ty } => {
-            let members = ctx
-                .composite_index(ty)
-                .map(|i| &ctx.types.composites[i].1.members[..]);
-            let parts: Vec<String> = members
-                .unwrap_or_default()
-                .iter()
-                .map(|m| format!("{}:{}", quote(&m.name), fixed_json(ctx, m)))
-                .collect();
-            format!("{{{}}}", parts.join(","))
-        }
-    }
-}
-
 fn json_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
     for (k, (f, n)) in fields.iter().zip(names).enumerate() {
         let raw_key = format!("{}{}:", if k == 0 { "" } else { "," }, quote(&f.name));
         let key = quote(&raw_key);
-        let fixed = fixed_json(ctx, f);
+        let fixed = ctx.plan.fixed_json(f);
         if f.is_constant() {
             o.line(&format!("s += {};", quote(&format!("{raw_key}{fixed}"))));
             continue;
@@ -339,13 +290,4 @@ fn copy_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
             _ => o.line(&format!("e.{name}(d.{name}());")),
         }
     }
-}
-
-/// Whether the printer reads a text field's bytes as UTF-8, by the rule `sbekit decode` prints
-/// text by (`sbekit_otf::text`): UTF-8 only where the field declares it; every other encoding
-/// prints as Latin-1 whatever the bytes (ASCII text is the same string either way, and bytes
-/// that are not valid in the declared encoding are Latin-1).
-fn utf8(declared: Option<&str>) -> bool {
-    use sbekit_otf::text::Encoding;
-    Encoding::of(declared) == Encoding::Utf8
 }

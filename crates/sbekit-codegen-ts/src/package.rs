@@ -1,10 +1,11 @@
 //! The package around the codecs: `package.json`, `tsconfig.json`, `messages.ts` (header
 //! reader and `decodeAny` dispatch) and `index.ts`.
 
-use crate::decoder::{message_decoder, quote};
+use crate::decoder::message_decoder;
 use crate::encoder::message_encoder;
 use crate::prim::slot_read;
 use crate::{Ctx, Options, Out};
+use sbekit_plan::json::quote;
 
 /// `tsconfig.json`: ES2022 modules for Node 20+ and browsers, strict, with declarations.
 pub const TSCONFIG: &str = r#"{

@@ -43,6 +43,7 @@
 
 mod build;
 mod checks;
+pub mod json;
 pub mod names;
 
 pub use checks::{Check, CheckError};

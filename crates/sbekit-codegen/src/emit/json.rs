@@ -8,67 +8,7 @@
 //! (plus, for older acting versions, the encoders' blocks), so the codecs stay as they are.
 
 use super::*;
-use sbekit_otf::text::Encoding;
-
-/// A string as a JSON string literal.
-fn quote(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(o, "\\u{:04x}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
-fn utf8(encoding: Option<&str>) -> bool {
-    Encoding::of(encoding) == Encoding::Utf8
-}
-
-/// Bytes as the JSON string `sbekit decode` prints for them.
-fn json_text(b: &[u8], utf8: bool) -> String {
-    match std::str::from_utf8(b) {
-        Ok(s) if utf8 => quote(s),
-        _ => quote(&b.iter().map(|&c| char::from(c)).collect::<String>()),
-    }
-}
-
-/// A constant or null value as `sbekit decode` prints it.
-fn json_value(v: &PrimitiveValue, ty: PrimitiveType) -> String {
-    match ty {
-        PrimitiveType::Float | PrimitiveType::Double => {
-            let x = v.as_f64().unwrap_or(f64::NAN);
-            if !x.is_finite() {
-                "null".into()
-            } else if ty == PrimitiveType::Float {
-                format!("{:?}", x as f32)
-            } else {
-                format!("{x:?}")
-            }
-        }
-        PrimitiveType::Char => match v {
-            PrimitiveValue::Bytes(b) => {
-                let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-                json_text(&b[..end], true)
-            }
-            other => json_text(
-                &[sbekit_ir::layout::wire_bits(other, PrimitiveType::Char) as u8],
-                true,
-            ),
-        },
-        _ => match v {
-            PrimitiveValue::Int(i) => i.to_string(),
-            PrimitiveValue::UInt(u) => u.to_string(),
-            other => other.as_i128().unwrap_or(0).to_string(),
-        },
-    }
-}
+use sbekit_plan::json::{quote, utf8_declared as utf8};
 
 /// A Rust string literal that writes `s`.
 fn put(s: &str) -> String {
@@ -100,65 +40,6 @@ impl Gen<'_> {
     }
     fn set_index(&self, ty: &str) -> usize {
         self.s.sets.keys().position(|k| k == ty).unwrap_or(0)
-    }
-
-    /// The JSON of a field absent at the acting version (its null value) or of a constant.
-    fn fixed_json(&self, f: &Field) -> String {
-        match &f.kind {
-            Kind::Prim(p) => {
-                let v = p.constant.clone().unwrap_or(p.null.clone());
-                if p.ty == PrimitiveType::Char {
-                    match (&v, p.len) {
-                        (PrimitiveValue::Bytes(_), _) | (_, 1) => {
-                            json_value(&v, PrimitiveType::Char)
-                        }
-                        _ => {
-                            let c = sbekit_ir::layout::wire_bits(&v, PrimitiveType::Char) as u8;
-                            let b = vec![c; p.len];
-                            let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
-                            json_text(&b[..end], utf8(p.char_encoding.as_deref()))
-                        }
-                    }
-                } else if p.len != 1 && !f.is_constant() {
-                    let one = json_value(&v, p.ty);
-                    format!("[{}]", vec![one; p.len].join(","))
-                } else {
-                    json_value(&v, p.ty)
-                }
-            }
-            Kind::Enum { constant, .. } => match constant {
-                Some(c) => quote(c),
-                None => "null".into(),
-            },
-            Kind::Set { ty } => {
-                let parts: Vec<String> = self
-                    .s
-                    .sets
-                    .get(ty)
-                    .map(|d| {
-                        d.choices
-                            .iter()
-                            .map(|c| format!("{}:false", quote(&c.0)))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                format!("{{{}}}", parts.join(","))
-            }
-            Kind::Composite { ty } => {
-                let parts: Vec<String> = self
-                    .s
-                    .composites
-                    .get(ty)
-                    .map(|c| {
-                        c.members
-                            .iter()
-                            .map(|m| format!("{}:{}", quote(&m.name), self.fixed_json(m)))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                format!("{{{}}}", parts.join(","))
-            }
-        }
     }
 
     /// Statements writing the value `x` (the getter's value, without `Option`) of field `f`.
@@ -196,7 +77,7 @@ impl Gen<'_> {
         let mut out = String::new();
         for (k, (m, f)) in fields.iter().enumerate() {
             let key = format!("{}{}:", if k == 0 { "" } else { "," }, quote(&f.name));
-            let fixed = self.fixed_json(f);
+            let fixed = self.s.fixed_json(f);
             if f.is_constant() {
                 w!(out, "{}", put(&format!("{key}{fixed}")));
                 continue;

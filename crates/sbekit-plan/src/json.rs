@@ -1,0 +1,141 @@
+//! The JSON that `sbekit decode` prints for values known when the code is generated: constants,
+//! and the null values a field absent at the acting version prints. Every generator's JSON
+//! printer embeds these literals, so they are computed here once, by the rules of
+//! `sbekit_otf` (text by [`sbekit_otf::text`], non-finite floats as `null`).
+
+use crate::{Field, Kind, Plan};
+use sbekit_ir::layout::wire_bits;
+use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_otf::text::Encoding;
+
+/// A string as a JSON string literal.
+pub fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// True when text declared in `encoding` prints as UTF-8 (when valid): `sbekit decode`'s one
+/// rule for text, under which anything else is one code point per byte.
+pub fn utf8_declared(encoding: Option<&str>) -> bool {
+    Encoding::of(encoding) == Encoding::Utf8
+}
+
+/// Bytes as the JSON string `sbekit decode` prints for them: valid UTF-8 kept when `utf8`,
+/// otherwise one code point per byte.
+pub fn text(b: &[u8], utf8: bool) -> String {
+    match std::str::from_utf8(b) {
+        Ok(s) if utf8 => quote(s),
+        _ => quote(&b.iter().map(|&c| char::from(c)).collect::<String>()),
+    }
+}
+
+/// A value of type `ty` as `sbekit decode` prints it: integers in their type's width and sign,
+/// floats shortest (non-finite ones `null`), char arrays up to the first NUL, one `char` as one
+/// character (NUL included).
+pub fn value(v: &PrimitiveValue, ty: P) -> String {
+    match ty {
+        P::Float | P::Double => {
+            let x = v.as_f64().unwrap_or(f64::NAN);
+            if !x.is_finite() {
+                "null".into()
+            } else if ty == P::Float {
+                format!("{}", x as f32)
+            } else {
+                format!("{x}")
+            }
+        }
+        P::Char => match v {
+            PrimitiveValue::Bytes(b) => {
+                let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                text(&b[..end], true)
+            }
+            other => text(&[wire_bits(other, P::Char) as u8], true),
+        },
+        _ => {
+            let bits = wire_bits(v, ty);
+            match ty {
+                P::Int8 => (bits as u8 as i8).to_string(),
+                P::Int16 => (bits as u16 as i16).to_string(),
+                P::Int32 => (bits as u32 as i32).to_string(),
+                P::Int64 => (bits as i64).to_string(),
+                _ => bits.to_string(),
+            }
+        }
+    }
+}
+
+impl Plan {
+    /// The JSON `sbekit decode` prints for field `f` when it is absent at the acting version
+    /// (its null value) or, for a constant, always.
+    pub fn fixed_json(&self, f: &Field) -> String {
+        match &f.kind {
+            Kind::Prim(p) => {
+                let v = p.constant.clone().unwrap_or(p.null.clone());
+                if p.ty == P::Char {
+                    match (&v, p.len) {
+                        (PrimitiveValue::Bytes(_), _) | (_, 1) => value(&v, P::Char),
+                        _ => {
+                            // A char array of the null character: text up to the first NUL.
+                            let b = vec![wire_bits(&v, P::Char) as u8; p.len];
+                            let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
+                            text(&b[..end], utf8_declared(p.char_encoding.as_deref()))
+                        }
+                    }
+                } else if p.len != 1 && !f.is_constant() {
+                    let one = value(&v, p.ty);
+                    format!("[{}]", vec![one; p.len].join(","))
+                } else {
+                    value(&v, p.ty)
+                }
+            }
+            Kind::Enum { constant, .. } => constant.as_deref().map_or("null".into(), quote),
+            Kind::Set { ty } => {
+                let parts: Vec<String> = self.sets.get(ty).map_or(Vec::new(), |d| {
+                    d.choices
+                        .iter()
+                        .map(|c| format!("{}:false", quote(&c.0)))
+                        .collect()
+                });
+                format!("{{{}}}", parts.join(","))
+            }
+            Kind::Composite { ty } => {
+                let parts: Vec<String> = self.composites.get(ty).map_or(Vec::new(), |c| {
+                    c.members
+                        .iter()
+                        .map(|m| format!("{}:{}", quote(&m.name), self.fixed_json(m)))
+                        .collect()
+                });
+                format!("{{{}}}", parts.join(","))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_print_as_sbekit_decode_prints_them() {
+        assert_eq!(value(&PrimitiveValue::Int(-1), P::Int8), "-1");
+        assert_eq!(
+            value(&PrimitiveValue::UInt(u64::MAX), P::Uint64),
+            u64::MAX.to_string()
+        );
+        assert_eq!(value(&PrimitiveValue::Float(f64::NAN), P::Double), "null");
+        assert_eq!(value(&PrimitiveValue::Float(0.1), P::Float), "0.1");
+        assert_eq!(value(&PrimitiveValue::UInt(0), P::Char), "\"\\u0000\"");
+        assert_eq!(
+            value(&PrimitiveValue::Bytes(b"AB\0C".to_vec()), P::Char),
+            "\"AB\""
+        );
+    }
+
+    #[test]
+    fn text_is_utf8_only_where_declared() {
+        let e = "é".as_bytes();
+        assert_eq!(text(e, true), "\"é\"");
+        assert_eq!(text(e, false), "\"Ã©\"");
+        assert_eq!(text(&[0xff], true), "\"ÿ\"");
+        assert!(utf8_declared(Some("utf-8")) && !utf8_declared(Some("US-ASCII")));
+    }
+}
