@@ -87,8 +87,7 @@ pub(crate) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 text,
                 ..
             } => {
-                let path = format!("{}.{name}", n.path);
-                let l = data_offset(ctx, &path, s);
+                let l = data_offset(s);
                 let what = if *text {
                     "text (a view of the buffer)"
                 } else {
@@ -149,8 +148,8 @@ pub(crate) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 gi += 1;
                 format!("sbe_q = {}::sbe_end(sbe_b, sbe_q, sbe_av);", cn.iter)
             }
-            Section::Var { name, len, .. } => {
-                let l = data_offset(ctx, &format!("{}.{name}", n.path), s);
+            Section::Var { len, .. } => {
+                let l = data_offset(s);
                 format!("sbe_q += {l} + {};", slot_load(ctx, len, "sbe_b + sbe_q"))
             }
         };
@@ -239,7 +238,7 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
                 // Only for a block length below 2^32, so that the sum (in 64 bits) is exact.
                 let narrow =
                     block_length.width() <= 4 || ctx.plan.header.block_length.is_constant();
-                match head(ctx, sections.first()).filter(|_| narrow) {
+                match head(sections.first()).filter(|_| narrow) {
                     Some((size, path)) => {
                         merged_check(
                             o,
@@ -269,7 +268,7 @@ fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
             Check::Group { .. } | Check::VarData { .. } => {
                 o.line(&format!("sbe_d.sbe_sec_[{sec}] = sbe_q;"));
                 sec += 1;
-                let next = head(ctx, sections.get(sec));
+                let next = head(sections.get(sec));
                 head_done = section_check(o, ctx, c, 1, head_done, next);
             }
         }
@@ -313,7 +312,7 @@ fn is_section(c: &Check) -> bool {
 
 /// The head of a section present at every version: the bytes it needs before anything else
 /// (a group's dimensions, a length) and its path. `None` for a section gated by a version.
-fn head(ctx: &Ctx, c: Option<&&Check>) -> Option<(usize, String)> {
+fn head(c: Option<&&Check>) -> Option<(usize, String)> {
     match c {
         Some(Check::Group {
             path,
@@ -324,14 +323,9 @@ fn head(ctx: &Ctx, c: Option<&&Check>) -> Option<(usize, String)> {
         Some(Check::VarData {
             path,
             since: 0,
-            length,
-        }) => Some((
-            ctx.plan
-                .var_data
-                .get(path)
-                .map_or(length.offset + length.width(), |v| v.data_offset),
-            path.clone(),
-        )),
+            data_offset,
+            ..
+        }) => Some((*data_offset, path.clone())),
         _ => None,
     }
 }
@@ -449,7 +443,7 @@ fn section_check(
                 let inner: Vec<&Check> = entry.iter().filter(|e| is_section(e)).collect();
                 let mut done = false;
                 // Only for a block length below 2^32, so that the sum (in 64 bits) is exact.
-                match head(ctx, inner.first()).filter(|_| block_length.width() <= 4) {
+                match head(inner.first()).filter(|_| block_length.width() <= 4) {
                     Some((h, ipath)) => {
                         merged_check(
                             o,
@@ -467,7 +461,7 @@ fn section_check(
                 }
                 o.line(&format!("sbe_q += {bl};"));
                 for (j, e) in inner.iter().enumerate() {
-                    done = section_check(o, ctx, e, depth + 1, done, head(ctx, inner.get(j + 1)));
+                    done = section_check(o, ctx, e, depth + 1, done, head(inner.get(j + 1)));
                 }
                 o.line("}");
             }
@@ -477,12 +471,9 @@ fn section_check(
             path,
             since,
             length,
+            data_offset,
         } => {
-            let l = ctx
-                .plan
-                .var_data
-                .get(path)
-                .map_or(length.offset + length.width(), |v| v.data_offset);
+            let l = *data_offset;
             let len = format!("sbe_l{depth}");
             match since_cond(*since, "sbe_av") {
                 Some(c) => o.line(&format!("if ({c}) {{")),

@@ -197,7 +197,7 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 name, since, len, ..
             } => {
                 let vpath = format!("{path}.{name}");
-                let l = data_offset(ctx, &vpath, s);
+                let l = data_offset(s);
                 o.doc(&format!("Writes the `{name}` data."));
                 o.line(&format!("{e}& {sname}(std::string_view sbe_v) noexcept {{"));
                 o.line(&format!("if (!sbe_section({i}u)) return *this;"));
@@ -268,7 +268,7 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
             }
             Section::Var { name, .. } => {
                 let vpath = format!("{path}.{name}");
-                let l = data_offset(ctx, &vpath, s);
+                let l = data_offset(s);
                 format!("(void){cur}->take({l}, {});", cpp_str(&vpath))
             }
         };

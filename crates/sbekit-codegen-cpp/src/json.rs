@@ -212,14 +212,8 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames) {
                 o.line("}");
                 put(o, "]");
             }
-            Section::Var { name, text, .. } => {
-                let path = format!("{}.{name}", n.path);
-                let utf8 = ctx
-                    .plan
-                    .var_data
-                    .get(&path)
-                    .is_some_and(|v| utf8_declared(v.character_encoding.as_deref()));
-                let _ = text;
+            Section::Var { char_encoding, .. } => {
+                let utf8 = utf8_declared(char_encoding.as_deref());
                 o.line(&format!(
                     "{{ const auto sbe_v = sbe_d.{sname}(); ::sbekit::rt::json_text(sbe_o, reinterpret_cast<const std::uint8_t*>(sbe_v.data()), sbe_v.size(), {utf8}); }}"
                 ));

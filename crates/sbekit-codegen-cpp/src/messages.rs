@@ -115,14 +115,10 @@ pub(crate) fn since_cond(since: u32, av: &str) -> Option<String> {
     (since > 0).then(|| format!("{av} >= {since}u"))
 }
 
-/// The data offset of a var-data section (from the plan's var-data details).
-pub(crate) fn data_offset(ctx: &Ctx, path: &str, s: &Section) -> usize {
+/// Where a section's data starts: after a var-data length prefix, or a group's dimensions.
+pub(crate) fn data_offset(s: &Section) -> usize {
     match s {
-        Section::Var { len, .. } => ctx
-            .plan
-            .var_data
-            .get(path)
-            .map_or(len.offset + len.width(), |v| v.data_offset),
+        Section::Var { data_offset, .. } => *data_offset,
         Section::Group { dim_size, .. } => *dim_size,
     }
 }

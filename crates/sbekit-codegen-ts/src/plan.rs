@@ -105,12 +105,14 @@ pub struct VarRef<'p> {
 
 /// A body's var-data sections, in wire order.
 pub fn vars(body: &Body) -> impl Iterator<Item = VarRef<'_>> {
-    body.vars().filter_map(|(index, s, v)| match s {
+    body.vars().filter_map(|(index, s)| match s {
         Section::Var {
             name,
             description,
             since,
             len,
+            data_offset,
+            char_encoding,
             ..
         } => Some(VarRef {
             index,
@@ -118,8 +120,8 @@ pub fn vars(body: &Body) -> impl Iterator<Item = VarRef<'_>> {
             description,
             since: *since,
             len,
-            data_offset: v.data_offset,
-            char_encoding: v.char_encoding.as_deref(),
+            data_offset: *data_offset,
+            char_encoding: char_encoding.as_deref(),
         }),
         Section::Group { .. } => None,
     })

@@ -7,7 +7,7 @@
 use crate::HeaderSlots;
 use crate::{
     checks, Body, CompositeDef, EnumDef, Field, Header, Kind, Message, Plan, PlanError, Prim,
-    Section, SetDef, Slot, TypeTables, VarData, VarDataInfo,
+    Section, SetDef, Slot, TypeTables,
 };
 use sbekit_ir::layout::{self, FieldKind, IntSlot, Layout};
 use std::collections::BTreeSet;
@@ -77,13 +77,6 @@ pub fn plan(l: &Layout) -> Result<Plan, PlanError> {
                 checks: checks::of_message(l, m),
             })
             .collect(),
-        var_data: {
-            let mut out = std::collections::BTreeMap::new();
-            for m in &l.messages {
-                var_data(&m.name, &m.block, &mut out);
-            }
-            out
-        },
     })
 }
 
@@ -106,25 +99,6 @@ pub fn all_types(l: &Layout) -> TypeTables {
             .iter()
             .map(|c| (c.name.clone(), v.composite_def(c)))
             .collect(),
-    }
-}
-
-fn var_data(
-    path: &str,
-    b: &layout::Block,
-    out: &mut std::collections::BTreeMap<String, VarDataInfo>,
-) {
-    for g in &b.groups {
-        var_data(&format!("{path}.{}", g.name), &g.block, out);
-    }
-    for d in &b.var_data {
-        out.insert(
-            format!("{path}.{}", d.name),
-            VarDataInfo {
-                data_offset: d.data_offset,
-                character_encoding: d.character_encoding.clone(),
-            },
-        );
     }
 }
 
@@ -197,6 +171,8 @@ impl View<'_> {
                 since: d.since_version,
                 len: self.slot(&d.length),
                 text: d.is_text(),
+                data_offset: d.data_offset,
+                char_encoding: d.character_encoding.clone(),
             });
         }
         Body {
@@ -208,14 +184,6 @@ impl View<'_> {
             required: b.required.clone(),
             fields: b.fields.iter().map(|f| self.field(f)).collect(),
             sections,
-            var_data: b
-                .var_data
-                .iter()
-                .map(|d| VarData {
-                    data_offset: d.data_offset,
-                    char_encoding: d.character_encoding.clone(),
-                })
-                .collect(),
         }
     }
 

@@ -95,6 +95,8 @@ pub enum Check {
         since: u32,
         /// The length prefix (offset inside the var-data composite).
         length: Slot,
+        /// Where the data starts, from the start of the length prefix.
+        data_offset: usize,
     },
 }
 
@@ -179,6 +181,7 @@ fn sections(order: ByteOrder, path: &str, b: &Block, out: &mut Vec<Check>) {
             path: format!("{path}.{}", d.name),
             since: d.since_version,
             length: slot(&d.length, order),
+            data_offset: d.data_offset,
         });
     }
 }

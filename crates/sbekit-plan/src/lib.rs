@@ -182,31 +182,15 @@ pub struct Body {
     pub fields: Vec<Field>,
     /// Groups, then var data, in wire order: the order a decoder walks and an encoder writes.
     pub sections: Vec<Section>,
-    /// For each [`Section::Var`] of `sections`, in order: where its data starts and the
-    /// encoding it declares.
-    pub var_data: Vec<VarData>,
-}
-
-/// What a generator needs of a var-data field beyond its [`Section::Var`]: where the bytes
-/// start after the length prefix, and the declared character encoding.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VarData {
-    /// Offset of the data inside the var-data composite (the prefix's size, as laid out).
-    pub data_offset: usize,
-    /// `characterEncoding`, if the schema gives one.
-    pub char_encoding: Option<String>,
 }
 
 impl Body {
-    /// The var-data sections with their [`VarData`], in wire order, each with its index in
-    /// `sections`.
-    pub fn vars(&self) -> impl Iterator<Item = (usize, &Section, &VarData)> {
+    /// The var-data sections, in wire order, each with its index in `sections`.
+    pub fn vars(&self) -> impl Iterator<Item = (usize, &Section)> {
         self.sections
             .iter()
             .enumerate()
             .filter(|(_, s)| matches!(s, Section::Var { .. }))
-            .zip(&self.var_data)
-            .map(|((k, s), v)| (k, s, v))
     }
 }
 
@@ -314,6 +298,11 @@ pub enum Section {
         len: Slot,
         /// True for text (a character encoding, or `char` data).
         text: bool,
+        /// Where the data starts, from the start of the length prefix (the var-data composite's
+        /// data offset, as laid out).
+        data_offset: usize,
+        /// `characterEncoding`, if the schema gives one (`None`: raw bytes).
+        char_encoding: Option<String>,
     },
 }
 
@@ -441,20 +430,6 @@ pub struct Plan {
     pub composites: BTreeMap<String, CompositeDef>,
     /// The messages, in the layout's (template id) order.
     pub messages: Vec<Message>,
-    /// Var-data details by element path (`Car.manufacturer`, `Car.fuelFigures.usageDescription`):
-    /// where the data starts after its length prefix, and its character encoding (added for the
-    /// C++ generator, whose JSON printer keeps text as UTF-8 only where the schema declares an
-    /// encoding, as `sbekit decode` does).
-    pub var_data: BTreeMap<String, VarDataInfo>,
-}
-
-/// Details of a var-data field that [`Section::Var`] does not carry.
-#[derive(Debug, Clone, PartialEq)]
-pub struct VarDataInfo {
-    /// Offset of the data from the start of the length prefix (the prefix composite's size).
-    pub data_offset: usize,
-    /// `characterEncoding`; `None` for raw bytes.
-    pub character_encoding: Option<String>,
 }
 
 impl Plan {

@@ -261,13 +261,14 @@ fn var_data_header_slots_and_every_type() {
     // after the two groups.
     let vars: Vec<_> = order
         .vars()
-        .map(|(k, s, v)| {
-            (
-                k,
-                s.name().to_string(),
-                v.data_offset,
-                v.char_encoding.clone(),
-            )
+        .filter_map(|(k, s)| match s {
+            Section::Var {
+                name,
+                data_offset,
+                char_encoding,
+                ..
+            } => Some((k, name.clone(), *data_offset, char_encoding.clone())),
+            Section::Group { .. } => None,
         })
         .collect();
     assert_eq!(

@@ -278,6 +278,7 @@ impl Gen<'_> {
                     since,
                     len,
                     text,
+                    ..
                 } => {
                     let l = len.ty.size();
                     doc(

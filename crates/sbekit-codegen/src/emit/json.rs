@@ -320,7 +320,6 @@ impl Gen<'_> {
         let mut first = b.fields.is_empty();
         let mut gi = 0;
         let mut out = String::new();
-        let mut vars = b.var_data.iter();
         for (m, sec) in &sections {
             let id = escape_with(self.keywords, m);
             let key = format!("{}{}:", if first { "" } else { "," }, quote(sec.name()));
@@ -339,10 +338,12 @@ impl Gen<'_> {
                     }
                     w!(out, "w.write_str(\"]\")?;");
                 }
-                Section::Var { since, .. } => {
-                    let u = vars
-                        .next()
-                        .is_some_and(|v| utf8(v.char_encoding.as_deref()));
+                Section::Var {
+                    since,
+                    char_encoding,
+                    ..
+                } => {
+                    let u = utf8(char_encoding.as_deref());
                     if *since > 0 {
                         w!(out, "sbe_json_text(w, d.{id}().unwrap_or(&[]), {u})?;");
                     } else {
