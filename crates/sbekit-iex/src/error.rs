@@ -15,9 +15,11 @@ pub struct Error {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum IexErrorKind {
-    /// The first four bytes are neither a pcap nor a pcap-ng magic number.
-    #[error("not a pcap or pcap-ng capture (magic {:02x} {:02x} {:02x} {:02x})", .0[0], .0[1], .0[2], .0[3])]
-    UnknownMagic([u8; 4]),
+    /// The capture container (pcap, pcap-ng, gzip) could not be read: the shared capture
+    /// layer's own error, kept as it is (its truncations and read errors arrive as
+    /// [`IexErrorKind::Truncated`] and [`IexErrorKind::Io`], which this crate raises too).
+    #[error(transparent)]
+    Container(sbekit_capture::ErrorKind),
     /// The input ended inside an item: `what` needed `needed` bytes, only `available` remained.
     #[error("truncated {what}: needs {needed} bytes, only {available} available")]
     Truncated {
@@ -28,23 +30,6 @@ pub enum IexErrorKind {
         /// Bytes that were left.
         available: u64,
     },
-    /// A record or block declares a length that cannot be right.
-    #[error("invalid {what} length {len}")]
-    BadLength {
-        /// The item whose length is wrong.
-        what: &'static str,
-        /// The declared length.
-        len: u64,
-    },
-    /// A pcap-ng section header has an unknown byte-order magic.
-    #[error("invalid pcap-ng byte-order magic {0:#010x}")]
-    BadByteOrder(u32),
-    /// A pcap-ng block came before any section header block.
-    #[error("pcap-ng block before any section header block")]
-    NoSection,
-    /// A pcap-ng packet names an interface that no interface description block declared.
-    #[error("pcap-ng packet on undeclared interface {0}")]
-    UnknownInterface(u32),
     /// An IEX-TP header's payload length disagrees with the bytes the datagram carries.
     #[error(
         "IEX-TP payload length {declared} but the datagram carries {actual} bytes after the header"
@@ -102,7 +87,6 @@ impl From<sbekit_capture::Error> for Error {
     fn from(e: sbekit_capture::Error) -> Self {
         use sbekit_capture::ErrorKind as C;
         let kind = match e.kind {
-            C::UnknownMagic(m) => IexErrorKind::UnknownMagic(m),
             C::Truncated {
                 what,
                 needed,
@@ -112,13 +96,8 @@ impl From<sbekit_capture::Error> for Error {
                 needed,
                 available,
             },
-            C::BadLength { what, len } => IexErrorKind::BadLength { what, len },
-            C::BadByteOrder(v) => IexErrorKind::BadByteOrder(v),
-            C::NoSection => IexErrorKind::NoSection,
-            C::UnknownInterface(i) => IexErrorKind::UnknownInterface(i),
             C::Io(m) => IexErrorKind::Io(m),
-            // The container error kinds are non-exhaustive: keep the message of any new one.
-            other => IexErrorKind::Io(other.to_string()),
+            other => IexErrorKind::Container(other),
         };
         Error::new(e.offset, kind)
     }
