@@ -10,7 +10,6 @@ use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::{quote, utf8_declared};
 use sbekit_plan::{Body, Field, Kind, Section};
-use std::collections::BTreeSet;
 
 /// `::sbekit::rt::put(sbe_o, "<text>");`
 fn put(o: &mut Out, text: &str) {
@@ -86,9 +85,8 @@ pub fn json_hpp(ctx: &Ctx) -> String {
         put(&mut o, "}");
         o.line("}");
     }
-    let mut done = BTreeSet::new();
-    for k in p.composites.keys() {
-        composite(&mut o, ctx, k, &mut done);
+    for (k, _) in p.composites_members_first() {
+        composite(&mut o, ctx, k);
     }
     for (m, n) in p.messages.iter().zip(&ctx.n.msgs) {
         body(&mut o, ctx, &m.body, n);
@@ -139,18 +137,7 @@ pub fn json_hpp(ctx: &Ctx) -> String {
     o.s
 }
 
-fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
-    if !done.insert(k.to_string()) {
-        return;
-    }
-    let Some(c) = ctx.plan.composites.get(k) else {
-        return;
-    };
-    for m in &c.members {
-        if let Kind::Composite { ty } = &m.kind {
-            composite(o, ctx, ty, done);
-        }
-    }
+fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
     let n = &ctx.n.comps[k];
     o.doc(&format!("Internal: a `{k}` composite as JSON."));
     o.line("template <class Out>");

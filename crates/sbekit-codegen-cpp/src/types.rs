@@ -4,8 +4,7 @@
 use crate::fields::{getter, setter, Sink};
 use crate::prim::{cty, literal};
 use crate::{Ctx, Out};
-use sbekit_plan::Kind;
-use std::collections::BTreeSet;
+use sbekit_plan::{CompositeDef, Kind};
 
 /// The include guard of a header.
 pub fn guard(ctx: &Ctx, file: &str) -> String {
@@ -101,9 +100,8 @@ pub fn types_hpp(ctx: &Ctx) -> String {
         o.line("};");
         o.line("");
     }
-    let mut done = BTreeSet::new();
-    for k in p.composites.keys() {
-        composite(&mut o, ctx, k, &mut done);
+    for (k, c) in p.composites_members_first() {
+        composite(&mut o, ctx, k, c);
     }
     o.line(&format!("}}  // namespace {}", ctx.n.dir));
     o.line("");
@@ -111,18 +109,7 @@ pub fn types_hpp(ctx: &Ctx) -> String {
     o.s
 }
 
-fn composite(o: &mut Out, ctx: &Ctx, k: &str, done: &mut BTreeSet<String>) {
-    if !done.insert(k.to_string()) {
-        return;
-    }
-    let Some(c) = ctx.plan.composites.get(k) else {
-        return;
-    };
-    for m in &c.members {
-        if let Kind::Composite { ty } = &m.kind {
-            composite(o, ctx, ty, done);
-        }
-    }
+fn composite(o: &mut Out, ctx: &Ctx, k: &str, c: &CompositeDef) {
     let n = &ctx.n.comps[k];
     let members = gated_members(ctx, k);
     o.doc(c.description.as_deref().unwrap_or(&format!(

@@ -433,6 +433,36 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The composites with every composite member before the composite that holds it: the
+    /// order languages that declare before use (C++) emit them in.
+    pub fn composites_members_first(&self) -> Vec<(&str, &CompositeDef)> {
+        fn visit<'p>(
+            plan: &'p Plan,
+            k: &'p str,
+            done: &mut std::collections::BTreeSet<&'p str>,
+            out: &mut Vec<(&'p str, &'p CompositeDef)>,
+        ) {
+            let Some((k, c)) = plan.composites.get_key_value(k) else {
+                return;
+            };
+            if !done.insert(k.as_str()) {
+                return;
+            }
+            for m in &c.members {
+                if let Kind::Composite { ty } = &m.kind {
+                    visit(plan, ty, done, out);
+                }
+            }
+            out.push((k.as_str(), c));
+        }
+        let mut done = std::collections::BTreeSet::new();
+        let mut out = Vec::with_capacity(self.composites.len());
+        for k in self.composites.keys() {
+            visit(self, k, &mut done, &mut out);
+        }
+        out
+    }
+
     /// The newest `sinceVersion` of the fields (of messages, groups and composites) whose type
     /// is composite `composite`. A member of the composite is absent at an acting version older
     /// than its own `sinceVersion` only when that is newer than this (as `sbekit decode` reads
