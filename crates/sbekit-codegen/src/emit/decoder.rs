@@ -59,6 +59,8 @@ impl Gen<'_> {
                     Section::Var { .. } => "&'a [u8]".to_string(),
                 })
                 .collect();
+            // A private tuple read only by the accessors below: naming it would add nothing.
+            w!(out, "#[allow(clippy::type_complexity)]");
             w!(out, "sec: ({},),", tys.join(", "));
         }
         w!(out, "acting_version: u64,");

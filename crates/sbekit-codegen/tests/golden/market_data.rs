@@ -358,6 +358,7 @@ impl ::core::fmt::Debug for MarketUpdatesLevelUpdatesDecoder<'_> {
 #[derive(Clone, Copy)]
 pub struct MarketUpdatesDecoder<'a> {
     block: &'a [u8; 8],
+    #[allow(clippy::type_complexity)]
     sec: (MarketUpdatesTradesIter<'a>, MarketUpdatesLevelUpdatesIter<'a>),
     acting_version: u64,
     end: usize,

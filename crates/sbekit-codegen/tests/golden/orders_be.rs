@@ -471,6 +471,7 @@ impl ::core::fmt::Debug for OrderFillsLegsDecoder<'_> {
 pub struct OrderFillsDecoder<'a> {
     block: &'a [u8; 4],
     blk: &'a [u8],
+    #[allow(clippy::type_complexity)]
     sec: (OrderFillsLegsIter<'a>, &'a [u8]),
     acting_version: u64,
     end: usize,
@@ -633,6 +634,7 @@ impl ::core::fmt::Debug for OrderMarksDecoder<'_> {
 pub struct OrderDecoder<'a> {
     block: &'a [u8; 43],
     blk: &'a [u8],
+    #[allow(clippy::type_complexity)]
     sec: (OrderFillsIter<'a>, OrderMarksIter<'a>, &'a [u8], &'a [u8]),
     acting_version: u64,
     end: usize,
@@ -1683,6 +1685,7 @@ impl ::core::fmt::Debug for CancelHintsDecoder<'_> {
 #[derive(Clone, Copy)]
 pub struct CancelDecoder<'a> {
     block: &'a [u8; 8],
+    #[allow(clippy::type_complexity)]
     sec: (CancelHintsIter<'a>,),
     acting_version: u64,
     end: usize,
