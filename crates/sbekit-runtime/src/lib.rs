@@ -99,7 +99,11 @@ pub fn sub<const M: usize, const N: usize>(block: &[u8; M], off: usize) -> &[u8;
 /// The `N` bytes at `off` in a slice, if they are all there.
 #[inline(always)]
 pub fn chunk<const N: usize>(buf: &[u8], off: usize) -> Option<&[u8; N]> {
-    buf.get(off..).and_then(|s| s.first_chunk::<N>())
+    // One comparison (`off + N <= len`) rather than two (`off <= len`, then `len - off >= N`).
+    match off.checked_add(N) {
+        Some(end) if end <= buf.len() => buf.get(off..end)?.first_chunk::<N>(),
+        _ => None,
+    }
 }
 
 /// Writes `bytes` at `off` in a fixed-size block (a no-op if they would not fit, which
