@@ -138,3 +138,20 @@ fn java_package_option_and_names() {
     );
     assert_eq!(sbekit_codegen_java::java_package("9lives"), "sbe9lives");
 }
+
+#[test]
+fn agrona_is_pinned_alike_everywhere() {
+    let v = sbekit_codegen_java::AGRONA_VERSION;
+    let ci = std::fs::read_to_string(root().join(".ci/run")).expect(".ci/run");
+    assert!(
+        ci.contains(&format!("AGRONA_VERSION={v}\n")),
+        ".ci/run fetches another Agrona than {v}"
+    );
+    let pom = std::fs::read_to_string(root().join("examples/maven/pom.xml")).expect("example pom");
+    assert!(
+        pom.contains(&format!(
+            "<artifactId>agrona</artifactId>\n      <version>{v}</version>"
+        )),
+        "examples/maven/pom.xml depends on another Agrona than {v}"
+    );
+}

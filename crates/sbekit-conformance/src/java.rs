@@ -51,13 +51,12 @@ pub fn java_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
+/// One schema's output: the `json` mode's, then the `reencode` mode's.
+pub type Outputs = (Vec<u8>, Vec<u8>);
+
 /// Builds and runs the program over every schema's `inputs`; per schema, the output of the
 /// `json` and `reencode` modes.
-pub fn run_all(
-    dir: &Path,
-    schemas: &[Schema],
-    inputs: &[Vec<u8>],
-) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Error> {
+pub fn run_all(dir: &Path, schemas: &[Schema], inputs: &[Vec<u8>]) -> Result<Vec<Outputs>, Error> {
     for (tool, what) in [("javac", "a JDK 17 or later (javac)"), ("java", "java")] {
         if !tool_works(tool, "-version") {
             return Err(Error::MissingToolchain(
