@@ -12,24 +12,6 @@ use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
 use sbekit_plan::json::utf8_declared;
 use sbekit_plan::{Field, Kind};
 
-/// True when the field has a presence method (`hasX`): newer than version 0, or an optional
-/// scalar or enum (absent when it holds its null value).
-pub fn has_presence(f: &Field) -> bool {
-    !f.is_constant() && (f.since > 0 || nullable(f))
-}
-
-/// True for optional scalars and enums: their null value means absent.
-pub fn nullable(f: &Field) -> bool {
-    if f.is_constant() || f.presence != sbekit_ir::Presence::Optional {
-        return false;
-    }
-    match &f.kind {
-        Kind::Prim(p) => p.len == 1,
-        Kind::Enum { optional, .. } => *optional,
-        _ => false,
-    }
-}
-
 fn doc(o: &mut Out, f: &Field, what: &str) {
     let mut d = f
         .description
@@ -125,7 +107,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, i: usize, f: &Field, n: &FieldNames) {
     let gate = present(f, "sbe_av");
     // The presence test.
     let null_test = |x: &str| -> Option<String> {
-        if !nullable(f) {
+        if !f.is_nullable() {
             return None;
         }
         match &f.kind {
@@ -137,11 +119,11 @@ pub fn getter(o: &mut Out, ctx: &Ctx, i: usize, f: &Field, n: &FieldNames) {
             _ => None,
         }
     };
-    if has_presence(f) {
+    if f.may_be_absent() {
         o.doc(&format!(
             "True if `{}` holds a value: it is on the wire at the acting version{}.",
             f.name,
-            if nullable(f) {
+            if f.is_nullable() {
                 " and is not its null value"
             } else {
                 ""

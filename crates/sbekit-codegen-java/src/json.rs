@@ -2,7 +2,6 @@
 //! (a decoded value written again by the generated encoders), shared by composites, message
 //! bodies and group entries. Together they are what `sbekit conformance` checks.
 
-use crate::fields::has_presence;
 use crate::names::FieldNames;
 use crate::prim::java_str;
 use crate::{Ctx, Out};
@@ -69,7 +68,7 @@ pub fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames
             continue;
         }
         put(o, &key);
-        if has_presence(f) {
+        if f.may_be_absent() {
             o.line(&format!("if ({}()) {{", n.has));
             o.line(&value_json(ctx, f, n));
             o.line("} else {");

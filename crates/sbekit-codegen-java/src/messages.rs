@@ -63,14 +63,6 @@ fn since_cond(since: u32, av: &str) -> Option<String> {
     (since > 0).then(|| format!("{av} >= {since}"))
 }
 
-/// Where a section's data starts: after a var-data length prefix, or a group's dimensions.
-fn data_offset(s: &Section) -> usize {
-    match s {
-        Section::Var { data_offset, .. } => *data_offset,
-        Section::Group { dim_size, .. } => *dim_size,
-    }
-}
-
 /// A header member's value as a `long`: its constant, or a load of its slot.
 fn header_value(f: &sbekit_plan::Field, slot: &sbekit_plan::Slot, pos: &str) -> String {
     if let Kind::Prim(p) = &f.kind {
@@ -82,14 +74,7 @@ fn header_value(f: &sbekit_plan::Field, slot: &sbekit_plan::Slot, pos: &str) -> 
 }
 
 fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {
-    b.sections
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| match s {
-            Section::Group { body, .. } => Some((i, s, body.as_ref())),
-            Section::Var { .. } => None,
-        })
-        .collect()
+    b.groups().collect()
 }
 
 /// The trusted walk over the sections of a checked body whose block ends at `sbe_q`: records
@@ -108,7 +93,7 @@ fn walk(o: &mut Out, b: &Body, n: &BodyNames, rec: Option<&str>, av: &str) {
             }
             Section::Var { len, .. } => format!(
                 "sbe_q += {} + (int) {};",
-                data_offset(s),
+                s.data_offset(),
                 slot_load(len, "sbe_b", "sbe_q")
             ),
         };
@@ -257,7 +242,7 @@ fn decoder(
                 char_encoding,
                 ..
             } => {
-                let l = data_offset(s);
+                let l = s.data_offset();
                 o.doc(&format!(
                     "The length of the `{sname}` data{}.",
                     if s.since() > 0 {
@@ -356,7 +341,7 @@ fn decoder(
             Section::Var { char_encoding, .. } => {
                 o.line(&format!(
                     "SbeJson.appendText(out, sbe_b, sbe_sec[{i}] + {}, {}(), {});",
-                    data_offset(s),
+                    s.data_offset(),
                     sn.length,
                     utf8_declared(char_encoding.as_deref())
                 ));
@@ -391,7 +376,7 @@ fn decoder(
             Section::Var { .. } => o.line(&format!(
                 "e.{}(sbe_b, sbe_sec[{i}] + {}, {}());",
                 sn.name,
-                data_offset(s),
+                s.data_offset(),
                 sn.length
             )),
         }
@@ -977,7 +962,7 @@ fn encoder(
                 char_encoding,
                 ..
             } => {
-                let l = data_offset(s);
+                let l = s.data_offset();
                 let vpath = java_str(&format!("{}.{sname}", n.path));
                 let too_long = if len.max < i32::MAX as u64 {
                     format!(
@@ -1081,7 +1066,7 @@ fn encoder(
             Section::Var { name, .. } => {
                 let t = format!(
                     "sbe_m.sbeTake({}, {});",
-                    data_offset(s),
+                    s.data_offset(),
                     java_str(&format!("{}.{name}", n.path))
                 );
                 match &on {
