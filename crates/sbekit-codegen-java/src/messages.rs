@@ -513,7 +513,7 @@ fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     let d = &n.dec;
     let name = &m.body.name;
     let h = &ctx.plan.header;
-    o.doc("Checks the message at `offset` of `buffer` (`length` bytes available from there, header included) once: header, block lengths, every group count and var-data length. Throws `SbeDecodeException` (kind, byte offset from the message start, element path) for malformed input; after it, accessors cannot fail.");
+    o.doc("Checks the message at `offset` of `buffer` (`length` bytes available from there, header included) once: header, block lengths, every group count and var-data length. Throws `SbeDecodeException` (kind, byte offset from the message start, element path) for malformed input, leaving the decoder as it was; after it, accessors cannot fail.");
     o.line(&format!(
         "public {d} wrap(final DirectBuffer buffer, final int offset, final int length) {{"
     ));
@@ -582,11 +582,15 @@ fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
                 }
             }
             Check::Group { .. } | Check::VarData { .. } => {
-                o.line(&format!("sbe_sec[{sec}] = sbe_o + sbe_q;"));
+                // Kept in locals until every check passed: a failed wrap changes nothing.
+                o.line(&format!("final int sbe_s{sec} = sbe_o + sbe_q;"));
                 sec += 1;
                 section_check(o, c, 1);
             }
         }
+    }
+    for i in 0..sec {
+        o.line(&format!("sbe_sec[{i}] = sbe_s{i};"));
     }
     if !m.body.sections.is_empty() {
         o.line(&format!("sbe_sec[{sec}] = sbe_o + sbe_q;"));

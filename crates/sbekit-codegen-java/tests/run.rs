@@ -144,6 +144,14 @@ public final class Driver {
         int sum = 0;
         for (final var m : d.marks()) sum += m.mark();
         if (sum != 3) return 6;
+        // A failed wrap leaves the decoder as it was.
+        final String before = d.toString();
+        try {
+            d.wrap(buf, 0, len - 1);
+            return 11;
+        } catch (final orders.SbeDecodeException x) {
+            if (!d.toString().equals(before) || d.encodedLength() != len) return 12;
+        }
         // An unknown enum value is kept.
         e.wrap(buf, 0).sideRaw((byte) 'Q');
         final int len2 = e.encodedLength();
