@@ -286,6 +286,22 @@ fn decoder(
                 ));
                 o.line("return sbe_n;");
                 o.line("}");
+                o.doc(&format!(
+                    "Copies up to `length` bytes of the `{sname}` data into `dst` at `dstOffset`; the number of bytes copied."
+                ));
+                o.line(&format!(
+                    "public int {}(final byte[] dst, final int dstOffset, final int length) {{",
+                    sn.get
+                ));
+                o.line(&format!(
+                    "final int sbe_n = Math.min(length, {}());",
+                    sn.length
+                ));
+                o.line(&format!(
+                    "sbe_b.getBytes(sbe_sec[{i}] + {l}, dst, dstOffset, sbe_n);"
+                ));
+                o.line("return sbe_n;");
+                o.line("}");
                 let cs = if utf8_declared(char_encoding.as_deref()) {
                     "UTF_8"
                 } else {
