@@ -918,7 +918,15 @@ fn encoder(
         o.line("int i = at;");
         o.line("final int end = at + n;");
         o.line("for (; i + 8 <= end; i += 8) sbe_b.putLong(i, 0L);");
-        o.line("for (; i < end; i++) sbe_b.putByte(i, (byte) 0);");
+        o.line("if (i + 4 <= end) {");
+        o.line("sbe_b.putInt(i, 0);");
+        o.line("i += 4;");
+        o.line("}");
+        o.line("if (i + 2 <= end) {");
+        o.line("sbe_b.putShort(i, (short) 0);");
+        o.line("i += 2;");
+        o.line("}");
+        o.line("if (i < end) sbe_b.putByte(i, (byte) 0);");
         o.line("}");
     } else {
         let Some((dim, bl_slot, count_slot)) = group_slots(sec) else {
