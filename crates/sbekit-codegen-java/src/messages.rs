@@ -511,6 +511,34 @@ fn all_groups<'a>(b: &'a Body, n: &'a BodyNames) -> Vec<(&'a Section, &'a Body, 
     out
 }
 
+/// Stores that zero `n` bytes at `base + 0 .. base + n`, at constant offsets (straight-line
+/// code the JIT keeps in registers; `setMemory` is a native call on JDK 17), or one `setMemory`
+/// when `n` is large.
+fn zero(o: &mut Out, buf: &str, base: &str, n: usize) {
+    if n > 64 {
+        o.line(&format!("{buf}.setMemory({base}, {n}, (byte) 0);"));
+        return;
+    }
+    let mut at = 0;
+    for (w, put) in [
+        (8, "putLong"),
+        (4, "putInt"),
+        (2, "putShort"),
+        (1, "putByte"),
+    ] {
+        let zero = match w {
+            8 => "0L",
+            4 => "0",
+            2 => "(short) 0",
+            _ => "(byte) 0",
+        };
+        while n - at >= w {
+            o.line(&format!("{buf}.{put}({base} + {at}, {zero});"));
+            at += w;
+        }
+    }
+}
+
 /// The dimension of a group section: its size, block length and count slots.
 fn group_slots(s: Option<&Section>) -> Option<(usize, sbekit_plan::Slot, sbekit_plan::Slot)> {
     match s {
@@ -854,8 +882,19 @@ fn encoder(
         o.line("sbe_v = version;");
         o.line("sbe_next = 0;");
         o.line(&format!(
-            "final int sbe_h = sbeTake(SbeSchema.HEADER_LENGTH + sbeBlockLength(version), {path});"
+            "final int sbe_h = sbeTakeRaw(SbeSchema.HEADER_LENGTH + sbeBlockLength(version), {path});"
         ));
+        // Zeroed: the header's other members, the block's padding and unset fields.
+        let hb = ctx.plan.header.size + b.block_length;
+        if ctx.plan.version == 0 {
+            zero(o, "sbe_b", "sbe_h", hb);
+        } else {
+            o.line("if (version >= SbeSchema.SCHEMA_VERSION) {");
+            zero(o, "sbe_b", "sbe_h", hb);
+            o.line("} else {");
+            o.line("sbeZero(sbe_h, SbeSchema.HEADER_LENGTH + sbeBlockLength(version));");
+            o.line("}");
+        }
         o.line("sbe_p = sbe_h + SbeSchema.HEADER_LENGTH;");
         for (f, val) in [
             (
@@ -941,7 +980,8 @@ fn encoder(
         o.line("sbe_entry = false;");
         o.line("sbe_on = on;");
         o.line("if (on) {");
-        o.line(&format!("sbe_dim = sbe_m.sbeTake({dim}, {path});"));
+        o.line(&format!("sbe_dim = sbe_m.sbeTakeRaw({dim}, {path});"));
+        zero(o, "sbe_b", "sbe_dim", dim);
         o.line(&format!(
             "{};",
             slot_store(&bl_slot, "sbe_b", "sbe_dim", "(long) sbeBlockLength(sbe_v)")
@@ -960,8 +1000,17 @@ fn encoder(
             long_lit(count_slot.max)
         ));
         o.line(&format!(
-            "sbe_p = sbe_m.sbeTake(sbeBlockLength(sbe_v), {path});"
+            "sbe_p = sbe_m.sbeTakeRaw(sbeBlockLength(sbe_v), {path});"
         ));
+        if ctx.plan.version == 0 {
+            zero(o, "sbe_b", "sbe_p", b.block_length);
+        } else {
+            o.line("if (sbe_v >= SbeSchema.SCHEMA_VERSION) {");
+            zero(o, "sbe_b", "sbe_p", b.block_length);
+            o.line("} else {");
+            o.line("sbe_m.sbeZero(sbe_p, sbeBlockLength(sbe_v));");
+            o.line("}");
+        }
         o.line("sbe_count++;");
         o.line(&format!(
             "{};",
@@ -1046,7 +1095,7 @@ fn encoder(
                     o.line(&format!(
                         "final int sbe_at = sbe_m.sbeTakeRaw({l} + length, {vpath});"
                     ));
-                    o.line(&format!("sbe_m.sbeZero(sbe_at, {l});"));
+                    zero(o, "sbe_b", "sbe_at", l);
                     o.line(&format!(
                         "{};",
                         slot_store(len, "sbe_b", "sbe_at", "(long) length")
@@ -1081,7 +1130,7 @@ fn encoder(
                     o.line(&format!(
                         "final int sbe_at = sbe_m.sbeTakeRaw({l} + length, {vpath});"
                     ));
-                    o.line(&format!("sbe_m.sbeZero(sbe_at, {l});"));
+                    zero(o, "sbe_b", "sbe_at", l);
                     o.line(&format!(
                         "{};",
                         slot_store(len, "sbe_b", "sbe_at", "(long) length")
