@@ -348,8 +348,9 @@ pub fn setter(
                 ));
                 head(o);
                 o.line(&format!("sbe_b.putBytes({pos}, src, srcOffset, length);"));
+                // A loop, not `setMemory` (a native call on JDK 17): the padding is short.
                 o.line(&format!(
-                    "sbe_b.setMemory({pos} + length, {len} - length, (byte) 0);"
+                    "for (int sbe_i = length; sbe_i < {len}; sbe_i++) sbe_b.putByte({pos} + sbe_i, (byte) 0);"
                 ));
                 o.line("return this;");
                 o.line("}");

@@ -511,6 +511,34 @@ fn all_groups<'a>(b: &'a Body, n: &'a BodyNames) -> Vec<(&'a Section, &'a Body, 
     out
 }
 
+/// Stores that zero `n` bytes at `base + 0 .. base + n`, at constant offsets (straight-line
+/// code the JIT keeps in registers; `setMemory` is a native call on JDK 17), or one `setMemory`
+/// when `n` is large.
+fn zero(o: &mut Out, buf: &str, base: &str, n: usize) {
+    if n > 64 {
+        o.line(&format!("{buf}.setMemory({base}, {n}, (byte) 0);"));
+        return;
+    }
+    let mut at = 0;
+    for (w, put) in [
+        (8, "putLong"),
+        (4, "putInt"),
+        (2, "putShort"),
+        (1, "putByte"),
+    ] {
+        let zero = match w {
+            8 => "0L",
+            4 => "0",
+            2 => "(short) 0",
+            _ => "(byte) 0",
+        };
+        while n - at >= w {
+            o.line(&format!("{buf}.{put}({base} + {at}, {zero});"));
+            at += w;
+        }
+    }
+}
+
 /// The dimension of a group section: its size, block length and count slots.
 fn group_slots(s: Option<&Section>) -> Option<(usize, sbekit_plan::Slot, sbekit_plan::Slot)> {
     match s {
@@ -689,10 +717,18 @@ fn section_check(o: &mut Out, c: &Check, depth: usize) {
             o.line(&format!("sbe_budget -= {cnt};"));
             o.line("}");
             if entry.is_empty() {
-                o.line(&format!(
-                    "if ({bl} != 0 && Long.compareUnsigned({cnt}, Long.divideUnsigned(sbe_n - sbe_q, {bl})) > 0) {}",
-                    err("TRUNCATED", "sbe_q", path)
-                ));
+                if block_length.width() <= 4 && count.width() <= 4 {
+                    // Below 2^32 each, the product is exact in 64 unsigned bits: no division.
+                    o.line(&format!(
+                        "if (Long.compareUnsigned({bl} * {cnt}, sbe_n - sbe_q) > 0) {}",
+                        err("TRUNCATED", "sbe_q", path)
+                    ));
+                } else {
+                    o.line(&format!(
+                        "if ({bl} != 0 && Long.compareUnsigned({cnt}, Long.divideUnsigned(sbe_n - sbe_q, {bl})) > 0) {}",
+                        err("TRUNCATED", "sbe_q", path)
+                    ));
+                }
                 o.line(&format!("sbe_q += (int) ({bl} * {cnt});"));
             } else {
                 o.line(&format!(
@@ -846,8 +882,19 @@ fn encoder(
         o.line("sbe_v = version;");
         o.line("sbe_next = 0;");
         o.line(&format!(
-            "final int sbe_h = sbeTake(SbeSchema.HEADER_LENGTH + sbeBlockLength(version), {path});"
+            "final int sbe_h = sbeTakeRaw(SbeSchema.HEADER_LENGTH + sbeBlockLength(version), {path});"
         ));
+        // Zeroed: the header's other members, the block's padding and unset fields.
+        let hb = ctx.plan.header.size + b.block_length;
+        if ctx.plan.version == 0 {
+            zero(o, "sbe_b", "sbe_h", hb);
+        } else {
+            o.line("if (version >= SbeSchema.SCHEMA_VERSION) {");
+            zero(o, "sbe_b", "sbe_h", hb);
+            o.line("} else {");
+            o.line("sbeZero(sbe_h, SbeSchema.HEADER_LENGTH + sbeBlockLength(version));");
+            o.line("}");
+        }
         o.line("sbe_p = sbe_h + SbeSchema.HEADER_LENGTH;");
         for (f, val) in [
             (
@@ -885,15 +932,40 @@ fn encoder(
         o.line("}");
         o.doc("Internal: reserves `n` zeroed bytes at the end of the message; their position.");
         o.line("int sbeTake(final int n, final String path) {");
+        o.line("final int at = sbeTakeRaw(n, path);");
+        o.line("sbeZero(at, n);");
+        o.line("return at;");
+        o.line("}");
+        o.doc("Internal: reserves `n` bytes at the end of the message, not zeroed (the caller writes them all); their position.");
+        o.line("int sbeTakeRaw(final int n, final String path) {");
         o.line("final int at = sbe_lim;");
         o.line("final long end = (long) at + n;");
         o.line("if (end > sbe_b.capacity()) {");
         o.line("if (!sbe_b.isExpandable() || end > Integer.MAX_VALUE - 16) throw new SbeEncodeException(SbeEncodeException.Kind.BUFFER_TOO_SMALL, path);");
         o.line("sbe_b.checkLimit((int) end);");
         o.line("}");
-        o.line("sbe_b.setMemory(at, n, (byte) 0);");
         o.line("sbe_lim = (int) end;");
         o.line("return at;");
+        o.line("}");
+        // Blocks are small: stores beat `setMemory`, a native call on JDK 17.
+        o.doc("Internal: zeroes `n` bytes at `at`.");
+        o.line("void sbeZero(final int at, final int n) {");
+        o.line("if (n > 64) {");
+        o.line("sbe_b.setMemory(at, n, (byte) 0);");
+        o.line("return;");
+        o.line("}");
+        o.line("int i = at;");
+        o.line("final int end = at + n;");
+        o.line("for (; i + 8 <= end; i += 8) sbe_b.putLong(i, 0L);");
+        o.line("if (i + 4 <= end) {");
+        o.line("sbe_b.putInt(i, 0);");
+        o.line("i += 4;");
+        o.line("}");
+        o.line("if (i + 2 <= end) {");
+        o.line("sbe_b.putShort(i, (short) 0);");
+        o.line("i += 2;");
+        o.line("}");
+        o.line("if (i < end) sbe_b.putByte(i, (byte) 0);");
         o.line("}");
     } else {
         let Some((dim, bl_slot, count_slot)) = group_slots(sec) else {
@@ -908,7 +980,8 @@ fn encoder(
         o.line("sbe_entry = false;");
         o.line("sbe_on = on;");
         o.line("if (on) {");
-        o.line(&format!("sbe_dim = sbe_m.sbeTake({dim}, {path});"));
+        o.line(&format!("sbe_dim = sbe_m.sbeTakeRaw({dim}, {path});"));
+        zero(o, "sbe_b", "sbe_dim", dim);
         o.line(&format!(
             "{};",
             slot_store(&bl_slot, "sbe_b", "sbe_dim", "(long) sbeBlockLength(sbe_v)")
@@ -927,8 +1000,17 @@ fn encoder(
             long_lit(count_slot.max)
         ));
         o.line(&format!(
-            "sbe_p = sbe_m.sbeTake(sbeBlockLength(sbe_v), {path});"
+            "sbe_p = sbe_m.sbeTakeRaw(sbeBlockLength(sbe_v), {path});"
         ));
+        if ctx.plan.version == 0 {
+            zero(o, "sbe_b", "sbe_p", b.block_length);
+        } else {
+            o.line("if (sbe_v >= SbeSchema.SCHEMA_VERSION) {");
+            zero(o, "sbe_b", "sbe_p", b.block_length);
+            o.line("} else {");
+            o.line("sbe_m.sbeZero(sbe_p, sbeBlockLength(sbe_v));");
+            o.line("}");
+        }
         o.line("sbe_count++;");
         o.line(&format!(
             "{};",
@@ -1009,9 +1091,11 @@ fn encoder(
                         o.line(s);
                     }
                     o.line(&too_long);
+                    // Every byte is written: the prefix zeroed (any gap), its length, the data.
                     o.line(&format!(
-                        "final int sbe_at = sbe_m.sbeTake({l} + length, {vpath});"
+                        "final int sbe_at = sbe_m.sbeTakeRaw({l} + length, {vpath});"
                     ));
+                    zero(o, "sbe_b", "sbe_at", l);
                     o.line(&format!(
                         "{};",
                         slot_store(len, "sbe_b", "sbe_at", "(long) length")
@@ -1042,9 +1126,11 @@ fn encoder(
                     }
                     o.line("final int length = value.length();");
                     o.line(&too_long);
+                    // Every byte is written: the prefix zeroed (any gap), its length, the data.
                     o.line(&format!(
-                        "final int sbe_at = sbe_m.sbeTake({l} + length, {vpath});"
+                        "final int sbe_at = sbe_m.sbeTakeRaw({l} + length, {vpath});"
                     ));
+                    zero(o, "sbe_b", "sbe_at", l);
                     o.line(&format!(
                         "{};",
                         slot_store(len, "sbe_b", "sbe_at", "(long) length")

@@ -267,6 +267,9 @@ the `...String()` accessors, `toString()` and text setters of UTF-8 fields.
 mvn -q package        # target/{art}-{ver}.jar; compiled with -Xlint:all -Werror
 ```
 
+Agrona 2 reads memory through `jdk.internal.misc.Unsafe`: run with
+`java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED ...` (as the reference's codecs need).
+
 ```java
 import {pkg}.*;
 
@@ -297,6 +300,8 @@ SbeMessageDecoder any = new SbeDispatcher().wrap(buf, 0, len);   // dispatch on 
   older version (its block lengths; newer elements left out). Errors (`SbeEncodeException`):
   a buffer too small that cannot expand, too many entries, a value too long, sections out of
   order.
+- After a failed `wrap` the decoder is as it was. Decoders and encoders are reusable and not
+  thread-safe (one per thread); `SbeDispatcher` holds one of each per message.
 - `src/test/java/{dir}/SbeConformance.java` is the program `sbekit conformance --lang java` runs.
 "#,
         art = artifact(ctx),

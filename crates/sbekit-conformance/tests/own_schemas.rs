@@ -1,7 +1,7 @@
 //! `sbekit_conformance::run` on our own schemas (no `../shared` needed): the generated C++,
-//! TypeScript and Rust agree with `sbekit decode` on random messages at every version, one
-//! program per language for all the schemas. Skips loudly without a compiler (or `tsc`, or
-//! `cargo`), fails under CI.
+//! TypeScript, Rust and Java agree with `sbekit decode` on random messages at every version, one
+//! program per language for all the schemas. Skips loudly without a compiler (or `tsc`,
+//! `cargo`, a JDK or Agrona), fails under CI.
 
 use sbekit_conformance::{run, Lang, Options};
 use std::path::{Path, PathBuf};
@@ -65,6 +65,11 @@ fn typescript_agrees_with_sbekit_decode() {
 #[test]
 fn rust_agrees_with_sbekit_decode() {
     check(Lang::Rust, "rust_agrees_with_sbekit_decode");
+}
+
+#[test]
+fn java_agrees_with_sbekit_decode() {
+    check(Lang::Java, "java_agrees_with_sbekit_decode");
 }
 
 /// One schema: the generated crate's own `examples/sbe_conformance.rs`, fed messages written at
