@@ -75,60 +75,122 @@ impl Leaf {
     }
 
     /// The column's values out of `rows` staged rows of `stride` bytes each, one strided pass
-    /// (the byte order decided once per column, not per value).
-    pub(super) fn gather(&self, staged: &[u8], stride: usize, rows: usize, big: bool) -> Store {
+    /// (the byte order decided once per column, not per value), into memory from `pool`.
+    pub(super) fn gather(
+        &self,
+        staged: &[u8],
+        stride: usize,
+        rows: usize,
+        big: bool,
+        pool: &mut Pool,
+    ) -> Store {
         let (off, at) = (self.offset, stride);
         if self.fixed {
+            let mut v = pool.vec::<u8>(rows.saturating_mul(self.width));
             // Common widths as constants: each value is a copy of known size, not a call.
-            let v = match self.width {
-                4 => fixed_column(staged, at, off, 4, rows),
-                8 => fixed_column(staged, at, off, 8, rows),
-                16 => fixed_column(staged, at, off, 16, rows),
-                w => fixed_column(staged, at, off, w, rows),
-            };
+            match self.width {
+                4 => fixed_column(&mut v, staged, at, off, 4, rows),
+                8 => fixed_column(&mut v, staged, at, off, 8, rows),
+                16 => fixed_column(&mut v, staged, at, off, 16, rows),
+                w => fixed_column(&mut v, staged, at, off, w, rows),
+            }
             return Store::Fixed(v, self.width);
         }
         match (self.width, big) {
-            (1, _) => Store::W1(column::<1, u8>(staged, at, off, rows, |a| a[0])),
-            (2, false) => Store::W2(column(staged, at, off, rows, u16::from_le_bytes)),
-            (2, true) => Store::W2(column(staged, at, off, rows, u16::from_be_bytes)),
-            (4, false) => Store::W4(column(staged, at, off, rows, u32::from_le_bytes)),
-            (4, true) => Store::W4(column(staged, at, off, rows, u32::from_be_bytes)),
-            (_, false) => Store::W8(column(staged, at, off, rows, u64::from_le_bytes)),
-            (_, true) => Store::W8(column(staged, at, off, rows, u64::from_be_bytes)),
+            (1, _) => Store::W1(column::<1, u8>(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                |a| a[0],
+            )),
+            (2, false) => Store::W2(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u16::from_le_bytes,
+            )),
+            (2, true) => Store::W2(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u16::from_be_bytes,
+            )),
+            (4, false) => Store::W4(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u32::from_le_bytes,
+            )),
+            (4, true) => Store::W4(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u32::from_be_bytes,
+            )),
+            (_, false) => Store::W8(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u64::from_le_bytes,
+            )),
+            (_, true) => Store::W8(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u64::from_be_bytes,
+            )),
         }
     }
 }
 
-/// `rows` fixed arrays of `width` bytes at `offset` of each `stride`-byte row of `staged`.
+/// Appends `rows` fixed arrays of `width` bytes at `offset` of each `stride`-byte row of
+/// `staged` to `v` (zeros for rows the staging does not hold, which cannot happen).
 #[inline(always)]
-fn fixed_column(staged: &[u8], stride: usize, offset: usize, width: usize, rows: usize) -> Vec<u8> {
-    let mut v = vec![0u8; rows.saturating_mul(width)];
-    if width == 0 || stride == 0 {
-        return v;
-    }
-    for (dst, row) in v.chunks_exact_mut(width).zip(staged.chunks_exact(stride)) {
-        if let Some(src) = row.get(offset..offset + width) {
-            dst.copy_from_slice(src);
+fn fixed_column(
+    v: &mut Vec<u8>,
+    staged: &[u8],
+    stride: usize,
+    offset: usize,
+    width: usize,
+    rows: usize,
+) {
+    let len = v.len() + rows.saturating_mul(width);
+    if width != 0 && stride != 0 {
+        for row in staged.chunks_exact(stride).take(rows) {
+            match row.get(offset..offset + width) {
+                Some(value) => v.extend_from_slice(value),
+                None => v.resize(v.len() + width, 0),
+            }
         }
     }
-    v
+    v.resize(len, 0);
 }
 
-/// `rows` values of `N` bytes at `offset` of each `stride`-byte row of `staged`.
+/// `rows` values of `N` bytes at `offset` of each `stride`-byte row of `staged`, appended to
+/// `out`.
 #[inline(always)]
 fn column<const N: usize, T: Default>(
+    mut out: Vec<T>,
     staged: &[u8],
     stride: usize,
     offset: usize,
     rows: usize,
     read: impl Fn([u8; N]) -> T,
 ) -> Vec<T> {
-    let mut out = Vec::with_capacity(rows);
-    if stride == 0 {
-        out.resize_with(rows, T::default);
-        return out;
-    }
     // The stride covers every leaf, so this never fails; checked once here, not per value.
     let Some(end) = offset.checked_add(N).filter(|&end| end <= stride) else {
         out.resize_with(rows, T::default);
@@ -141,6 +203,7 @@ fn column<const N: usize, T: Default>(
             .take(rows)
             .map(|row| read(row[offset..end].try_into().unwrap_or([0; N]))),
     );
+    out.resize_with(rows, T::default);
     out
 }
 
@@ -219,9 +282,14 @@ pub(super) struct BlockCols {
     pub(super) stride: usize,
     /// `rows` rows of `stride` bytes.
     pub(super) staged: Vec<u8>,
-    /// Some field is newer than version 0: `versions` holds each row's acting version.
+    /// Some field is newer than version 0: `versions` holds the rows' acting versions.
     pub(super) gated: bool,
-    pub(super) versions: Vec<u32>,
+    /// The acting version of each run of rows, as (first row, version): a new run only where
+    /// the version changes, which in a real stream is almost never.
+    pub(super) versions: Vec<(usize, u32)>,
+    /// The block length a message must declare for the plain walk (`walk.rs`): the extent of
+    /// the fields on the wire, and at least what the newest version requires.
+    pub(super) need: usize,
 }
 
 impl BlockCols {
@@ -234,6 +302,7 @@ impl BlockCols {
     ) -> BlockCols {
         let stride = leaves.iter().map(Leaf::end).max().unwrap_or(0);
         let gated = leaves.iter().any(|l| l.since > 0);
+        let need = stride.max(required.last().map_or(0, |&(_, len)| len));
         BlockCols {
             leaves,
             nodes,
@@ -245,7 +314,26 @@ impl BlockCols {
             staged: Vec::new(),
             gated,
             versions: Vec::new(),
+            need,
         }
+    }
+
+    /// Records `version` as the acting version of the rows appended next (called before they
+    /// are counted in `rows`).
+    #[inline(always)]
+    pub(super) fn push_version(&mut self, version: u32) {
+        if self.gated && self.versions.last().is_none_or(|&(_, v)| v != version) {
+            self.versions.push((self.rows, version));
+        }
+    }
+
+    /// The newest `sinceVersion` of anything in the block, its groups and its var data: a
+    /// message acting at this version or later has every field.
+    pub(super) fn newest(&self) -> u32 {
+        let leaves = self.leaves.iter().map(|l| l.since);
+        let groups = self.groups.iter().map(|g| g.since.max(g.body.newest()));
+        let vars = self.vars.iter().map(|v| v.since);
+        leaves.chain(groups).chain(vars).max().unwrap_or(0)
     }
 
     /// True when the entries have no groups and no var data: a run of them is one copy.
@@ -254,7 +342,7 @@ impl BlockCols {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        let own = self.staged.len() + self.versions.len() * 4;
+        let own = self.staged.len() + self.versions.len() * 16;
         let groups: usize = self
             .groups
             .iter()
@@ -271,7 +359,9 @@ impl BlockCols {
     /// Drops every row from `rows` on (a message that failed half-way).
     pub(super) fn truncate(&mut self, rows: usize) {
         self.staged.truncate(rows.saturating_mul(self.stride));
-        self.versions.truncate(rows);
+        // Runs that start at or after the cut go; the one before it keeps its version.
+        let runs = self.versions.partition_point(|&(first, _)| first < rows);
+        self.versions.truncate(runs);
         for g in &mut self.groups {
             g.offsets.truncate(rows + 1);
             let child = g.offsets.last().map_or(0, |&o| o as usize);
@@ -284,4 +374,77 @@ impl BlockCols {
         }
         self.rows = rows.min(self.rows);
     }
+}
+
+/// The memory of the output buffers handed out with earlier batches, reused for the next
+/// batch once the caller has dropped them. A batch's arrays own their buffers (Arrow buffers
+/// are reference-counted); the pool keeps one more reference to each, and takes a buffer back
+/// as a vector ([`Buffer::into_vec`]) only when that reference is the last. Without it, every
+/// batch asks the allocator for fresh memory, which it often takes from the kernel page by
+/// page again, right after handing the last batch's back.
+#[derive(Debug, Default)]
+pub(super) struct Pool {
+    /// (alignment of the element type, buffer), oldest first.
+    kept: Vec<(usize, Buffer)>,
+}
+
+impl Pool {
+    /// Buffers kept at most: a few batches' worth. Those the caller still holds cost nothing
+    /// and go first when the pool is full.
+    const KEPT: usize = 64;
+
+    /// An empty vector with room for `n` values: the memory of the smallest kept buffer that
+    /// fits and that nobody else holds, else new.
+    pub(super) fn vec<T: ArrowNativeType>(&mut self, n: usize) -> Vec<T> {
+        let (size, align) = (std::mem::size_of::<T>(), std::mem::align_of::<T>());
+        let want = n.saturating_mul(size);
+        let mut best: Option<(usize, usize)> = None;
+        for (i, (a, b)) in self.kept.iter().enumerate() {
+            let cap = b.capacity();
+            if *a == align
+                && cap >= want
+                && cap % size == 0
+                && best.is_none_or(|(_, c)| cap < c)
+                && b.strong_count() == 1
+            {
+                best = Some((i, cap));
+            }
+        }
+        if let Some((i, _)) = best {
+            let (_, b) = self.kept.remove(i);
+            if let Ok(mut v) = b.into_vec::<T>() {
+                v.clear();
+                v.reserve(n);
+                return v;
+            }
+        }
+        Vec::with_capacity(n)
+    }
+
+    /// Keeps a reference to `b`, an output buffer made from a `Vec<T>`.
+    pub(super) fn keep<T: ArrowNativeType>(&mut self, b: &Buffer) {
+        if b.capacity() == 0 {
+            return;
+        }
+        if self.kept.len() >= Self::KEPT {
+            let held = self.kept.iter().position(|(_, b)| b.strong_count() > 1);
+            self.kept.remove(held.unwrap_or(0));
+        }
+        self.kept.push((std::mem::align_of::<T>(), b.clone()));
+    }
+
+    /// A buffer over `v` (no copy), kept for reuse.
+    pub(super) fn buffer<T: ArrowNativeType>(&mut self, v: Vec<T>) -> Buffer {
+        let b = Buffer::from_vec(v);
+        self.keep::<T>(&b);
+        b
+    }
+}
+
+/// What cutting a batch needs besides the rows: the byte order, the count of text values that
+/// took the Latin-1 fallback, and the pool the output buffers come from.
+pub(super) struct Cut<'a> {
+    pub(super) big: bool,
+    pub(super) fallbacks: &'a mut u64,
+    pub(super) pool: &'a mut Pool,
 }
