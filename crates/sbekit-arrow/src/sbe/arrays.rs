@@ -94,7 +94,7 @@ impl BlockCols {
         let mut data = cut.pool.vec::<u8>(bytes);
         let mut offsets = cut.pool.vec::<i32>(rows + 1);
         offsets.push(0);
-        let (at, s) = (leaf.offset, &self.staged);
+        let (at, s) = (leaf.offset, self.staged.rows());
         // Common widths as constants: each value is a copy of known size, not a call.
         let ascii = match w {
             4 => ascii_from_rows(s, stride, at, 4, rows, &mut data, &mut offsets),
@@ -111,7 +111,8 @@ impl BlockCols {
     /// One leaf's values and its validity: null (and zero) in rows whose acting version is
     /// older than the field.
     fn column(&self, leaf: &Leaf, cut: &mut Cut) -> (Store, Option<NullBuffer>) {
-        let mut store = leaf.gather(&self.staged, self.stride, self.rows, cut.big, cut.pool);
+        let staged = self.staged.rows();
+        let mut store = leaf.gather(staged, self.stride, self.rows, cut.big, cut.pool);
         if !self.gated || leaf.since == 0 {
             return (store, None);
         }
@@ -546,6 +547,9 @@ fn ascii_from_rows(
     data: &mut Vec<u8>,
     offsets: &mut Vec<i32>,
 ) -> bool {
+    if w == 8 {
+        return ascii_from_rows_8(staged, stride, offset, rows, data, offsets);
+    }
     for row in staged.chunks_exact(stride).take(rows) {
         let Some(value) = row.get(offset..offset + w) else {
             return false;
@@ -560,6 +564,44 @@ fn ascii_from_rows(
         offsets.push(i32::try_from(data.len()).unwrap_or(i32::MAX));
     }
     true
+}
+
+/// [`ascii_from_rows`] for 8-byte values (tickers, the usual case), each read as one word:
+/// its ASCII test and its first NUL are a few operations on it.
+fn ascii_from_rows_8(
+    staged: &[u8],
+    stride: usize,
+    offset: usize,
+    rows: usize,
+    data: &mut Vec<u8>,
+    offsets: &mut Vec<i32>,
+) -> bool {
+    for row in staged.chunks_exact(stride).take(rows) {
+        let Some(value) = row.get(offset..).and_then(|v| v.first_chunk::<8>()) else {
+            return false;
+        };
+        let x = u64::from_le_bytes(*value);
+        if x & NUL_HI != 0 {
+            return false;
+        }
+        let start = data.len();
+        data.extend_from_slice(value);
+        data.truncate(start + nul_in_word(x).unwrap_or(8));
+        // The caller checked that `rows * 8` fits an i32.
+        offsets.push(i32::try_from(data.len()).unwrap_or(i32::MAX));
+    }
+    true
+}
+
+const NUL_LO: u64 = 0x0101_0101_0101_0101;
+const NUL_HI: u64 = 0x8080_8080_8080_8080;
+
+/// The index of the first zero byte of the 8 bytes read little-endian as `x`, if any (the
+/// lowest byte flagged by the zero-byte test is exact: false flags only follow a zero byte).
+#[inline(always)]
+fn nul_in_word(x: u64) -> Option<usize> {
+    let zero = x.wrapping_sub(NUL_LO) & !x & NUL_HI;
+    (zero != 0).then(|| (zero.trailing_zeros() / 8) as usize)
 }
 
 /// Cuts each `w`-byte value of `v` at its first NUL and moves it left to follow the previous
@@ -632,19 +674,14 @@ fn bit_column<T: Copy + Into<u64>>(values: &[T], bit: u32) -> BooleanBuffer {
     })
 }
 
-/// Where a char array's value ends: its first NUL, or its length. Eight bytes at a time (the
-/// lowest byte flagged by the zero-byte test is exact: false flags only follow a zero byte).
+/// Where a char array's value ends: its first NUL, or its length. Eight bytes at a time.
 #[inline(always)]
 fn nul_cut(value: &[u8]) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
     let mut at = 0;
     let mut chunks = value.chunks_exact(8);
     for c in &mut chunks {
-        let x = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
-        let zero = x.wrapping_sub(LO) & !x & HI;
-        if zero != 0 {
-            return at + (zero.trailing_zeros() / 8) as usize;
+        if let Some(k) = nul_in_word(u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))) {
+            return at + k;
         }
         at += 8;
     }

@@ -244,11 +244,40 @@ pub(super) enum Node {
     Struct { fields: Vec<(String, Node)> },
 }
 
+/// How the plain walk reads a group's dimensions: the usual layouts as constants, others
+/// through their slots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DimShape {
+    /// `blockLength` uint16 then `numInGroup` uint16 (SBE's `groupSizeEncoding`).
+    U16U16,
+    /// `blockLength` uint16 then `numInGroup` uint8 (CME's `groupSize`).
+    U16U8,
+    Slots,
+}
+
+impl DimShape {
+    pub(super) fn of(d: &DimensionSlots) -> DimShape {
+        let on_wire = |s: &IntSlot, offset: usize, ty: PrimitiveType| {
+            s.constant.is_none() && s.offset == offset && s.ty == ty
+        };
+        if !on_wire(&d.block_length, 0, PrimitiveType::Uint16) {
+            DimShape::Slots
+        } else if on_wire(&d.count, 2, PrimitiveType::Uint16) && d.size >= 4 {
+            DimShape::U16U16
+        } else if on_wire(&d.count, 2, PrimitiveType::Uint8) && d.size >= 3 {
+            DimShape::U16U8
+        } else {
+            DimShape::Slots
+        }
+    }
+}
+
 #[derive(Debug)]
 pub(super) struct GroupCols {
     pub(super) name: String,
     pub(super) since: u32,
     pub(super) dimension: DimensionSlots,
+    pub(super) shape: DimShape,
     /// Offsets into the entries, one more than the parent's rows.
     pub(super) offsets: Vec<i32>,
     pub(super) body: BlockCols,
@@ -281,7 +310,7 @@ pub(super) struct BlockCols {
     /// Bytes staged per row: the end of the last field on the wire.
     pub(super) stride: usize,
     /// `rows` rows of `stride` bytes.
-    pub(super) staged: Vec<u8>,
+    pub(super) staged: Staging,
     /// Some field is newer than version 0: `versions` holds the rows' acting versions.
     pub(super) gated: bool,
     /// The acting version of each run of rows, as (first row, version): a new run only where
@@ -311,7 +340,7 @@ impl BlockCols {
             required,
             rows: 0,
             stride,
-            staged: Vec::new(),
+            staged: Staging::default(),
             gated,
             versions: Vec::new(),
             need,
@@ -373,6 +402,127 @@ impl BlockCols {
             v.data.truncate(end);
         }
         self.rows = rows.min(self.rows);
+    }
+}
+
+/// Staged rows: block bytes back to back, the buffer kept from batch to batch. Blocks are
+/// copied in 16-byte chunks, inline, rather than through a call per block: the buffer keeps
+/// room past its end, and a copy may read past the block into the rest of the message when
+/// the message holds those bytes (what lands past the block is overwritten by the next).
+#[derive(Debug, Default)]
+pub(super) struct Staging {
+    /// Initialised memory, at least `len` bytes.
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl Staging {
+    /// Copies of more than this many bytes go through `copy_from_slice` (a call, vectorised).
+    const INLINE: usize = 256;
+
+    /// Bytes staged.
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The staged bytes.
+    pub(super) fn rows(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or_default()
+    }
+
+    /// Drops everything from byte `len` on.
+    pub(super) fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// Drops every row, keeping the memory.
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Room for `n` more bytes plus a chunk's slack; the slice to write them to.
+    #[inline(always)]
+    fn room(&mut self, n: usize) -> Option<&mut [u8]> {
+        let end = self.len.checked_add(n)?.checked_add(16)?;
+        if end > self.bytes.len() {
+            self.grow(end);
+        }
+        self.bytes.get_mut(self.len..end)
+    }
+
+    #[cold]
+    fn grow(&mut self, end: usize) {
+        let len = end.max(self.bytes.len().saturating_mul(2)).max(4096);
+        self.bytes.resize(len, 0);
+    }
+
+    /// Appends `src`.
+    pub(super) fn extend_from_slice(&mut self, src: &[u8]) {
+        if let Some(dst) = self.room(src.len()).and_then(|d| d.get_mut(..src.len())) {
+            dst.copy_from_slice(src);
+            self.len += src.len();
+        }
+    }
+
+    /// Appends `n` zeros.
+    pub(super) fn zeros(&mut self, n: usize) {
+        if let Some(dst) = self.room(n).and_then(|d| d.get_mut(..n)) {
+            dst.fill(0);
+            self.len += n;
+        }
+    }
+
+    /// Appends the `n` bytes of `buf` at `at`; `None` (nothing appended) when `buf` does not
+    /// hold them.
+    #[inline(always)]
+    pub(super) fn copy_from(&mut self, buf: &[u8], at: usize, n: usize) -> Option<()> {
+        let src = buf.get(at..at.checked_add(n)?)?;
+        let dst = self.room(n)?.get_mut(..n)?;
+        if n > Self::INLINE {
+            dst.copy_from_slice(src);
+        } else {
+            copy_inline(dst, src);
+        }
+        self.len += n;
+        Some(())
+    }
+}
+
+/// Copies `src` to `dst` (as long) in moves of known size: 16 bytes at a time, the last 16
+/// (or 8) again where the length is not a multiple, overlapping what is already copied. For
+/// the short copies of a block or a run of entries, where a call per copy costs more than the
+/// copy.
+#[inline(always)]
+fn copy_inline(dst: &mut [u8], src: &[u8]) {
+    let n = src.len().min(dst.len());
+    if n >= 16 {
+        {
+            let (mut d, mut s) = (&mut *dst, src);
+            while let (Some((dc, dr)), Some((sc, sr))) =
+                (d.split_first_chunk_mut::<16>(), s.split_first_chunk::<16>())
+            {
+                *dc = *sc;
+                (d, s) = (dr, sr);
+            }
+        }
+        if let (Some(dc), Some(sc)) = (
+            dst.get_mut(..n).and_then(|d| d.last_chunk_mut::<16>()),
+            src.get(..n).and_then(|s| s.last_chunk::<16>()),
+        ) {
+            *dc = *sc;
+        }
+    } else if n >= 8 {
+        if let (Some(dc), Some(sc)) = (dst.first_chunk_mut::<8>(), src.first_chunk::<8>()) {
+            *dc = *sc;
+        }
+        if let (Some(dc), Some(sc)) = (
+            dst.get_mut(..n).and_then(|d| d.last_chunk_mut::<8>()),
+            src.get(..n).and_then(|s| s.last_chunk::<8>()),
+        ) {
+            *dc = *sc;
+        }
+    } else {
+        dst.iter_mut().zip(src).for_each(|(d, s)| *d = *s);
     }
 }
 
@@ -447,4 +597,59 @@ pub(super) struct Cut<'a> {
     pub(super) big: bool,
     pub(super) fallbacks: &'a mut u64,
     pub(super) pool: &'a mut Pool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn staging_copies_every_length_exactly() {
+        let buf: Vec<u8> = (0..512u32).map(|i| (i % 251) as u8).collect();
+        let mut s = Staging::default();
+        let mut want = Vec::new();
+        // Lengths around every chunk size, from the middle and up to the end of the buffer.
+        for n in (0..=40).chain([63, 64, 65, 255, 256, 257]) {
+            for at in [3, 512 - n] {
+                s.copy_from(&buf, at, n).expect("in the buffer");
+                want.extend_from_slice(&buf[at..at + n]);
+            }
+        }
+        assert_eq!(s.rows(), &want[..]);
+        // Past the end: nothing appended.
+        assert!(s.copy_from(&buf, 506, 7).is_none());
+        assert_eq!(s.len(), want.len());
+        s.zeros(3);
+        s.extend_from_slice(b"ab");
+        want.extend_from_slice(b"\0\0\0ab");
+        assert_eq!(s.rows(), &want[..]);
+        s.truncate(4);
+        assert_eq!(s.rows(), &want[..4]);
+    }
+
+    #[test]
+    fn pool_reuses_only_what_the_caller_dropped() {
+        let mut pool = Pool::default();
+        let held = pool.buffer(vec![1u64; 100]);
+        let dropped = pool.buffer(vec![2u64; 1000]);
+        let dropped_at = dropped.as_ptr();
+        drop(dropped);
+        // The buffer still held is not handed out; the dropped one is, empty.
+        let v = pool.vec::<u64>(500);
+        assert_eq!((v.len(), v.as_ptr().cast::<u8>()), (0, dropped_at));
+        assert!(v.capacity() >= 1000);
+        // Nothing else fits: new memory.
+        let w = pool.vec::<u64>(50);
+        assert_ne!(w.as_ptr().cast::<u8>(), held.as_ptr());
+        // A buffer of another element type's alignment is not taken for it.
+        drop(pool.buffer(vec![0u8; 4096]));
+        let x = pool.vec::<u64>(10);
+        assert_eq!(x.capacity(), 10);
+        assert_eq!(pool.vec::<u8>(10).capacity(), 4096);
+        // The pool stays bounded.
+        for _ in 0..2 * Pool::KEPT {
+            pool.keep::<u64>(&held);
+        }
+        assert!(pool.kept.len() <= Pool::KEPT);
+    }
 }

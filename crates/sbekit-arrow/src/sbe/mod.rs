@@ -190,6 +190,9 @@ pub struct SbeColumns {
     layout: Layout,
     /// The `_schema_id` of every row.
     schema_id: u32,
+    /// The header is SBE's standard one: `blockLength`, `templateId`, `schemaId` and
+    /// `version`, each a uint16 on the wire, in that order.
+    std_header: bool,
     options: Options,
     tables: Vec<Table>,
     by_id: HashMap<u32, usize>,
@@ -275,8 +278,16 @@ impl SbeColumns {
             .schema_id
             .constant
             .map_or(layout.id, |c| c as u32);
+        let h = &layout.header;
+        let std_header = [&h.block_length, &h.template_id, &h.schema_id, &h.version]
+            .iter()
+            .enumerate()
+            .all(|(k, s)| {
+                s.constant.is_none() && s.ty == PrimitiveType::Uint16 && s.offset == 2 * k
+            });
         SbeColumns {
             schema_id,
+            std_header,
             layout: layout.clone(),
             options,
             tables,
@@ -336,12 +347,21 @@ impl SbeColumns {
         let h = &self.layout.header;
         let head = take(bytes, 0, h.size as u64, "messageHeader")?;
         let rd = |s: &IntSlot| s.read_in::<O>(head).unwrap_or(0);
-        let (block_length, template_id, schema_id, version) = (
-            rd(&h.block_length),
-            rd(&h.template_id),
-            rd(&h.schema_id),
-            rd(&h.version),
-        );
+        let (block_length, template_id, schema_id, version) = match head.first_chunk::<8>() {
+            // The standard header: four uint16 in a row, read as constants.
+            Some(&[a, b, c, d, e, f, g, k]) if self.std_header => (
+                u64::from(O::u16([a, b])),
+                u64::from(O::u16([c, d])),
+                u64::from(O::u16([e, f])),
+                u64::from(O::u16([g, k])),
+            ),
+            _ => (
+                rd(&h.block_length),
+                rd(&h.template_id),
+                rd(&h.schema_id),
+                rd(&h.version),
+            ),
+        };
         if h.schema_id.constant.is_none() && schema_id != u64::from(self.layout.id) {
             return Err(err(
                 h.schema_id.offset,
@@ -560,5 +580,32 @@ mod tests {
         let a = var_array(true, Encoding::Utf8, vec![0, 3], "é!".into(), &mut cut).expect("array");
         let a = a.as_any().downcast_ref::<StringArray>().expect("strings");
         assert_eq!((a.value(0), n), ("é!", 0));
+    }
+}
+
+#[cfg(test)]
+mod header_tests {
+    use super::*;
+
+    #[test]
+    fn header_runs_become_columns() {
+        let mut r = Repeats::default();
+        let h = HeaderCols {
+            runs: vec![(0, 1, 40), (2, 2, 48), (5, 2, 40)],
+            ..HeaderCols::default()
+        };
+        let v = h.column(6, |&(_, v, _)| v, &mut r);
+        assert_eq!(&v[..], [1, 1, 2, 2, 2, 2]);
+        let b = h.column(6, |&(_, _, b)| b, &mut r);
+        assert_eq!(&b[..], [40, 40, 48, 48, 48, 40]);
+        // One run: a shared column of one value, sliced to the rows.
+        let one = HeaderCols {
+            runs: vec![(0, 3, 8)],
+            ..HeaderCols::default()
+        };
+        let a = one.column(10, |&(_, v, _)| v, &mut r);
+        let b = one.column(4, |&(_, v, _)| v, &mut r);
+        assert_eq!((&a[..], &b[..]), (&[3; 10][..], &[3; 4][..]));
+        assert_eq!(a.inner().as_ptr(), b.inner().as_ptr());
     }
 }

@@ -74,8 +74,11 @@ impl BlockCols {
             return None;
         }
         let end = start.checked_add(bl)?;
-        let block = buf.get(start..end)?;
-        self.staged.extend_from_slice(block.get(..self.stride)?);
+        if end > buf.len() {
+            return None;
+        }
+        // The block is in `buf`, and no shorter than the stride.
+        self.staged.copy_from(buf, start, self.stride)?;
         self.push_version(version);
         self.rows += 1;
         let mut pos = end;
@@ -114,8 +117,7 @@ impl BlockCols {
             return Err(truncated(cx.buf, start + l.offset, 1, ""));
         }
         self.staged.extend_from_slice(block);
-        let len = self.staged.len() + (self.stride - block.len());
-        self.staged.resize(len, 0);
+        self.staged.zeros(self.stride - block.len());
         Ok(())
     }
 
@@ -210,22 +212,35 @@ impl GroupCols {
     ) -> Option<usize> {
         let d = &self.dimension;
         let dims = buf.get(pos..pos.checked_add(d.size)?)?;
-        let (bl, count) = (
-            d.block_length.read_in::<O>(dims)?,
-            d.count.read_in::<O>(dims)?,
-        );
+        let (bl, count) = match self.shape {
+            DimShape::U16U16 => {
+                let &[a, b, c, e] = dims.first_chunk::<4>()?;
+                (u64::from(O::u16([a, b])), u64::from(O::u16([c, e])))
+            }
+            DimShape::U16U8 => {
+                let &[a, b, c] = dims.first_chunk::<3>()?;
+                (u64::from(O::u16([a, b])), u64::from(c))
+            }
+            DimShape::Slots => (
+                d.block_length.read_in::<O>(dims)?,
+                d.count.read_in::<O>(dims)?,
+            ),
+        };
         let body = &mut self.body;
         // A block length of 0 (entries charged to the budget) never passes: `need` > 0.
         let bl = usize::try_from(bl).ok().filter(|&bl| bl >= body.need)?;
         let count = usize::try_from(count).ok()?;
         let first = pos + dims.len();
-        let end = first.checked_add(count.checked_mul(bl)?)?;
-        let run = buf.get(first..end)?;
+        let n = count.checked_mul(bl)?;
+        let end = first.checked_add(n)?;
+        if end > buf.len() {
+            return None;
+        }
         if bl == body.stride {
-            body.staged.extend_from_slice(run);
+            body.staged.copy_from(buf, first, n)?;
         } else {
-            for entry in run.chunks_exact(bl) {
-                body.staged.extend_from_slice(entry.get(..body.stride)?);
+            for k in 0..count {
+                body.staged.copy_from(buf, first + k * bl, body.stride)?;
             }
         }
         body.push_version(version);
