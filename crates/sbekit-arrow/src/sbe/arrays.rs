@@ -576,8 +576,10 @@ fn ascii_from_rows_8(
     data: &mut Vec<u8>,
     offsets: &mut Vec<i32>,
 ) -> bool {
-    for row in staged.chunks_exact(stride).take(rows) {
-        let Some(value) = row.get(offset..).and_then(|v| v.first_chunk::<8>()) else {
+    // Rows shifted to start at the field: each value is the first 8 bytes of its chunk.
+    let shifted = staged.get(offset..).unwrap_or_default();
+    for row in shifted.chunks(stride).take(rows) {
+        let Some(value) = row.first_chunk::<8>() else {
             return false;
         };
         let x = u64::from_le_bytes(*value);

@@ -192,16 +192,19 @@ fn column<const N: usize, T: Default>(
     read: impl Fn([u8; N]) -> T,
 ) -> Vec<T> {
     // The stride covers every leaf, so this never fails; checked once here, not per value.
-    let Some(end) = offset.checked_add(N).filter(|&end| end <= stride) else {
+    if offset.checked_add(N).is_none_or(|end| end > stride) {
         out.resize_with(rows, T::default);
         return out;
-    };
-    // A trusted-length iterator: one reservation, no capacity check per value.
+    }
+    // Rows shifted to start at the field, so that each value is the first `N` bytes of its
+    // chunk: one length test per value. A trusted-length iterator: one reservation, no
+    // capacity check per value.
+    let shifted = staged.get(offset..).unwrap_or_default();
     out.extend(
-        staged
-            .chunks_exact(stride)
+        shifted
+            .chunks(stride)
             .take(rows)
-            .map(|row| read(row[offset..end].try_into().unwrap_or([0; N]))),
+            .map(|row| read(row.first_chunk::<N>().copied().unwrap_or([0; N]))),
     );
     out.resize_with(rows, T::default);
     out
@@ -418,7 +421,7 @@ pub(super) struct Staging {
 
 impl Staging {
     /// Copies of more than this many bytes go through `copy_from_slice` (a call, vectorised).
-    const INLINE: usize = 256;
+    const INLINE: usize = 128;
 
     /// Bytes staged.
     pub(super) fn len(&self) -> usize {
@@ -488,41 +491,54 @@ impl Staging {
     }
 }
 
-/// Copies `src` to `dst` (as long) in moves of known size: 16 bytes at a time, the last 16
-/// (or 8) again where the length is not a multiple, overlapping what is already copied. For
-/// the short copies of a block or a run of entries, where a call per copy costs more than the
-/// copy.
+/// Copies `src` to `dst` (as long; up to [`Staging::INLINE`] bytes) in a few moves of known
+/// size that overlap where the length is not a multiple: straight-line code, for the short
+/// copies of a block or a run of entries, where a call per copy costs more than the copy (a
+/// loop of 16-byte moves is turned back into that call by the compiler).
 #[inline(always)]
 fn copy_inline(dst: &mut [u8], src: &[u8]) {
     let n = src.len().min(dst.len());
-    if n >= 16 {
-        {
-            let (mut d, mut s) = (&mut *dst, src);
-            while let (Some((dc, dr)), Some((sc, sr))) =
-                (d.split_first_chunk_mut::<16>(), s.split_first_chunk::<16>())
-            {
-                *dc = *sc;
-                (d, s) = (dr, sr);
+    // Copies the `K` bytes at `at` (within `n`).
+    fn mv<const K: usize>(dst: &mut [u8], src: &[u8], at: usize) {
+        if let (Some(d), Some(s)) = (
+            dst.get_mut(at..).and_then(|d| d.first_chunk_mut::<K>()),
+            src.get(at..).and_then(|s| s.first_chunk::<K>()),
+        ) {
+            *d = *s;
+        }
+    }
+    match n {
+        0 => {}
+        1..=3 => {
+            for at in [0, n / 2, n - 1] {
+                mv::<1>(dst, src, at);
             }
         }
-        if let (Some(dc), Some(sc)) = (
-            dst.get_mut(..n).and_then(|d| d.last_chunk_mut::<16>()),
-            src.get(..n).and_then(|s| s.last_chunk::<16>()),
-        ) {
-            *dc = *sc;
+        4..=7 => {
+            mv::<4>(dst, src, 0);
+            mv::<4>(dst, src, n - 4);
         }
-    } else if n >= 8 {
-        if let (Some(dc), Some(sc)) = (dst.first_chunk_mut::<8>(), src.first_chunk::<8>()) {
-            *dc = *sc;
+        8..=15 => {
+            mv::<8>(dst, src, 0);
+            mv::<8>(dst, src, n - 8);
         }
-        if let (Some(dc), Some(sc)) = (
-            dst.get_mut(..n).and_then(|d| d.last_chunk_mut::<8>()),
-            src.get(..n).and_then(|s| s.last_chunk::<8>()),
-        ) {
-            *dc = *sc;
+        16..=32 => {
+            mv::<16>(dst, src, 0);
+            mv::<16>(dst, src, n - 16);
         }
-    } else {
-        dst.iter_mut().zip(src).for_each(|(d, s)| *d = *s);
+        33..=64 => {
+            mv::<32>(dst, src, 0);
+            mv::<32>(dst, src, n - 32);
+        }
+        65..=128 => {
+            mv::<64>(dst, src, 0);
+            mv::<64>(dst, src, n - 64);
+        }
+        _ => {
+            if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(..n)) {
+                d.copy_from_slice(s);
+            }
+        }
     }
 }
 
