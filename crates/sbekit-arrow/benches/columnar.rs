@@ -65,6 +65,92 @@ fn stream() -> (Vec<u8>, Vec<(usize, usize)>) {
     (out, spans)
 }
 
+/// Text as Arrow holds it: offsets and bytes.
+#[derive(Default)]
+struct Text {
+    offsets: Vec<i32>,
+    bytes: Vec<u8>,
+}
+
+impl Text {
+    /// Appends `value` cut at its first NUL.
+    fn push(&mut self, value: &[u8]) {
+        let len = value.iter().position(|&c| c == 0).unwrap_or(value.len());
+        self.bytes.extend_from_slice(&value[..len]);
+        self.offsets.push(self.bytes.len() as i32);
+    }
+}
+
+/// One group's columns.
+#[derive(Default)]
+struct Entries {
+    list: Vec<i32>,
+    timestamp: Vec<i64>,
+    symbol: Text,
+    price: Vec<i64>,
+    size: Vec<u32>,
+    flags: Vec<u8>,
+    side: Vec<i32>,
+}
+
+impl Entries {
+    fn end_list(&mut self) {
+        self.list.push(self.timestamp.len() as i32);
+    }
+
+    fn clear(&mut self) {
+        for v in [&mut self.list, &mut self.symbol.offsets] {
+            v.clear();
+            v.push(0);
+        }
+        self.symbol.bytes.clear();
+        self.timestamp.clear();
+        self.price.clear();
+        self.size.clear();
+        self.flags.clear();
+        self.side.clear();
+    }
+}
+
+/// The columns of `MarketUpdates` as plain vectors.
+#[derive(Default)]
+struct Plain {
+    template_id: Vec<u32>,
+    schema_id: Vec<u32>,
+    version: Vec<u32>,
+    block_length: Vec<u32>,
+    offset: Vec<u64>,
+    sequence_number: Vec<u64>,
+    trades: Entries,
+    levels: Entries,
+}
+
+impl Plain {
+    fn header(&mut self, block_length: u16, version: u32, offset: u64) {
+        self.template_id
+            .push(u32::from(md::MarketUpdatesDecoder::TEMPLATE_ID));
+        self.schema_id.push(u32::from(md::SCHEMA_ID));
+        self.version.push(version);
+        self.block_length.push(u32::from(block_length));
+        self.offset.push(offset);
+    }
+
+    fn clear(&mut self) {
+        for v in [
+            &mut self.template_id,
+            &mut self.schema_id,
+            &mut self.version,
+            &mut self.block_length,
+        ] {
+            v.clear();
+        }
+        self.offset.clear();
+        self.sequence_number.clear();
+        self.trades.clear();
+        self.levels.clear();
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let (buf, spans) = stream();
     let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/market-data.xml");
@@ -101,6 +187,43 @@ fn bench(c: &mut Criterion) {
             })
         },
     );
+    // Like for like: the generated decoder writing the columns the columnar decode produces
+    // (the five header columns, every field, list offsets per group, each symbol cut at its
+    // NUL into offsets and bytes, the side as its dictionary key) into plain vectors, whose
+    // memory is kept from one run to the next as the columnar side's pool keeps its own.
+    let mut out = Plain::default();
+    g.bench_function(BenchmarkId::new("generated_into_vecs", MESSAGES), |b| {
+        b.iter(|| {
+            out.clear();
+            for &(at, len) in &spans {
+                let d = md::MarketUpdatesDecoder::decode(&buf[at..at + len]).expect("decode");
+                // The header's blockLength, which the decoder checked but does not keep.
+                let block_length = u16::from_le_bytes([buf[at], buf[at + 1]]);
+                out.header(block_length, d.acting_version() as u32, at as u64);
+                out.sequence_number.push(d.sequence_number());
+                for t in d.trades() {
+                    let e = &mut out.trades;
+                    e.timestamp.push(t.timestamp());
+                    e.symbol.push(t.symbol());
+                    e.price.push(t.price());
+                    e.size.push(t.size());
+                    e.flags.push(t.flags());
+                }
+                out.trades.end_list();
+                for q in d.level_updates() {
+                    let e = &mut out.levels;
+                    e.timestamp.push(q.timestamp());
+                    e.symbol.push(q.symbol());
+                    e.price.push(q.price());
+                    e.size.push(q.size());
+                    e.flags.push(q.flags());
+                    e.side.push(i32::from(q.side() != md::Side::Buy));
+                }
+                out.levels.end_list();
+            }
+            black_box(&out);
+        })
+    });
     let mut cols = SbeColumns::new(
         &layout,
         Options {

@@ -25,7 +25,7 @@ use sbekit_arrow::{Options, SbeColumns};
 use sbekit_ir::layout::{Block, Field, FieldKind, Layout};
 use sbekit_ir::{Ir, PrimitiveType, PrimitiveValue};
 use sbekit_otf::random::{random_message, Options as RandomOptions, Rng};
-use sbekit_otf::{Decoder, JsonPrinter};
+use sbekit_otf::{Decoder, JsonPrinter, MessageHeader};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -326,19 +326,21 @@ struct Tally {
     compared: u64,
     rejected: u64,
     fallbacks: u64,
+    /// Messages compared in streams that mix writers of every version.
+    mixed: u64,
 }
 
 /// Decodes `stream` (back-to-back messages) on both paths and compares them.
-fn check(s: &Schema, stream: &[u8]) -> Tally {
+fn check(s: &Schema, stream: &[u8], batch_rows: usize) -> Tally {
     let mut cols = SbeColumns::new(
         &s.layout,
         Options {
-            batch_rows: 2,
+            batch_rows,
             ..Options::default()
         },
     );
     let mut printer = JsonPrinter::new(false);
-    let mut json: BTreeMap<u64, (Value, u32)> = BTreeMap::new();
+    let mut json: BTreeMap<u64, (Value, MessageHeader)> = BTreeMap::new();
     let mut batches: Vec<RecordBatch> = Vec::new();
     let mut tally = Tally::default();
     let mut pos = 0usize;
@@ -352,8 +354,8 @@ fn check(s: &Schema, stream: &[u8]) -> Tally {
                 assert_eq!(x, y, "{}: message lengths at {pos}", s.name);
                 let text = std::str::from_utf8(printer.output()).expect("UTF-8 JSON");
                 let v: Value = serde_json::from_str(text).expect("valid JSON");
-                let version = s.decoder.read_header(buf).map_or(0, |h| h.version as u32);
-                json.insert(pos as u64, (v, version));
+                let header = s.decoder.read_header(buf).expect("decoded, so a header");
+                json.insert(pos as u64, (v, header));
                 pos += x;
             }
             (Err(x), Err(y)) => {
@@ -387,9 +389,37 @@ fn check(s: &Schema, stream: &[u8]) -> Tally {
             .clone();
         let name = b.schema().metadata()["sbe.message"].clone();
         let m = s.layout.messages.iter().find(|m| m.name == name).unwrap();
+        let header = |c: &str| {
+            b.column_by_name(c)
+                .unwrap()
+                .as_primitive::<UInt32Type>()
+                .clone()
+        };
+        let (template, schema, version, block_length) = (
+            header("_template_id"),
+            header("_schema_id"),
+            header("_acting_version"),
+            header("_block_length"),
+        );
         for i in 0..b.num_rows() {
-            let (j, version) = &json[&offsets.value(i)];
-            same_block(&m.block, j, &row_value(b, i), *version, &name);
+            let (j, h) = &json[&offsets.value(i)];
+            // The header columns, which the rows are not compared on below.
+            let got = (
+                template.value(i),
+                schema.value(i),
+                version.value(i),
+                block_length.value(i),
+            );
+            let want = (h.template_id, h.schema_id, h.version, h.block_length);
+            let want = (want.0 as u32, want.1 as u32, want.2 as u32, want.3 as u32);
+            assert_eq!(
+                got,
+                want,
+                "{}: header of the message at {}",
+                s.name,
+                offsets.value(i)
+            );
+            same_block(&m.block, j, &row_value(b, i), h.version as u32, &name);
             rows += 1;
         }
     }
@@ -436,12 +466,30 @@ fn sweep(schemas: &[Schema], seeds: u64) -> Tally {
                     let Some(b) = stream(s, version, seed * 7 + k as u64, *d) else {
                         continue;
                     };
-                    let t = check(s, &b);
+                    let t = check(s, &b, 2);
                     total.compared += t.compared;
                     total.rejected += t.rejected;
                     total.fallbacks += t.fallbacks;
                 }
             }
+        }
+        // Writers of every version in one stream, in batches large enough to mix them: the
+        // runs of acting versions and block lengths a batch keeps.
+        for seed in 0..seeds {
+            let mut mixed = Vec::new();
+            for version in (0..=s.layout.version).chain((0..=s.layout.version).rev()) {
+                if let Some(b) = stream(
+                    s,
+                    version,
+                    1000 + seed * 31 + u64::from(version),
+                    Damage::None,
+                ) {
+                    mixed.extend(b);
+                }
+            }
+            let t = check(s, &mixed, 64);
+            total.compared += t.compared;
+            total.mixed += t.compared;
         }
     }
     total
@@ -452,7 +500,7 @@ fn own_schemas_agree_at_every_version() {
     let t = sweep(own(), 24);
     // The damage reaches both outcomes and invalid text, so the comparison means something.
     assert!(
-        t.compared > 300 && t.rejected > 50 && t.fallbacks > 0,
+        t.compared > 300 && t.rejected > 50 && t.fallbacks > 0 && t.mixed > 100,
         "{t:?}"
     );
 }
@@ -482,7 +530,7 @@ proptest! {
         let s = all[which % all.len()];
         let version = version % (s.layout.version + 1);
         if let Some(b) = stream(s, version, seed, DAMAGE[d]) {
-            check(s, &b);
+            check(s, &b, 2);
         }
     }
 }

@@ -32,40 +32,32 @@ impl BlockCols {
 
     /// Turns the buffered rows into arrays (one per field of [`Self::fields`]) and empties them;
     /// adds the text values that took the Latin-1 fallback to `fallbacks`.
-    pub(super) fn finish(
-        &mut self,
-        big: bool,
-        fallbacks: &mut u64,
-    ) -> Result<Vec<ArrayRef>, Error> {
+    pub(super) fn finish(&mut self, cut: &mut Cut) -> Result<Vec<ArrayRef>, Error> {
         let rows = self.rows;
         // Each column in one strided pass over the staged rows.
-        let mut taken: Vec<Option<(Store, Option<NullBuffer>)>> = self
-            .leaves
-            .iter()
-            .map(|l| Some(self.column(l, big)))
-            .collect();
+        let mut out = Vec::new();
+        for (_, n) in &self.nodes {
+            out.push(node_array(n, self, cut)?);
+        }
         // The next batch is likely as large: keep the room.
         self.staged.clear();
         self.versions.clear();
-        let mut out = Vec::new();
-        for (_, n) in &self.nodes {
-            out.push(node_array(n, &mut taken, rows, big, fallbacks)?);
-        }
         if out.is_empty() && self.groups.is_empty() && self.vars.is_empty() {
             out.push(Arc::new(arrow_array::BooleanArray::from(vec![true; rows])) as ArrayRef);
         }
         for g in &mut self.groups {
-            let offsets = std::mem::replace(&mut g.offsets, first_offset(rows));
+            let offsets = std::mem::replace(&mut g.offsets, first_offset(rows, cut.pool));
+            let offsets = cut.pool.buffer(offsets);
             let child_fields = Fields::from(g.body.fields());
             let child_rows = g.body.rows;
-            let children = g.body.finish(big, fallbacks)?;
+            let children = g.body.finish(cut)?;
             let entries =
                 StructArray::try_new_with_length(child_fields.clone(), children, None, child_rows)
                     .map_err(|e| Error::Arrow(format!("group {}: {e}", g.name)))?;
             let item = Arc::new(Field::new("item", DataType::Struct(child_fields), true));
             let list = ListArray::try_new(
                 item,
-                OffsetBuffer::new(offsets.into()),
+                OffsetBuffer::new(ScalarBuffer::from(offsets)),
                 Arc::new(entries),
                 None,
             )
@@ -73,10 +65,10 @@ impl BlockCols {
             out.push(Arc::new(list));
         }
         for v in &mut self.vars {
-            let offsets = std::mem::replace(&mut v.offsets, first_offset(rows));
+            let offsets = std::mem::replace(&mut v.offsets, first_offset(rows, cut.pool));
             let room = v.data.len();
-            let data = std::mem::replace(&mut v.data, Vec::with_capacity(room));
-            out.push(var_array(v.text, v.encoding, offsets, data, fallbacks)?);
+            let data = std::mem::replace(&mut v.data, cut.pool.vec(room));
+            out.push(var_array(v.text, v.encoding, offsets, data, cut)?);
         }
         self.rows = 0;
         Ok(out)
@@ -84,22 +76,59 @@ impl BlockCols {
 }
 
 impl BlockCols {
+    /// True when every staged row acts at a version that has `leaf`.
+    fn everywhere(&self, leaf: &Leaf) -> bool {
+        !self.gated || leaf.since == 0 || self.versions.iter().all(|&(_, v)| v >= leaf.since)
+    }
+
+    /// A char-array column whose values are all ASCII, as strings: each value cut at its
+    /// first NUL and appended to the column's bytes straight from the staged rows, one pass.
+    /// `None` at the first value that is not ASCII (the caller then takes the general path,
+    /// which keeps text valid in its encoding and maps the rest).
+    fn ascii_chars(&self, leaf: &Leaf, cut: &mut Cut) -> Result<Option<ArrayRef>, Error> {
+        let (w, rows, stride) = (leaf.width, self.rows, self.stride);
+        let bytes = rows.saturating_mul(w);
+        if w == 0 || stride == 0 || i32::try_from(bytes).is_err() {
+            return Ok(None);
+        }
+        let mut data = cut.pool.vec::<u8>(bytes);
+        let mut offsets = cut.pool.vec::<i32>(rows + 1);
+        offsets.push(0);
+        let (at, s) = (leaf.offset, self.staged.rows());
+        // Common widths as constants: each value is a copy of known size, not a call.
+        let ascii = match w {
+            4 => ascii_from_rows(s, stride, at, 4, rows, &mut data, &mut offsets),
+            8 => ascii_from_rows(s, stride, at, 8, rows, &mut data, &mut offsets),
+            16 => ascii_from_rows(s, stride, at, 16, rows, &mut data, &mut offsets),
+            w => ascii_from_rows(s, stride, at, w, rows, &mut data, &mut offsets),
+        };
+        if !ascii || offsets.len() != rows + 1 {
+            return Ok(None);
+        }
+        string_array(offsets, data, None, cut.pool).map(Some)
+    }
+
     /// One leaf's values and its validity: null (and zero) in rows whose acting version is
     /// older than the field.
-    fn column(&self, leaf: &Leaf, big: bool) -> (Store, Option<NullBuffer>) {
-        let mut store = leaf.gather(&self.staged, self.stride, self.rows, big);
+    fn column(&self, leaf: &Leaf, cut: &mut Cut) -> (Store, Option<NullBuffer>) {
+        let staged = self.staged.rows();
+        let mut store = leaf.gather(staged, self.stride, self.rows, cut.big, cut.pool);
         if !self.gated || leaf.since == 0 {
             return (store, None);
         }
         let since = leaf.since;
-        if self.versions.iter().all(|&v| v >= since) {
+        if self.versions.iter().all(|&(_, v)| v >= since) {
             return (store, None);
         }
         let mut present = BooleanBufferBuilder::new(self.rows);
-        for (i, &v) in self.versions.iter().enumerate() {
-            present.append(v >= since);
+        for (k, &(first, v)) in self.versions.iter().enumerate() {
+            let end = self
+                .versions
+                .get(k + 1)
+                .map_or(self.rows, |&(next, _)| next);
+            present.append_n(end.saturating_sub(first), v >= since);
             if v < since {
-                store.zero(i);
+                (first..end).for_each(|i| store.zero(i));
             }
         }
         (store, Some(NullBuffer::new(present.finish())))
@@ -108,8 +137,8 @@ impl BlockCols {
 
 /// A fresh offsets vector (its first offset) with room for `rows` more: the next batch is
 /// likely as large.
-fn first_offset(rows: usize) -> Vec<i32> {
-    let mut v = Vec::with_capacity(rows + 1);
+fn first_offset(rows: usize, pool: &mut Pool) -> Vec<i32> {
+    let mut v = pool.vec(rows + 1);
     v.push(0);
     v
 }
@@ -179,13 +208,15 @@ pub(super) fn scalar_type(ty: PrimitiveType) -> DataType {
     }
 }
 
-/// A primitive array over a typed vector, without copying.
+/// A primitive array over a typed vector, without copying; the vector's memory goes back to
+/// `pool` when the caller drops the array.
 pub(super) fn prim<T: ArrowPrimitiveType, S: arrow_buffer::ArrowNativeType>(
     v: Vec<S>,
     nulls: Option<NullBuffer>,
+    pool: &mut Pool,
 ) -> ArrayRef {
     let len = v.len();
-    let buffer = Buffer::from_vec(v);
+    let buffer = pool.buffer(v);
     let values = ScalarBuffer::<T::Native>::new(buffer, 0, len);
     Arc::new(PrimitiveArray::<T>::new(values, nulls))
 }
@@ -210,13 +241,13 @@ pub(super) fn var_array(
     encoding: Encoding,
     offsets: Vec<i32>,
     data: Vec<u8>,
-    fallbacks: &mut u64,
+    cut: &mut Cut,
 ) -> Result<ArrayRef, Error> {
-    let offs = OffsetBuffer::new(ScalarBuffer::from(offsets));
+    let offs = OffsetBuffer::new(ScalarBuffer::from(cut.pool.buffer(offsets)));
     if !is_text {
         return Ok(Arc::new(BinaryArray::new(
             offs,
-            Buffer::from_vec(data),
+            cut.pool.buffer(data),
             None,
         )));
     }
@@ -230,44 +261,47 @@ pub(super) fn var_array(
     // Each value, not only the concatenation, must be valid: a value may end inside a
     // multi-byte sequence that the next one completes.
     if offs.windows(2).all(|w| encoding.kept_as_is(value(w))) {
-        return StringArray::try_new(offs, Buffer::from_vec(data), None)
+        return StringArray::try_new(offs, cut.pool.buffer(data), None)
             .map(|a| Arc::new(a) as ArrayRef)
             .map_err(|e| Error::Arrow(e.to_string()));
     }
     let mut b = arrow_array::builder::StringBuilder::with_capacity(offs.len(), data.len() * 2);
     for w in offs.windows(2) {
         let t = sbekit_otf::text::decode(value(w), encoding);
-        *fallbacks += u64::from(t.fallback);
+        *cut.fallbacks += u64::from(t.fallback);
         b.append_value(t.text);
     }
     Ok(Arc::new(b.finish()))
 }
 
-pub(super) fn node_array(
-    n: &Node,
-    taken: &mut [Option<(Store, Option<NullBuffer>)>],
-    rows: usize,
-    big: bool,
-    fallbacks: &mut u64,
-) -> Result<ArrayRef, Error> {
+/// The array of one column of `block`'s staged rows.
+pub(super) fn node_array(n: &Node, block: &BlockCols, cut: &mut Cut) -> Result<ArrayRef, Error> {
+    let rows = block.rows;
     match n {
         Node::Struct { fields } => {
             let mut arrays = Vec::with_capacity(fields.len());
             let mut fs = Vec::with_capacity(fields.len());
             for (name, child) in fields {
                 fs.push(Field::new(name, node_type(child), true));
-                arrays.push(node_array(child, taken, rows, big, fallbacks)?);
+                arrays.push(node_array(child, block, cut)?);
             }
             StructArray::try_new_with_length(fs.into(), arrays, None, rows)
                 .map(|a| Arc::new(a) as ArrayRef)
                 .map_err(|e| Error::Arrow(e.to_string()))
         }
         Node::Leaf { leaf, kind } => {
-            let (store, absent) = taken
-                .get_mut(*leaf)
-                .and_then(Option::take)
-                .ok_or_else(|| Error::Arrow("column used twice".into()))?;
-            leaf_array(kind, store, absent, rows, big, fallbacks)
+            let leaf = block
+                .leaves
+                .get(*leaf)
+                .ok_or_else(|| Error::Arrow("column without its field".into()))?;
+            if matches!(kind, LeafKind::Chars { .. }) && block.everywhere(leaf) {
+                // Usually every value is ASCII: cut and packed straight out of the rows.
+                if let Some(a) = block.ascii_chars(leaf, cut)? {
+                    return Ok(a);
+                }
+            }
+            let (store, absent) = block.column(leaf, cut);
+            leaf_array(kind, store, absent, rows, cut)
         }
     }
 }
@@ -277,9 +311,9 @@ pub(super) fn leaf_array(
     store: Store,
     absent: Option<NullBuffer>,
     rows: usize,
-    big: bool,
-    fallbacks: &mut u64,
+    cut: &mut Cut,
 ) -> Result<ArrayRef, Error> {
+    let (big, pool) = (cut.big, &mut *cut.pool);
     Ok(match kind {
         LeafKind::Int { ty, null } => {
             let nulls = match null {
@@ -293,14 +327,14 @@ pub(super) fn leaf_array(
                 None => absent,
             };
             match (ty, store) {
-                (PrimitiveType::Int8, Store::W1(v)) => prim::<Int8Type, u8>(v, nulls),
-                (PrimitiveType::Uint8, Store::W1(v)) => prim::<UInt8Type, u8>(v, nulls),
-                (PrimitiveType::Int16, Store::W2(v)) => prim::<Int16Type, u16>(v, nulls),
-                (PrimitiveType::Uint16, Store::W2(v)) => prim::<UInt16Type, u16>(v, nulls),
-                (PrimitiveType::Int32, Store::W4(v)) => prim::<Int32Type, u32>(v, nulls),
-                (PrimitiveType::Uint32, Store::W4(v)) => prim::<UInt32Type, u32>(v, nulls),
-                (PrimitiveType::Int64, Store::W8(v)) => prim::<Int64Type, u64>(v, nulls),
-                (PrimitiveType::Uint64, Store::W8(v)) => prim::<UInt64Type, u64>(v, nulls),
+                (PrimitiveType::Int8, Store::W1(v)) => prim::<Int8Type, u8>(v, nulls, pool),
+                (PrimitiveType::Uint8, Store::W1(v)) => prim::<UInt8Type, u8>(v, nulls, pool),
+                (PrimitiveType::Int16, Store::W2(v)) => prim::<Int16Type, u16>(v, nulls, pool),
+                (PrimitiveType::Uint16, Store::W2(v)) => prim::<UInt16Type, u16>(v, nulls, pool),
+                (PrimitiveType::Int32, Store::W4(v)) => prim::<Int32Type, u32>(v, nulls, pool),
+                (PrimitiveType::Uint32, Store::W4(v)) => prim::<UInt32Type, u32>(v, nulls, pool),
+                (PrimitiveType::Int64, Store::W8(v)) => prim::<Int64Type, u64>(v, nulls, pool),
+                (PrimitiveType::Uint64, Store::W8(v)) => prim::<UInt64Type, u64>(v, nulls, pool),
                 _ => return Err(Error::Arrow("integer column of the wrong width".into())),
             }
         }
@@ -314,8 +348,8 @@ pub(super) fn leaf_array(
                 absent
             };
             match store {
-                Store::W4(v) => prim::<Float32Type, u32>(v, nulls),
-                Store::W8(v) => prim::<Float64Type, u64>(v, nulls),
+                Store::W4(v) => prim::<Float32Type, u32>(v, nulls, pool),
+                Store::W8(v) => prim::<Float64Type, u64>(v, nulls, pool),
                 _ => return Err(Error::Arrow("float column of the wrong width".into())),
             }
         }
@@ -332,7 +366,7 @@ pub(super) fn leaf_array(
             for (i, c) in v.iter().enumerate() {
                 if nulls.as_ref().is_none_or(|n| n.is_valid(i)) {
                     let text = std::slice::from_ref(c);
-                    *fallbacks += u64::from(append_text(&mut b, &mut scratch, text, *encoding));
+                    *cut.fallbacks += u64::from(append_text(&mut b, &mut scratch, text, *encoding));
                 } else {
                     b.append_null();
                 }
@@ -349,13 +383,14 @@ pub(super) fn leaf_array(
                 if i32::try_from(v.len()).is_err() {
                     return Err(Error::Arrow("char array column over 2 GiB".into()));
                 }
-                let offsets = match w {
-                    4 => compact_chars(&mut v, 4),
-                    8 => compact_chars(&mut v, 8),
-                    16 => compact_chars(&mut v, 16),
-                    w => compact_chars(&mut v, w),
-                };
-                return string_array(offsets, v, absent);
+                let mut offsets = pool.vec(rows + 1);
+                match w {
+                    4 => compact_chars(&mut v, 4, &mut offsets),
+                    8 => compact_chars(&mut v, 8, &mut offsets),
+                    16 => compact_chars(&mut v, 16, &mut offsets),
+                    w => compact_chars(&mut v, w, &mut offsets),
+                }
+                return string_array(offsets, v, absent, pool);
             }
             // Some value is not: each is appended as its string, mapped where it must be.
             let mut b = StringBuilder::with_capacity(rows, v.len().saturating_mul(2));
@@ -364,7 +399,7 @@ pub(super) fn leaf_array(
                 let value = v.get(i * w..(i + 1) * w).unwrap_or_default();
                 if absent.as_ref().is_none_or(|n| n.is_valid(i)) {
                     let text = value.get(..nul_cut(value)).unwrap_or_default();
-                    *fallbacks += u64::from(append_text(&mut b, &mut scratch, text, *encoding));
+                    *cut.fallbacks += u64::from(append_text(&mut b, &mut scratch, text, *encoding));
                 } else {
                     b.append_null();
                 }
@@ -423,7 +458,7 @@ pub(super) fn leaf_array(
                 unknown: HashMap::new(),
                 null: *null,
                 signed_width: *signed_width,
-                keys: Vec::with_capacity(rows),
+                keys: pool.vec(rows),
             };
             match &store {
                 Store::W1(v) => keys.extend(v, absent.as_ref()),
@@ -433,7 +468,7 @@ pub(super) fn leaf_array(
                 Store::Fixed(..) => return Err(Error::Arrow("enum column of an array".into())),
             }
             let (keys, nulls, dict) = keys.finish();
-            let keys_array = PrimitiveArray::<Int32Type>::new(keys.into(), nulls);
+            let keys_array = PrimitiveArray::<Int32Type>::new(pool.buffer(keys).into(), nulls);
             let values = Arc::new(StringArray::from(dict));
             Arc::new(
                 DictionaryArray::<Int32Type>::try_new(keys_array, values)
@@ -497,13 +532,86 @@ fn all_kept(v: &[u8], w: usize, encoding: Encoding) -> bool {
         })
 }
 
+/// Appends each `w`-byte value at `offset` of the `stride`-byte rows of `staged`, cut at its
+/// first NUL, to `data`, and its end to `offsets`. Each value is copied whole (a copy of known
+/// size), then the tail past the cut is dropped. False, with the work half done, at the first
+/// value that is not all ASCII: ASCII bytes are their own UTF-8 in every encoding, anything
+/// else must be judged by the general path.
+#[inline(always)]
+fn ascii_from_rows(
+    staged: &[u8],
+    stride: usize,
+    offset: usize,
+    w: usize,
+    rows: usize,
+    data: &mut Vec<u8>,
+    offsets: &mut Vec<i32>,
+) -> bool {
+    if w == 8 {
+        return ascii_from_rows_8(staged, stride, offset, rows, data, offsets);
+    }
+    for row in staged.chunks_exact(stride).take(rows) {
+        let Some(value) = row.get(offset..offset + w) else {
+            return false;
+        };
+        if !value.is_ascii() {
+            return false;
+        }
+        let start = data.len();
+        data.extend_from_slice(value);
+        data.truncate(start + nul_cut(value));
+        // The caller checked that `rows * w` fits an i32.
+        offsets.push(i32::try_from(data.len()).unwrap_or(i32::MAX));
+    }
+    true
+}
+
+/// [`ascii_from_rows`] for 8-byte values (tickers, the usual case), each read as one word:
+/// its ASCII test and its first NUL are a few operations on it.
+fn ascii_from_rows_8(
+    staged: &[u8],
+    stride: usize,
+    offset: usize,
+    rows: usize,
+    data: &mut Vec<u8>,
+    offsets: &mut Vec<i32>,
+) -> bool {
+    // Rows shifted to start at the field: each value is the first 8 bytes of its chunk.
+    let shifted = staged.get(offset..).unwrap_or_default();
+    for row in shifted.chunks(stride).take(rows) {
+        let Some(value) = row.first_chunk::<8>() else {
+            return false;
+        };
+        let x = u64::from_le_bytes(*value);
+        if x & NUL_HI != 0 {
+            return false;
+        }
+        let start = data.len();
+        data.extend_from_slice(value);
+        data.truncate(start + nul_in_word(x).unwrap_or(8));
+        // The caller checked that `rows * 8` fits an i32.
+        offsets.push(i32::try_from(data.len()).unwrap_or(i32::MAX));
+    }
+    true
+}
+
+const NUL_LO: u64 = 0x0101_0101_0101_0101;
+const NUL_HI: u64 = 0x8080_8080_8080_8080;
+
+/// The index of the first zero byte of the 8 bytes read little-endian as `x`, if any (the
+/// lowest byte flagged by the zero-byte test is exact: false flags only follow a zero byte).
+#[inline(always)]
+fn nul_in_word(x: u64) -> Option<usize> {
+    let zero = x.wrapping_sub(NUL_LO) & !x & NUL_HI;
+    (zero != 0).then(|| (zero.trailing_zeros() / 8) as usize)
+}
+
 /// Cuts each `w`-byte value of `v` at its first NUL and moves it left to follow the previous
 /// one; returns the string offsets and leaves `v` holding the strings' bytes. Each move copies
 /// `w` bytes (a copy of known size): the tail beyond the cut is overwritten by the next value.
 #[inline(always)]
-fn compact_chars(v: &mut Vec<u8>, w: usize) -> Vec<i32> {
+fn compact_chars(v: &mut Vec<u8>, w: usize, offsets: &mut Vec<i32>) {
     let rows = v.len().checked_div(w).unwrap_or(0);
-    let mut offsets = Vec::with_capacity(rows + 1);
     offsets.push(0i32);
     let mut end = 0usize;
     for i in 0..rows {
@@ -517,7 +625,6 @@ fn compact_chars(v: &mut Vec<u8>, w: usize) -> Vec<i32> {
         offsets.push(i32::try_from(end).unwrap_or(i32::MAX));
     }
     v.truncate(end);
-    offsets
 }
 
 /// A string column from offsets and UTF-8 bytes. The callers build the offsets as the running
@@ -527,10 +634,11 @@ fn string_array(
     offsets: Vec<i32>,
     data: Vec<u8>,
     nulls: Option<NullBuffer>,
+    pool: &mut Pool,
 ) -> Result<ArrayRef, Error> {
     StringArray::try_new(
-        OffsetBuffer::new(offsets.into()),
-        Buffer::from_vec(data),
+        OffsetBuffer::new(ScalarBuffer::from(pool.buffer(offsets))),
+        pool.buffer(data),
         nulls,
     )
     .map(|a| Arc::new(a) as ArrayRef)
@@ -568,19 +676,14 @@ fn bit_column<T: Copy + Into<u64>>(values: &[T], bit: u32) -> BooleanBuffer {
     })
 }
 
-/// Where a char array's value ends: its first NUL, or its length. Eight bytes at a time (the
-/// lowest byte flagged by the zero-byte test is exact: false flags only follow a zero byte).
+/// Where a char array's value ends: its first NUL, or its length. Eight bytes at a time.
 #[inline(always)]
 fn nul_cut(value: &[u8]) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
     let mut at = 0;
     let mut chunks = value.chunks_exact(8);
     for c in &mut chunks {
-        let x = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
-        let zero = x.wrapping_sub(LO) & !x & HI;
-        if zero != 0 {
-            return at + (zero.trailing_zeros() / 8) as usize;
+        if let Some(k) = nul_in_word(u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))) {
+            return at + k;
         }
         at += 8;
     }
@@ -706,9 +809,28 @@ mod tests {
         // Three 8-byte values compacted in place: cut, moved left, offsets between them.
         let mut v = b"AAPL\0\0\0\0MSFT0001\0\0\0\0\0\0\0\0".to_vec();
         assert!(all_kept(&v, 8, Encoding::Ascii));
-        let offsets = compact_chars(&mut v, 8);
+        let mut offsets = Vec::new();
+        compact_chars(&mut v, 8, &mut offsets);
         assert_eq!(offsets, [0, 4, 12, 12]);
         assert_eq!(v, b"AAPLMSFT0001");
+        // The same straight out of rows of 10 bytes (the values at offset 1), and the first
+        // value that is not ASCII stops it.
+        let rows: Vec<u8> = [&b"xAAPL\0\0\0\0y"[..], b"xMSFT0001y", b"x\0\0\0\0\0\0\0\0y"].concat();
+        let (mut data, mut offsets) = (Vec::new(), vec![0]);
+        assert!(ascii_from_rows(&rows, 10, 1, 8, 3, &mut data, &mut offsets));
+        assert_eq!(offsets, [0, 4, 12, 12]);
+        assert_eq!(data, b"AAPLMSFT0001");
+        let rows = [&b"xAB\0\xff\0\0\0\0y"[..], b"xMSFT0001y"].concat();
+        let (mut data, mut offsets) = (Vec::new(), vec![0]);
+        assert!(!ascii_from_rows(
+            &rows,
+            10,
+            1,
+            8,
+            2,
+            &mut data,
+            &mut offsets
+        ));
         // Bytes after the NUL do not count; a non-ASCII value does, unless it is UTF-8.
         assert!(all_kept(b"AB\0\xff", 4, Encoding::Ascii));
         assert!(!all_kept(b"A\xc3\xa9\0", 4, Encoding::Ascii));

@@ -75,72 +75,138 @@ impl Leaf {
     }
 
     /// The column's values out of `rows` staged rows of `stride` bytes each, one strided pass
-    /// (the byte order decided once per column, not per value).
-    pub(super) fn gather(&self, staged: &[u8], stride: usize, rows: usize, big: bool) -> Store {
+    /// (the byte order decided once per column, not per value), into memory from `pool`.
+    pub(super) fn gather(
+        &self,
+        staged: &[u8],
+        stride: usize,
+        rows: usize,
+        big: bool,
+        pool: &mut Pool,
+    ) -> Store {
         let (off, at) = (self.offset, stride);
         if self.fixed {
+            let mut v = pool.vec::<u8>(rows.saturating_mul(self.width));
             // Common widths as constants: each value is a copy of known size, not a call.
-            let v = match self.width {
-                4 => fixed_column(staged, at, off, 4, rows),
-                8 => fixed_column(staged, at, off, 8, rows),
-                16 => fixed_column(staged, at, off, 16, rows),
-                w => fixed_column(staged, at, off, w, rows),
-            };
+            match self.width {
+                4 => fixed_column(&mut v, staged, at, off, 4, rows),
+                8 => fixed_column(&mut v, staged, at, off, 8, rows),
+                16 => fixed_column(&mut v, staged, at, off, 16, rows),
+                w => fixed_column(&mut v, staged, at, off, w, rows),
+            }
             return Store::Fixed(v, self.width);
         }
         match (self.width, big) {
-            (1, _) => Store::W1(column::<1, u8>(staged, at, off, rows, |a| a[0])),
-            (2, false) => Store::W2(column(staged, at, off, rows, u16::from_le_bytes)),
-            (2, true) => Store::W2(column(staged, at, off, rows, u16::from_be_bytes)),
-            (4, false) => Store::W4(column(staged, at, off, rows, u32::from_le_bytes)),
-            (4, true) => Store::W4(column(staged, at, off, rows, u32::from_be_bytes)),
-            (_, false) => Store::W8(column(staged, at, off, rows, u64::from_le_bytes)),
-            (_, true) => Store::W8(column(staged, at, off, rows, u64::from_be_bytes)),
+            (1, _) => Store::W1(column::<1, u8>(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                |a| a[0],
+            )),
+            (2, false) => Store::W2(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u16::from_le_bytes,
+            )),
+            (2, true) => Store::W2(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u16::from_be_bytes,
+            )),
+            (4, false) => Store::W4(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u32::from_le_bytes,
+            )),
+            (4, true) => Store::W4(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u32::from_be_bytes,
+            )),
+            (_, false) => Store::W8(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u64::from_le_bytes,
+            )),
+            (_, true) => Store::W8(column(
+                pool.vec(rows),
+                staged,
+                at,
+                off,
+                rows,
+                u64::from_be_bytes,
+            )),
         }
     }
 }
 
-/// `rows` fixed arrays of `width` bytes at `offset` of each `stride`-byte row of `staged`.
+/// Appends `rows` fixed arrays of `width` bytes at `offset` of each `stride`-byte row of
+/// `staged` to `v` (zeros for rows the staging does not hold, which cannot happen).
 #[inline(always)]
-fn fixed_column(staged: &[u8], stride: usize, offset: usize, width: usize, rows: usize) -> Vec<u8> {
-    let mut v = vec![0u8; rows.saturating_mul(width)];
-    if width == 0 || stride == 0 {
-        return v;
-    }
-    for (dst, row) in v.chunks_exact_mut(width).zip(staged.chunks_exact(stride)) {
-        if let Some(src) = row.get(offset..offset + width) {
-            dst.copy_from_slice(src);
+fn fixed_column(
+    v: &mut Vec<u8>,
+    staged: &[u8],
+    stride: usize,
+    offset: usize,
+    width: usize,
+    rows: usize,
+) {
+    let len = v.len() + rows.saturating_mul(width);
+    if width != 0 && stride != 0 {
+        for row in staged.chunks_exact(stride).take(rows) {
+            match row.get(offset..offset + width) {
+                Some(value) => v.extend_from_slice(value),
+                None => v.resize(v.len() + width, 0),
+            }
         }
     }
-    v
+    v.resize(len, 0);
 }
 
-/// `rows` values of `N` bytes at `offset` of each `stride`-byte row of `staged`.
+/// `rows` values of `N` bytes at `offset` of each `stride`-byte row of `staged`, appended to
+/// `out`.
 #[inline(always)]
 fn column<const N: usize, T: Default>(
+    mut out: Vec<T>,
     staged: &[u8],
     stride: usize,
     offset: usize,
     rows: usize,
     read: impl Fn([u8; N]) -> T,
 ) -> Vec<T> {
-    let mut out = Vec::with_capacity(rows);
-    if stride == 0 {
+    // The stride covers every leaf, so this never fails; checked once here, not per value.
+    if offset.checked_add(N).is_none_or(|end| end > stride) {
         out.resize_with(rows, T::default);
         return out;
     }
-    // The stride covers every leaf, so this never fails; checked once here, not per value.
-    let Some(end) = offset.checked_add(N).filter(|&end| end <= stride) else {
-        out.resize_with(rows, T::default);
-        return out;
-    };
-    // A trusted-length iterator: one reservation, no capacity check per value.
+    // Rows shifted to start at the field, so that each value is the first `N` bytes of its
+    // chunk: one length test per value. A trusted-length iterator: one reservation, no
+    // capacity check per value.
+    let shifted = staged.get(offset..).unwrap_or_default();
     out.extend(
-        staged
-            .chunks_exact(stride)
+        shifted
+            .chunks(stride)
             .take(rows)
-            .map(|row| read(row[offset..end].try_into().unwrap_or([0; N]))),
+            .map(|row| read(row.first_chunk::<N>().copied().unwrap_or([0; N]))),
     );
+    out.resize_with(rows, T::default);
     out
 }
 
@@ -181,11 +247,40 @@ pub(super) enum Node {
     Struct { fields: Vec<(String, Node)> },
 }
 
+/// How the plain walk reads a group's dimensions: the usual layouts as constants, others
+/// through their slots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DimShape {
+    /// `blockLength` uint16 then `numInGroup` uint16 (SBE's `groupSizeEncoding`).
+    U16U16,
+    /// `blockLength` uint16 then `numInGroup` uint8 (CME's `groupSize`).
+    U16U8,
+    Slots,
+}
+
+impl DimShape {
+    pub(super) fn of(d: &DimensionSlots) -> DimShape {
+        let on_wire = |s: &IntSlot, offset: usize, ty: PrimitiveType| {
+            s.constant.is_none() && s.offset == offset && s.ty == ty
+        };
+        if !on_wire(&d.block_length, 0, PrimitiveType::Uint16) {
+            DimShape::Slots
+        } else if on_wire(&d.count, 2, PrimitiveType::Uint16) && d.size >= 4 {
+            DimShape::U16U16
+        } else if on_wire(&d.count, 2, PrimitiveType::Uint8) && d.size >= 3 {
+            DimShape::U16U8
+        } else {
+            DimShape::Slots
+        }
+    }
+}
+
 #[derive(Debug)]
 pub(super) struct GroupCols {
     pub(super) name: String,
     pub(super) since: u32,
     pub(super) dimension: DimensionSlots,
+    pub(super) shape: DimShape,
     /// Offsets into the entries, one more than the parent's rows.
     pub(super) offsets: Vec<i32>,
     pub(super) body: BlockCols,
@@ -218,10 +313,15 @@ pub(super) struct BlockCols {
     /// Bytes staged per row: the end of the last field on the wire.
     pub(super) stride: usize,
     /// `rows` rows of `stride` bytes.
-    pub(super) staged: Vec<u8>,
-    /// Some field is newer than version 0: `versions` holds each row's acting version.
+    pub(super) staged: Staging,
+    /// Some field is newer than version 0: `versions` holds the rows' acting versions.
     pub(super) gated: bool,
-    pub(super) versions: Vec<u32>,
+    /// The acting version of each run of rows, as (first row, version): a new run only where
+    /// the version changes, which in a real stream is almost never.
+    pub(super) versions: Vec<(usize, u32)>,
+    /// The block length a message must declare for the plain walk (`walk.rs`): the extent of
+    /// the fields on the wire, and at least what the newest version requires.
+    pub(super) need: usize,
 }
 
 impl BlockCols {
@@ -234,6 +334,7 @@ impl BlockCols {
     ) -> BlockCols {
         let stride = leaves.iter().map(Leaf::end).max().unwrap_or(0);
         let gated = leaves.iter().any(|l| l.since > 0);
+        let need = stride.max(required.last().map_or(0, |&(_, len)| len));
         BlockCols {
             leaves,
             nodes,
@@ -242,10 +343,29 @@ impl BlockCols {
             required,
             rows: 0,
             stride,
-            staged: Vec::new(),
+            staged: Staging::default(),
             gated,
             versions: Vec::new(),
+            need,
         }
+    }
+
+    /// Records `version` as the acting version of the rows appended next (called before they
+    /// are counted in `rows`).
+    #[inline(always)]
+    pub(super) fn push_version(&mut self, version: u32) {
+        if self.gated && self.versions.last().is_none_or(|&(_, v)| v != version) {
+            self.versions.push((self.rows, version));
+        }
+    }
+
+    /// The newest `sinceVersion` of anything in the block, its groups and its var data: a
+    /// message acting at this version or later has every field.
+    pub(super) fn newest(&self) -> u32 {
+        let leaves = self.leaves.iter().map(|l| l.since);
+        let groups = self.groups.iter().map(|g| g.since.max(g.body.newest()));
+        let vars = self.vars.iter().map(|v| v.since);
+        leaves.chain(groups).chain(vars).max().unwrap_or(0)
     }
 
     /// True when the entries have no groups and no var data: a run of them is one copy.
@@ -254,7 +374,7 @@ impl BlockCols {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        let own = self.staged.len() + self.versions.len() * 4;
+        let own = self.staged.len() + self.versions.len() * 16;
         let groups: usize = self
             .groups
             .iter()
@@ -271,7 +391,9 @@ impl BlockCols {
     /// Drops every row from `rows` on (a message that failed half-way).
     pub(super) fn truncate(&mut self, rows: usize) {
         self.staged.truncate(rows.saturating_mul(self.stride));
-        self.versions.truncate(rows);
+        // Runs that start at or after the cut go; the one before it keeps its version.
+        let runs = self.versions.partition_point(|&(first, _)| first < rows);
+        self.versions.truncate(runs);
         for g in &mut self.groups {
             g.offsets.truncate(rows + 1);
             let child = g.offsets.last().map_or(0, |&o| o as usize);
@@ -283,5 +405,267 @@ impl BlockCols {
             v.data.truncate(end);
         }
         self.rows = rows.min(self.rows);
+    }
+}
+
+/// Staged rows: block bytes back to back, the buffer kept from batch to batch. Blocks are
+/// copied in 16-byte chunks, inline, rather than through a call per block: the buffer keeps
+/// room past its end, and a copy may read past the block into the rest of the message when
+/// the message holds those bytes (what lands past the block is overwritten by the next).
+#[derive(Debug, Default)]
+pub(super) struct Staging {
+    /// Initialised memory, at least `len` bytes.
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl Staging {
+    /// Copies of more than this many bytes go through `copy_from_slice` (a call, vectorised).
+    const INLINE: usize = 128;
+
+    /// Bytes staged.
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The staged bytes.
+    pub(super) fn rows(&self) -> &[u8] {
+        self.bytes.get(..self.len).unwrap_or_default()
+    }
+
+    /// Drops everything from byte `len` on.
+    pub(super) fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// Drops every row, keeping the memory.
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Room for `n` more bytes plus a chunk's slack; the slice to write them to.
+    #[inline(always)]
+    fn room(&mut self, n: usize) -> Option<&mut [u8]> {
+        let end = self.len.checked_add(n)?.checked_add(16)?;
+        if end > self.bytes.len() {
+            self.grow(end);
+        }
+        self.bytes.get_mut(self.len..end)
+    }
+
+    #[cold]
+    fn grow(&mut self, end: usize) {
+        let len = end.max(self.bytes.len().saturating_mul(2)).max(4096);
+        self.bytes.resize(len, 0);
+    }
+
+    /// Appends `src`.
+    pub(super) fn extend_from_slice(&mut self, src: &[u8]) {
+        if let Some(dst) = self.room(src.len()).and_then(|d| d.get_mut(..src.len())) {
+            dst.copy_from_slice(src);
+            self.len += src.len();
+        }
+    }
+
+    /// Appends `n` zeros.
+    pub(super) fn zeros(&mut self, n: usize) {
+        if let Some(dst) = self.room(n).and_then(|d| d.get_mut(..n)) {
+            dst.fill(0);
+            self.len += n;
+        }
+    }
+
+    /// Appends the `n` bytes of `buf` at `at`; `None` (nothing appended) when `buf` does not
+    /// hold them.
+    #[inline(always)]
+    pub(super) fn copy_from(&mut self, buf: &[u8], at: usize, n: usize) -> Option<()> {
+        let src = buf.get(at..at.checked_add(n)?)?;
+        let dst = self.room(n)?.get_mut(..n)?;
+        if n > Self::INLINE {
+            dst.copy_from_slice(src);
+        } else {
+            copy_inline(dst, src);
+        }
+        self.len += n;
+        Some(())
+    }
+}
+
+/// Copies `src` to `dst` (as long; up to [`Staging::INLINE`] bytes) in a few moves of known
+/// size that overlap where the length is not a multiple: straight-line code, for the short
+/// copies of a block or a run of entries, where a call per copy costs more than the copy (a
+/// loop of 16-byte moves is turned back into that call by the compiler).
+#[inline(always)]
+fn copy_inline(dst: &mut [u8], src: &[u8]) {
+    let n = src.len().min(dst.len());
+    // Copies the `K` bytes at `at` (within `n`).
+    fn mv<const K: usize>(dst: &mut [u8], src: &[u8], at: usize) {
+        if let (Some(d), Some(s)) = (
+            dst.get_mut(at..).and_then(|d| d.first_chunk_mut::<K>()),
+            src.get(at..).and_then(|s| s.first_chunk::<K>()),
+        ) {
+            *d = *s;
+        }
+    }
+    match n {
+        0 => {}
+        1..=3 => {
+            for at in [0, n / 2, n - 1] {
+                mv::<1>(dst, src, at);
+            }
+        }
+        4..=7 => {
+            mv::<4>(dst, src, 0);
+            mv::<4>(dst, src, n - 4);
+        }
+        8..=15 => {
+            mv::<8>(dst, src, 0);
+            mv::<8>(dst, src, n - 8);
+        }
+        16..=32 => {
+            mv::<16>(dst, src, 0);
+            mv::<16>(dst, src, n - 16);
+        }
+        33..=64 => {
+            mv::<32>(dst, src, 0);
+            mv::<32>(dst, src, n - 32);
+        }
+        65..=128 => {
+            mv::<64>(dst, src, 0);
+            mv::<64>(dst, src, n - 64);
+        }
+        _ => {
+            if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(..n)) {
+                d.copy_from_slice(s);
+            }
+        }
+    }
+}
+
+/// The memory of the output buffers handed out with earlier batches, reused for the next
+/// batch once the caller has dropped them. A batch's arrays own their buffers (Arrow buffers
+/// are reference-counted); the pool keeps one more reference to each, and takes a buffer back
+/// as a vector ([`Buffer::into_vec`]) only when that reference is the last. Without it, every
+/// batch asks the allocator for fresh memory, which it often takes from the kernel page by
+/// page again, right after handing the last batch's back.
+#[derive(Debug, Default)]
+pub(super) struct Pool {
+    /// (alignment of the element type, buffer), oldest first.
+    kept: Vec<(usize, Buffer)>,
+}
+
+impl Pool {
+    /// Buffers kept at most: a few batches' worth. Those the caller still holds cost nothing
+    /// and go first when the pool is full.
+    const KEPT: usize = 64;
+
+    /// An empty vector with room for `n` values: the memory of the smallest kept buffer that
+    /// fits and that nobody else holds, else new.
+    pub(super) fn vec<T: ArrowNativeType>(&mut self, n: usize) -> Vec<T> {
+        let (size, align) = (std::mem::size_of::<T>(), std::mem::align_of::<T>());
+        let want = n.saturating_mul(size);
+        let mut best: Option<(usize, usize)> = None;
+        for (i, (a, b)) in self.kept.iter().enumerate() {
+            let cap = b.capacity();
+            if *a == align
+                && cap >= want
+                && cap % size == 0
+                && best.is_none_or(|(_, c)| cap < c)
+                && b.strong_count() == 1
+            {
+                best = Some((i, cap));
+            }
+        }
+        if let Some((i, _)) = best {
+            let (_, b) = self.kept.remove(i);
+            if let Ok(mut v) = b.into_vec::<T>() {
+                v.clear();
+                v.reserve(n);
+                return v;
+            }
+        }
+        Vec::with_capacity(n)
+    }
+
+    /// Keeps a reference to `b`, an output buffer made from a `Vec<T>`.
+    pub(super) fn keep<T: ArrowNativeType>(&mut self, b: &Buffer) {
+        if b.capacity() == 0 {
+            return;
+        }
+        if self.kept.len() >= Self::KEPT {
+            let held = self.kept.iter().position(|(_, b)| b.strong_count() > 1);
+            self.kept.remove(held.unwrap_or(0));
+        }
+        self.kept.push((std::mem::align_of::<T>(), b.clone()));
+    }
+
+    /// A buffer over `v` (no copy), kept for reuse.
+    pub(super) fn buffer<T: ArrowNativeType>(&mut self, v: Vec<T>) -> Buffer {
+        let b = Buffer::from_vec(v);
+        self.keep::<T>(&b);
+        b
+    }
+}
+
+/// What cutting a batch needs besides the rows: the byte order, the count of text values that
+/// took the Latin-1 fallback, and the pool the output buffers come from.
+pub(super) struct Cut<'a> {
+    pub(super) big: bool,
+    pub(super) fallbacks: &'a mut u64,
+    pub(super) pool: &'a mut Pool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn staging_copies_every_length_exactly() {
+        let buf: Vec<u8> = (0..512u32).map(|i| (i % 251) as u8).collect();
+        let mut s = Staging::default();
+        let mut want = Vec::new();
+        // Lengths around every chunk size, from the middle and up to the end of the buffer.
+        for n in (0..=40).chain([63, 64, 65, 255, 256, 257]) {
+            for at in [3, 512 - n] {
+                s.copy_from(&buf, at, n).expect("in the buffer");
+                want.extend_from_slice(&buf[at..at + n]);
+            }
+        }
+        assert_eq!(s.rows(), &want[..]);
+        // Past the end: nothing appended.
+        assert!(s.copy_from(&buf, 506, 7).is_none());
+        assert_eq!(s.len(), want.len());
+        s.zeros(3);
+        s.extend_from_slice(b"ab");
+        want.extend_from_slice(b"\0\0\0ab");
+        assert_eq!(s.rows(), &want[..]);
+        s.truncate(4);
+        assert_eq!(s.rows(), &want[..4]);
+    }
+
+    #[test]
+    fn pool_reuses_only_what_the_caller_dropped() {
+        let mut pool = Pool::default();
+        let held = pool.buffer(vec![1u64; 100]);
+        let dropped = pool.buffer(vec![2u64; 1000]);
+        let dropped_at = dropped.as_ptr();
+        drop(dropped);
+        // The buffer still held is not handed out; the dropped one is, empty.
+        let v = pool.vec::<u64>(500);
+        assert_eq!((v.len(), v.as_ptr().cast::<u8>()), (0, dropped_at));
+        assert!(v.capacity() >= 1000);
+        // Nothing else fits: new memory.
+        let w = pool.vec::<u64>(50);
+        assert_ne!(w.as_ptr().cast::<u8>(), held.as_ptr());
+        // A buffer of another element type's alignment is not taken for it.
+        drop(pool.buffer(vec![0u8; 4096]));
+        let x = pool.vec::<u64>(10);
+        assert_eq!(x.capacity(), 10);
+        assert_eq!(pool.vec::<u8>(10).capacity(), 4096);
+        // The pool stays bounded.
+        for _ in 0..2 * Pool::KEPT {
+            pool.keep::<u64>(&held);
+        }
+        assert!(pool.kept.len() <= Pool::KEPT);
     }
 }

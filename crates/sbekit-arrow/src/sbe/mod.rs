@@ -36,7 +36,9 @@ use arrow_array::{
     ArrayRef, ArrowPrimitiveType, BinaryArray, DictionaryArray, FixedSizeListArray, ListArray,
     PrimitiveArray, RecordBatch, StringArray, StructArray,
 };
-use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{
+    ArrowNativeType, BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer,
+};
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 use sbekit_ir::layout::{Block, Field as LField, FieldKind, IntSlot, Layout};
 use sbekit_ir::wire::{
@@ -85,30 +87,82 @@ pub const HEADER_COLUMNS: [&str; 5] = [
     "_offset",
 ];
 
-/// The header columns of one table.
+/// The header columns of one table. `_template_id` and `_schema_id` are the same in every row
+/// (the table's template, the schema's id), and `_acting_version` and `_block_length` change
+/// only where a writer changes: those are kept as runs, not row by row.
 #[derive(Debug, Default)]
 struct HeaderCols {
-    template_id: Vec<u32>,
-    schema_id: Vec<u32>,
-    version: Vec<u32>,
-    block_length: Vec<u32>,
     offset: Vec<u64>,
     timestamp: Vec<i64>,
     timestamp_valid: Vec<bool>,
+    /// (first row, acting version, block length) of each run of rows that share them.
+    runs: Vec<(usize, u32, u32)>,
 }
 
 impl HeaderCols {
-    fn with_capacity(rows: usize, with_ts: bool) -> HeaderCols {
+    fn with_capacity(rows: usize, with_ts: bool, pool: &mut Pool) -> HeaderCols {
         let ts = if with_ts { rows } else { 0 };
         HeaderCols {
-            template_id: Vec::with_capacity(rows),
-            schema_id: Vec::with_capacity(rows),
-            version: Vec::with_capacity(rows),
-            block_length: Vec::with_capacity(rows),
-            offset: Vec::with_capacity(rows),
-            timestamp: Vec::with_capacity(ts),
+            offset: pool.vec(rows),
+            timestamp: pool.vec(ts),
             timestamp_valid: Vec::with_capacity(ts),
+            runs: Vec::new(),
         }
+    }
+
+    /// The column of `rows` values that the runs stand for: a shared buffer of one value
+    /// repeated when there is one run (the usual case), else each run's value filled in.
+    fn column(
+        &self,
+        rows: usize,
+        value: impl Fn(&(usize, u32, u32)) -> u32,
+        repeats: &mut Repeats,
+    ) -> ScalarBuffer<u32> {
+        match self.runs.as_slice() {
+            [one] => repeats.get(value(one), rows),
+            runs => {
+                let mut v = Vec::with_capacity(rows);
+                for (k, run) in runs.iter().enumerate() {
+                    let end = runs.get(k + 1).map_or(rows, |next| next.0);
+                    v.resize(end.max(v.len()), value(run));
+                }
+                v.resize(rows, 0);
+                v.into()
+            }
+        }
+    }
+}
+
+/// Columns of one value repeated, built once and shared (Arrow buffers are immutable and
+/// reference-counted): the header columns that every row of a batch holds the same value in
+/// cost no work and no memory per batch.
+#[derive(Debug, Default)]
+struct Repeats {
+    /// A few values, each with the longest column of it built so far.
+    built: Vec<(u32, ScalarBuffer<u32>)>,
+}
+
+impl Repeats {
+    /// At most this many values are kept: a table's template id, schema id, version and block
+    /// length, and one spare.
+    const KEPT: usize = 5;
+
+    /// `rows` copies of `value`, a slice of a shared buffer when one long enough exists.
+    fn get(&mut self, value: u32, rows: usize) -> ScalarBuffer<u32> {
+        if let Some((_, b)) = self
+            .built
+            .iter()
+            .find(|(v, b)| *v == value && b.len() >= rows)
+        {
+            return b.slice(0, rows);
+        }
+        let b = ScalarBuffer::from(vec![value; rows]);
+        self.built.retain(|(v, _)| *v != value);
+        if self.built.len() >= Self::KEPT {
+            self.built.remove(0);
+        }
+        self.built.push((value, b.clone()));
+        b
     }
 }
 
@@ -120,6 +174,12 @@ struct Table {
     schema: SchemaRef,
     header: HeaderCols,
     root: BlockCols,
+    /// The root's groups all hold fixed-size entries: the plain walk applies to messages
+    /// acting at `newest` or later.
+    plain: bool,
+    /// The newest `sinceVersion` in the message.
+    newest: u32,
+    repeats: Repeats,
     /// Group entries buffered, all levels (bounds the list offsets and the work per batch).
     entries: usize,
 }
@@ -128,6 +188,11 @@ struct Table {
 #[derive(Debug)]
 pub struct SbeColumns {
     layout: Layout,
+    /// The `_schema_id` of every row.
+    schema_id: u32,
+    /// The header is SBE's standard one: `blockLength`, `templateId`, `schemaId` and
+    /// `version`, each a uint16 on the wire, in that order.
+    std_header: bool,
     options: Options,
     tables: Vec<Table>,
     by_id: HashMap<u32, usize>,
@@ -139,6 +204,8 @@ pub struct SbeColumns {
     full: Vec<usize>,
     /// Text values in the batches cut so far that took the Latin-1 fallback.
     fallbacks: u64,
+    /// Memory of the output buffers of earlier batches, for the next ones.
+    pool: Pool,
 }
 
 impl SbeColumns {
@@ -178,13 +245,20 @@ impl SbeColumns {
             meta.insert("sbe.message".into(), m.name.clone());
             meta.insert("sbe.template_id".into(), m.id.to_string());
             by_id.insert(m.id, tables.len());
+            let plain = root
+                .groups
+                .iter()
+                .all(|g| g.body.is_fixed() && g.body.need > 0);
             tables.push(Table {
                 name: m.name.clone(),
                 template_id: m.id,
                 schema: Arc::new(Schema::new_with_metadata(fields, meta)),
                 header: HeaderCols::default(),
+                plain,
+                newest: root.newest(),
                 root,
                 entries: 0,
+                repeats: Repeats::default(),
             });
         }
         let max_id = by_id.keys().copied().max().unwrap_or(0);
@@ -197,7 +271,23 @@ impl SbeColumns {
                 }
             }
         }
+        // A schema id that is not on the wire is its constant; one on the wire must be the
+        // schema's (`append` refuses others): the column is the same in every row.
+        let schema_id = layout
+            .header
+            .schema_id
+            .constant
+            .map_or(layout.id, |c| c as u32);
+        let h = &layout.header;
+        let std_header = [&h.block_length, &h.template_id, &h.schema_id, &h.version]
+            .iter()
+            .enumerate()
+            .all(|(k, s)| {
+                s.constant.is_none() && s.ty == PrimitiveType::Uint16 && s.offset == 2 * k
+            });
         SbeColumns {
+            schema_id,
+            std_header,
             layout: layout.clone(),
             options,
             tables,
@@ -206,6 +296,7 @@ impl SbeColumns {
             ready: Vec::new(),
             full: Vec::new(),
             fallbacks: 0,
+            pool: Pool::default(),
         }
     }
 
@@ -256,12 +347,21 @@ impl SbeColumns {
         let h = &self.layout.header;
         let head = take(bytes, 0, h.size as u64, "messageHeader")?;
         let rd = |s: &IntSlot| s.read_in::<O>(head).unwrap_or(0);
-        let (block_length, template_id, schema_id, version) = (
-            rd(&h.block_length),
-            rd(&h.template_id),
-            rd(&h.schema_id),
-            rd(&h.version),
-        );
+        let (block_length, template_id, schema_id, version) = match head.first_chunk::<8>() {
+            // The standard header: four uint16 in a row, read as constants.
+            Some(&[a, b, c, d, e, f, g, k]) if self.std_header => (
+                u64::from(O::u16([a, b])),
+                u64::from(O::u16([c, d])),
+                u64::from(O::u16([e, f])),
+                u64::from(O::u16([g, k])),
+            ),
+            _ => (
+                rd(&h.block_length),
+                rd(&h.template_id),
+                rd(&h.schema_id),
+                rd(&h.version),
+            ),
+        };
         if h.schema_id.constant.is_none() && schema_id != u64::from(self.layout.id) {
             return Err(err(
                 h.schema_id.offset,
@@ -290,26 +390,53 @@ impl SbeColumns {
             ));
         };
         let table = &mut self.tables[ti];
-        let mut cx = Cx {
-            buf: bytes,
-            version: u32::try_from(version).unwrap_or(u32::MAX),
-            budget: EntryBudget::new(self.options.limits),
-            entries: 0,
-        };
+        let version = u32::try_from(version).unwrap_or(u32::MAX);
         let rows = table.root.rows;
-        let end = match table.root.decode::<O>(&mut cx, h.size, block_length) {
-            Ok(end) => end,
-            Err(e) => {
-                table.root.truncate(rows);
-                return Err(within(e, &table.name));
+        // The usual message first (every field present, blocks no shorter than their fields,
+        // fixed-size entries): the same rows, fewer checks. Anything else takes the walk that
+        // checks and reports everything, from scratch.
+        let plain = if table.plain && version >= table.newest {
+            let mut entries = 0;
+            match table
+                .root
+                .decode_plain::<O>(bytes, h.size, block_length, version, &mut entries)
+            {
+                Some(end) => Some((end, entries)),
+                None => {
+                    table.root.truncate(rows);
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let (end, entries) = match plain {
+            Some(done) => done,
+            None => {
+                let mut cx = Cx {
+                    buf: bytes,
+                    version,
+                    budget: EntryBudget::new(self.options.limits),
+                    entries: 0,
+                };
+                match table.root.decode::<O>(&mut cx, h.size, block_length) {
+                    Ok(end) => (end, cx.entries),
+                    Err(e) => {
+                        table.root.truncate(rows);
+                        return Err(within(e, &table.name));
+                    }
+                }
             }
         };
         let hc = &mut table.header;
-        hc.template_id.push(template_id as u32);
-        hc.schema_id.push(schema_id as u32);
-        hc.version.push(cx.version);
-        hc.block_length
-            .push(u32::try_from(block_length).unwrap_or(u32::MAX));
+        let block_length = u32::try_from(block_length).unwrap_or(u32::MAX);
+        if hc
+            .runs
+            .last()
+            .is_none_or(|&(_, v, b)| (v, b) != (version, block_length))
+        {
+            hc.runs.push((rows, version, block_length));
+        }
         hc.offset.push(offset);
         if self.options.timestamp {
             hc.timestamp.push(timestamp.unwrap_or(0));
@@ -317,7 +444,7 @@ impl SbeColumns {
         }
         table.entries = table
             .entries
-            .saturating_add(usize::try_from(cx.entries).unwrap_or(usize::MAX));
+            .saturating_add(usize::try_from(entries).unwrap_or(usize::MAX));
         let weight = table.root.rows + table.entries;
         if (weight >= self.options.batch_rows.saturating_mul(16)
             || table.root.rows >= self.options.batch_rows
@@ -331,10 +458,14 @@ impl SbeColumns {
 
     /// Cuts every table's buffered rows into a batch.
     pub fn flush(&mut self) -> Result<(), Error> {
-        let big = self.layout.byte_order == ByteOrder::BigEndian;
+        let mut cut = Cut {
+            big: self.layout.byte_order == ByteOrder::BigEndian,
+            fallbacks: &mut self.fallbacks,
+            pool: &mut self.pool,
+        };
         for (i, t) in self.tables.iter_mut().enumerate() {
             if t.root.rows > 0 {
-                let b = finish_table(t, self.options.timestamp, big, &mut self.fallbacks)?;
+                let b = finish_table(t, self.schema_id, self.options.timestamp, &mut cut)?;
                 self.ready.push((i, b));
             }
         }
@@ -345,11 +476,15 @@ impl SbeColumns {
     /// Takes the batches completed so far (tables that reached the batch size), with their
     /// message names.
     pub fn drain(&mut self) -> Result<Vec<(String, RecordBatch)>, Error> {
-        let big = self.layout.byte_order == ByteOrder::BigEndian;
+        let mut cut = Cut {
+            big: self.layout.byte_order == ByteOrder::BigEndian,
+            fallbacks: &mut self.fallbacks,
+            pool: &mut self.pool,
+        };
         for ti in std::mem::take(&mut self.full) {
             let t = &mut self.tables[ti];
             if t.root.rows > 0 {
-                let b = finish_table(t, self.options.timestamp, big, &mut self.fallbacks)?;
+                let b = finish_table(t, self.schema_id, self.options.timestamp, &mut cut)?;
                 self.ready.push((ti, b));
             }
         }
@@ -372,30 +507,33 @@ impl SbeColumns {
 
 fn finish_table(
     t: &mut Table,
+    schema_id: u32,
     with_ts: bool,
-    big: bool,
-    fallbacks: &mut u64,
+    cut: &mut Cut,
 ) -> Result<RecordBatch, Error> {
+    let rows = t.root.rows;
     // The next batch is likely as large: allocate once instead of growing by doubling.
-    let hc = std::mem::replace(
-        &mut t.header,
-        HeaderCols::with_capacity(t.root.rows, with_ts),
-    );
+    let next = HeaderCols::with_capacity(rows, with_ts, cut.pool);
+    let hc = std::mem::replace(&mut t.header, next);
+    let r = &mut t.repeats;
+    let u32s =
+        |b: ScalarBuffer<u32>| Arc::new(PrimitiveArray::<UInt32Type>::new(b, None)) as ArrayRef;
     let mut cols: Vec<ArrayRef> = vec![
-        prim::<UInt32Type, u32>(hc.template_id, None),
-        prim::<UInt32Type, u32>(hc.schema_id, None),
-        prim::<UInt32Type, u32>(hc.version, None),
-        prim::<UInt32Type, u32>(hc.block_length, None),
-        prim::<UInt64Type, u64>(hc.offset, None),
+        u32s(r.get(t.template_id, rows)),
+        u32s(r.get(schema_id, rows)),
+        u32s(hc.column(rows, |&(_, v, _)| v, r)),
+        u32s(hc.column(rows, |&(_, _, b)| b, r)),
+        prim::<UInt64Type, u64>(hc.offset, None, cut.pool),
     ];
     if with_ts {
         let valid: NullBuffer = hc.timestamp_valid.into();
         let nulls = (valid.null_count() > 0).then_some(valid);
-        let ts = PrimitiveArray::<TimestampNanosecondType>::new(hc.timestamp.into(), nulls)
-            .with_timezone("UTC");
+        let ts = cut.pool.buffer(hc.timestamp);
+        let ts =
+            PrimitiveArray::<TimestampNanosecondType>::new(ts.into(), nulls).with_timezone("UTC");
         cols.push(Arc::new(ts));
     }
-    cols.extend(t.root.finish(big, fallbacks)?);
+    cols.extend(t.root.finish(cut)?);
     t.entries = 0;
     RecordBatch::try_new(t.schema.clone(), cols)
         .map_err(|e| Error::Arrow(format!("{}: {e}", t.name)))
@@ -415,13 +553,18 @@ mod tests {
     #[test]
     fn text_var_data_is_judged_value_by_value() {
         // "a\xC3" then "\xA9b": the concatenation is valid UTF-8 ("aéb"), the values are not.
-        let mut n = 0;
+        let (mut n, mut pool) = (0, Pool::default());
+        let mut cut = Cut {
+            big: false,
+            fallbacks: &mut n,
+            pool: &mut pool,
+        };
         let a = var_array(
             true,
             Encoding::Utf8,
             vec![0, 2, 4],
             b"a\xC3\xA9b".to_vec(),
-            &mut n,
+            &mut cut,
         )
         .expect("array");
         let a = a.as_any().downcast_ref::<StringArray>().expect("strings");
@@ -429,8 +572,40 @@ mod tests {
         assert_eq!(a.value(1), "\u{a9}b");
         assert_eq!(n, 2);
         let mut n = 0;
-        let a = var_array(true, Encoding::Utf8, vec![0, 3], "é!".into(), &mut n).expect("array");
+        let mut cut = Cut {
+            big: false,
+            fallbacks: &mut n,
+            pool: &mut pool,
+        };
+        let a = var_array(true, Encoding::Utf8, vec![0, 3], "é!".into(), &mut cut).expect("array");
         let a = a.as_any().downcast_ref::<StringArray>().expect("strings");
         assert_eq!((a.value(0), n), ("é!", 0));
+    }
+}
+
+#[cfg(test)]
+mod header_tests {
+    use super::*;
+
+    #[test]
+    fn header_runs_become_columns() {
+        let mut r = Repeats::default();
+        let h = HeaderCols {
+            runs: vec![(0, 1, 40), (2, 2, 48), (5, 2, 40)],
+            ..HeaderCols::default()
+        };
+        let v = h.column(6, |&(_, v, _)| v, &mut r);
+        assert_eq!(&v[..], [1, 1, 2, 2, 2, 2]);
+        let b = h.column(6, |&(_, _, b)| b, &mut r);
+        assert_eq!(&b[..], [40, 40, 48, 48, 48, 40]);
+        // One run: a shared column of one value, sliced to the rows.
+        let one = HeaderCols {
+            runs: vec![(0, 3, 8)],
+            ..HeaderCols::default()
+        };
+        let a = one.column(10, |&(_, v, _)| v, &mut r);
+        let b = one.column(4, |&(_, v, _)| v, &mut r);
+        assert_eq!((&a[..], &b[..]), (&[3; 10][..], &[3; 4][..]));
+        assert_eq!(a.inner().as_ptr(), b.inner().as_ptr());
     }
 }

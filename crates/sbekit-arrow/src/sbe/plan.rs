@@ -25,6 +25,7 @@ impl Planner<'_> {
                 name: g.name.clone(),
                 since: g.since_version,
                 dimension: DimensionSlots::from(&g.dimension),
+                shape: DimShape::of(&DimensionSlots::from(&g.dimension)),
                 offsets: vec![0],
                 body: self.block(&g.block, &join(path, &g.name)),
             })

@@ -47,9 +47,48 @@ impl BlockCols {
             pos = g.decode::<O>(cx, pos).map_err(|e| within(e, &g.name))?;
         }
         for v in &mut self.vars {
-            pos = v.decode::<O>(cx, pos).map_err(|e| within(e, &v.name))?;
+            pos = v
+                .decode::<O>(cx.buf, cx.version, pos)
+                .map_err(|e| within(e, &v.name))?;
         }
         Ok(pos)
+    }
+
+    /// The plain walk: [`Self::decode`] for a message acting at the table's newest version or
+    /// later (no field, group or var data absent), whose blocks are no shorter than their
+    /// fields and whose groups hold fixed-size entries (checked by the caller). Stages the
+    /// same rows as [`Self::decode`] with none of its per-version and per-entry decisions.
+    /// `None` when the message is anything else or is malformed: rows may then be staged in
+    /// part, and the caller truncates them and takes [`Self::decode`], which reports.
+    #[inline]
+    pub(super) fn decode_plain<O: Order>(
+        &mut self,
+        buf: &[u8],
+        start: usize,
+        block_length: u64,
+        version: u32,
+        entries: &mut u64,
+    ) -> Option<usize> {
+        let bl = usize::try_from(block_length).ok()?;
+        if bl < self.need {
+            return None;
+        }
+        let end = start.checked_add(bl)?;
+        if end > buf.len() {
+            return None;
+        }
+        // The block is in `buf`, and no shorter than the stride.
+        self.staged.copy_from(buf, start, self.stride)?;
+        self.push_version(version);
+        self.rows += 1;
+        let mut pos = end;
+        for g in &mut self.groups {
+            pos = g.decode_plain::<O>(buf, pos, version, entries)?;
+        }
+        for v in &mut self.vars {
+            pos = v.decode::<O>(buf, version, pos).ok()?;
+        }
+        Some(pos)
     }
 
     /// Appends one row: the block's first `stride` bytes (one copy), and its acting version
@@ -60,9 +99,7 @@ impl BlockCols {
             Some(fields) => self.staged.extend_from_slice(fields),
             None => self.stage_short(block, cx, start)?,
         }
-        if self.gated {
-            self.versions.push(cx.version);
-        }
+        self.push_version(cx.version);
         // Counted now so that a failure below (groups, var data) truncates this row too.
         self.rows += 1;
         Ok(())
@@ -80,8 +117,7 @@ impl BlockCols {
             return Err(truncated(cx.buf, start + l.offset, 1, ""));
         }
         self.staged.extend_from_slice(block);
-        let len = self.staged.len() + (self.stride - block.len());
-        self.staged.resize(len, 0);
+        self.staged.zeros(self.stride - block.len());
         Ok(())
     }
 
@@ -106,11 +142,8 @@ impl BlockCols {
         let count = usize::try_from(group.count).unwrap_or(usize::MAX);
         if bl == self.stride && bl > 0 {
             self.staged.extend_from_slice(blocks);
-            let n = count;
-            if self.gated {
-                self.versions.resize(self.versions.len() + n, cx.version);
-            }
-            self.rows += n;
+            self.push_version(cx.version);
+            self.rows += count;
         } else {
             for i in 0..count {
                 let at = i.saturating_mul(bl);
@@ -165,17 +198,73 @@ impl GroupCols {
     }
 }
 
+impl GroupCols {
+    /// The plain walk of one group of fixed-size entries (see [`BlockCols::decode_plain`]):
+    /// `count` entries of at least the fields' extent, staged in one copy when each entry is
+    /// exactly a row.
+    #[inline(always)]
+    fn decode_plain<O: Order>(
+        &mut self,
+        buf: &[u8],
+        pos: usize,
+        version: u32,
+        entries: &mut u64,
+    ) -> Option<usize> {
+        let d = &self.dimension;
+        let dims = buf.get(pos..pos.checked_add(d.size)?)?;
+        let (bl, count) = match self.shape {
+            DimShape::U16U16 => {
+                let &[a, b, c, e] = dims.first_chunk::<4>()?;
+                (u64::from(O::u16([a, b])), u64::from(O::u16([c, e])))
+            }
+            DimShape::U16U8 => {
+                let &[a, b, c] = dims.first_chunk::<3>()?;
+                (u64::from(O::u16([a, b])), u64::from(c))
+            }
+            DimShape::Slots => (
+                d.block_length.read_in::<O>(dims)?,
+                d.count.read_in::<O>(dims)?,
+            ),
+        };
+        let body = &mut self.body;
+        // A block length of 0 (entries charged to the budget) never passes: `need` > 0.
+        let bl = usize::try_from(bl).ok().filter(|&bl| bl >= body.need)?;
+        let count = usize::try_from(count).ok()?;
+        let first = pos + dims.len();
+        let n = count.checked_mul(bl)?;
+        let end = first.checked_add(n)?;
+        if end > buf.len() {
+            return None;
+        }
+        if bl == body.stride {
+            body.staged.copy_from(buf, first, n)?;
+        } else {
+            for k in 0..count {
+                body.staged.copy_from(buf, first + k * bl, body.stride)?;
+            }
+        }
+        body.push_version(version);
+        body.rows += count;
+        *entries += count as u64;
+        self.offsets.push(i32::try_from(body.rows).ok()?);
+        Some(end)
+    }
+}
+
 impl VarCols {
+    /// Appends the var data at `pos` (empty when newer than `version`); returns the offset
+    /// past it.
     pub(super) fn decode<O: Order>(
         &mut self,
-        cx: &mut Cx,
+        buf: &[u8],
+        version: u32,
         pos: usize,
     ) -> Result<usize, DecodeError> {
-        if self.since > cx.version {
+        if self.since > version {
             self.offsets.push(self.offsets.last().copied().unwrap_or(0));
             return Ok(pos);
         }
-        let (data, data_end) = wire::read_var_data::<O>(cx.buf, pos, &self.slots, "")?;
+        let (data, data_end) = wire::read_var_data::<O>(buf, pos, &self.slots, "")?;
         let data_start = data_end - data.len();
         let len = data.len() as u64;
         let end = i32::try_from(self.data.len() + data.len()).map_err(|_| {
