@@ -24,6 +24,8 @@
 
 #![warn(missing_docs)]
 
+mod go;
+
 use sbekit_otf::random::{random_message, Options as RandomOptions, Rng};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -39,6 +41,8 @@ pub enum Lang {
     TypeScript,
     /// Rust (`sbekit-codegen`), built with `cargo` (offline: the runtime is bundled).
     Rust,
+    /// Go (`sbekit-codegen-go`), built with `go` (standard library only).
+    Go,
 }
 
 impl Lang {
@@ -48,6 +52,7 @@ impl Lang {
             Lang::Cpp => "cpp",
             Lang::TypeScript => "ts",
             Lang::Rust => "rust",
+            Lang::Go => "go",
         }
     }
 }
@@ -59,7 +64,8 @@ impl FromStr for Lang {
             "cpp" | "c++" => Ok(Lang::Cpp),
             "ts" | "typescript" => Ok(Lang::TypeScript),
             "rust" => Ok(Lang::Rust),
-            other => Err(format!("unknown language `{other}` (cpp, ts or rust)")),
+            "go" => Ok(Lang::Go),
+            other => Err(format!("unknown language `{other}` (cpp, ts, rust or go)")),
         }
     }
 }
@@ -220,6 +226,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         Lang::Cpp => build_cpp(&scratch, &schemas)?,
         Lang::TypeScript => build_ts(&scratch, &schemas)?,
         Lang::Rust => build_rust(&scratch, &schemas)?,
+        Lang::Go => go::build_go(&scratch, &schemas)?,
     };
     let mut sum = Summary {
         lang: opts.lang.name(),

@@ -19,6 +19,8 @@ Languages and what is written into OUT:
   cpp         (or c++) a header-only C++17 library: include/<package>/ (runtime, types,
               messages, json), CMakeLists.txt with the INTERFACE target <package>::sbe,
               README.md and examples/sbe_conformance.cpp
+  go          a Go module: go.mod (module path from --go-module), the package in
+              OUT/<package>/ (standard library only) and cmd/sbe_conformance
 
 Generated Rust is laid out by prettyplease: the same on every machine, no rustfmt needed.
 
@@ -27,6 +29,7 @@ Examples:
   sbekit generate --module car.xml -o src/generated        # src/generated/baseline.rs
   sbekit generate --lang ts car.xml -o car-ts               # npm package car-ts/
   sbekit generate --lang cpp car.xml -o car-cpp             # C++ library car-cpp/
+  sbekit generate --lang go --go-module example.com/car car.xml -o car-go
   sbekit generate --crate-name my-codecs car.sbeir -o my-codecs
   sbekit generate --rustfmt --keywords suffix car.xml -o car-sbe";
 
@@ -61,6 +64,9 @@ pub struct GenerateArgs {
     /// and prettyplease's layout, if rustfmt cannot run).
     #[arg(long)]
     rustfmt: bool,
+    /// With `--lang go`: the module path written to `go.mod` (default: the package name).
+    #[arg(long)]
+    go_module: Option<String>,
     /// Retired: the output no longer needs rustfmt (accepted, with a note, for old scripts).
     #[arg(long, hide = true, conflicts_with = "rustfmt")]
     no_rustfmt: bool,
@@ -74,9 +80,12 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.lang == "cpp" || args.lang == "c++" {
         return cpp(&args);
     }
+    if args.lang == "go" {
+        return go(&args);
+    }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' ('rust', 'typescript' / 'ts', or 'cpp' / 'c++')",
+            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', or 'go')",
             args.lang
         )));
     }
@@ -151,5 +160,19 @@ fn cpp(args: &GenerateArgs) -> Result<ExitCode, Failure> {
     sbekit_codegen_cpp::write_package(&layout, &args.out, &opts)
         .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
     eprintln!("wrote {} (C++ library)", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--lang go`: a Go module in `args.out` (`--crate-name` names the package, `--go-module` the
+/// module path).
+fn go(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    let opts = sbekit_codegen_go::Options {
+        package: args.crate_name.clone(),
+        module: args.go_module.clone(),
+    };
+    sbekit_codegen_go::write_module(&layout, &args.out, &opts)
+        .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
+    eprintln!("wrote {} (Go module)", args.out.display());
     Ok(ExitCode::SUCCESS)
 }
