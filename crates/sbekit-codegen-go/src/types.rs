@@ -37,9 +37,7 @@ pub fn types_go(ctx: &Ctx) -> String {
             crate::prim::int_digits(&e.null, e.ty)
         ));
         o.line("");
-        o.doc(&format!(
-            "AppendJSON appends the value as `sbekit decode` prints it: its name, null, or the number of a value the schema does not list."
-        ));
+        o.doc("AppendJSON appends the value as `sbekit decode` prints it: its name, null, or the number of a value the schema does not list.");
         o.line(&format!("func (v {t}) AppendJSON(dst []byte) []byte {{"));
         o.line(&format!("if v == {} {{", n.null));
         o.line("return append(dst, \"null\"...)");
