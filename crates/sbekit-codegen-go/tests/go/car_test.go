@@ -172,3 +172,10 @@ func BenchmarkCarDecode(b *testing.B) {
 		sink += decodeCar(buf[:n])
 	}
 }
+
+// BenchmarkGo runs this package's cases under names shared by every implementation, for
+// benchstat -col /impl.
+func BenchmarkGo(b *testing.B) {
+	b.Run("msg=Car/op=Encode/impl=sbekit", BenchmarkCarEncode)
+	b.Run("msg=Car/op=Decode/impl=sbekit", BenchmarkCarDecode)
+}
