@@ -897,14 +897,7 @@ fn encoder(
                     o.line(&format!("return {this}"));
                     o.line("}");
                 }
-                o.line(&format!(
-                    "if p := r.st.take({data_offset}+len(v), {spath}); p != nil {{"
-                ));
-                if let Some(x) = slot_store(ctx, len, "p", "0", "len(v)") {
-                    o.line(&x);
-                }
-                o.line(&format!("copy(p[{data_offset}:], v)"));
-                o.line("}");
+                var_write(o, ctx, len, *data_offset, &spath);
                 o.line(&format!("return {this}"));
                 o.line("}");
                 o.line("");
@@ -929,14 +922,7 @@ fn encoder(
                         o.line(&format!("return {this}"));
                         o.line("}");
                     }
-                    o.line(&format!(
-                        "if p := r.st.take({data_offset}+len(v), {spath}); p != nil {{"
-                    ));
-                    if let Some(x) = slot_store(ctx, len, "p", "0", "len(v)") {
-                        o.line(&x);
-                    }
-                    o.line(&format!("copy(p[{data_offset}:], v)"));
-                    o.line("}");
+                    var_write(o, ctx, len, *data_offset, &spath);
                     o.line(&format!("return {this}"));
                     o.line("}");
                     o.line("");
@@ -944,6 +930,23 @@ fn encoder(
             }
         }
     }
+}
+
+/// Reserves a var-data section for `v` and writes it: the bytes are reserved without zeroing, so
+/// any head bytes the length does not cover are cleared first.
+fn var_write(o: &mut Out, ctx: &Ctx, len: &sbekit_plan::Slot, data_offset: usize, spath: &str) {
+    o.line(&format!(
+        "if p := r.st.takeRaw({data_offset}+len(v), {spath}); p != nil {{"
+    ));
+    let covered = len.constant.is_none() && len.offset == 0 && len.width() == data_offset;
+    if !covered && data_offset > 0 {
+        o.line(&format!("clear(p[:{data_offset}])"));
+    }
+    if let Some(x) = slot_store(ctx, len, "p", "0", "len(v)") {
+        o.line(&x);
+    }
+    o.line(&format!("copy(p[{data_offset}:], v)"));
+    o.line("}");
 }
 
 fn group_body(b: &Body, gi: usize) -> Option<&Body> {
