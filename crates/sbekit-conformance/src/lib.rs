@@ -2,9 +2,10 @@
 //!
 //! For each schema the generated codecs go into a scratch directory with the conformance program
 //! that ships with every generated package (C++: `examples/sbe_conformance.cpp`; TypeScript:
-//! `examples/sbe_conformance.mjs`; Rust: `examples/sbe_conformance.rs`), which is built once for
-//! all the schemas of a run (one C++ program, one `tsc` run, one cargo build of one crate holding
-//! every generated module) and fed u32le-framed messages on stdin in two modes:
+//! `examples/sbe_conformance.mjs`; Rust: `examples/sbe_conformance.rs`; Go:
+//! `cmd/sbe_conformance`), which is built once for all the schemas of a run (one C++ program, one
+//! `tsc` run, one cargo build of one crate holding every generated module, one `go build` of one
+//! module holding a package per schema) and fed u32le-framed messages on stdin in two modes:
 //!
 //! - `json`: one JSON line per message, which must equal what `sbekit decode --framing u32le`
 //!   prints for it (numbers compared as values; a top-level `"$version"` member, which `sbekit
@@ -23,6 +24,8 @@
 //! longer blocks.
 
 #![warn(missing_docs)]
+
+mod go;
 
 use sbekit_otf::random::{random_message, Options as RandomOptions, Rng};
 use serde_json::Value;
@@ -44,6 +47,8 @@ pub enum Lang {
     /// Java (`sbekit-codegen-java`), built with one `javac` run and run in one JVM; needs the
     /// Agrona jar in `~/.m2`.
     Java,
+    /// Go (`sbekit-codegen-go`), built with `go` (standard library only).
+    Go,
 }
 
 impl Lang {
@@ -54,6 +59,7 @@ impl Lang {
             Lang::TypeScript => "ts",
             Lang::Rust => "rust",
             Lang::Java => "java",
+            Lang::Go => "go",
         }
     }
 }
@@ -66,8 +72,9 @@ impl FromStr for Lang {
             "ts" | "typescript" => Ok(Lang::TypeScript),
             "rust" => Ok(Lang::Rust),
             "java" => Ok(Lang::Java),
+            "go" => Ok(Lang::Go),
             other => Err(format!(
-                "unknown language `{other}` (cpp, ts, rust or java)"
+                "unknown language `{other}` (cpp, ts, rust, java or go)"
             )),
         }
     }
@@ -231,18 +238,10 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         .collect();
     let outputs = match opts.lang {
         Lang::Java => java::run_all(&scratch, &schemas, &inputs)?,
-        lang => {
-            let prog = match lang {
-                Lang::Cpp => build_cpp(&scratch, &schemas)?,
-                Lang::TypeScript => build_ts(&scratch, &schemas)?,
-                _ => build_rust(&scratch, &schemas)?,
-            };
-            let mut v = Vec::new();
-            for (i, input) in inputs.iter().enumerate() {
-                v.push((prog.run("json", i, input)?, prog.run("reencode", i, input)?));
-            }
-            v
-        }
+        Lang::Cpp => build_cpp(&scratch, &schemas)?.run_each(&inputs)?,
+        Lang::TypeScript => build_ts(&scratch, &schemas)?.run_each(&inputs)?,
+        Lang::Rust => build_rust(&scratch, &schemas)?.run_each(&inputs)?,
+        Lang::Go => go::build_go(&scratch, &schemas)?.run_each(&inputs)?,
     };
     let mut sum = Summary {
         lang: opts.lang.name(),
@@ -513,6 +512,16 @@ struct Program {
 }
 
 impl Program {
+    /// Runs `json` and `reencode` over each schema's framed messages (`inputs[i]` for schema
+    /// `i`): per schema, the JSON lines and the re-encoded frames.
+    fn run_each(&self, inputs: &[Vec<u8>]) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Error> {
+        let mut v = Vec::with_capacity(inputs.len());
+        for (i, input) in inputs.iter().enumerate() {
+            v.push((self.run("json", i, input)?, self.run("reencode", i, input)?));
+        }
+        Ok(v)
+    }
+
     fn run(&self, mode: &str, schema: usize, input: &[u8]) -> Result<Vec<u8>, Error> {
         use std::io::Write;
         let mut c = Command::new(&self.cmd[0]);

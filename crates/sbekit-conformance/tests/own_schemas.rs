@@ -63,6 +63,11 @@ fn typescript_agrees_with_sbekit_decode() {
 }
 
 #[test]
+fn go_agrees_with_sbekit_decode() {
+    check(Lang::Go, "go_agrees_with_sbekit_decode");
+}
+
+#[test]
 fn rust_agrees_with_sbekit_decode() {
     check(Lang::Rust, "rust_agrees_with_sbekit_decode");
 }

@@ -23,6 +23,8 @@ Languages and what is written into OUT:
   java        a Maven module: pom.xml (Java 17, Agrona pinned), src/main/java/<package>/
               (flyweight codecs, dispatcher, JSON), src/test/java/<package>/SbeConformance.java
               and README.md; --java-package sets the package
+  go          a Go module: go.mod (module path from --go-module), the package in
+              OUT/<package>/ (standard library only) and cmd/sbe_conformance
 
 Generated Rust is laid out by prettyplease: the same on every machine, no rustfmt needed.
 
@@ -32,6 +34,7 @@ Examples:
   sbekit generate --lang ts car.xml -o car-ts               # npm package car-ts/
   sbekit generate --lang cpp car.xml -o car-cpp             # C++ library car-cpp/
   sbekit generate --lang java car.xml -o car-java --java-package com.example.car
+  sbekit generate --lang go --go-module example.com/car car.xml -o car-go
   sbekit generate --crate-name my-codecs car.sbeir -o my-codecs
   sbekit generate --rustfmt --keywords suffix car.xml -o car-sbe";
 
@@ -70,6 +73,9 @@ pub struct GenerateArgs {
     /// The Java package of `--lang java` (default: the schema's package, made a Java name).
     #[arg(long)]
     java_package: Option<String>,
+    /// With `--lang go`: the module path written to `go.mod` (default: the package name).
+    #[arg(long)]
+    go_module: Option<String>,
     /// Retired: the output no longer needs rustfmt (accepted, with a note, for old scripts).
     #[arg(long, hide = true, conflicts_with = "rustfmt")]
     no_rustfmt: bool,
@@ -89,9 +95,12 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.java_package.is_some() {
         return Err(Failure::usage("--java-package goes with --lang java"));
     }
+    if args.lang == "go" {
+        return go(&args);
+    }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++' or 'java')",
+            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', 'java' or 'go')",
             args.lang
         )));
     }
@@ -185,5 +194,19 @@ fn java(args: &GenerateArgs) -> Result<ExitCode, Failure> {
     sbekit_codegen_java::write_package(&layout, &args.out, &opts)
         .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
     eprintln!("wrote {} (Maven module)", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--lang go`: a Go module in `args.out` (`--crate-name` names the package, `--go-module` the
+/// module path).
+fn go(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    let opts = sbekit_codegen_go::Options {
+        package: args.crate_name.clone(),
+        module: args.go_module.clone(),
+    };
+    sbekit_codegen_go::write_module(&layout, &args.out, &opts)
+        .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
+    eprintln!("wrote {} (Go module)", args.out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,79 @@
+//! Helpers shared by the Go tests: finding `go` (skipping loudly, or failing under `CI=true`),
+//! the 80 reference-accepted schemas, generating modules and running commands.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// `go` if it runs; otherwise skips loudly (`None`), or panics under `CI=true`.
+pub fn go(test: &str) -> Option<String> {
+    let go = std::env::var("SBEKIT_GO").unwrap_or_else(|_| "go".into());
+    let ok = Command::new(&go)
+        .arg("version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if ok {
+        return Some(go);
+    }
+    if sbekit_testdata::is_ci() {
+        panic!("{test}: go is missing (CI=true makes this a failure)");
+    }
+    eprintln!("\n*** SKIPPED {test}: go not found (install Go 1.21+ or set SBEKIT_GO). ***\n");
+    None
+}
+
+/// The schemas the reference tool accepts (80), or `None` (skipped loudly) without `../shared`.
+pub fn accepted(test: &str) -> Option<Vec<PathBuf>> {
+    let tsv =
+        sbekit_testdata::require_reference("derived/reference-verdicts-sbe-all-1.38.1.tsv", test)?;
+    let text = std::fs::read_to_string(tsv).expect("tsv");
+    let v: Vec<PathBuf> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (c.len() >= 2 && c[1] == "0").then(|| sbekit_testdata::reference_sbe_dir().join(c[0]))
+        })
+        .collect();
+    assert_eq!(v.len(), 80, "accepted schemas in the verdicts file");
+    Some(v)
+}
+
+/// Writes package `pkg` of `schema` into `root/pkg` (module `module`).
+pub fn package(root: &Path, module: &str, pkg: &str, schema: &Path) {
+    let layout =
+        sbekit_schema::load_layout(schema).unwrap_or_else(|e| panic!("{}: {e}", schema.display()));
+    let plan = sbekit_plan::Plan::new(&layout).expect("plan");
+    let opts = sbekit_codegen_go::Options {
+        package: Some(pkg.into()),
+        module: Some(module.into()),
+    };
+    let files = sbekit_codegen_go::package_files(&plan, &opts);
+    sbekit_codegen_go::write_files(&root.join(pkg), &files).expect("write package");
+}
+
+/// A `go` command in `dir`, offline (the generated code needs only the standard library).
+pub fn go_cmd(go: &str, dir: &Path) -> Command {
+    let mut c = Command::new(go);
+    c.current_dir(dir)
+        .env("GOPROXY", "off")
+        .env("GOTOOLCHAIN", "local")
+        .env("GOFLAGS", "-mod=mod");
+    c
+}
+
+/// Runs `cmd`, panicking with its output on failure; its stdout.
+pub fn run_ok(cmd: &mut Command, what: &str) -> Vec<u8> {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
