@@ -1,5 +1,6 @@
-//! `sbekit generate --lang rust|typescript|cpp SCHEMA -o DIR`: Rust codecs as a standalone crate
-//! or a module, TypeScript codecs as an npm package, or C++ codecs as a header-only library.
+//! `sbekit generate --lang rust|typescript|cpp|c SCHEMA -o DIR`: Rust codecs as a standalone
+//! crate or a module, TypeScript codecs as an npm package, or C++ or C codecs as a header-only
+//! library.
 
 use super::Failure;
 use clap::Args;
@@ -19,6 +20,8 @@ Languages and what is written into OUT:
   cpp         (or c++) a header-only C++17 library: include/<package>/ (runtime, types,
               messages, json), CMakeLists.txt with the INTERFACE target <package>::sbe,
               README.md and examples/sbe_conformance.cpp
+  c           a header-only C11 library: include/<package>/ (runtime, types, messages,
+              json, conformance), README.md and examples/sbe_conformance.c
 
 Generated Rust is laid out by prettyplease: the same on every machine, no rustfmt needed.
 
@@ -27,6 +30,7 @@ Examples:
   sbekit generate --module car.xml -o src/generated        # src/generated/baseline.rs
   sbekit generate --lang ts car.xml -o car-ts               # npm package car-ts/
   sbekit generate --lang cpp car.xml -o car-cpp             # C++ library car-cpp/
+  sbekit generate --lang c car.xml -o car-c                 # C library car-c/
   sbekit generate --crate-name my-codecs car.sbeir -o my-codecs
   sbekit generate --rustfmt --keywords suffix car.xml -o car-sbe";
 
@@ -35,7 +39,8 @@ Examples:
 #[command(after_help = AFTER_HELP)]
 pub struct GenerateArgs {
     /// Target language: `rust` (a crate, or a module with --module), `typescript` (`ts`) for
-    /// an npm package, or `cpp` (`c++`) for a header-only C++17 library.
+    /// an npm package, `cpp` (`c++`) for a header-only C++17 library, or `c` for a header-only
+    /// C11 library.
     #[arg(long, default_value = "rust")]
     lang: String,
     /// The schema: SBE XML or a `.sbeir` IR file.
@@ -74,9 +79,12 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.lang == "cpp" || args.lang == "c++" {
         return cpp(&args);
     }
+    if args.lang == "c" {
+        return c(&args);
+    }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' ('rust', 'typescript' / 'ts', or 'cpp' / 'c++')",
+            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', or 'c')",
             args.lang
         )));
     }
@@ -151,5 +159,18 @@ fn cpp(args: &GenerateArgs) -> Result<ExitCode, Failure> {
     sbekit_codegen_cpp::write_package(&layout, &args.out, &opts)
         .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
     eprintln!("wrote {} (C++ library)", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--lang c`: a header-only C11 library in `args.out` (`--crate-name` names the identifier
+/// prefix and include directory).
+fn c(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    let opts = sbekit_codegen_c::Options {
+        package: args.crate_name.clone(),
+    };
+    sbekit_codegen_c::write_package(&layout, &args.out, &opts)
+        .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
+    eprintln!("wrote {} (C library)", args.out.display());
     Ok(ExitCode::SUCCESS)
 }
