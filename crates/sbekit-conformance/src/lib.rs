@@ -24,6 +24,9 @@
 
 #![warn(missing_docs)]
 
+mod c;
+pub use c::cc;
+
 use sbekit_otf::random::{random_message, Options as RandomOptions, Rng};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -39,6 +42,8 @@ pub enum Lang {
     TypeScript,
     /// Rust (`sbekit-codegen`), built with `cargo` (offline: the runtime is bundled).
     Rust,
+    /// C (`sbekit-codegen-c`), built with `$CC`, `cc`, `gcc` or `clang`.
+    C,
 }
 
 impl Lang {
@@ -48,6 +53,7 @@ impl Lang {
             Lang::Cpp => "cpp",
             Lang::TypeScript => "ts",
             Lang::Rust => "rust",
+            Lang::C => "c",
         }
     }
 }
@@ -59,7 +65,8 @@ impl FromStr for Lang {
             "cpp" | "c++" => Ok(Lang::Cpp),
             "ts" | "typescript" => Ok(Lang::TypeScript),
             "rust" => Ok(Lang::Rust),
-            other => Err(format!("unknown language `{other}` (cpp, ts or rust)")),
+            "c" => Ok(Lang::C),
+            other => Err(format!("unknown language `{other}` (cpp, ts, rust or c)")),
         }
     }
 }
@@ -220,6 +227,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         Lang::Cpp => build_cpp(&scratch, &schemas)?,
         Lang::TypeScript => build_ts(&scratch, &schemas)?,
         Lang::Rust => build_rust(&scratch, &schemas)?,
+        Lang::C => c::build_c(&scratch, &schemas)?,
     };
     let mut sum = Summary {
         lang: opts.lang.name(),
