@@ -98,14 +98,20 @@ static inline int {p}_sbe_conformance(const char* mode, FILE* in, FILE* out) {{
                 fwrite(line, 1, need, out);
             }} else {{
                 char head[96];
+                char path[1024];
                 sbekit_json j;
                 int k = snprintf(head, sizeof head, "{{\"error\":\"%s\",\"offset\":%zu,\"path\":", sbekit_kind_name(e.kind), e.offset);
                 fwrite(head, 1, k > 0 ? (size_t)k : 0, out);
-                j.buf = head;
-                j.cap = sizeof head;
+                j.buf = path;
+                j.cap = sizeof path;
                 j.len = 0;
                 sbekit_json_text(&j, (const uint8_t*)e.path, strlen(e.path), true);
-                fwrite(head, 1, j.len < sizeof head ? j.len : sizeof head, out);
+                /* Paths are schema names: a longer one is cut, still one JSON string. */
+                if (j.len > sizeof path) {{
+                    fputs("\"\"", out);
+                }} else {{
+                    fwrite(path, 1, j.len, out);
+                }}
                 fputc('}}', out);
             }}
             fputc('\n', out);
