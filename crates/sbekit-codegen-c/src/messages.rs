@@ -848,9 +848,7 @@ fn writer(o: &mut Out, ctx: &Ctx, s: &Section, n: &BodyNames) {
         )
     ));
     o.line("}");
-    o.doc(&format!(
-        "Adds an entry (completing the one before): the encoder to set its fields, groups and var data. More entries than the count allows are an error (SBEKIT_COUNT_TOO_LARGE, reported by `finish`)."
-    ));
+    o.doc("Adds an entry (completing the one before): the encoder to set its fields, groups and var data. More entries than the count allows are an error (SBEKIT_COUNT_TOO_LARGE, reported by `finish`).");
     o.line(&format!("static inline {e}* {w}_next({w}* w) {{"));
     o.line(&format!("if (w->open) {e}_sbe_complete(&w->e);"));
     o.line("++w->n;");

@@ -20,7 +20,6 @@ const MEMBERS: &[&str] = &[
     "next",
     "end",
     "count",
-    "size",
 ];
 
 /// The identifier prefix (and include directory) of a schema package: its words in snake case

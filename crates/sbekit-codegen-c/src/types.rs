@@ -91,7 +91,7 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, c: &CompositeDef) {
     o.line(&format!("}} {};", n.dec));
     o.doc("Encoded size in bytes.");
     o.line(&format!(
-        "static inline size_t {}_size(void) {{ return {}; }}",
+        "static inline size_t {}_encoded_length(void) {{ return {}; }}",
         n.dec, c.size
     ));
     for (f, fname) in members.iter().zip(&n.members) {

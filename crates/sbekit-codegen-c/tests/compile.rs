@@ -46,7 +46,14 @@ fn compile_all(cc: &str) {
         incs.push(format!("-I{}", dir.join("include").display()));
         all.push_str(&format!("#include \"{pkg}/conformance.h\"\n"));
         let alone = if i == 0 {
-            vec!["sbekit_rt", "types", "messages", "json", &pkg, "conformance"]
+            vec![
+                "sbekit_rt",
+                "types",
+                "messages",
+                "json",
+                &pkg,
+                "conformance",
+            ]
         } else {
             vec!["types", "messages", "json", &pkg, "conformance"]
         };

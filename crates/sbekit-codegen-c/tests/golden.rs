@@ -13,10 +13,7 @@ fn check(schema: &str, golden: &str) {
     let files = sbekit_codegen_c::generate_layout(&layout, &Default::default()).expect("plan");
     // The runtime is the same text for every schema (it is the crate's own file).
     let mut text = String::new();
-    for f in files
-        .iter()
-        .filter(|f| !f.path.ends_with("sbekit_rt.h"))
-    {
+    for f in files.iter().filter(|f| !f.path.ends_with("sbekit_rt.h")) {
         text.push_str(&format!("==> {} <==\n", f.path.display()));
         text.push_str(&f.text);
     }
