@@ -829,9 +829,12 @@ fn writer(o: &mut Out, ctx: &Ctx, s: &Section, n: &BodyNames) {
     o.line(&format!(
         "static inline void {w}_sbe_start({w}* w, sbekit_cursor* c, bool live) {{"
     ));
+    o.line("w->c = c;");
+    o.line("if (!live) {");
     o.line("memset(&w->dead, 0, sizeof w->dead);");
     o.line("w->dead.version = c->version;");
-    o.line("w->c = live ? c : &w->dead;");
+    o.line("w->c = &w->dead;");
+    o.line("}");
     o.line("w->n = 0;");
     o.line("w->open = false;");
     o.line(&format!(
