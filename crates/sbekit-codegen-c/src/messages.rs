@@ -98,7 +98,7 @@ fn group_types(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
     decoder(o, ctx, b, n, None);
     iter(o, ctx, s, b, n);
     encoder(o, ctx, b, n, None);
-    writer(o, ctx, s, n);
+    writer(o, ctx, s, b.is_fixed(), n);
 }
 
 fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
@@ -678,7 +678,9 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
             "static inline void {e}_sbe_start({e}* e, sbekit_cursor* c) {{"
         ));
         o.line("e->c = c;");
-        o.line("e->next = 0;");
+        if k > 0 {
+            o.line("e->next = 0;");
+        }
         o.line(&format!(
             "e->blk = sbekit_cursor_take(c, {e}_block_length_at(c->version), {});",
             c_str(path)
@@ -797,7 +799,7 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
     o.line("");
 }
 
-fn writer(o: &mut Out, ctx: &Ctx, s: &Section, n: &BodyNames) {
+fn writer(o: &mut Out, ctx: &Ctx, s: &Section, fixed: bool, n: &BodyNames) {
     let Section::Group {
         dim_size,
         block_len,
@@ -820,8 +822,10 @@ fn writer(o: &mut Out, ctx: &Ctx, s: &Section, n: &BodyNames) {
     o.line("uint8_t* dim;");
     o.doc("Internal: entries added so far.");
     o.line("size_t n;");
-    o.doc("Internal: true while an entry is being written.");
-    o.line("bool open;");
+    if !fixed {
+        o.doc("Internal: true while an entry is being written.");
+        o.line("bool open;");
+    }
     o.doc("Internal: the entry being written.");
     o.line(&format!("{e} e;"));
     o.line(&format!("}} {w};"));
@@ -836,7 +840,9 @@ fn writer(o: &mut Out, ctx: &Ctx, s: &Section, n: &BodyNames) {
     o.line("w->c = &w->dead;");
     o.line("}");
     o.line("w->n = 0;");
-    o.line("w->open = false;");
+    if !fixed {
+        o.line("w->open = false;");
+    }
     o.line(&format!(
         "w->dim = live ? sbekit_cursor_take(c, {dim_size}, {}) : NULL;",
         c_str(path)
@@ -853,20 +859,28 @@ fn writer(o: &mut Out, ctx: &Ctx, s: &Section, n: &BodyNames) {
     o.line("}");
     o.doc("Adds an entry (completing the one before): the encoder to set its fields, groups and var data. More entries than the count allows are an error (SBEKIT_COUNT_TOO_LARGE, reported by `finish`).");
     o.line(&format!("static inline {e}* {w}_next({w}* w) {{"));
-    o.line(&format!("if (w->open) {e}_sbe_complete(&w->e);"));
-    o.line("++w->n;");
-    o.line("w->open = true;");
+    if fixed {
+        // Entries without sections need no completing.
+        o.line("++w->n;");
+    } else {
+        o.line(&format!("if (w->open) {e}_sbe_complete(&w->e);"));
+        o.line("++w->n;");
+        o.line("w->open = true;");
+    }
     o.line(&format!("{e}_sbe_start(&w->e, w->c);"));
     o.line("return &w->e;");
     o.line("}");
+
     o.doc("Entries added so far.");
     o.line(&format!(
         "static inline size_t {w}_count(const {w}* w) {{ return w->n; }}"
     ));
     o.doc("Completes the group: the last entry, then the count.");
     o.line(&format!("static inline void {w}_end({w}* w) {{"));
-    o.line(&format!("if (w->open) {e}_sbe_complete(&w->e);"));
-    o.line("w->open = false;");
+    if !fixed {
+        o.line(&format!("if (w->open) {e}_sbe_complete(&w->e);"));
+        o.line("w->open = false;");
+    }
     o.line(&format!("if (w->n > {}) {{", ulit(count.max)));
     o.line(&format!(
         "sbekit_cursor_fail(w->c, SBEKIT_COUNT_TOO_LARGE, {});",
