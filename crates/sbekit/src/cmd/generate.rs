@@ -166,8 +166,12 @@ fn cpp(args: &GenerateArgs) -> Result<ExitCode, Failure> {
 /// prefix and include directory).
 fn c(args: &GenerateArgs) -> Result<ExitCode, Failure> {
     let layout = sbekit_schema::load_layout(&args.schema)?;
+    // The prefix must be a C identifier: `--crate-name my-codecs` gives `my_codecs`.
     let opts = sbekit_codegen_c::Options {
-        package: args.crate_name.clone(),
+        package: args
+            .crate_name
+            .as_deref()
+            .map(sbekit_codegen_c::package_prefix),
     };
     sbekit_codegen_c::write_package(&layout, &args.out, &opts)
         .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
