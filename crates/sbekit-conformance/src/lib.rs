@@ -25,7 +25,9 @@
 
 #![warn(missing_docs)]
 
+mod c;
 mod go;
+pub use c::cc;
 
 use sbekit_otf::random::{random_message, Options as RandomOptions, Rng};
 use serde_json::Value;
@@ -49,6 +51,8 @@ pub enum Lang {
     Java,
     /// Go (`sbekit-codegen-go`), built with `go` (standard library only).
     Go,
+    /// C (`sbekit-codegen-c`), built with `$CC`, `cc`, `gcc` or `clang`.
+    C,
 }
 
 impl Lang {
@@ -60,6 +64,7 @@ impl Lang {
             Lang::Rust => "rust",
             Lang::Java => "java",
             Lang::Go => "go",
+            Lang::C => "c",
         }
     }
 }
@@ -73,8 +78,9 @@ impl FromStr for Lang {
             "rust" => Ok(Lang::Rust),
             "java" => Ok(Lang::Java),
             "go" => Ok(Lang::Go),
+            "c" => Ok(Lang::C),
             other => Err(format!(
-                "unknown language `{other}` (cpp, ts, rust, java or go)"
+                "unknown language `{other}` (cpp, ts, rust, java, go or c)"
             )),
         }
     }
@@ -242,6 +248,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         Lang::TypeScript => build_ts(&scratch, &schemas)?.run_each(&inputs)?,
         Lang::Rust => build_rust(&scratch, &schemas)?.run_each(&inputs)?,
         Lang::Go => go::build_go(&scratch, &schemas)?.run_each(&inputs)?,
+        Lang::C => c::build_c(&scratch, &schemas)?.run_each(&inputs)?,
     };
     let mut sum = Summary {
         lang: opts.lang.name(),

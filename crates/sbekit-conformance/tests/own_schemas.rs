@@ -47,6 +47,11 @@ fn check(lang: Lang, test: &str) {
 }
 
 #[test]
+fn c_agrees_with_sbekit_decode() {
+    check(Lang::C, "c_agrees_with_sbekit_decode");
+}
+
+#[test]
 fn cpp_agrees_with_sbekit_decode() {
     check(Lang::Cpp, "cpp_agrees_with_sbekit_decode");
 }

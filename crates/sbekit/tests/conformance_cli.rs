@@ -30,6 +30,20 @@ fn missing_compiler_exits_2_and_names_it() {
 }
 
 #[test]
+fn missing_c_compiler_exits_2_and_names_it() {
+    let empty = tempfile::tempdir().expect("tempdir");
+    let out = sbekit()
+        .args(["conformance", "--schema", &schema(), "--lang", "c"])
+        .env("PATH", empty.path())
+        .env_remove("CC")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("C11 compiler"), "{err}");
+}
+
+#[test]
 fn missing_cargo_exits_2_and_names_it() {
     let empty = tempfile::tempdir().expect("tempdir");
     let out = sbekit()

@@ -1,6 +1,6 @@
-//! `sbekit generate --lang rust|typescript|cpp|java SCHEMA -o DIR`: Rust codecs as a standalone
-//! crate or a module, TypeScript codecs as an npm package, C++ codecs as a header-only library,
-//! or Java codecs as a Maven module.
+//! `sbekit generate --lang rust|typescript|cpp|c|java|go SCHEMA -o DIR`: Rust codecs as a
+//! standalone crate or a module, TypeScript codecs as an npm package, C++ or C codecs as a
+//! header-only library, Java codecs as a Maven module, or Go codecs as a Go module.
 
 use super::Failure;
 use clap::Args;
@@ -25,6 +25,8 @@ Languages and what is written into OUT:
               and README.md; --java-package sets the package
   go          a Go module: go.mod (module path from --go-module), the package in
               OUT/<package>/ (standard library only) and cmd/sbe_conformance
+  c           a header-only C11 library: include/<package>/ (runtime, types, messages,
+              json, conformance), README.md and examples/sbe_conformance.c
 
 Generated Rust is laid out by prettyplease: the same on every machine, no rustfmt needed.
 
@@ -35,6 +37,7 @@ Examples:
   sbekit generate --lang cpp car.xml -o car-cpp             # C++ library car-cpp/
   sbekit generate --lang java car.xml -o car-java --java-package com.example.car
   sbekit generate --lang go --go-module example.com/car car.xml -o car-go
+  sbekit generate --lang c car.xml -o car-c                 # C library car-c/
   sbekit generate --crate-name my-codecs car.sbeir -o my-codecs
   sbekit generate --rustfmt --keywords suffix car.xml -o car-sbe";
 
@@ -43,8 +46,8 @@ Examples:
 #[command(after_help = AFTER_HELP)]
 pub struct GenerateArgs {
     /// Target language: `rust` (a crate, or a module with --module), `typescript` (`ts`) for
-    /// an npm package, `cpp` (`c++`) for a header-only C++17 library, or `java` for a Maven
-    /// module.
+    /// an npm package, `cpp` (`c++`) for a header-only C++17 library, `c` for a header-only C11
+    /// library, `java` for a Maven module, or `go` for a Go module.
     #[arg(long, default_value = "rust")]
     lang: String,
     /// The schema: SBE XML or a `.sbeir` IR file.
@@ -98,9 +101,12 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.lang == "go" {
         return go(&args);
     }
+    if args.lang == "c" {
+        return c(&args);
+    }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', 'java' or 'go')",
+            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', 'c', 'java' or 'go')",
             args.lang
         )));
     }
@@ -208,5 +214,22 @@ fn go(args: &GenerateArgs) -> Result<ExitCode, Failure> {
     sbekit_codegen_go::write_module(&layout, &args.out, &opts)
         .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
     eprintln!("wrote {} (Go module)", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--lang c`: a header-only C11 library in `args.out` (`--crate-name` names the identifier
+/// prefix and include directory).
+fn c(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    // The prefix must be a C identifier: `--crate-name my-codecs` gives `my_codecs`.
+    let opts = sbekit_codegen_c::Options {
+        package: args
+            .crate_name
+            .as_deref()
+            .map(sbekit_codegen_c::package_prefix),
+    };
+    sbekit_codegen_c::write_package(&layout, &args.out, &opts)
+        .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
+    eprintln!("wrote {} (C library)", args.out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,78 @@
+//! Golden files: the generated headers for our own schemas, checked in so that every change to
+//! the generator shows up as a diff. `UPDATE_GOLDEN=1 cargo test -p sbekit-codegen-c --test
+//! golden` rewrites them.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn check(schema: &str, golden: &str) {
+    let layout = sbekit_schema::load_layout(&root().join(schema)).expect("schema compiles");
+    let files = sbekit_codegen_c::generate_layout(&layout, &Default::default()).expect("plan");
+    // The runtime is the same text for every schema (it is the crate's own file).
+    let mut text = String::new();
+    for f in files.iter().filter(|f| !f.path.ends_with("sbekit_rt.h")) {
+        text.push_str(&format!("==> {} <==\n", f.path.display()));
+        text.push_str(&f.text);
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(golden);
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("golden dir");
+        std::fs::write(&path, &text).expect("write golden");
+        return;
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
+    if want != text {
+        let line = want
+            .lines()
+            .zip(text.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| want.lines().count().min(text.lines().count()));
+        panic!(
+            "generated code for {schema} differs from {} at line {}:\n  golden:    {}\n  generated: {}\n(UPDATE_GOLDEN=1 rewrites the golden file)",
+            path.display(),
+            line + 1,
+            want.lines().nth(line).unwrap_or("<end>"),
+            text.lines().nth(line).unwrap_or("<end>"),
+        );
+    }
+}
+
+#[test]
+fn orders_be_matches_golden() {
+    check(
+        "crates/sbekit-codegen-tests/schemas/orders-be.xml",
+        "orders_be.txt",
+    );
+}
+
+#[test]
+fn market_data_matches_golden() {
+    check("schemas/market-data.xml", "market_data.txt");
+}
+
+#[test]
+fn output_is_deterministic_and_complete() {
+    let layout =
+        sbekit_schema::load_layout(&root().join("schemas/market-data.xml")).expect("schema");
+    let a = sbekit_codegen_c::generate_layout(&layout, &Default::default()).expect("plan");
+    let b = sbekit_codegen_c::generate_layout(&layout, &Default::default()).expect("plan");
+    assert_eq!(a, b);
+    let paths: Vec<String> = a.iter().map(|f| f.path.display().to_string()).collect();
+    let dir = sbekit_codegen_c::package_prefix(&layout.package);
+    for h in sbekit_codegen_c::HEADERS {
+        let h = h.replace("PACKAGE", &dir);
+        assert!(
+            paths.contains(&format!("include/{dir}/{h}")),
+            "{h} missing from {paths:?}"
+        );
+    }
+    for f in ["README.md", "examples/sbe_conformance.c"] {
+        assert!(paths.contains(&f.to_string()), "{f} missing");
+    }
+}
