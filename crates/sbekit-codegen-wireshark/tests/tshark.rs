@@ -145,3 +145,184 @@ fn orders_be_big_endian_equals_capture_decode() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../sbekit-codegen-tests/schemas/orders-be.xml");
     check("orders-be/sofh", &s, "sofh", "orders_be", 60);
 }
+
+/// The UDP payloads of a capture.
+fn udp_payloads(capture: &[u8]) -> Vec<Vec<u8>> {
+    sbekit_capture::PacketReader::new(capture)
+        .expect("capture")
+        .map(|p| {
+            let p = p.expect("packet");
+            sbekit_capture::net::udp_datagram(p.link_type, p.data)
+                .expect("UDP")
+                .payload
+                .to_vec()
+        })
+        .collect()
+}
+
+/// Where each message of a `cme-mdp3` UDP payload ends (the valid cut points).
+fn boundaries(payload: &[u8]) -> Vec<usize> {
+    let mut out = vec![12];
+    let mut at = 12;
+    while at + 2 <= payload.len() {
+        at += usize::from(u16::from_le_bytes([payload[at], payload[at + 1]]));
+        out.push(at);
+    }
+    out
+}
+
+#[test]
+fn truncated_and_corrupted_packets_give_expert_info_and_no_lua_error() {
+    let test = "truncated_and_corrupted_packets_give_expert_info_and_no_lua_error";
+    if !tshark(test) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/market-data.xml");
+    let d = dissector(dir.path(), &s, "cme-mdp3", "md", &[PORT], &[]);
+    let (bytes, _) = capture(dir.path(), &d, 24, false);
+    let intact = udp_payloads(&bytes);
+    // Every cut and every byte flipped of two packets, each followed by the intact packet.
+    let mut packets: Vec<(Vec<u8>, Option<bool>)> = Vec::new();
+    for p in intact.iter().take(2) {
+        let valid = boundaries(p);
+        for cut in 0..p.len() {
+            packets.push((p[..cut].to_vec(), Some(!valid.contains(&cut))));
+        }
+        for i in 0..p.len() {
+            let mut q = p.clone();
+            q[i] ^= 0xFF;
+            packets.push((q, None));
+        }
+        packets.push((p.clone(), Some(false)));
+    }
+    let mut out = Vec::new();
+    let mut w = sbekit_capture::write::PcapNgWriter::new(&mut out, "sbekit test").expect("writer");
+    for (i, (p, _)) in packets.iter().enumerate() {
+        w.udp(
+            i as i64 * 1000,
+            ([10, 0, 0, 1], 30001),
+            ([239, 1, 1, 1], PORT),
+            p,
+        )
+        .expect("packet");
+    }
+    w.into_inner().expect("flush");
+    let pcap = dir.path().join("bad.pcapng");
+    std::fs::write(&pcap, &out).expect("capture written");
+    let t = run(&[&d.lua], &pcap, &["-T", "pdml"]);
+    assert!(!t.stderr.contains("Lua"), "{}", t.stderr);
+    assert!(!t.stdout.contains("Lua Error"), "a Lua error in the tree");
+    let trees = pdml(&t.stdout, "md");
+    assert_eq!(trees.len(), packets.len());
+    let (mut expected, mut flagged) = (0, 0);
+    for (i, (items, (_, must))) in trees.iter().zip(&packets).enumerate() {
+        let mut flat = Vec::new();
+        all(items, &mut flat);
+        let experts: Vec<&str> = flat
+            .iter()
+            .filter(|it| it.name.starts_with("md.expert."))
+            .map(|it| it.name.as_str())
+            .collect();
+        assert!(!experts.contains(&"md.expert.internal"), "packet {i}");
+        match must {
+            Some(true) => {
+                expected += 1;
+                assert!(
+                    !experts.is_empty(),
+                    "packet {i}: a cut message gives no expert info"
+                );
+            }
+            Some(false) => assert!(experts.is_empty(), "packet {i}: {experts:?}"),
+            None => flagged += usize::from(!experts.is_empty()),
+        }
+    }
+    eprintln!(
+        "{} packets: {expected} truncated inside a message, each with expert info; {flagged} of the byte flips flagged",
+        packets.len()
+    );
+    assert!(expected > 100 && flagged > 0);
+    // The intact packets after the bad ones are dissected as the decoder reads them.
+    let (msgs, _) = compare(
+        &d,
+        &bytes,
+        &run(&[&d.lua], &dir.path().join("md.pcapng"), &["-T", "pdml"]).stdout,
+    );
+    assert!(msgs >= 24);
+}
+
+#[test]
+fn the_heuristic_finds_packets_on_any_port() {
+    let test = "the_heuristic_finds_packets_on_any_port";
+    if !tshark(test) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/market-data.xml");
+    let d = dissector(dir.path(), &s, "cme-mdp3", "md", &[], &[]);
+    let (bytes, pcap) = capture(dir.path(), &d, 30, false);
+    let out = run(&[&d.lua], &pcap, &["-T", "pdml"]);
+    let (msgs, values) = compare(&d, &bytes, &out.stdout);
+    assert!(msgs >= 30 && values > 0);
+}
+
+#[test]
+fn optiq_lz4_payloads_are_decompressed() {
+    let test = "optiq_lz4_payloads_are_decompressed";
+    if !tshark(test) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/market-data.xml");
+    let d = dissector(dir.path(), &s, "optiq-mdg", "md_lz4", &[PORT], &[]);
+    let (bytes, pcap) = capture(dir.path(), &d, 60, true);
+    let out = run(&[&d.lua], &pcap, &["-T", "pdml"]);
+    assert!(
+        out.stdout.contains("decompressed"),
+        "no packet was compressed"
+    );
+    let (msgs, values) = compare(&d, &bytes, &out.stdout);
+    eprintln!("optiq-mdg LZ4: {msgs} messages, {values} values");
+    assert!(msgs >= 60);
+}
+
+#[test]
+fn display_filters_select_messages_and_fields() {
+    let test = "display_filters_select_messages_and_fields";
+    if !tshark(test) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/market-data.xml");
+    let d = dissector(dir.path(), &s, "cme-mdp3", "md", &[PORT], &[]);
+    let (bytes, pcap) = capture(dir.path(), &d, 40, false);
+    let oracle = decode(&d, &bytes);
+    let m = &d.plan.messages[0];
+    let field = &m.body.fields[0].name;
+    let filter = format!("md.{}", m.body.name);
+    let out = run(
+        &[&d.lua],
+        &pcap,
+        &[
+            "-Y",
+            &filter,
+            "-T",
+            "fields",
+            "-e",
+            "md.templateId",
+            "-e",
+            &format!("md.{}.{field}", m.body.name),
+        ],
+    );
+    let rows: Vec<&str> = out.stdout.lines().collect();
+    // The packets holding that message, as the decoder counts them.
+    let want = oracle
+        .values()
+        .filter(|msgs| msgs.iter().any(|j| j.get(field.as_str()).is_some()))
+        .count();
+    assert!(want > 0);
+    assert_eq!(rows.len(), want, "{}", out.stdout);
+    assert!(rows
+        .iter()
+        .all(|r| r.split('\t').nth(1).is_some_and(|v| !v.is_empty())));
+}

@@ -1,5 +1,6 @@
-//! `sbekit generate --lang rust|typescript|cpp SCHEMA -o DIR`: Rust codecs as a standalone crate
-//! or a module, TypeScript codecs as an npm package, or C++ codecs as a header-only library.
+//! `sbekit generate --lang rust|typescript|cpp|wireshark SCHEMA -o DIR`: Rust codecs as a
+//! standalone crate or a module, TypeScript codecs as an npm package, C++ codecs as a
+//! header-only library, or a Wireshark Lua dissector for a framing profile.
 
 use super::Failure;
 use clap::Args;
@@ -19,6 +20,10 @@ Languages and what is written into OUT:
   cpp         (or c++) a header-only C++17 library: include/<package>/ (runtime, types,
               messages, json), CMakeLists.txt with the INTERFACE target <package>::sbe,
               README.md and examples/sbe_conformance.cpp
+  wireshark   a Lua dissector OUT/<proto>.lua for Wireshark 4.x and a README; needs
+              --profile (cme-mdp3, b3-umdf, coinbase-derivatives, sofh-le, sofh,
+              optiq-mdg, u16le, u32le); --udp-port / --tcp-port register it on ports
+              (it also registers as a heuristic dissector checking schema id and version)
 
 Generated Rust is laid out by prettyplease: the same on every machine, no rustfmt needed.
 
@@ -27,6 +32,8 @@ Examples:
   sbekit generate --module car.xml -o src/generated        # src/generated/baseline.rs
   sbekit generate --lang ts car.xml -o car-ts               # npm package car-ts/
   sbekit generate --lang cpp car.xml -o car-cpp             # C++ library car-cpp/
+  sbekit generate --lang wireshark FixBinary.xml --profile cme-mdp3 --proto cme_mdp3 \
+      --udp-port 14310 -o ws                                # ws/cme_mdp3.lua
   sbekit generate --crate-name my-codecs car.sbeir -o my-codecs
   sbekit generate --rustfmt --keywords suffix car.xml -o car-sbe";
 
@@ -35,7 +42,8 @@ Examples:
 #[command(after_help = AFTER_HELP)]
 pub struct GenerateArgs {
     /// Target language: `rust` (a crate, or a module with --module), `typescript` (`ts`) for
-    /// an npm package, or `cpp` (`c++`) for a header-only C++17 library.
+    /// an npm package, `cpp` (`c++`) for a header-only C++17 library, or `wireshark` for a
+    /// Lua dissector (with --profile).
     #[arg(long, default_value = "rust")]
     lang: String,
     /// The schema: SBE XML or a `.sbeir` IR file.
@@ -61,6 +69,20 @@ pub struct GenerateArgs {
     /// and prettyplease's layout, if rustfmt cannot run).
     #[arg(long)]
     rustfmt: bool,
+    /// `--lang wireshark`: the framing (cme-mdp3, b3-umdf, coinbase-derivatives, sofh-le, sofh,
+    /// optiq-mdg, u16le, u32le).
+    #[arg(long)]
+    profile: Option<String>,
+    /// `--lang wireshark`: the protocol name, first part of every display filter (default:
+    /// the schema's package).
+    #[arg(long)]
+    proto: Option<String>,
+    /// `--lang wireshark`: register the dissector on this UDP port (repeatable).
+    #[arg(long = "udp-port")]
+    udp_port: Vec<u16>,
+    /// `--lang wireshark`: register the dissector on this TCP port (repeatable).
+    #[arg(long = "tcp-port")]
+    tcp_port: Vec<u16>,
     /// Retired: the output no longer needs rustfmt (accepted, with a note, for old scripts).
     #[arg(long, hide = true, conflicts_with = "rustfmt")]
     no_rustfmt: bool,
@@ -74,9 +96,21 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.lang == "cpp" || args.lang == "c++" {
         return cpp(&args);
     }
+    if args.lang == "wireshark" {
+        return wireshark(&args);
+    }
+    if args.profile.is_some()
+        || args.proto.is_some()
+        || !args.udp_port.is_empty()
+        || !args.tcp_port.is_empty()
+    {
+        return Err(Failure::usage(
+            "--profile, --proto, --udp-port and --tcp-port are for --lang wireshark",
+        ));
+    }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' ('rust', 'typescript' / 'ts', or 'cpp' / 'c++')",
+            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', or 'wireshark')",
             args.lang
         )));
     }
@@ -152,4 +186,34 @@ fn cpp(args: &GenerateArgs) -> Result<ExitCode, Failure> {
         .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
     eprintln!("wrote {} (C++ library)", args.out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--lang wireshark`: a Lua dissector and README in `args.out`.
+fn wireshark(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+    let Some(name) = &args.profile else {
+        return Err(Failure::usage(format_args!(
+            "--lang wireshark needs --profile ({})",
+            sbekit_codegen_wireshark::FRAMINGS.join(", ")
+        )));
+    };
+    let Some(profile) = sbekit_codegen_wireshark::framing(name) else {
+        return Err(Failure::usage(format_args!(
+            "unknown profile '{name}' ({})",
+            sbekit_codegen_wireshark::FRAMINGS.join(", ")
+        )));
+    };
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    let opts = sbekit_codegen_wireshark::Options {
+        proto: args.proto.clone(),
+        udp_ports: args.udp_port.clone(),
+        tcp_ports: args.tcp_port.clone(),
+    };
+    match sbekit_codegen_wireshark::write(&layout, &profile, &args.out, &opts) {
+        Ok(lua) => {
+            eprintln!("wrote {} (Wireshark dissector)", lua.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e @ sbekit_codegen_wireshark::GenError::Plan(_)) => Err(Failure::invalid(e)),
+        Err(e) => Err(Failure::usage(e)),
+    }
 }
