@@ -376,9 +376,10 @@ impl Gen<'_> {
         let _ = writeln!(
             out,
             "local proto = Proto(PROTO_NAME, {})",
+            // Wireshark wants every protocol's description unique: it names the protocol too.
             lstr(&format!(
-                "SBE {} (schema {} version {}, {})",
-                plan.package, plan.id, plan.version, profile.name
+                "SBE {} (schema {} version {}, {}, {})",
+                plan.package, plan.id, plan.version, profile.name, self.proto
             ))
         );
         let _ = writeln!(out, "local SCHEMA_ID = {}", plan.id);

@@ -321,7 +321,8 @@ local function message(tvb, pinfo, tree, off, stop, names)
   if HDR.tid.c == nil then h:add(F_TEMPLATEID, tvb(off + HDR.tid.o, SZ[HDR.tid.t]), tid) end
   if HDR.sid.c == nil then h:add(F_SCHEMAID, tvb(off + HDR.sid.o, SZ[HDR.sid.t]), sid) end
   if HDR.ver.c == nil then h:add(F_VERSION, tvb(off + HDR.ver.o, SZ[HDR.ver.t]), ver) end
-  if sid ~= SCHEMA_ID then
+  -- A constant schemaId is not on the wire: nothing to check.
+  if HDR.sid.c == nil and sid ~= SCHEMA_ID then
     problem(mt, E_SCHEMA, off, string.format("schema id %d, not %d", sid, SCHEMA_ID))
     return
   end
@@ -506,7 +507,7 @@ local function heuristic(tvb, pinfo, tree)
   if len < at + HDR.size then return false end
   local sid = slot(tvb, HDR.sid, at, BE)
   local ver = slot(tvb, HDR.ver, at, BE)
-  if sid ~= SCHEMA_ID or ver > SCHEMA_VERSION then return false end
+  if (HDR.sid.c == nil and sid ~= SCHEMA_ID) or ver > SCHEMA_VERSION then return false end
   if MESSAGES[slot(tvb, HDR.tid, at, BE)] == nil then return false end
   proto.dissector(tvb, pinfo, tree)
   return true

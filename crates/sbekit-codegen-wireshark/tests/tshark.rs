@@ -186,7 +186,8 @@ fn truncated_and_corrupted_packets_give_expert_info_and_no_lua_error() {
     let mut packets: Vec<(Vec<u8>, Option<bool>)> = Vec::new();
     for p in intact.iter().take(2) {
         let valid = boundaries(p);
-        for cut in 0..p.len() {
+        // (An empty datagram reaches no dissector: cuts start at 1 byte.)
+        for cut in 1..p.len() {
             packets.push((p[..cut].to_vec(), Some(!valid.contains(&cut))));
         }
         for i in 0..p.len() {
