@@ -136,8 +136,10 @@ local function add_prim(tvb, tree, d, off, absent)
         it = tree:add(d.f, tvb(off + i, 1), text(string.char(v), d.u8))
       else
         it = tree:add(d.f, tvb(off + i * sz, sz), v)
-        -- Wireshark shows floats to 6 or 15 digits; the label gives the exact value.
-        if d.t == "f32" or d.t == "f64" then it:set_text(string.format("%s: %.17g", d.n, v)) end
+        -- Wireshark shows floats to 6 or 15 digits; the label gives enough digits to read the
+        -- value back exactly (9 for a float, 17 for a double).
+        if d.t == "f32" then it:set_text(string.format("%s: %.9g", d.n, v)) end
+        if d.t == "f64" then it:set_text(string.format("%s: %.17g", d.n, v)) end
       end
       if is_null(d, v) then it:append_text(" (null: absent)") end
     end
@@ -160,7 +162,8 @@ local function add_enum(tvb, tree, d, off, absent)
   local k = key(v)
   if e.nl ~= nil and k == e.nl then
     it:append_text(" (null: absent)")
-  elseif e.vs[k] == nil then
+  elseif e.vs[k] == nil and (e.t == "u64" or e.t == "i64") then
+    -- (Narrower enums have a value string: Wireshark labels unknown values itself.)
     it:append_text(" (unknown value)")
   end
 end

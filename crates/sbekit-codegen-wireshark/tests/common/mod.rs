@@ -430,7 +430,7 @@ pub fn compare(d: &Dissector, capture: &[u8], pdml_xml: &str) -> (usize, usize) 
         for (m, (item, json)) in dissected.iter().zip(&want).enumerate() {
             let name = &names[&item.name];
             let mut a = Vec::new();
-            tree_values(item, &format!("{}", d.proto), &paths, &mut a);
+            tree_values(item, &d.proto, &paths, &mut a);
             let mut b = Vec::new();
             json_values(json, name, &paths, &mut b);
             assert_eq!(
