@@ -141,7 +141,11 @@ local function add_prim(tvb, tree, d, off, absent)
         if d.t == "f32" then it:set_text(string.format("%s: %.9g", d.n, v)) end
         if d.t == "f64" then it:set_text(string.format("%s: %.17g", d.n, v)) end
       end
-      if is_null(d, v) then it:append_text(" (null: absent)") end
+      if is_null(d, v) then
+        it:append_text(" (null: absent)")
+      elseif d.un ~= nil then
+        it:append_text(" " .. d.un)
+      end
     end
   end
 end
