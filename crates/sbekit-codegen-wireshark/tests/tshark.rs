@@ -327,3 +327,39 @@ fn display_filters_select_messages_and_fields() {
         .iter()
         .all(|r| r.split('\t').nth(1).is_some_and(|v| !v.is_empty())));
 }
+
+#[test]
+fn fields_newer_than_the_writer_are_absent_as_decode_prints_them() {
+    let test = "fields_newer_than_the_writer_are_absent_as_decode_prints_them";
+    if !tshark(test) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sbekit-codegen-tests/schemas");
+    // The version 1 dissector reads messages a version 0 writer sent.
+    let d = dissector(
+        dir.path(),
+        &schemas.join("versioned-v1.xml"),
+        "cme-mdp3",
+        "ver",
+        &[PORT],
+        &[],
+    );
+    let v0 = sbekit_schema::load_ir(&schemas.join("versioned-v0.xml")).expect("v0");
+    let cfg = SynthConfig {
+        messages: 40,
+        seed: 3,
+        ..SynthConfig::default()
+    };
+    let mut bytes = Vec::new();
+    synth::generate(&v0, &d.profile, &cfg, &mut bytes).expect("synthetic capture");
+    let pcap = dir.path().join("v0.pcapng");
+    std::fs::write(&pcap, &bytes).expect("capture written");
+    let out = run(&[&d.lua], &pcap, &["-T", "pdml"]);
+    let (msgs, values) = compare(&d, &bytes, &out.stdout);
+    assert!(msgs >= 40, "{msgs}");
+    // Every message shows its version 1 fields as absent.
+    let absent = out.stdout.matches(": (absent)").count();
+    eprintln!("v0 writer, v1 dissector: {msgs} messages, {values} values, {absent} absent items");
+    assert!(absent >= msgs, "{absent} absent items in {msgs} messages");
+}
