@@ -363,3 +363,15 @@ fn fields_newer_than_the_writer_are_absent_as_decode_prints_them() {
     eprintln!("v0 writer, v1 dissector: {msgs} messages, {values} values, {absent} absent items");
     assert!(absent >= msgs, "{absent} absent items in {msgs} messages");
 }
+
+#[test]
+fn binance_spot_over_sofh_equals_capture_decode() {
+    let test = "binance_spot_over_sofh_equals_capture_decode";
+    if !tshark(test) {
+        return;
+    }
+    let Some(s) = sbekit_testdata::require("schemas/binance-spot/spot_3_5.xml", test) else {
+        return;
+    };
+    check("binance spot_3_5/sofh", &s, "sofh", "binance", 200);
+}
