@@ -395,8 +395,24 @@ pub fn same(plan: &Plan, paths: &Paths, path: &str, show: &str, v: &Value) -> bo
 /// Compares every message of every packet; returns (messages, values) compared. Panics on
 /// the first difference, naming the packet, message and field.
 pub fn compare(d: &Dissector, capture: &[u8], pdml_xml: &str) -> (usize, usize) {
-    let packets = pdml(pdml_xml, &d.proto);
-    let oracle = decode(d, capture);
+    compare_as(d, capture, pdml_xml, true)
+}
+
+/// [`compare`]; with `by_packet` false, the messages of the whole capture are compared in
+/// order (a TCP stream whose messages span segments: the reader and tshark each say in which
+/// packet a message ends in their own way).
+pub fn compare_as(
+    d: &Dissector,
+    capture: &[u8],
+    pdml_xml: &str,
+    by_packet: bool,
+) -> (usize, usize) {
+    let mut packets = pdml(pdml_xml, &d.proto);
+    let mut oracle = decode(d, capture);
+    if !by_packet {
+        packets = vec![packets.concat()];
+        oracle = BTreeMap::from([(0, oracle.into_values().flatten().collect())]);
+    }
     let paths = Paths::of(&d.plan);
     let names: BTreeMap<String, String> = d
         .plan
