@@ -111,11 +111,12 @@ local add_field
 -- A primitive or array field at `off` (its bytes are inside the block).
 local function add_prim(tvb, tree, d, off, absent)
   local n = d.l or 1
+  -- Constants take no bytes: they are shown whatever the version.
   if d.t == "c" and (n > 1 or d.str) then
-    if absent then
-      tree:add(d.f, ""):set_text(d.n .. ": (absent)")
-    elseif d.cv ~= nil then
+    if d.cv ~= nil then
       tree:add(d.f, d.cv):set_text(d.n .. ": " .. d.cv .. " (constant)")
+    elseif absent then
+      tree:add(d.f, ""):set_text(d.n .. ": (absent)")
     else
       tree:add(d.f, tvb(off, n), cstr(tvb, off, n, d.u8))
     end
@@ -124,12 +125,12 @@ local function add_prim(tvb, tree, d, off, absent)
   local sz = SZ[d.t]
   for i = 0, n - 1 do
     local it
-    if absent then
-      it = tree:add(d.f, d.nv)
-      it:set_text(d.n .. ": (absent)")
-    elseif d.cv ~= nil then
+    if d.cv ~= nil then
       it = tree:add(d.f, d.cv)
       it:append_text(" (constant)")
+    elseif absent then
+      it = tree:add(d.f, d.nv)
+      it:set_text(d.n .. ": (absent)")
     else
       local v = rd(tvb, off + i * sz, d.t, BE)
       if d.t == "c" then
@@ -196,8 +197,14 @@ local function add_set(tvb, tree, d, off, absent)
 end
 
 local function add_composite(tvb, tree, d, off, absent, ver)
-  local it = tree:add(d.f, absent and tvb(off, 0) or tvb(off, d.sz))
-  if absent then it:append_text(" (absent)") end
+  local it
+  if absent then
+    -- No bytes: the item has no range (its offset may lie past the end of the block).
+    it = tree:add(d.f)
+    it:append_text(" (absent)")
+  else
+    it = tree:add(d.f, tvb(off, d.sz))
+  end
   for _, m in ipairs(d.m) do
     add_field(tvb, it, m, off + m.o, absent or m.v > ver, ver)
   end
@@ -270,7 +277,9 @@ walk = function(tvb, tree, b, pos, stop, blen, ver)
         end
         for i = 0, cnt - 1 do
           local start = pos
-          local e = g:add(s.ef, tvb(pos, 0))
+          -- An empty entry at the very end of the packet has no byte to point at.
+          local e
+          if pos < tvb:len() then e = g:add(s.ef, tvb(pos, 0)) else e = g:add(s.ef) end
           e:set_text(string.format("%s[%d]", s.n, i))
           pos = walk(tvb, e, s.b, pos, stop, gbl, ver)
           if pos == nil then return nil end
