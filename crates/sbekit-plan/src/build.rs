@@ -233,6 +233,11 @@ impl View<'_> {
             since: f.since_version,
             presence: f.presence,
             kind,
+            semantic_type: f.semantic_type.clone(),
+            time_unit: match &f.kind {
+                FieldKind::Primitive(p) => p.time_unit.clone(),
+                _ => None,
+            },
         }
     }
 

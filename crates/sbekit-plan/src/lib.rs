@@ -147,6 +147,10 @@ pub struct Field {
     pub presence: Presence,
     /// What the field holds.
     pub kind: Kind,
+    /// FIX semantic type (`Price`, `UTCTimestamp`, ...), if the schema gives one.
+    pub semantic_type: Option<String>,
+    /// Time unit of a timestamp primitive (`nanosecond`), if the schema gives one.
+    pub time_unit: Option<String>,
 }
 
 impl Field {

@@ -70,9 +70,23 @@ fn exit_status_tells_invalid_input_from_usage_and_io_errors() {
     let data = write(dir.path(), "ticks.sbe", &[tick(2), tick(0)].concat());
     let truncated = write(dir.path(), "short.sbe", &tick(2)[..20]);
     let missing = dir.path().join("missing.xml").display().to_string();
+    let ws = dir.path().join("ws").display().to_string();
 
     let cases: Vec<(Vec<&str>, i32)> = vec![
         (vec!["check", &good], 0),
+        (
+            vec![
+                "generate",
+                "--lang",
+                "wireshark",
+                "--profile",
+                "sofh",
+                &good,
+                "-o",
+                &ws,
+            ],
+            0,
+        ),
         (vec!["inspect", &good], 0),
         (vec!["decode", "-s", &good, &data], 0),
         // Invalid input or findings: 1.
@@ -81,6 +95,19 @@ fn exit_status_tells_invalid_input_from_usage_and_io_errors() {
         (vec!["inspect", &junk_ir], 1),
         (vec!["ir", &bad, "-o", "-"], 1),
         (vec!["generate", "--lang", "rust", &bad, "-o", &missing], 1),
+        (
+            vec![
+                "generate",
+                "--lang",
+                "wireshark",
+                "--profile",
+                "sofh",
+                &bad,
+                "-o",
+                &ws,
+            ],
+            1,
+        ),
         (vec!["decode", "-s", &good, &truncated], 1),
         (vec!["decode", "-s", &bad, &data], 1),
         (vec!["compat", &good, &bad], 1),
@@ -96,6 +123,21 @@ fn exit_status_tells_invalid_input_from_usage_and_io_errors() {
             vec!["generate", "--lang", "cobol", &good, "-o", &missing],
             2,
         ),
+        (vec!["generate", "--lang", "wireshark", &good, "-o", &ws], 2),
+        (
+            vec![
+                "generate",
+                "--lang",
+                "wireshark",
+                "--profile",
+                "nope",
+                &good,
+                "-o",
+                &ws,
+            ],
+            2,
+        ),
+        (vec!["generate", "--profile", "sofh", &good, "-o", &ws], 2),
         (vec!["iex", "stats", &missing], 2),
         (vec!["compat", &good, &missing], 2),
         (vec!["compat", &missing, &good], 2),

@@ -1,6 +1,7 @@
-//! `sbekit generate --lang rust|typescript|cpp|c|java|go SCHEMA -o DIR`: Rust codecs as a
-//! standalone crate or a module, TypeScript codecs as an npm package, C++ or C codecs as a
-//! header-only library, Java codecs as a Maven module, or Go codecs as a Go module.
+//! `sbekit generate --lang rust|typescript|cpp|c|java|go|wireshark SCHEMA -o DIR`: Rust codecs
+//! as a standalone crate or a module, TypeScript codecs as an npm package, C++ or C codecs as a
+//! header-only library, Java codecs as a Maven module, Go codecs as a Go module, or a Wireshark
+//! Lua dissector for a framing profile.
 
 use super::Failure;
 use clap::Args;
@@ -27,6 +28,10 @@ Languages and what is written into OUT:
               OUT/<package>/ (standard library only) and cmd/sbe_conformance
   c           a header-only C11 library: include/<package>/ (runtime, types, messages,
               json, conformance), README.md and examples/sbe_conformance.c
+  wireshark   a Lua dissector OUT/<proto>.lua for Wireshark 4.x and a README; needs
+              --profile (cme-mdp3, b3-umdf, coinbase-derivatives, sofh-le, sofh,
+              optiq-mdg, u16le, u32le); --udp-port / --tcp-port register it on ports
+              (it also registers as a heuristic dissector checking schema id and version)
 
 Generated Rust is laid out by prettyplease: the same on every machine, no rustfmt needed.
 
@@ -38,6 +43,8 @@ Examples:
   sbekit generate --lang java car.xml -o car-java --java-package com.example.car
   sbekit generate --lang go --go-module example.com/car car.xml -o car-go
   sbekit generate --lang c car.xml -o car-c                 # C library car-c/
+  sbekit generate --lang wireshark FixBinary.xml --profile cme-mdp3 --proto cme_mdp3 \
+      --udp-port 14310 -o ws                                # ws/cme_mdp3.lua
   sbekit generate --crate-name my-codecs car.sbeir -o my-codecs
   sbekit generate --rustfmt --keywords suffix car.xml -o car-sbe";
 
@@ -47,7 +54,8 @@ Examples:
 pub struct GenerateArgs {
     /// Target language: `rust` (a crate, or a module with --module), `typescript` (`ts`) for
     /// an npm package, `cpp` (`c++`) for a header-only C++17 library, `c` for a header-only C11
-    /// library, `java` for a Maven module, or `go` for a Go module.
+    /// library, `java` for a Maven module, `go` for a Go module, or `wireshark` for a Lua
+    /// dissector (with --profile).
     #[arg(long, default_value = "rust")]
     lang: String,
     /// The schema: SBE XML or a `.sbeir` IR file.
@@ -79,6 +87,20 @@ pub struct GenerateArgs {
     /// With `--lang go`: the module path written to `go.mod` (default: the package name).
     #[arg(long)]
     go_module: Option<String>,
+    /// `--lang wireshark`: the framing (cme-mdp3, b3-umdf, coinbase-derivatives, sofh-le, sofh,
+    /// optiq-mdg, u16le, u32le).
+    #[arg(long)]
+    profile: Option<String>,
+    /// `--lang wireshark`: the protocol name, first part of every display filter (default:
+    /// the schema's package).
+    #[arg(long)]
+    proto: Option<String>,
+    /// `--lang wireshark`: register the dissector on this UDP port (repeatable).
+    #[arg(long = "udp-port")]
+    udp_port: Vec<u16>,
+    /// `--lang wireshark`: register the dissector on this TCP port (repeatable).
+    #[arg(long = "tcp-port")]
+    tcp_port: Vec<u16>,
     /// Retired: the output no longer needs rustfmt (accepted, with a note, for old scripts).
     #[arg(long, hide = true, conflicts_with = "rustfmt")]
     no_rustfmt: bool,
@@ -104,9 +126,21 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.lang == "c" {
         return c(&args);
     }
+    if args.lang == "wireshark" {
+        return wireshark(&args);
+    }
+    if args.profile.is_some()
+        || args.proto.is_some()
+        || !args.udp_port.is_empty()
+        || !args.tcp_port.is_empty()
+    {
+        return Err(Failure::usage(
+            "--profile, --proto, --udp-port and --tcp-port are for --lang wireshark",
+        ));
+    }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', 'c', 'java' or 'go')",
+            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', 'c', 'java', 'go' or 'wireshark')",
             args.lang
         )));
     }
@@ -232,4 +266,34 @@ fn c(args: &GenerateArgs) -> Result<ExitCode, Failure> {
         .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
     eprintln!("wrote {} (C library)", args.out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--lang wireshark`: a Lua dissector and README in `args.out`.
+fn wireshark(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+    let Some(name) = &args.profile else {
+        return Err(Failure::usage(format_args!(
+            "--lang wireshark needs --profile ({})",
+            sbekit_codegen_wireshark::FRAMINGS.join(", ")
+        )));
+    };
+    let Some(profile) = sbekit_codegen_wireshark::framing(name) else {
+        return Err(Failure::usage(format_args!(
+            "unknown profile '{name}' ({})",
+            sbekit_codegen_wireshark::FRAMINGS.join(", ")
+        )));
+    };
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    let opts = sbekit_codegen_wireshark::Options {
+        proto: args.proto.clone(),
+        udp_ports: args.udp_port.clone(),
+        tcp_ports: args.tcp_port.clone(),
+    };
+    match sbekit_codegen_wireshark::write(&layout, &profile, &args.out, &opts) {
+        Ok(lua) => {
+            eprintln!("wrote {} (Wireshark dissector)", lua.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e @ sbekit_codegen_wireshark::GenError::Plan(_)) => Err(Failure::invalid(e)),
+        Err(e) => Err(Failure::usage(e)),
+    }
 }
