@@ -30,18 +30,16 @@ use std::path::{Path, PathBuf};
 /// The walker every dissector carries.
 const RUNTIME: &str = include_str!("runtime.lua");
 
-/// The framings `--profile` accepts: the capture profiles of `sbekit_feed` and the plain
-/// length prefixes.
-pub const FRAMINGS: &[&str] = &[
-    "cme-mdp3",
-    "b3-umdf",
-    "coinbase-derivatives",
-    "sofh-le",
-    "sofh",
-    "optiq-mdg",
-    "u16le",
-    "u32le",
-];
+/// The plain length-prefix framings, beside the capture profiles of
+/// [`sbekit_feed::profile::BUILT_IN`].
+pub const PLAIN_FRAMINGS: &[&str] = &["u16le", "u32le"];
+
+/// Every framing `--profile` accepts: the capture profiles, then the plain length prefixes.
+pub fn framings() -> Vec<&'static str> {
+    let mut v = sbekit_feed::profile::BUILT_IN.to_vec();
+    v.extend_from_slice(PLAIN_FRAMINGS);
+    v
+}
 
 /// A framing by name: a built-in capture profile, or `u16le` / `u32le` (over a TCP stream, no
 /// packet header, each message behind a little-endian length of the message alone, as
@@ -321,6 +319,14 @@ fn slot(s: &Slot) -> String {
     }
 }
 
+/// Ports as a comma-separated list.
+fn ports(v: &[u16]) -> String {
+    v.iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn header_field(f: &HeaderField) -> String {
     let t = match f.width {
         1 => "u8",
@@ -427,12 +433,6 @@ impl Gen<'_> {
             let _ = write!(pk, ", tcp = {{ {} }}", packet(t));
         }
         let _ = writeln!(out, "local PACKET = {{ {pk} }}");
-        let ports = |v: &[u16]| {
-            v.iter()
-                .map(|p| p.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let _ = writeln!(out, "local UDP_PORTS = {{ {} }}", ports(&opts.udp_ports));
         let _ = writeln!(out, "local TCP_PORTS = {{ {} }}\n", ports(&opts.tcp_ports));
 
@@ -746,17 +746,11 @@ fn readme(plan: &Plan, profile: &Profile, opts: &Options, proto: &str) -> String
         plan.version
     );
     if !opts.udp_ports.is_empty() || !opts.tcp_ports.is_empty() {
-        let list = |v: &[u16]| {
-            v.iter()
-                .map(|p| p.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let _ = writeln!(
             s,
             "- The dissector on UDP ports [{}] and TCP ports [{}].",
-            list(&opts.udp_ports),
-            list(&opts.tcp_ports)
+            ports(&opts.udp_ports),
+            ports(&opts.tcp_ports)
         );
     } else {
         let _ = writeln!(

@@ -80,7 +80,7 @@ fn unusable_protocol_names_and_unknown_framings_are_errors() {
         assert!(sbekit_codegen_wireshark::generate_layout(&layout, &p, &opts).is_err());
     }
     assert!(sbekit_codegen_wireshark::framing("nope").is_none());
-    for f in sbekit_codegen_wireshark::FRAMINGS {
+    for f in sbekit_codegen_wireshark::framings() {
         let p = sbekit_codegen_wireshark::framing(f).expect("every listed framing exists");
         p.check().expect("consistent");
     }

@@ -273,13 +273,13 @@ fn wireshark(args: &GenerateArgs) -> Result<ExitCode, Failure> {
     let Some(name) = &args.profile else {
         return Err(Failure::usage(format_args!(
             "--lang wireshark needs --profile ({})",
-            sbekit_codegen_wireshark::FRAMINGS.join(", ")
+            sbekit_codegen_wireshark::framings().join(", ")
         )));
     };
     let Some(profile) = sbekit_codegen_wireshark::framing(name) else {
         return Err(Failure::usage(format_args!(
             "unknown profile '{name}' ({})",
-            sbekit_codegen_wireshark::FRAMINGS.join(", ")
+            sbekit_codegen_wireshark::framings().join(", ")
         )));
     };
     let layout = sbekit_schema::load_layout(&args.schema)?;
