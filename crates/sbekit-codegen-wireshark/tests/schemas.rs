@@ -8,19 +8,7 @@ use common::*;
 use std::path::PathBuf;
 
 fn accepted(test: &str) -> Option<Vec<PathBuf>> {
-    let tsv =
-        sbekit_testdata::require_reference("derived/reference-verdicts-sbe-all-1.38.1.tsv", test)?;
-    let text = std::fs::read_to_string(tsv).expect("tsv");
-    let v: Vec<PathBuf> = text
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let c: Vec<&str> = l.split('\t').collect();
-            (c.len() >= 2 && c[1] == "0").then(|| sbekit_testdata::reference_sbe_dir().join(c[0]))
-        })
-        .collect();
-    assert_eq!(v.len(), 80, "accepted schemas in the verdicts file");
-    Some(v)
+    sbekit_testdata::reference_accepted_schemas(test)
 }
 
 #[test]

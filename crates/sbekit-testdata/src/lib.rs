@@ -77,3 +77,24 @@ pub fn skip(test: &str, why: impl std::fmt::Display) {
 pub fn require_reference(relative: &str, test: &str) -> Option<PathBuf> {
     require(&format!("conformance/reference-sbe/{relative}"), test)
 }
+
+/// The schemas the reference tool accepts (the 80 `exit_code` 0 rows of
+/// `derived/reference-verdicts-sbe-all-1.38.1.tsv`), as paths under [`reference_sbe_dir`]; `None`
+/// (skipped loudly, or a failure under CI) without `../shared`. `test` names the caller in the
+/// skip message.
+pub fn reference_accepted_schemas(test: &str) -> Option<Vec<PathBuf>> {
+    let tsv = require_reference("derived/reference-verdicts-sbe-all-1.38.1.tsv", test)?;
+    let text = std::fs::read_to_string(&tsv).unwrap_or_else(|e| panic!("{}: {e}", tsv.display()));
+    let root = reference_sbe_dir();
+    let schemas: Vec<PathBuf> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let mut cols = l.split('\t');
+            let (schema, code) = (cols.next()?, cols.next()?);
+            (code == "0").then(|| root.join(schema))
+        })
+        .collect();
+    assert_eq!(schemas.len(), 80, "accepted schemas in {}", tsv.display());
+    Some(schemas)
+}

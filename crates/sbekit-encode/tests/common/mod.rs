@@ -402,18 +402,5 @@ pub fn random(
 /// Every reference-accepted schema (the 80 of the verdicts table), or `None` when the material
 /// is missing.
 pub fn reference_schemas(test: &str) -> Option<Vec<std::path::PathBuf>> {
-    let table =
-        sbekit_testdata::require_reference("derived/reference-verdicts-sbe-all-1.38.1.tsv", test)?;
-    let table = std::fs::read_to_string(table).unwrap();
-    let root = sbekit_testdata::reference_sbe_dir();
-    Some(
-        table
-            .lines()
-            .skip(1)
-            .filter_map(|line| {
-                let cols: Vec<&str> = line.split('\t').collect();
-                (cols.get(1) == Some(&"0")).then(|| root.join(cols[0]))
-            })
-            .collect(),
-    )
+    sbekit_testdata::reference_accepted_schemas(test)
 }
