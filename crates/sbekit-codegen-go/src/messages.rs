@@ -880,36 +880,16 @@ fn encoder(
                 } else {
                     String::new()
                 };
-                o.doc(&format!(
-                    "{} writes the `{name}` var data (in schema order).",
-                    sn.set
-                ));
-                o.line(&format!("func ({recv}) {}(v []byte) {ret} {{", sn.set));
-                o.line(&format!("r := {rr}"));
-                iff(
-                    o,
-                    &format!("!r.{low}Sec({i}, {spath}){gate}"),
-                    &format!("return {this}"),
-                );
-                if len.max != u64::MAX {
-                    o.line(&format!("if uint64(len(v)) > {} {{", len.max));
-                    o.line(&format!("r.st.fail(ErrValueTooLong, {spath})"));
-                    o.line(&format!("return {this}"));
-                    o.line("}");
-                }
-                var_write(o, ctx, len, *data_offset, &spath);
-                o.line(&format!("return {this}"));
-                o.line("}");
-                o.line("");
+                // The setter for bytes and, for text, the one for a string: the same body.
+                let mut forms = vec![(&sn.set, "[]byte", "")];
                 if *text {
+                    forms.push((&sn.set_string, "string", " from a string"));
+                }
+                for (setter, ty, from) in forms {
                     o.doc(&format!(
-                        "{} writes the `{name}` var data from a string (in schema order).",
-                        sn.set_string
+                        "{setter} writes the `{name}` var data{from} (in schema order)."
                     ));
-                    o.line(&format!(
-                        "func ({recv}) {}(v string) {ret} {{",
-                        sn.set_string
-                    ));
+                    o.line(&format!("func ({recv}) {setter}(v {ty}) {ret} {{"));
                     o.line(&format!("r := {rr}"));
                     iff(
                         o,

@@ -8,7 +8,8 @@
 //! - random messages decode to the JSON `sbekit decode` prints;
 //! - `go test` in the car package (`tests/go/car_test.go`): `testing.AllocsPerRun` is 0 for
 //!   decoding, encoding, `AnyDecoder` + `AppendJSON` and re-encoding; every prefix is refused
-//!   with a `*DecodeError`; every buffer too small is refused.
+//!   with a `*DecodeError`; every buffer too small is refused; zero-value decoders read as
+//!   empty messages without panicking.
 
 mod common;
 

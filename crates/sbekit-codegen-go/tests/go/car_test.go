@@ -134,6 +134,30 @@ func TestRoundTripAndTruncations(t *testing.T) {
 	}
 }
 
+// The zero value of every decoder reads as an empty message (fields read their null values,
+// groups have no entries, var data is empty): no accessor panics.
+func TestZeroValueDecoders(t *testing.T) {
+	var d Car
+	_ = d.SerialNumber() + uint64(d.Engine().Capacity()) + uint64(d.Engine().Booster().HorsePower())
+	n := len(d.VehicleCode()) + len(d.Manufacturer()) + len(d.ActivationCodeString())
+	for it := d.FuelFigures(); it.Next(); {
+		n++
+	}
+	var e CarFuelFigures
+	_ = e.Speed()
+	n += len(e.UsageDescription())
+	var p CarPerformanceFigures
+	for a := p.Acceleration(); a.Next(); {
+		n++
+	}
+	if n != 0 {
+		t.Fatalf("zero decoders have %d entries or bytes", n)
+	}
+	if got := string(d.AppendJSON(nil)); got == "" {
+		t.Fatal("no JSON")
+	}
+}
+
 func FuzzCarDecode(f *testing.F) {
 	buf := make([]byte, 1024)
 	f.Add(buf[:encodeCar(buf)])
