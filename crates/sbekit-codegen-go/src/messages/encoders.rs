@@ -1,0 +1,443 @@
+//! The encoders of `messages.go`: per message and group entry the fluent encoder, and per
+//! group the writer that keeps its count.
+
+use super::*;
+
+/// The state struct of a body's encoder (kept in the message encoder) and the encoder.
+#[allow(clippy::too_many_lines)]
+pub(super) fn encoder(
+    o: &mut Out,
+    ctx: &Ctx,
+    b: &Body,
+    n: &BodyNames,
+    msg: Option<&Message>,
+    root: &BodyNames,
+    state: &str,
+) {
+    let (e, low, r) = (&n.enc, &n.low, &root.enc);
+    let k = b.sections.len();
+    let path = go_str(&n.path);
+    let st = format!("r.{state}");
+    // The state: block, next section, and for a group its dimension and count.
+    let mut rows: Vec<(String, String)> = vec![
+        ("b".into(), "[]byte".into()),
+        ("next".into(), "int".into()),
+        ("dim".into(), "[]byte".into()),
+        ("n".into(), "int".into()),
+    ];
+    for (gi, cn) in n.children.iter().enumerate() {
+        rows.push((format!("g{gi}"), format!("{}State", cn.low)));
+    }
+    o.line(&format!("type {low}State struct {{"));
+    o.fields(&rows);
+    o.line("}");
+    o.line("");
+    o.line(&format!("func {low}BlockLength(v uint64) int {{"));
+    if ctx.plan.version == 0 {
+        o.line("_ = v");
+    } else {
+        iff(
+            o,
+            &format!("v >= {}", ctx.plan.version),
+            &format!("return {}", b.block_length),
+        );
+    }
+    if ctx.plan.version == 0 {
+        o.line(&format!("return {}", b.block_length));
+    } else {
+        o.line(&format!("return int({low}Required(v))"));
+    }
+    o.line("}");
+    o.line("");
+    // Section order, on the message encoder.
+    if k > 0 {
+        o.line(&format!(
+            "func (r *{r}) {low}Sec(i int, path string) bool {{"
+        ));
+        o.line(&format!("s := &{st}"));
+        iff(o, "s.b == nil || r.st.kind != 0", "return false");
+        o.line("if i < s.next {");
+        o.line("r.st.fail(ErrOutOfOrder, path)");
+        o.line("return false");
+        o.line("}");
+        o.line(&format!("r.{low}Close()"));
+        o.line(&format!("r.{low}Fill(i)"));
+        o.line("s.next = i + 1");
+        o.line("return true");
+        o.line("}");
+        o.line("");
+        o.line(&format!("func (r *{r}) {low}Close() {{"));
+        o.line(&format!("s := &{st}"));
+        for (gi, cn) in n.children.iter().enumerate() {
+            let ck = group_body(b, gi).map_or(0, |gb| gb.sections.len());
+            o.line(&format!("if s.g{gi}.dim != nil {{"));
+            if ck > 0 {
+                o.line(&format!("if s.g{gi}.n > 0 {{"));
+                o.line(&format!("r.{}Close()", cn.low));
+                o.line(&format!("r.{}Fill({ck})", cn.low));
+                o.line("}");
+            }
+            o.line(&format!("s.g{gi}.dim, s.g{gi}.b = nil, nil"));
+            o.line("}");
+        }
+        if n.children.is_empty() {
+            o.line("_ = s");
+        }
+        o.line("}");
+        o.line("");
+        o.line(&format!("func (r *{r}) {low}Fill(to int) {{"));
+        o.line(&format!("s := &{st}"));
+        o.line("for ; s.next < to; s.next++ {");
+        o.line("switch s.next {");
+        let mut gi = 0;
+        for (i, s) in b.sections.iter().enumerate() {
+            let since = s.since();
+            let spath = go_str(&format!("{}.{}", n.path, s.name()));
+            o.line(&format!("case {i}:"));
+            match s {
+                Section::Group {
+                    dim_size,
+                    block_len,
+                    ..
+                } => {
+                    let cn = &n.children[gi];
+                    gi += 1;
+                    if since > 0 {
+                        o.line(&format!("if r.st.ver >= {since} {{"));
+                    }
+                    match slot_store(
+                        ctx,
+                        block_len,
+                        "d",
+                        "0",
+                        &format!("{}BlockLength(r.st.ver)", cn.low),
+                    ) {
+                        Some(x) => {
+                            o.line(&format!(
+                                "if d := r.st.take({dim_size}, {spath}); d != nil {{"
+                            ));
+                            o.line(&x);
+                            o.line("}");
+                        }
+                        None => o.line(&format!("r.st.take({dim_size}, {spath})")),
+                    }
+                    if since > 0 {
+                        o.line("}");
+                    }
+                }
+                Section::Var { data_offset, .. } => {
+                    if since > 0 {
+                        iff(
+                            o,
+                            &format!("r.st.ver >= {since}"),
+                            &format!("r.st.take({data_offset}, {spath})"),
+                        );
+                    } else {
+                        o.line(&format!("r.st.take({data_offset}, {spath})"));
+                    }
+                }
+            }
+        }
+        o.line("}");
+        o.line("}");
+        o.line("}");
+        o.line("");
+    }
+    // The encoder type.
+    let (recv, ret, this, blk, rr) = match msg {
+        Some(_) => (
+            format!("e *{e}"),
+            format!("*{e}"),
+            "e".to_string(),
+            format!("e.{state}.b"),
+            "e".to_string(),
+        ),
+        None => (
+            format!("e {e}"),
+            e.clone(),
+            "e".to_string(),
+            format!("e.r.{state}.b"),
+            "e.r".to_string(),
+        ),
+    };
+    match msg {
+        Some(m) => {
+            o.doc(&format!(
+                "{e} writes a `{}` message (template id {}): Wrap it over a buffer, set fields, write groups and var data in schema order (skipped ones are written empty), then Finish. Errors (a buffer too small, sections out of order, values too long) are kept and reported by Finish.",
+                b.name, m.id
+            ));
+            let rows: Vec<(String, String)> = vec![
+                ("st".into(), "encState".into()),
+                ("s".into(), format!("{low}State")),
+            ];
+            o.line(&format!("type {e} struct {{"));
+            o.fields(&rows);
+            o.line("}");
+            o.line("");
+            o.doc("Wrap starts a message at the start of buf: writes the header and reserves the block (zeroed). version is the acting version to write (SchemaVersion, or an older one whose block and sections are written).");
+            o.line(&format!(
+                "func (e *{e}) Wrap(buf []byte, version uint64) *{e} {{"
+            ));
+            o.line(&format!("*e = {e}{{}}"));
+            o.line("e.st.buf, e.st.ver = buf, version");
+            o.line(&format!("bl := {low}BlockLength(version)"));
+            o.line(&format!("h := e.st.take(HeaderLength+bl, {path})"));
+            iff(o, "h == nil", "return e");
+            let hd = &ctx.plan.header;
+            for (f, val) in [
+                (&hd.block_length, "bl".to_string()),
+                (&hd.template_id, m.id.to_string()),
+                (&hd.schema_id, "SchemaID".to_string()),
+                (&hd.version, "version".to_string()),
+            ] {
+                if let Kind::Prim(p) = &f.kind {
+                    if !f.is_constant() {
+                        o.line(&crate::prim::store(
+                            ctx,
+                            p.ty,
+                            "h",
+                            &f.offset.to_string(),
+                            &format!("{}({val})", crate::prim::gty(p.ty)),
+                        ));
+                    }
+                }
+            }
+            o.line("e.s.b = h[HeaderLength:]");
+            o.line("return e");
+            o.line("}");
+            o.line("");
+            o.doc(&format!(
+                "New{e} starts a message at the schema's version at the start of buf (see Wrap)."
+            ));
+            o.line(&format!("func New{e}(buf []byte) {e} {{"));
+            o.line(&format!("var e {e}"));
+            o.line("e.Wrap(buf, SchemaVersion)");
+            o.line("return e");
+            o.line("}");
+            o.line("");
+            o.doc("Finish completes the message (skipped sections are written empty) and returns its length, header included, or the first error (an *EncodeError).");
+            o.line(&format!("func (e *{e}) Finish() (int, error) {{"));
+            if k > 0 {
+                o.line("if e.s.b != nil && e.st.kind == 0 {");
+                o.line(&format!("e.{low}Close()"));
+                o.line(&format!("e.{low}Fill({k})"));
+                o.line("}");
+            }
+            o.line("return e.st.finish()");
+            o.line("}");
+            o.line("");
+        }
+        None => {
+            o.doc(&format!(
+                "{e} writes one entry of the `{}` group (a handle: it writes the group's current entry).",
+                n.path
+            ));
+            o.line(&format!("type {e} struct {{"));
+            o.fields(&[("r".into(), format!("*{r}"))]);
+            o.line("}");
+            o.line("");
+        }
+    }
+    let sink = Sink {
+        recv: recv.clone(),
+        ret: ret.clone(),
+        this: this.clone(),
+        blk: blk.clone(),
+        ver: Some(format!("{rr}.st.ver")),
+        st: format!("&{rr}.st"),
+        st_call: format!("{rr}.st"),
+        path: n.path.clone(),
+    };
+    for (f, fname) in b.fields.iter().zip(&n.fields) {
+        setter(o, ctx, f, fname, &sink);
+    }
+    let mut gi = 0;
+    for (i, (s, sn)) in b.sections.iter().zip(&n.sections).enumerate() {
+        let since = s.since();
+        let spath = go_str(&format!("{}.{}", n.path, s.name()));
+        match s {
+            Section::Group {
+                name,
+                dim_size,
+                block_len,
+                count,
+                body: gb,
+                ..
+            } => {
+                let cn = &n.children[gi];
+                let gst = format!("{state}.g{gi}");
+                gi += 1;
+                o.doc(&format!(
+                    "{} starts the `{name}` group; add entries with the writer's Next (the count is kept).",
+                    sn.set
+                ));
+                o.line(&format!("func ({recv}) {}() {} {{", sn.set, cn.writer));
+                o.line(&format!("r := {rr}"));
+                o.line(&format!("w := {}{{r: r}}", cn.writer));
+                let gate = if since > 0 {
+                    format!(" || r.st.ver < {since}")
+                } else {
+                    String::new()
+                };
+                iff(o, &format!("!r.{low}Sec({i}, {spath}){gate}"), "return w");
+                o.line(&format!("s := &r.{gst}"));
+                o.line("s.b, s.n, s.next = nil, 0, 0");
+                o.line(&format!("s.dim = r.st.take({dim_size}, {spath})"));
+                if let Some(x) = slot_store(
+                    ctx,
+                    block_len,
+                    "s.dim",
+                    "0",
+                    &format!("{}BlockLength(r.st.ver)", cn.low),
+                ) {
+                    o.line("if s.dim != nil {");
+                    o.line(&x);
+                    o.line("}");
+                }
+                o.line("return w");
+                o.line("}");
+                o.line("");
+                writer(o, ctx, gb, cn, r, &gst, *count, &spath);
+            }
+            Section::Var {
+                name,
+                len,
+                data_offset,
+                text,
+                ..
+            } => {
+                let gate = if since > 0 {
+                    format!(" || r.st.ver < {since}")
+                } else {
+                    String::new()
+                };
+                // The setter for bytes and, for text, the one for a string: the same body.
+                let mut forms = vec![(&sn.set, "[]byte", "")];
+                if *text {
+                    forms.push((&sn.set_string, "string", " from a string"));
+                }
+                for (setter, ty, from) in forms {
+                    o.doc(&format!(
+                        "{setter} writes the `{name}` var data{from} (in schema order)."
+                    ));
+                    o.line(&format!("func ({recv}) {setter}(v {ty}) {ret} {{"));
+                    o.line(&format!("r := {rr}"));
+                    iff(
+                        o,
+                        &format!("!r.{low}Sec({i}, {spath}){gate}"),
+                        &format!("return {this}"),
+                    );
+                    if len.max != u64::MAX {
+                        o.line(&format!("if uint64(len(v)) > {} {{", len.max));
+                        o.line(&format!("r.st.fail(ErrValueTooLong, {spath})"));
+                        o.line(&format!("return {this}"));
+                        o.line("}");
+                    }
+                    var_write(o, ctx, len, *data_offset, &spath);
+                    o.line(&format!("return {this}"));
+                    o.line("}");
+                    o.line("");
+                }
+            }
+        }
+    }
+}
+
+/// Reserves a var-data section for `v` and writes it: the bytes are reserved without zeroing, so
+/// any head bytes the length does not cover are cleared first.
+pub(super) fn var_write(
+    o: &mut Out,
+    ctx: &Ctx,
+    len: &sbekit_plan::Slot,
+    data_offset: usize,
+    spath: &str,
+) {
+    o.line(&format!(
+        "if p := r.st.takeRaw({data_offset}+len(v), {spath}); p != nil {{"
+    ));
+    let covered = len.constant.is_none() && len.offset == 0 && len.width() == data_offset;
+    if !covered && data_offset > 0 {
+        o.line(&format!("clear(p[:{data_offset}])"));
+    }
+    if let Some(x) = slot_store(ctx, len, "p", "0", "len(v)") {
+        o.line(&x);
+    }
+    o.line(&format!("copy(p[{data_offset}:], v)"));
+    o.line("}");
+}
+
+pub(super) fn group_body(b: &Body, gi: usize) -> Option<&Body> {
+    b.sections
+        .iter()
+        .filter_map(|s| match s {
+            Section::Group { body, .. } => Some(body.as_ref()),
+            Section::Var { .. } => None,
+        })
+        .nth(gi)
+}
+
+/// A group's writer: `Next` completes the previous entry and starts the next.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn writer(
+    o: &mut Out,
+    ctx: &Ctx,
+    b: &Body,
+    n: &BodyNames,
+    r: &str,
+    state: &str,
+    count: sbekit_plan::Slot,
+    spath: &str,
+) {
+    let (w, low) = (&n.writer, &n.low);
+    let k = b.sections.len();
+    o.doc(&format!(
+        "{w} adds entries to the `{}` group; the count in its header follows.",
+        n.path
+    ));
+    o.line(&format!("type {w} struct {{"));
+    o.fields(&[("r".into(), format!("*{r}"))]);
+    o.line("}");
+    o.line("");
+    o.doc("Count is the number of entries written so far.");
+    o.line(&format!(
+        "func (w {w}) Count() int {{ return w.r.{state}.n }}"
+    ));
+    o.line("");
+    o.doc("Next starts the next entry (its block zeroed) and returns its encoder.");
+    o.line(&format!("func (w {w}) Next() {} {{", n.enc));
+    o.line("r := w.r");
+    o.line(&format!("s := &r.{state}"));
+    o.line(&format!("e := {}{{r: r}}", n.enc));
+    o.line("if s.dim == nil || r.st.kind != 0 {");
+    o.line("s.b = nil");
+    o.line("return e");
+    o.line("}");
+    if k > 0 {
+        o.line("if s.n > 0 {");
+        o.line(&format!("r.{low}Close()"));
+        o.line(&format!("r.{low}Fill({k})"));
+        o.line("}");
+    }
+    if count.max != u64::MAX {
+        o.line(&format!("if uint64(s.n) >= {} {{", count.max));
+        o.line(&format!("r.st.fail(ErrCountTooLarge, {spath})"));
+        o.line("s.b = nil");
+        o.line("return e");
+        o.line("}");
+    }
+    o.line(&format!(
+        "s.b = r.st.take({low}BlockLength(r.st.ver), {spath})"
+    ));
+    iff(o, "s.b == nil", "return e");
+    o.line("s.n++");
+    o.line("s.next = 0");
+    if let Some(x) = slot_store(ctx, &count, "s.dim", "0", "s.n") {
+        o.line(&x);
+    }
+    for gi in 0..n.children.len() {
+        o.line(&format!("s.g{gi}.dim, s.g{gi}.b = nil, nil"));
+    }
+    o.line("return e");
+    o.line("}");
+    o.line("");
+}
