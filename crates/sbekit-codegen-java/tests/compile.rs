@@ -5,7 +5,6 @@
 mod common;
 
 use common::*;
-use std::path::PathBuf;
 
 #[test]
 fn all_reference_accepted_schemas_compile() {

@@ -2,7 +2,7 @@
 //! (`s00`, `s01`, ...), all compiled by one `javac` run with a small driver, and run in one JVM
 //! that reads each schema's messages from a file and writes both modes' output beside it.
 
-use crate::{check, tool_works, Error, Schema};
+use crate::{check, tool_works, Error, Outputs, Schema};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -50,9 +50,6 @@ pub fn java_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     }
     Ok(())
 }
-
-/// One schema's output: the `json` mode's, then the `reencode` mode's.
-pub type Outputs = (Vec<u8>, Vec<u8>);
 
 /// Builds and runs the program over every schema's `inputs`; per schema, the output of the
 /// `json` and `reencode` modes.

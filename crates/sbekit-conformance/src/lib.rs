@@ -508,6 +508,10 @@ fn compare(s: &Schema, json: &[u8], re: &[u8], sum: &mut Summary) {
     }
 }
 
+/// What a conformance program printed for one schema's messages: the JSON lines, then the
+/// re-encoded frames.
+pub type Outputs = (Vec<u8>, Vec<u8>);
+
 /// A built conformance program.
 struct Program {
     /// Command and leading arguments.
@@ -521,7 +525,7 @@ struct Program {
 impl Program {
     /// Runs `json` and `reencode` over each schema's framed messages (`inputs[i]` for schema
     /// `i`): per schema, the JSON lines and the re-encoded frames.
-    fn run_each(&self, inputs: &[Vec<u8>]) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Error> {
+    fn run_each(&self, inputs: &[Vec<u8>]) -> Result<Vec<Outputs>, Error> {
         let mut v = Vec::with_capacity(inputs.len());
         for (i, input) in inputs.iter().enumerate() {
             v.push((self.run("json", i, input)?, self.run("reencode", i, input)?));
