@@ -2,10 +2,12 @@
 //!
 //! For each schema the generated codecs go into a scratch directory with the conformance program
 //! that ships with every generated package (C++: `examples/sbe_conformance.cpp`; TypeScript:
-//! `examples/sbe_conformance.mjs`; Rust: `examples/sbe_conformance.rs`; Go:
-//! `cmd/sbe_conformance`), which is built once for all the schemas of a run (one C++ program, one
-//! `tsc` run, one cargo build of one crate holding every generated module, one `go build` of one
-//! module holding a package per schema) and fed u32le-framed messages on stdin in two modes:
+//! `examples/sbe_conformance.mjs`; Rust: `examples/sbe_conformance.rs`; Java:
+//! `src/test/java/<package>/SbeConformance.java`; Go: `cmd/sbe_conformance`; C:
+//! `examples/sbe_conformance.c`), which is built once for all the schemas of a run (one C++
+//! program, one `tsc` run, one cargo build of one crate holding every generated module, one
+//! `javac` batch run in one JVM, one `go build` of one module holding a package per schema, one
+//! C program) and fed u32le-framed messages in two modes:
 //!
 //! - `json`: one JSON line per message, which must equal what `sbekit decode --framing u32le`
 //!   prints for it (numbers compared as values; a top-level `"$version"` member, which `sbekit
