@@ -411,10 +411,13 @@ fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
             o.line(&format!("budget -= {cnt};"));
             o.line("}");
             if entry.is_empty() {
-                o.line(&format!(
-                    "if ({bl} != 0 && {cnt} > (n - q) / {bl}) {}",
-                    err("TRUNCATED", "q", path)
-                ));
+                // Narrow slots: the product cannot overflow 64 bits, so no division.
+                let test = if block_length.width() <= 4 && count.width() <= 4 {
+                    format!("(uint64_t){bl} * {cnt} > (uint64_t)(n - q)")
+                } else {
+                    format!("{bl} != 0 && {cnt} > (n - q) / {bl}")
+                };
+                o.line(&format!("if ({test}) {}", err("TRUNCATED", "q", path)));
                 o.line(&format!("q += {bl} * {cnt};"));
             } else {
                 o.line(&format!("for ({i} = 0; {i} < {cnt}; ++{i}) {{"));
