@@ -77,7 +77,7 @@ fn const_bytes(v: &PrimitiveValue) -> Vec<u8> {
 }
 
 /// True when a constant prints as text (a `sbekit_str` getter).
-pub fn const_is_text(f: &Field) -> bool {
+fn const_is_text(f: &Field) -> bool {
     match &f.kind {
         Kind::Prim(p) if f.is_constant() => {
             let v = p.constant.clone().unwrap_or(p.null.clone());
