@@ -33,6 +33,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::str::FromStr;
 
+mod java;
+
 /// A target language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
@@ -42,6 +44,9 @@ pub enum Lang {
     TypeScript,
     /// Rust (`sbekit-codegen`), built with `cargo` (offline: the runtime is bundled).
     Rust,
+    /// Java (`sbekit-codegen-java`), built with one `javac` run and run in one JVM; needs the
+    /// Agrona jar in `~/.m2`.
+    Java,
     /// C (`sbekit-codegen-c`), built with `$CC`, `cc`, `gcc` or `clang`.
     C,
 }
@@ -53,6 +58,7 @@ impl Lang {
             Lang::Cpp => "cpp",
             Lang::TypeScript => "ts",
             Lang::Rust => "rust",
+            Lang::Java => "java",
             Lang::C => "c",
         }
     }
@@ -65,8 +71,11 @@ impl FromStr for Lang {
             "cpp" | "c++" => Ok(Lang::Cpp),
             "ts" | "typescript" => Ok(Lang::TypeScript),
             "rust" => Ok(Lang::Rust),
+            "java" => Ok(Lang::Java),
             "c" => Ok(Lang::C),
-            other => Err(format!("unknown language `{other}` (cpp, ts, rust or c)")),
+            other => Err(format!(
+                "unknown language `{other}` (cpp, ts, rust, java or c)"
+            )),
         }
     }
 }
@@ -223,11 +232,25 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         }
     };
     std::fs::create_dir_all(&scratch)?;
-    let prog = match opts.lang {
-        Lang::Cpp => build_cpp(&scratch, &schemas)?,
-        Lang::TypeScript => build_ts(&scratch, &schemas)?,
-        Lang::Rust => build_rust(&scratch, &schemas)?,
-        Lang::C => c::build_c(&scratch, &schemas)?,
+    let inputs: Vec<Vec<u8>> = schemas
+        .iter()
+        .map(|s| s.cases.iter().flat_map(|c| frame(&c.bytes)).collect())
+        .collect();
+    let outputs = match opts.lang {
+        Lang::Java => java::run_all(&scratch, &schemas, &inputs)?,
+        lang => {
+            let prog = match lang {
+                Lang::Cpp => build_cpp(&scratch, &schemas)?,
+                Lang::TypeScript => build_ts(&scratch, &schemas)?,
+                Lang::C => c::build_c(&scratch, &schemas)?,
+                _ => build_rust(&scratch, &schemas)?,
+            };
+            let mut v = Vec::new();
+            for (i, input) in inputs.iter().enumerate() {
+                v.push((prog.run("json", i, input)?, prog.run("reencode", i, input)?));
+            }
+            v
+        }
     };
     let mut sum = Summary {
         lang: opts.lang.name(),
@@ -235,10 +258,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
     };
     let mut jsonl = Vec::new();
     let mut reenc = Vec::new();
-    for (i, s) in schemas.iter().enumerate() {
-        let input: Vec<u8> = s.cases.iter().flat_map(|c| frame(&c.bytes)).collect();
-        let json = prog.run("json", i, &input)?;
-        let re = prog.run("reencode", i, &input)?;
+    for (s, (json, re)) in schemas.iter().zip(outputs) {
         jsonl.extend_from_slice(&json);
         reenc.extend_from_slice(&re);
         compare(s, &json, &re, &mut sum);

@@ -11,9 +11,9 @@
 //      the schema, driven by the schema's IR (what to set, in SBE order) and reflection (how: the
 //      generated method names, from the reference's own JavaUtil naming rules); writes them to
 //      <dir>/java.bin, each message (header included) preceded by its length as u32 little endian;
-//   3. reads <dir>/java.bin, and <dir>/kit.bin and <dir>/gen.bin (messages written by sbekit, same
-//      framing) where present, with the generated *decoders*, and writes one canonical JSON line
-//      per message to <dir>/java.jsonl, kit.jsonl and gen.jsonl.
+//   3. reads <dir>/java.bin, and <dir>/kit.bin, gen.bin and sbj.bin (messages written by sbekit,
+//      same framing) where present, with the generated *decoders*, and writes one canonical JSON
+//      line per message to <dir>/java.jsonl, kit.jsonl, gen.jsonl and sbj.jsonl.
 //
 // Canonical JSON (the Rust side builds the same from its decoders):
 //   {"message": <name>, "fields": {<field>: <value>, ...}} or {"error": <text>}
@@ -100,7 +100,7 @@ public final class GenParity
                 }
             }
             Files.write(dir.resolve("java.bin"), frames.toByteArray());
-            for (final String name : new String[]{ "java", "kit", "gen" })
+            for (final String name : new String[]{ "java", "kit", "gen", "sbj" })
             {
                 final Path in = dir.resolve(name + ".bin");
                 if (Files.exists(in))

@@ -10,7 +10,13 @@
 //!    (`sbekit_otf::random`, at the schema's version, at every older version and as a newer
 //!    writer with longer blocks) for all three schemas, and its generated Rust encoders for
 //!    `car.xml` (`sbekit_codegen_all::encoder_samples`, written by hand against the generated
-//!    API).
+//!    API);
+//! 3. sbekit's generated **Java** (`sbekit-codegen-java`, compiled against the reference jar's
+//!    Agrona): its encoders re-write sbekit's random messages (each decoded and written again
+//!    at its acting version), which the reference's Java decoders read to the values sbekit's
+//!    OTF decoder reads; and its decoders read the messages the reference's Java encoders wrote
+//!    to the JSON `sbekit decode` prints for them (whose values equal the reference decoders',
+//!    by 1).
 //!
 //! Values are compared in the canonical form of `sbekit_parity::canonical`: exactly between the
 //! Java decoders and OTF, and between the Java decoders and the generated Rust's `Debug` text
@@ -120,6 +126,14 @@ fn generated_codecs_agree_with_the_reference_generated_java() {
         decoders.push(Decoder::new(&ir).unwrap());
         pairs.push((path, out));
     }
+    // sbekit's generated Java encoders re-write sbekit's random messages, for the reference's
+    // decoders to read in the same JVM run as the rest.
+    let paths: Vec<PathBuf> = pairs.iter().map(|p| p.0.clone()).collect();
+    let sbj = sbekit_java::build(work, &paths);
+    for (i, (_, out)) in pairs.iter().enumerate() {
+        let re = sbekit_java::run(&sbj, i, "reencode", &out.join("kit.bin"));
+        std::fs::write(out.join("sbj.bin"), re).unwrap();
+    }
     let sbekit_done = started.elapsed();
     let java_counts = java.generated(0x5BE_2026, JAVA_PER_MESSAGE, &pairs);
     let java_done = started.elapsed();
@@ -134,6 +148,7 @@ fn generated_codecs_agree_with_the_reference_generated_java() {
             ("the Java encoders", "java"),
             ("sbekit's random writer", "kit"),
             ("sbekit's generated Rust encoders", "gen"),
+            ("sbekit's generated Java encoders", "sbj"),
         ] {
             if !out.join(format!("{name}.bin")).exists() {
                 continue;
@@ -189,6 +204,34 @@ fn generated_codecs_agree_with_the_reference_generated_java() {
         }
     }
 
+    // sbekit's generated Java decoders read what the reference's Java encoders wrote.
+    for (i, schema) in SCHEMAS.iter().enumerate() {
+        let java_bin = pairs[i].1.join("java.bin");
+        let messages = frames(&java_bin);
+        let text = String::from_utf8(sbekit_java::run(&sbj, i, "json", &java_bin)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            messages.len(),
+            lines.len(),
+            "{schema}: sbekit Java line count"
+        );
+        for (k, (bytes, line)) in messages.iter().zip(&lines).enumerate() {
+            let what = format!("{schema}, written by the Java encoders, #{k}");
+            let want = sbekit_otf::message_to_json(&decoders[i], bytes, false)
+                .ok()
+                .and_then(|(t, _)| serde_json::from_str::<Value>(&t).ok());
+            match (want, serde_json::from_str::<Value>(line)) {
+                (Some(w), Ok(g)) if sbekit_conformance::same_json(&w, &g) => {}
+                (w, g) => failures.push(format!(
+                    "{what}: sbekit's generated Java reads differently:\n  sbekit decode:  {w:?}\n  generated Java: {g:?}"
+                )),
+            }
+        }
+        figures.push(format!(
+            "{schema}: {} messages written by the Java encoders read by sbekit's generated Java",
+            messages.len()
+        ));
+    }
     for f in &figures {
         eprintln!("generated parity: {f}");
     }
@@ -232,4 +275,84 @@ fn generated_codecs_agree_with_the_reference_generated_java() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// sbekit's generated Java codecs (`sbekit-codegen-java`), one module per schema (package
+/// `sbj<i>`), compiled in one `javac` run against the reference jar's Agrona.
+mod sbekit_java {
+    use std::path::{Path, PathBuf};
+    use std::process::{Command, Stdio};
+
+    fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                sources(&p, out);
+            } else if p.extension().is_some_and(|x| x == "java") {
+                out.push(p);
+            }
+        }
+    }
+
+    /// Generates and compiles the modules; the class directory.
+    pub fn build(work: &Path, schemas: &[PathBuf]) -> PathBuf {
+        let root = work.join("sbekit-java");
+        let mut srcs = Vec::new();
+        for (i, s) in schemas.iter().enumerate() {
+            let layout = sbekit_schema::load_layout(s).unwrap();
+            let dir = root.join(format!("sbj{i}"));
+            let opts = sbekit_codegen_java::Options {
+                package: Some(format!("sbj{i}")),
+            };
+            sbekit_codegen_java::write_package(&layout, &dir, &opts).unwrap();
+            sources(&dir, &mut srcs);
+        }
+        let classes = root.join("classes");
+        std::fs::create_dir_all(&classes).unwrap();
+        let list = root.join("sources.txt");
+        let text: Vec<String> = srcs
+            .iter()
+            .map(|p| format!("\"{}\"", p.display()))
+            .collect();
+        std::fs::write(&list, text.join("\n")).unwrap();
+        let out = Command::new("javac")
+            .args(["--release", "17", "-encoding", "UTF-8", "-nowarn", "-cp"])
+            .arg(sbekit_parity::java::jar_path())
+            .arg("-d")
+            .arg(&classes)
+            .arg(format!("@{}", list.display()))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "javac on sbekit's generated Java failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        classes
+    }
+
+    /// Runs module `i`'s conformance program in `mode` over the u32le-framed file `input`.
+    pub fn run(classes: &Path, i: usize, mode: &str, input: &Path) -> Vec<u8> {
+        let mut cp = classes.as_os_str().to_owned();
+        cp.push(":");
+        cp.push(sbekit_parity::java::jar_path());
+        let out = Command::new("java")
+            .args([
+                "--add-opens",
+                "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-cp",
+            ])
+            .arg(cp)
+            .arg(format!("sbj{i}.SbeConformance"))
+            .arg(mode)
+            .stdin(Stdio::from(std::fs::File::open(input).unwrap()))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "sbekit's generated Java ({mode}) failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    }
 }

@@ -158,6 +158,24 @@ impl Field {
             _ => false,
         }
     }
+
+    /// True for an optional scalar or enum: its null value means the field holds no value.
+    pub fn is_nullable(&self) -> bool {
+        if self.is_constant() || self.presence != Presence::Optional {
+            return false;
+        }
+        match &self.kind {
+            Kind::Prim(p) => p.len == 1,
+            Kind::Enum { optional, .. } => *optional,
+            _ => false,
+        }
+    }
+
+    /// True when a decoder may find the field without a value: it is newer than version 0
+    /// (absent at older acting versions), or [`Field::is_nullable`].
+    pub fn may_be_absent(&self) -> bool {
+        !self.is_constant() && (self.since > 0 || self.is_nullable())
+    }
 }
 
 /// A message body or a group entry: a block of fields, then its sections in wire order.
@@ -185,6 +203,17 @@ pub struct Body {
 }
 
 impl Body {
+    /// The groups, in wire order, each with its index in `sections` and its entry body.
+    pub fn groups(&self) -> impl Iterator<Item = (usize, &Section, &Body)> {
+        self.sections
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match s {
+                Section::Group { body, .. } => Some((i, s, body.as_ref())),
+                Section::Var { .. } => None,
+            })
+    }
+
     /// The var-data sections, in wire order, each with its index in `sections`.
     pub fn vars(&self) -> impl Iterator<Item = (usize, &Section)> {
         self.sections
@@ -318,6 +347,15 @@ impl Section {
     pub fn since(&self) -> u32 {
         match self {
             Section::Group { since, .. } | Section::Var { since, .. } => *since,
+        }
+    }
+
+    /// Where the section's data starts, from its start: after a group's dimensions or a
+    /// var-data length prefix.
+    pub fn data_offset(&self) -> usize {
+        match self {
+            Section::Group { dim_size, .. } => *dim_size,
+            Section::Var { data_offset, .. } => *data_offset,
         }
     }
 }

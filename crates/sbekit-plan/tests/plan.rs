@@ -315,3 +315,23 @@ fn var_data_header_slots_and_every_type() {
         "the same definition as the plan's"
     );
 }
+
+#[test]
+fn absence_and_section_helpers() {
+    let plan = orders();
+    let order = &plan.messages.iter().find(|m| m.id == 1).unwrap().body;
+    let f = |n: &str| order.fields.iter().find(|f| f.name == n).unwrap();
+    // qty: optional scalar; venue: optional enum, since 2; flags: a set, since 1; orderId,
+    // weights (an array), kind (a constant): always there.
+    assert!(f("qty").is_nullable() && f("qty").may_be_absent());
+    assert!(f("venue").is_nullable() && f("venue").may_be_absent());
+    assert!(!f("flags").is_nullable() && f("flags").may_be_absent());
+    for n in ["orderId", "weights", "kind", "symbol"] {
+        assert!(!f(n).is_nullable() && !f(n).may_be_absent(), "{n}");
+    }
+    let groups: Vec<(usize, &str)> = order.groups().map(|(i, s, _)| (i, s.name())).collect();
+    assert_eq!(groups, vec![(0, "fills"), (1, "marks")]);
+    let offsets: Vec<usize> = order.sections.iter().map(Section::data_offset).collect();
+    // groupSizeEncoding 4, wideGroupSize 6, varString (uint16 length) 2, varBytes (uint32) 4.
+    assert_eq!(offsets, vec![4, 6, 2, 4]);
+}

@@ -144,16 +144,19 @@ pub fn empty_entries(buf: &[u8], pos: usize, count: usize) -> Result<(), DecodeE
     }
 }
 
-/// Where a var-data field whose `L`-byte length prefix is at `pos` ends, for a message already
-/// checked (saturating); `None` if the prefix is not inside `buf`.
+/// The data of a var-data field whose `L`-byte length prefix is at `pos`, and where it ends,
+/// for a message already checked (saturating); `None` if the prefix or the data is not inside
+/// `buf` (which a checked message rules out).
 #[inline(always)]
-pub fn var_end_trusted<const L: usize>(
+pub fn var_data_trusted<const L: usize>(
     buf: &[u8],
     pos: usize,
     len: impl FnOnce([u8; L]) -> usize,
-) -> Option<usize> {
+) -> Option<(&[u8], usize)> {
     let n = len(*chunk::<L>(buf, pos)?);
-    Some(pos.saturating_add(L).saturating_add(n))
+    let start = pos.saturating_add(L);
+    let end = start.saturating_add(n);
+    Some((buf.get(start..end)?, end))
 }
 
 fn invalid_count(count: usize, pos: usize) -> DecodeError {

@@ -75,6 +75,12 @@ impl<'a, E> FixedGroupIter<'a, E> {
         }
     }
 
+    /// Iterates over no entries: the group of a message whose acting version predates it.
+    #[inline(always)]
+    pub const fn empty() -> Self {
+        Self::exact(&[], 0, 0, 0)
+    }
+
     /// Iterates over `count` entries of `block_len` bytes at `start` in `buf`; over none if
     /// they are not all inside `buf` (which a checked message rules out).
     #[inline(always)]
@@ -150,6 +156,12 @@ pub struct GroupIter<'a, E> {
 }
 
 impl<'a, E> GroupIter<'a, E> {
+    /// Iterates over no entries: the group of a message whose acting version predates it.
+    #[inline(always)]
+    pub const fn empty() -> Self {
+        Self::new(&[], 0, 0, 0, 0)
+    }
+
     /// Iterates over `remaining` entries of `buf` starting at `pos`.
     #[inline(always)]
     pub const fn new(

@@ -55,23 +55,25 @@ macro_rules! int_impl {
 }
 int_impl!(u8, u16, u32, u64, i8, i16, i32, i64);
 
-/// End offset of a var-data field whose `L`-byte length prefix starts at `pos`, after checking
-/// that the prefix and the data are inside `buf`. `len` turns the prefix bytes into a length.
+/// The data of a var-data field whose `L`-byte length prefix starts at `pos`, and where the
+/// field ends, after checking that the prefix and the data are inside `buf`. `len` turns the
+/// prefix bytes into a length. The checking walk keeps the slice, so the accessor is a copy.
 #[inline(always)]
-pub fn var_end<const L: usize>(
+pub fn var_data<const L: usize>(
     buf: &[u8],
     pos: usize,
     len: impl FnOnce([u8; L]) -> usize,
-) -> Result<usize, DecodeError> {
+) -> Result<(&[u8], usize), DecodeError> {
     let n = match chunk::<L>(buf, pos) {
         Some(b) => len(*b),
         None => return Err(DecodeError::too_short(pos, L, buf.len())),
     };
     // `chunk` found `L` bytes at `pos`, so `pos + L <= buf.len()`: no wrap.
     let start = pos.wrapping_add(L);
-    match start.checked_add(n) {
-        Some(end) if end <= buf.len() => Ok(end),
-        _ => Err(DecodeError::too_short(start, n, buf.len())),
+    match start.checked_add(n).and_then(|end| buf.get(start..end)) {
+        // `start + n` did not wrap, so neither does this.
+        Some(data) => Ok((data, start.wrapping_add(n))),
+        None => Err(DecodeError::too_short(start, n, buf.len())),
     }
 }
 
@@ -97,7 +99,11 @@ pub fn sub<const M: usize, const N: usize>(block: &[u8; M], off: usize) -> &[u8;
 /// The `N` bytes at `off` in a slice, if they are all there.
 #[inline(always)]
 pub fn chunk<const N: usize>(buf: &[u8], off: usize) -> Option<&[u8; N]> {
-    buf.get(off..).and_then(|s| s.first_chunk::<N>())
+    // One comparison (`off + N <= len`) rather than two (`off <= len`, then `len - off >= N`).
+    match off.checked_add(N) {
+        Some(end) if end <= buf.len() => buf.get(off..end)?.first_chunk::<N>(),
+        _ => None,
+    }
 }
 
 /// Writes `bytes` at `off` in a fixed-size block (a no-op if they would not fit, which

@@ -5,9 +5,9 @@
 use proptest::prelude::*;
 use sbekit_runtime::bounds::{
     block, block_trusted, empty_entries, fixed_group_end, fixed_group_end_trusted, group_dims,
-    group_dims_trusted, var_end_trusted,
+    group_dims_trusted, var_data_trusted,
 };
-use sbekit_runtime::{var_end, DecodeError, DecodeErrorKind, FixedEntry, FixedGroupIter};
+use sbekit_runtime::{var_data, DecodeError, DecodeErrorKind, FixedEntry, FixedGroupIter};
 
 /// A little-endian `u16` block length then `u16` count.
 fn le_dims(d: &[u8; 4]) -> (usize, usize) {
@@ -106,12 +106,18 @@ fn empty_entries_are_bounded_by_the_input() {
 fn var_data_ends() {
     let buf = [3u8, 0, b'a', b'b', b'c', 9];
     let len = |b: [u8; 2]| usize::from(u16::from_le_bytes(b));
-    assert_eq!(var_end(&buf, 0, len), Ok(5));
-    assert_eq!(var_end_trusted(&buf, 0, len), Some(5));
+    assert_eq!(var_data(&buf, 0, len), Ok((&b"abc"[..], 5)));
+    assert_eq!(var_data_trusted(&buf, 0, len), Some((&b"abc"[..], 5)));
     // At 1 the prefix is [0, b'a']: 0x6100 bytes announced, 3 left after the prefix.
-    assert_eq!(var_end(&buf, 1, len).unwrap_err(), too_short(3, 0x6100, 3));
-    assert_eq!(var_end(&buf, 5, len).unwrap_err(), too_short(5, 2, 1));
-    assert_eq!(var_end_trusted(&buf, 5, len), None);
+    assert_eq!(var_data(&buf, 1, len).unwrap_err(), too_short(3, 0x6100, 3));
+    assert_eq!(var_data_trusted(&buf, 1, len), None);
+    assert_eq!(var_data(&buf, 5, len).unwrap_err(), too_short(5, 2, 1));
+    assert_eq!(var_data_trusted(&buf, 5, len), None);
+}
+
+#[test]
+fn empty_iterators_yield_nothing() {
+    assert_eq!(FixedGroupIter::<Byte>::empty().count(), 0);
 }
 
 /// A one-byte entry for iterating.
@@ -209,9 +215,10 @@ proptest! {
             Err(e) => prop_assert!(e.offset == pos || e.offset == pos.saturating_add(4)),
         }
         let len = |b: [u8; 2]| usize::from(u16::from_le_bytes(b));
-        if let Ok(end) = var_end(&buf, pos, len) {
+        if let Ok((data, end)) = var_data(&buf, pos, len) {
             prop_assert!(end <= buf.len());
-            prop_assert_eq!(Some(end), var_end_trusted(&buf, pos, len));
+            prop_assert_eq!(end - data.len(), pos + 2);
+            prop_assert_eq!(Some((data, end)), var_data_trusted(&buf, pos, len));
         }
         let n = FixedGroupIter::<Byte>::checked(&buf, pos, block_len, count, 0).count();
         prop_assert!(n == 0 || n == count);

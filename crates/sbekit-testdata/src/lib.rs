@@ -5,14 +5,17 @@
 //! and return; under CI (`CI=true`) a missing file fails the test instead, so a green CI run
 //! always means the tests really ran ([`skip`] is that rule, for tools as well as files).
 //!
-//! [`SchemaXml`] builds the small inline schemas tests write.
+//! [`SchemaXml`] builds the small inline schemas tests write; [`check_golden`] compares a
+//! generator's output with its checked-in golden file.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod golden;
 mod process;
 mod schema;
 
+pub use golden::check_golden;
 pub use process::{dir_entries, output_with_stdin};
 pub use schema::{SchemaXml, STANDARD_HEADER};
 

@@ -48,8 +48,20 @@ impl Gen<'_> {
             w!(out, "blk: &'a [u8],");
         }
         if k > 0 {
-            w!(out, "buf: &'a [u8],");
-            w!(out, "sec: [usize; {}],", k + 1);
+            // What each section's accessor returns, found by the checking walk: a group's
+            // iterator or a var-data slice. Accessors copy it out; nothing is located twice.
+            let tys: Vec<String> = sections
+                .iter()
+                .map(|(_, s)| match s {
+                    Section::Group { body, .. } => {
+                        format!("{}Iter<'a>", self.s.type_name(Language::Rust, &body.path))
+                    }
+                    Section::Var { .. } => "&'a [u8]".to_string(),
+                })
+                .collect();
+            // A private tuple read only by the accessors below: naming it would add nothing.
+            w!(out, "#[allow(clippy::type_complexity)]");
+            w!(out, "sec: ({},),", tys.join(", "));
         }
         w!(out, "acting_version: u64,");
         if !fixed_entry {
@@ -158,22 +170,10 @@ impl Gen<'_> {
                 "let (blk, block, blk_end) = rt::bounds::block::<{min}>(buf, pos, block_len)?;"
             );
             if k > 0 {
-                w!(out, "let mut p = blk_end;");
-                w!(out, "let mut sec = [0usize; {}];", k + 1);
-                for (i, (_, s)) in sections.iter().enumerate() {
-                    w!(out, "sec[{i}] = p;");
-                    let step = match s {
-                    Section::Group { body, .. } => format!("p = {}Decoder::group_skip(buf, p, acting_version)?;", self.s.type_name(Language::Rust, &body.path)),
-                    Section::Var { len, .. } => format!("p = rt::var_end(buf, p, |b: [u8; {}]| rt::Int::to_usize({}::from_{}_bytes(b)))?;", len.ty.size(), rty(len.ty), endian(len.order)),
-                };
-                    if s.since() > 0 {
-                        w!(out, "if acting_version >= {} {{ {step} }}", s.since());
-                    } else {
-                        w!(out, "{step}");
-                    }
-                }
-                w!(out, "sec[{k}] = p;");
+                w!(out, "let p = blk_end;");
+                self.section_walk(&sections, true);
             }
+            let out = &mut self.out;
             let mut fields_init = vec!["block".to_string()];
             if versioned {
                 fields_init.push("blk".into());
@@ -181,8 +181,7 @@ impl Gen<'_> {
                 w!(out, "let _ = blk;");
             }
             if k > 0 {
-                fields_init.push("buf".into());
-                fields_init.push("sec".into());
+                fields_init.push(format!("sec: ({},)", section_vars(k)));
                 fields_init.push("acting_version".into());
                 fields_init.push("end: p".into());
             } else {
@@ -202,35 +201,15 @@ impl Gen<'_> {
                     out,
                     "let ({blk}, block, blk_end) = rt::bounds::block_trusted::<{min}>(buf, pos, block_len)?;"
                 );
-                w!(out, "let mut p = blk_end;");
-                w!(out, "let mut sec = [0usize; {}];", k + 1);
-                for (i, (_, s)) in sections.iter().enumerate() {
-                    w!(out, "sec[{i}] = p;");
-                    let step = match s {
-                        Section::Group { body, .. } => format!("p = {}Decoder::group_end_trusted(buf, p, acting_version)?;", self.s.type_name(Language::Rust, &body.path)),
-                        Section::Var { len, .. } => format!(
-                            "p = rt::bounds::var_end_trusted(buf, p, |b: [u8; {}]| rt::Int::to_usize({}::from_{}_bytes(b)))?;",
-                            len.ty.size(), rty(len.ty), endian(len.order)
-                        ),
-                    };
-                    if s.since() > 0 {
-                        w!(out, "if acting_version >= {} {{ {step} }}", s.since());
-                    } else {
-                        w!(out, "{step}");
-                    }
-                }
-                w!(out, "sec[{k}] = p;");
-                if versioned {
-                    w!(
-                        out,
-                        "{SOME}(Self {{ block, blk, buf, sec, acting_version, end: p }})"
-                    );
-                } else {
-                    w!(
-                        out,
-                        "{SOME}(Self {{ block, buf, sec, acting_version, end: p }})"
-                    );
-                }
+                w!(out, "let p = blk_end;");
+                self.section_walk(&sections, false);
+                let out = &mut self.out;
+                let blk = if versioned { "blk, " } else { "" };
+                w!(
+                    out,
+                    "{SOME}(Self {{ block, {blk}sec: ({},), acting_version, end: p }})",
+                    section_vars(k)
+                );
                 w!(out, "}}");
                 w!(out, "");
             }
@@ -256,10 +235,7 @@ impl Gen<'_> {
                         &format!("The entries of the `{name}` group."),
                     );
                     w!(out, "#[inline]");
-                    let make = format!(
-                        "{}Decoder::group_iter(self.buf, self.sec[{i}], self.acting_version)",
-                        self.s.type_name(Language::Rust, &body.path)
-                    );
+                    let make = format!("self.sec.{i}");
                     if *since > 0 {
                         w!(out, "///");
                         w!(out, "/// Since schema version {since}: `None` when the message's acting version is older.");
@@ -276,18 +252,16 @@ impl Gen<'_> {
                     name,
                     description,
                     since,
-                    len,
                     text,
                     ..
                 } => {
-                    let l = len.ty.size();
                     doc(
                         out,
                         description.as_ref(),
                         &format!("The `{name}` variable-length data."),
                     );
                     w!(out, "#[inline]");
-                    let data = format!("self.buf.get(self.sec[{i}].saturating_add({l})..self.sec[{}]).unwrap_or(&[])", i + 1);
+                    let data = format!("self.sec.{i}");
                     if *since > 0 {
                         w!(out, "///");
                         w!(out, "/// Since schema version {since}: `None` when the message's acting version is older.");
@@ -326,4 +300,61 @@ impl Gen<'_> {
         // Iterators for the groups of this message, outermost first is not required.
         self.iters(b, false);
     }
+}
+
+impl Gen<'_> {
+    /// The walk over a body's sections after its block, from `p`: binds `s0`, `s1`, ... (what
+    /// each section's accessor returns) and leaves `p` at the body's end. `checked`: the one
+    /// walk that checks a message (errors out); otherwise the trusted walk of group iterators
+    /// over a message already checked (gives up with `None`, which cannot happen).
+    fn section_walk(&mut self, sections: &[(String, &Section)], checked: bool) {
+        let var = if checked {
+            "rt::var_data"
+        } else {
+            "rt::bounds::var_data_trusted"
+        };
+        for (i, (_, s)) in sections.iter().enumerate() {
+            let (step, absent) = match s {
+                Section::Group { body, .. } => {
+                    let g = self.s.type_name(Language::Rust, &body.path);
+                    let f = if checked {
+                        "group_skip"
+                    } else {
+                        "group_trusted"
+                    };
+                    (
+                        format!("{g}Decoder::{f}(buf, p, acting_version)?"),
+                        format!("{g}Iter::empty()"),
+                    )
+                }
+                Section::Var { len, .. } => (
+                    format!(
+                        "{var}(buf, p, |b: [u8; {}]| rt::Int::to_usize({}::from_{}_bytes(b)))?",
+                        len.ty.size(),
+                        rty(len.ty),
+                        endian(len.order)
+                    ),
+                    "&[][..]".to_string(),
+                ),
+            };
+            let out = &mut self.out;
+            if s.since() > 0 {
+                w!(
+                    out,
+                    "let (s{i}, p) = if acting_version >= {} {{ {step} }} else {{ ({absent}, p) }};",
+                    s.since()
+                );
+            } else {
+                w!(out, "let (s{i}, p) = {step};");
+            }
+        }
+    }
+}
+
+/// `s0, s1, ...`: the names [`Gen::section_walk`] binds, for `k` sections.
+fn section_vars(k: usize) -> String {
+    (0..k)
+        .map(|i| format!("s{i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

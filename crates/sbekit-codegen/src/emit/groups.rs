@@ -63,21 +63,25 @@ impl Gen<'_> {
         } else {
             max.to_string()
         };
-        w!(out, "/// Checks the group at `pos`; returns where it ends.");
+        let ret = format!("({p}Iter<'a>, usize)");
+        w!(
+            out,
+            "/// Checks the group at `pos`; returns its iterator and where it ends."
+        );
         w!(out, "#[inline]");
-        w!(out, "fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64) -> {R}<usize, rt::DecodeError> {{");
+        w!(out, "fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64) -> {R}<{ret}, rt::DecodeError> {{");
         w!(
             out,
             "let (block_len, remaining) = rt::bounds::group_dims(buf, pos, {p}Decoder::MIN_BLOCK_LENGTH, {max_count}, Self::group_dims)?;"
         );
+        // `group_dims` read {dim} bytes at `pos`, so `pos + {dim}` cannot wrap.
         if fixed {
-            w!(out, "let _ = acting_version;");
             w!(
                 out,
-                "rt::bounds::fixed_group_end(buf, pos, {dim}, block_len, remaining)"
+                "let end = rt::bounds::fixed_group_end(buf, pos, {dim}, block_len, remaining)?;"
             );
+            w!(out, "{OK}((rt::FixedGroupIter::checked(buf, pos.wrapping_add({dim}), block_len, remaining, acting_version), end))");
         } else {
-            // `group_dims` read {dim} bytes at `pos`, so this cannot wrap.
             w!(out, "let mut p = pos.wrapping_add({dim});");
             w!(out, "for _ in 0..remaining {{");
             w!(
@@ -92,27 +96,29 @@ impl Gen<'_> {
             );
             w!(out, "p = end;");
             w!(out, "}}");
-            w!(out, "{OK}(p)");
+            w!(out, "{OK}((rt::GroupIter::new(buf, pos.wrapping_add({dim}), block_len, remaining, acting_version), p))");
         }
         w!(out, "}}");
         w!(out, "");
         if nested {
-            w!(out, "/// Where the (already checked) group at `pos` ends.");
+            // Entries of an enclosing group are located again when iterated; the group was
+            // checked by `decode`, so this only re-reads its header (still bounds-checked, so
+            // a decoder can never be made to panic).
+            w!(
+                out,
+                "/// The iterator of the (already checked) group at `pos`, and where it ends."
+            );
             w!(out, "#[inline]");
             w!(
                 out,
-                "fn group_end_trusted(buf: &'a [u8], pos: usize, acting_version: u64) -> {O}<usize> {{"
+                "fn group_trusted(buf: &'a [u8], pos: usize, acting_version: u64) -> {O}<{ret}> {{"
             );
             w!(
                 out,
                 "let (block_len, remaining) = rt::bounds::group_dims_trusted(buf, pos, Self::group_dims)?;"
             );
             if fixed {
-                w!(out, "let _ = acting_version;");
-                w!(
-                    out,
-                    "{SOME}(rt::bounds::fixed_group_end_trusted(pos, {dim}, block_len, remaining))"
-                );
+                w!(out, "{SOME}((rt::FixedGroupIter::checked(buf, pos.saturating_add({dim}), block_len, remaining, acting_version), rt::bounds::fixed_group_end_trusted(pos, {dim}, block_len, remaining)))");
             } else {
                 w!(out, "let mut p = pos.saturating_add({dim});");
                 w!(out, "for _ in 0..remaining {{");
@@ -123,32 +129,11 @@ impl Gen<'_> {
                 w!(out, "if end == p {{ break; }}");
                 w!(out, "p = end;");
                 w!(out, "}}");
-                w!(out, "{SOME}(p)");
+                w!(out, "{SOME}((rt::GroupIter::new(buf, pos.saturating_add({dim}), block_len, remaining, acting_version), p))");
             }
             w!(out, "}}");
             w!(out, "");
         }
-        // The group was checked by `decode`; this only re-reads its header (still bounds-checked,
-        // so a decoder can never be made to panic).
-        w!(out, "#[inline]");
-        w!(
-            out,
-            "fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> {p}Iter<'a> {{"
-        );
-        w!(
-            out,
-            "let (block_len, remaining) = rt::bounds::group_dims_trusted(buf, pos, Self::group_dims).unwrap_or((0, 0));"
-        );
-        let kind = if fixed {
-            "FixedGroupIter::checked"
-        } else {
-            "GroupIter::new"
-        };
-        w!(
-            out,
-            "rt::{kind}(buf, pos.saturating_add({dim}), block_len, remaining, acting_version)"
-        );
-        w!(out, "}}");
         w!(out, "}}");
         w!(out, "");
         if fixed {

@@ -164,8 +164,7 @@ const DECODER_RESERVED: &[&str] = &[
     "group_check_dims",
     "group_dims",
     "group_skip",
-    "group_end_trusted",
-    "group_iter",
+    "group_trusted",
 ];
 const ENCODER_RESERVED: &[&str] = &[
     "new",

@@ -358,8 +358,8 @@ impl ::core::fmt::Debug for MarketUpdatesLevelUpdatesDecoder<'_> {
 #[derive(Clone, Copy)]
 pub struct MarketUpdatesDecoder<'a> {
     block: &'a [u8; 8],
-    buf: &'a [u8],
-    sec: [usize; 3],
+    #[allow(clippy::type_complexity)]
+    sec: (MarketUpdatesTradesIter<'a>, MarketUpdatesLevelUpdatesIter<'a>),
     acting_version: u64,
     end: usize,
 }
@@ -436,18 +436,17 @@ impl<'a> MarketUpdatesDecoder<'a> {
         acting_version: u64,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
         let (blk, block, blk_end) = rt::bounds::block::<8>(buf, pos, block_len)?;
-        let mut p = blk_end;
-        let mut sec = [0usize; 3];
-        sec[0] = p;
-        p = MarketUpdatesTradesDecoder::group_skip(buf, p, acting_version)?;
-        sec[1] = p;
-        p = MarketUpdatesLevelUpdatesDecoder::group_skip(buf, p, acting_version)?;
-        sec[2] = p;
+        let p = blk_end;
+        let (s0, p) = MarketUpdatesTradesDecoder::group_skip(buf, p, acting_version)?;
+        let (s1, p) = MarketUpdatesLevelUpdatesDecoder::group_skip(
+            buf,
+            p,
+            acting_version,
+        )?;
         let _ = blk;
         ::core::result::Result::Ok(Self {
             block,
-            buf,
-            sec,
+            sec: (s0, s1),
             acting_version,
             end: p,
         })
@@ -460,20 +459,12 @@ impl<'a> MarketUpdatesDecoder<'a> {
     /// The entries of the `trades` group.
     #[inline]
     pub fn trades(&self) -> MarketUpdatesTradesIter<'a> {
-        MarketUpdatesTradesDecoder::group_iter(
-            self.buf,
-            self.sec[0],
-            self.acting_version,
-        )
+        self.sec.0
     }
     /// The entries of the `levelUpdates` group.
     #[inline]
     pub fn level_updates(&self) -> MarketUpdatesLevelUpdatesIter<'a> {
-        MarketUpdatesLevelUpdatesDecoder::group_iter(
-            self.buf,
-            self.sec[1],
-            self.acting_version,
-        )
+        self.sec.1
     }
 }
 impl ::core::fmt::Debug for MarketUpdatesDecoder<'_> {
@@ -498,13 +489,13 @@ impl<'a> MarketUpdatesTradesDecoder<'a> {
             rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2))),
         )
     }
-    /// Checks the group at `pos`; returns where it ends.
+    /// Checks the group at `pos`; returns its iterator and where it ends.
     #[inline]
     fn group_skip(
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-    ) -> ::core::result::Result<usize, rt::DecodeError> {
+    ) -> ::core::result::Result<(MarketUpdatesTradesIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
             pos,
@@ -512,28 +503,17 @@ impl<'a> MarketUpdatesTradesDecoder<'a> {
             usize::MAX,
             Self::group_dims,
         )?;
-        let _ = acting_version;
-        rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)
-    }
-    #[inline]
-    fn group_iter(
-        buf: &'a [u8],
-        pos: usize,
-        acting_version: u64,
-    ) -> MarketUpdatesTradesIter<'a> {
-        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+        let end = rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)?;
+        ::core::result::Result::Ok((
+            rt::FixedGroupIter::checked(
                 buf,
-                pos,
-                Self::group_dims,
-            )
-            .unwrap_or((0, 0));
-        rt::FixedGroupIter::checked(
-            buf,
-            pos.saturating_add(4),
-            block_len,
-            remaining,
-            acting_version,
-        )
+                pos.wrapping_add(4),
+                block_len,
+                remaining,
+                acting_version,
+            ),
+            end,
+        ))
     }
 }
 impl<'a> rt::FixedEntry<'a> for MarketUpdatesTradesDecoder<'a> {
@@ -555,13 +535,16 @@ impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
             rt::Int::to_usize(u16::from_le_bytes(*rt::sub::<_, 2>(dims, 2))),
         )
     }
-    /// Checks the group at `pos`; returns where it ends.
+    /// Checks the group at `pos`; returns its iterator and where it ends.
     #[inline]
     fn group_skip(
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-    ) -> ::core::result::Result<usize, rt::DecodeError> {
+    ) -> ::core::result::Result<
+        (MarketUpdatesLevelUpdatesIter<'a>, usize),
+        rt::DecodeError,
+    > {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
             pos,
@@ -569,28 +552,17 @@ impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
             usize::MAX,
             Self::group_dims,
         )?;
-        let _ = acting_version;
-        rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)
-    }
-    #[inline]
-    fn group_iter(
-        buf: &'a [u8],
-        pos: usize,
-        acting_version: u64,
-    ) -> MarketUpdatesLevelUpdatesIter<'a> {
-        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+        let end = rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)?;
+        ::core::result::Result::Ok((
+            rt::FixedGroupIter::checked(
                 buf,
-                pos,
-                Self::group_dims,
-            )
-            .unwrap_or((0, 0));
-        rt::FixedGroupIter::checked(
-            buf,
-            pos.saturating_add(4),
-            block_len,
-            remaining,
-            acting_version,
-        )
+                pos.wrapping_add(4),
+                block_len,
+                remaining,
+                acting_version,
+            ),
+            end,
+        ))
     }
 }
 impl<'a> rt::FixedEntry<'a> for MarketUpdatesLevelUpdatesDecoder<'a> {

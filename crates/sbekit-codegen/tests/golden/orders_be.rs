@@ -471,8 +471,8 @@ impl ::core::fmt::Debug for OrderFillsLegsDecoder<'_> {
 pub struct OrderFillsDecoder<'a> {
     block: &'a [u8; 4],
     blk: &'a [u8],
-    buf: &'a [u8],
-    sec: [usize; 3],
+    #[allow(clippy::type_complexity)]
+    sec: (OrderFillsLegsIter<'a>, &'a [u8]),
     acting_version: u64,
     end: usize,
 }
@@ -499,18 +499,17 @@ impl<'a> OrderFillsDecoder<'a> {
         acting_version: u64,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
         let (blk, block, blk_end) = rt::bounds::block::<4>(buf, pos, block_len)?;
-        let mut p = blk_end;
-        let mut sec = [0usize; 3];
-        sec[0] = p;
-        p = OrderFillsLegsDecoder::group_skip(buf, p, acting_version)?;
-        sec[1] = p;
-        p = rt::var_end(buf, p, |b: [u8; 2]| rt::Int::to_usize(u16::from_be_bytes(b)))?;
-        sec[2] = p;
+        let p = blk_end;
+        let (s0, p) = OrderFillsLegsDecoder::group_skip(buf, p, acting_version)?;
+        let (s1, p) = rt::var_data(
+            buf,
+            p,
+            |b: [u8; 2]| rt::Int::to_usize(u16::from_be_bytes(b)),
+        )?;
         ::core::result::Result::Ok(Self {
             block,
             blk,
-            buf,
-            sec,
+            sec: (s0, s1),
             acting_version,
             end: p,
         })
@@ -523,22 +522,17 @@ impl<'a> OrderFillsDecoder<'a> {
         acting_version: u64,
     ) -> ::core::option::Option<Self> {
         let (blk, block, blk_end) = rt::bounds::block_trusted::<4>(buf, pos, block_len)?;
-        let mut p = blk_end;
-        let mut sec = [0usize; 3];
-        sec[0] = p;
-        p = OrderFillsLegsDecoder::group_end_trusted(buf, p, acting_version)?;
-        sec[1] = p;
-        p = rt::bounds::var_end_trusted(
+        let p = blk_end;
+        let (s0, p) = OrderFillsLegsDecoder::group_trusted(buf, p, acting_version)?;
+        let (s1, p) = rt::bounds::var_data_trusted(
             buf,
             p,
             |b: [u8; 2]| rt::Int::to_usize(u16::from_be_bytes(b)),
         )?;
-        sec[2] = p;
         ::core::option::Option::Some(Self {
             block,
             blk,
-            buf,
-            sec,
+            sec: (s0, s1),
             acting_version,
             end: p,
         })
@@ -562,12 +556,12 @@ impl<'a> OrderFillsDecoder<'a> {
     /// The entries of the `legs` group.
     #[inline]
     pub fn legs(&self) -> OrderFillsLegsIter<'a> {
-        OrderFillsLegsDecoder::group_iter(self.buf, self.sec[0], self.acting_version)
+        self.sec.0
     }
     /// The `fillNote` variable-length data.
     #[inline]
     pub fn fill_note(&self) -> &'a [u8] {
-        self.buf.get(self.sec[1].saturating_add(2)..self.sec[2]).unwrap_or(&[])
+        self.sec.1
     }
     /// The `fillNote` data as text, checked to be UTF-8.
     #[inline]
@@ -640,8 +634,8 @@ impl ::core::fmt::Debug for OrderMarksDecoder<'_> {
 pub struct OrderDecoder<'a> {
     block: &'a [u8; 43],
     blk: &'a [u8],
-    buf: &'a [u8],
-    sec: [usize; 5],
+    #[allow(clippy::type_complexity)]
+    sec: (OrderFillsIter<'a>, OrderMarksIter<'a>, &'a [u8], &'a [u8]),
     acting_version: u64,
     end: usize,
 }
@@ -718,30 +712,27 @@ impl<'a> OrderDecoder<'a> {
         acting_version: u64,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
         let (blk, block, blk_end) = rt::bounds::block::<43>(buf, pos, block_len)?;
-        let mut p = blk_end;
-        let mut sec = [0usize; 5];
-        sec[0] = p;
-        p = OrderFillsDecoder::group_skip(buf, p, acting_version)?;
-        sec[1] = p;
-        if acting_version >= 1 {
-            p = OrderMarksDecoder::group_skip(buf, p, acting_version)?;
-        }
-        sec[2] = p;
-        p = rt::var_end(buf, p, |b: [u8; 2]| rt::Int::to_usize(u16::from_be_bytes(b)))?;
-        sec[3] = p;
-        if acting_version >= 1 {
-            p = rt::var_end(
-                buf,
-                p,
-                |b: [u8; 4]| rt::Int::to_usize(u32::from_be_bytes(b)),
-            )?;
-        }
-        sec[4] = p;
+        let p = blk_end;
+        let (s0, p) = OrderFillsDecoder::group_skip(buf, p, acting_version)?;
+        let (s1, p) = if acting_version >= 1 {
+            OrderMarksDecoder::group_skip(buf, p, acting_version)?
+        } else {
+            (OrderMarksIter::empty(), p)
+        };
+        let (s2, p) = rt::var_data(
+            buf,
+            p,
+            |b: [u8; 2]| rt::Int::to_usize(u16::from_be_bytes(b)),
+        )?;
+        let (s3, p) = if acting_version >= 1 {
+            rt::var_data(buf, p, |b: [u8; 4]| rt::Int::to_usize(u32::from_be_bytes(b)))?
+        } else {
+            (&[][..], p)
+        };
         ::core::result::Result::Ok(Self {
             block,
             blk,
-            buf,
-            sec,
+            sec: (s0, s1, s2, s3),
             acting_version,
             end: p,
         })
@@ -843,7 +834,7 @@ impl<'a> OrderDecoder<'a> {
     /// The entries of the `fills` group.
     #[inline]
     pub fn fills(&self) -> OrderFillsIter<'a> {
-        OrderFillsDecoder::group_iter(self.buf, self.sec[0], self.acting_version)
+        self.sec.0
     }
     /// The entries of the `marks` group.
     #[inline]
@@ -853,14 +844,12 @@ impl<'a> OrderDecoder<'a> {
         if self.acting_version < 1 {
             return ::core::option::Option::None;
         }
-        ::core::option::Option::Some(
-            OrderMarksDecoder::group_iter(self.buf, self.sec[1], self.acting_version),
-        )
+        ::core::option::Option::Some(self.sec.1)
     }
     /// The `note` variable-length data.
     #[inline]
     pub fn note(&self) -> &'a [u8] {
-        self.buf.get(self.sec[2].saturating_add(2)..self.sec[3]).unwrap_or(&[])
+        self.sec.2
     }
     /// The `note` data as text, checked to be UTF-8.
     #[inline]
@@ -875,9 +864,7 @@ impl<'a> OrderDecoder<'a> {
         if self.acting_version < 1 {
             return ::core::option::Option::None;
         }
-        ::core::option::Option::Some(
-            self.buf.get(self.sec[3].saturating_add(4)..self.sec[4]).unwrap_or(&[]),
-        )
+        ::core::option::Option::Some(self.sec.3)
     }
 }
 impl ::core::fmt::Debug for OrderDecoder<'_> {
@@ -910,13 +897,13 @@ impl<'a> OrderFillsDecoder<'a> {
             rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2))),
         )
     }
-    /// Checks the group at `pos`; returns where it ends.
+    /// Checks the group at `pos`; returns its iterator and where it ends.
     #[inline]
     fn group_skip(
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-    ) -> ::core::result::Result<usize, rt::DecodeError> {
+    ) -> ::core::result::Result<(OrderFillsIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
             pos,
@@ -933,23 +920,16 @@ impl<'a> OrderFillsDecoder<'a> {
             }
             p = end;
         }
-        ::core::result::Result::Ok(p)
-    }
-    #[inline]
-    fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> OrderFillsIter<'a> {
-        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+        ::core::result::Result::Ok((
+            rt::GroupIter::new(
                 buf,
-                pos,
-                Self::group_dims,
-            )
-            .unwrap_or((0, 0));
-        rt::GroupIter::new(
-            buf,
-            pos.saturating_add(4),
-            block_len,
-            remaining,
-            acting_version,
-        )
+                pos.wrapping_add(4),
+                block_len,
+                remaining,
+                acting_version,
+            ),
+            p,
+        ))
     }
 }
 impl<'a> rt::Entry<'a> for OrderFillsDecoder<'a> {
@@ -977,13 +957,13 @@ impl<'a> OrderFillsLegsDecoder<'a> {
             rt::Int::to_usize(u16::from_be_bytes(*rt::sub::<_, 2>(dims, 2))),
         )
     }
-    /// Checks the group at `pos`; returns where it ends.
+    /// Checks the group at `pos`; returns its iterator and where it ends.
     #[inline]
     fn group_skip(
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-    ) -> ::core::result::Result<usize, rt::DecodeError> {
+    ) -> ::core::result::Result<(OrderFillsLegsIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
             pos,
@@ -991,45 +971,40 @@ impl<'a> OrderFillsLegsDecoder<'a> {
             usize::MAX,
             Self::group_dims,
         )?;
-        let _ = acting_version;
-        rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)
+        let end = rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)?;
+        ::core::result::Result::Ok((
+            rt::FixedGroupIter::checked(
+                buf,
+                pos.wrapping_add(4),
+                block_len,
+                remaining,
+                acting_version,
+            ),
+            end,
+        ))
     }
-    /// Where the (already checked) group at `pos` ends.
+    /// The iterator of the (already checked) group at `pos`, and where it ends.
     #[inline]
-    fn group_end_trusted(
+    fn group_trusted(
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-    ) -> ::core::option::Option<usize> {
+    ) -> ::core::option::Option<(OrderFillsLegsIter<'a>, usize)> {
         let (block_len, remaining) = rt::bounds::group_dims_trusted(
             buf,
             pos,
             Self::group_dims,
         )?;
-        let _ = acting_version;
-        ::core::option::Option::Some(
-            rt::bounds::fixed_group_end_trusted(pos, 4, block_len, remaining),
-        )
-    }
-    #[inline]
-    fn group_iter(
-        buf: &'a [u8],
-        pos: usize,
-        acting_version: u64,
-    ) -> OrderFillsLegsIter<'a> {
-        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+        ::core::option::Option::Some((
+            rt::FixedGroupIter::checked(
                 buf,
-                pos,
-                Self::group_dims,
-            )
-            .unwrap_or((0, 0));
-        rt::FixedGroupIter::checked(
-            buf,
-            pos.saturating_add(4),
-            block_len,
-            remaining,
-            acting_version,
-        )
+                pos.saturating_add(4),
+                block_len,
+                remaining,
+                acting_version,
+            ),
+            rt::bounds::fixed_group_end_trusted(pos, 4, block_len, remaining),
+        ))
     }
 }
 impl<'a> rt::FixedEntry<'a> for OrderFillsLegsDecoder<'a> {
@@ -1048,13 +1023,13 @@ impl<'a> OrderMarksDecoder<'a> {
             rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2))),
         )
     }
-    /// Checks the group at `pos`; returns where it ends.
+    /// Checks the group at `pos`; returns its iterator and where it ends.
     #[inline]
     fn group_skip(
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-    ) -> ::core::result::Result<usize, rt::DecodeError> {
+    ) -> ::core::result::Result<(OrderMarksIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
             pos,
@@ -1062,24 +1037,17 @@ impl<'a> OrderMarksDecoder<'a> {
             2147483647,
             Self::group_dims,
         )?;
-        let _ = acting_version;
-        rt::bounds::fixed_group_end(buf, pos, 6, block_len, remaining)
-    }
-    #[inline]
-    fn group_iter(buf: &'a [u8], pos: usize, acting_version: u64) -> OrderMarksIter<'a> {
-        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+        let end = rt::bounds::fixed_group_end(buf, pos, 6, block_len, remaining)?;
+        ::core::result::Result::Ok((
+            rt::FixedGroupIter::checked(
                 buf,
-                pos,
-                Self::group_dims,
-            )
-            .unwrap_or((0, 0));
-        rt::FixedGroupIter::checked(
-            buf,
-            pos.saturating_add(6),
-            block_len,
-            remaining,
-            acting_version,
-        )
+                pos.wrapping_add(6),
+                block_len,
+                remaining,
+                acting_version,
+            ),
+            end,
+        ))
     }
 }
 impl<'a> rt::FixedEntry<'a> for OrderMarksDecoder<'a> {
@@ -1717,8 +1685,8 @@ impl ::core::fmt::Debug for CancelHintsDecoder<'_> {
 #[derive(Clone, Copy)]
 pub struct CancelDecoder<'a> {
     block: &'a [u8; 8],
-    buf: &'a [u8],
-    sec: [usize; 2],
+    #[allow(clippy::type_complexity)]
+    sec: (CancelHintsIter<'a>,),
     acting_version: u64,
     end: usize,
 }
@@ -1795,16 +1763,12 @@ impl<'a> CancelDecoder<'a> {
         acting_version: u64,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
         let (blk, block, blk_end) = rt::bounds::block::<8>(buf, pos, block_len)?;
-        let mut p = blk_end;
-        let mut sec = [0usize; 2];
-        sec[0] = p;
-        p = CancelHintsDecoder::group_skip(buf, p, acting_version)?;
-        sec[1] = p;
+        let p = blk_end;
+        let (s0, p) = CancelHintsDecoder::group_skip(buf, p, acting_version)?;
         let _ = blk;
         ::core::result::Result::Ok(Self {
             block,
-            buf,
-            sec,
+            sec: (s0,),
             acting_version,
             end: p,
         })
@@ -1822,7 +1786,7 @@ impl<'a> CancelDecoder<'a> {
     /// The entries of the `hints` group.
     #[inline]
     pub fn hints(&self) -> CancelHintsIter<'a> {
-        CancelHintsDecoder::group_iter(self.buf, self.sec[0], self.acting_version)
+        self.sec.0
     }
 }
 impl ::core::fmt::Debug for CancelDecoder<'_> {
@@ -1844,13 +1808,13 @@ impl<'a> CancelHintsDecoder<'a> {
             rt::Int::to_usize(u32::from_be_bytes(*rt::sub::<_, 4>(dims, 2))),
         )
     }
-    /// Checks the group at `pos`; returns where it ends.
+    /// Checks the group at `pos`; returns its iterator and where it ends.
     #[inline]
     fn group_skip(
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-    ) -> ::core::result::Result<usize, rt::DecodeError> {
+    ) -> ::core::result::Result<(CancelHintsIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
             pos,
@@ -1858,28 +1822,17 @@ impl<'a> CancelHintsDecoder<'a> {
             2147483647,
             Self::group_dims,
         )?;
-        let _ = acting_version;
-        rt::bounds::fixed_group_end(buf, pos, 6, block_len, remaining)
-    }
-    #[inline]
-    fn group_iter(
-        buf: &'a [u8],
-        pos: usize,
-        acting_version: u64,
-    ) -> CancelHintsIter<'a> {
-        let (block_len, remaining) = rt::bounds::group_dims_trusted(
+        let end = rt::bounds::fixed_group_end(buf, pos, 6, block_len, remaining)?;
+        ::core::result::Result::Ok((
+            rt::FixedGroupIter::checked(
                 buf,
-                pos,
-                Self::group_dims,
-            )
-            .unwrap_or((0, 0));
-        rt::FixedGroupIter::checked(
-            buf,
-            pos.saturating_add(6),
-            block_len,
-            remaining,
-            acting_version,
-        )
+                pos.wrapping_add(6),
+                block_len,
+                remaining,
+                acting_version,
+            ),
+            end,
+        ))
     }
 }
 impl<'a> rt::FixedEntry<'a> for CancelHintsDecoder<'a> {

@@ -1,4 +1,4 @@
-//! `sbekit conformance --schema S --lang cpp|rust|ts|c [--messages FILE] [--keep DIR]`: checks the
+//! `sbekit conformance --schema S --lang cpp|rust|ts|java|c [--messages FILE] [--keep DIR]`: checks the
 //! generated codecs of a language against the schema-driven decoder (`sbekit_conformance`).
 
 use super::Failure;
@@ -15,11 +15,12 @@ byte-identically (padding zeroed, as `sbekit encode` writes it). Without --messa
 messages of every type at the schema's version, every older version and from a newer writer.
 
 Exit status: 0 all agree, 1 any disagreement, 2 a missing toolchain (named: a C++17 compiler,
-a C11 compiler, cargo, node, tsc) or bad arguments.
+a C11 compiler, cargo, node, tsc, javac, java, the Agrona jar in ~/.m2) or bad arguments.
 
 Examples:
   sbekit conformance --schema car.xml --lang cpp
   sbekit conformance --schema car.xml --lang rust
+  sbekit conformance --schema car.xml --lang java
   sbekit conformance --schema car.xml --lang c
   sbekit conformance --schema a.xml --schema b.xml --lang ts --keep out/
   sbekit conformance --schema car.xml --lang cpp --messages cars.u32";
@@ -31,7 +32,7 @@ pub struct ConformanceArgs {
     /// A schema (XML or `.sbeir`); repeat for several (one build for all).
     #[arg(short, long, required = true)]
     schema: Vec<PathBuf>,
-    /// The generated codecs to check: `cpp` (`c++`), `rust`, `ts` (`typescript`) or `c`.
+    /// The generated codecs to check: `cpp` (`c++`), `rust`, `ts` (`typescript`), `java` or `c`.
     #[arg(long)]
     lang: String,
     /// A u32le-framed file of messages to use instead of random ones (one schema only).

@@ -1,6 +1,6 @@
-//! `sbekit generate --lang rust|typescript|cpp|c SCHEMA -o DIR`: Rust codecs as a standalone
-//! crate or a module, TypeScript codecs as an npm package, or C++ or C codecs as a header-only
-//! library.
+//! `sbekit generate --lang rust|typescript|cpp|java|c SCHEMA -o DIR`: Rust codecs as a standalone
+//! crate or a module, TypeScript codecs as an npm package, C++ or C codecs as a header-only
+//! library, or Java codecs as a Maven module.
 
 use super::Failure;
 use clap::Args;
@@ -20,6 +20,9 @@ Languages and what is written into OUT:
   cpp         (or c++) a header-only C++17 library: include/<package>/ (runtime, types,
               messages, json), CMakeLists.txt with the INTERFACE target <package>::sbe,
               README.md and examples/sbe_conformance.cpp
+  java        a Maven module: pom.xml (Java 17, Agrona pinned), src/main/java/<package>/
+              (flyweight codecs, dispatcher, JSON), src/test/java/<package>/SbeConformance.java
+              and README.md; --java-package sets the package
   c           a header-only C11 library: include/<package>/ (runtime, types, messages,
               json, conformance), README.md and examples/sbe_conformance.c
 
@@ -30,6 +33,7 @@ Examples:
   sbekit generate --module car.xml -o src/generated        # src/generated/baseline.rs
   sbekit generate --lang ts car.xml -o car-ts               # npm package car-ts/
   sbekit generate --lang cpp car.xml -o car-cpp             # C++ library car-cpp/
+  sbekit generate --lang java car.xml -o car-java --java-package com.example.car
   sbekit generate --lang c car.xml -o car-c                 # C library car-c/
   sbekit generate --crate-name my-codecs car.sbeir -o my-codecs
   sbekit generate --rustfmt --keywords suffix car.xml -o car-sbe";
@@ -39,8 +43,8 @@ Examples:
 #[command(after_help = AFTER_HELP)]
 pub struct GenerateArgs {
     /// Target language: `rust` (a crate, or a module with --module), `typescript` (`ts`) for
-    /// an npm package, `cpp` (`c++`) for a header-only C++17 library, or `c` for a header-only
-    /// C11 library.
+    /// an npm package, `cpp` (`c++`) for a header-only C++17 library, `java` for a Maven
+    /// module, or `c` for a header-only C11 library.
     #[arg(long, default_value = "rust")]
     lang: String,
     /// The schema: SBE XML or a `.sbeir` IR file.
@@ -66,6 +70,9 @@ pub struct GenerateArgs {
     /// and prettyplease's layout, if rustfmt cannot run).
     #[arg(long)]
     rustfmt: bool,
+    /// The Java package of `--lang java` (default: the schema's package, made a Java name).
+    #[arg(long)]
+    java_package: Option<String>,
     /// Retired: the output no longer needs rustfmt (accepted, with a note, for old scripts).
     #[arg(long, hide = true, conflicts_with = "rustfmt")]
     no_rustfmt: bool,
@@ -82,9 +89,15 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.lang == "c" {
         return c(&args);
     }
+    if args.lang == "java" {
+        return java(&args);
+    }
+    if args.java_package.is_some() {
+        return Err(Failure::usage("--java-package goes with --lang java"));
+    }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', or 'c')",
+            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', 'java' or 'c')",
             args.lang
         )));
     }
@@ -176,5 +189,24 @@ fn c(args: &GenerateArgs) -> Result<ExitCode, Failure> {
     sbekit_codegen_c::write_package(&layout, &args.out, &opts)
         .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
     eprintln!("wrote {} (C library)", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--lang java`: a Maven module in `args.out` (`--java-package` sets the package).
+fn java(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    let opts = sbekit_codegen_java::Options {
+        package: args.java_package.clone(),
+    };
+    if let Some(p) = &opts.package {
+        if !sbekit_codegen_java::valid_package(p) {
+            return Err(Failure::usage(format_args!(
+                "--java-package {p}: not a Java package name (dot-separated identifiers, no keywords)"
+            )));
+        }
+    }
+    sbekit_codegen_java::write_package(&layout, &args.out, &opts)
+        .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
+    eprintln!("wrote {} (Maven module)", args.out.display());
     Ok(ExitCode::SUCCESS)
 }

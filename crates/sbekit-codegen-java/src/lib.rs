@@ -1,0 +1,253 @@
+//! Java code generation for SBE schemas.
+//!
+//! [`generate`] renders a schema's codec plan ([`sbekit_plan::Plan`]) as a Maven module
+//! (`pom.xml`, Java 17, Agrona [`AGRONA_VERSION`] pinned) with sources under
+//! `src/main/java/<package path>/`: flyweights over Agrona's `DirectBuffer` and
+//! `MutableDirectBuffer`. A message decoder's `wrap` walks the plan's [`sbekit_plan::Check`]s
+//! once (every block length, group count and var-data length) and throws the package's
+//! `SbeDecodeException` (kind, byte offset, element path) for malformed input; after it,
+//! accessors read fixed offsets without further checks. Encoders are fluent, keep group counts,
+//! enforce the section order and write skipped sections empty. `appendJson(StringBuilder)`
+//! prints what `sbekit decode` prints. `src/test/java/<package path>/SbeConformance.java` is the
+//! program `sbekit conformance --lang java` runs.
+//!
+//! Offsets, versions and validation all come from the plan: the generator never reads the
+//! layout or IR tokens.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod fields;
+mod json;
+mod messages;
+mod names;
+mod package;
+mod prim;
+mod types;
+
+use sbekit_plan::Plan;
+use std::path::{Path, PathBuf};
+
+pub use names::java_package;
+
+/// The Agrona release generated modules depend on (pinned in their `pom.xml`; Java 17+).
+pub const AGRONA_VERSION: &str = "2.6.0";
+
+/// Generation options.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The Java package (default: [`java_package`] of the schema's package).
+    pub package: Option<String>,
+}
+
+/// One generated file: a path relative to the output directory and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// Path inside the output directory (`src/main/java/baseline/CarDecoder.java`).
+    pub path: PathBuf,
+    /// File contents.
+    pub text: String,
+}
+
+/// Why code could not be generated.
+#[derive(Debug)]
+pub enum GenError {
+    /// The schema's codec plan could not be built.
+    Plan(sbekit_plan::PlanError),
+    /// The package given is not a Java package name.
+    Package(String),
+}
+
+impl std::fmt::Display for GenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenError::Plan(e) => write!(f, "{e}"),
+            GenError::Package(p) => write!(
+                f,
+                "`{p}` is not a Java package name (dot-separated identifiers, no keywords)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GenError {}
+
+/// True if `p` is a valid Java package name: dot-separated identifiers, none a keyword.
+pub fn valid_package(p: &str) -> bool {
+    !p.is_empty()
+        && p.split('.').all(|s| {
+            let mut cs = s.chars();
+            cs.next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+                && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+                && !sbekit_plan::Language::Java.is_reserved(s)
+                && !matches!(s, "true" | "false" | "null" | "_")
+        })
+}
+
+/// Generates the module's files from a codec plan.
+pub fn generate(plan: &Plan, opts: &Options) -> Result<Vec<GeneratedFile>, GenError> {
+    if let Some(p) = &opts.package {
+        if !valid_package(p) {
+            return Err(GenError::Package(p.clone()));
+        }
+    }
+    let n = names::Names::new(plan, opts);
+    let ctx = Ctx { plan, n: &n };
+    let dir = n.package.replace('.', "/");
+    let main = format!("src/main/java/{dir}");
+    let test = format!("src/test/java/{dir}");
+    let mut out = Vec::new();
+    let mut file = |p: String, text: String| {
+        out.push(GeneratedFile {
+            path: PathBuf::from(p),
+            text,
+        })
+    };
+    file("pom.xml".into(), package::pom(&ctx));
+    file("README.md".into(), package::readme(&ctx));
+    for (name, text) in RUNTIME {
+        file(
+            format!("{main}/{name}"),
+            text.replace("__PACKAGE__", &n.package),
+        );
+    }
+    file(format!("{main}/SbeSchema.java"), types::schema(&ctx));
+    for (name, text) in types::types(&ctx) {
+        file(format!("{main}/{name}.java"), text);
+    }
+    for (name, text) in messages::messages(&ctx) {
+        file(format!("{main}/{name}.java"), text);
+    }
+    file(
+        format!("{main}/SbeDispatcher.java"),
+        package::dispatcher(&ctx),
+    );
+    file(
+        format!("{test}/SbeConformance.java"),
+        package::conformance(&ctx),
+    );
+    Ok(out)
+}
+
+/// The package-independent Java sources every module carries (`__PACKAGE__` is replaced).
+const RUNTIME: [(&str, &str); 4] = [
+    (
+        "SbeDecodeException.java",
+        include_str!("../runtime/SbeDecodeException.java"),
+    ),
+    (
+        "SbeEncodeException.java",
+        include_str!("../runtime/SbeEncodeException.java"),
+    ),
+    (
+        "SbeMessageDecoder.java",
+        include_str!("../runtime/SbeMessageDecoder.java"),
+    ),
+    ("SbeJson.java", include_str!("../runtime/SbeJson.java")),
+];
+
+/// Generates the module's files from a layout (through its plan).
+pub fn generate_layout(
+    layout: &sbekit_ir::layout::Layout,
+    opts: &Options,
+) -> Result<Vec<GeneratedFile>, GenError> {
+    let plan = Plan::new(layout).map_err(GenError::Plan)?;
+    generate(&plan, opts)
+}
+
+/// Writes the module into `dir` (created if needed).
+pub fn write_package(
+    layout: &sbekit_ir::layout::Layout,
+    dir: &Path,
+    opts: &Options,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    for f in generate_layout(layout, opts)? {
+        let path = dir.join(&f.path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, f.text)?;
+    }
+    Ok(())
+}
+
+/// The Agrona jar in the local Maven repository (`~/.m2`), if it is there.
+pub fn agrona_jar() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME")?;
+    let p = Path::new(&home).join(format!(
+        ".m2/repository/org/agrona/agrona/{v}/agrona-{v}.jar",
+        v = AGRONA_VERSION
+    ));
+    p.is_file().then_some(p)
+}
+
+/// What the emitters share: the plan and the names chosen for it.
+pub(crate) struct Ctx<'a> {
+    pub plan: &'a Plan,
+    pub n: &'a names::Names,
+}
+
+/// A text buffer with indentation.
+#[derive(Default)]
+pub(crate) struct Out {
+    pub s: String,
+    indent: usize,
+}
+
+impl Out {
+    /// Writes one line; a line ending in `{` indents the next, one starting with `}` outdents.
+    pub fn line(&mut self, text: &str) {
+        let t = text.trim();
+        if t.starts_with('}') {
+            self.indent = self.indent.saturating_sub(1);
+        }
+        if !t.is_empty() {
+            for _ in 0..self.indent {
+                self.s.push_str("    ");
+            }
+            self.s.push_str(t);
+        }
+        self.s.push('\n');
+        if t.ends_with('{') {
+            self.indent += 1;
+        }
+    }
+
+    /// Writes one line at the current indentation, whatever it starts or ends with.
+    fn raw(&mut self, t: &str) {
+        for _ in 0..self.indent {
+            self.s.push_str("    ");
+        }
+        self.s.push_str(t);
+        self.s.push('\n');
+    }
+
+    /// Writes a Javadoc comment (HTML-escaped: descriptions are text).
+    pub fn doc(&mut self, text: &str) {
+        let lines: Vec<String> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                l.replace('&', "&amp;")
+                    .replace("*/", "*&#47;")
+                    .replace('@', "&#64;")
+                    .replace('\\', "&#92;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;")
+            })
+            .collect();
+        match lines.as_slice() {
+            [] => {}
+            [one] => self.raw(&format!("/** {one} */")),
+            many => {
+                self.raw("/**");
+                for l in many {
+                    self.raw(&format!(" * {l}"));
+                }
+                self.raw(" */");
+            }
+        }
+    }
+}
