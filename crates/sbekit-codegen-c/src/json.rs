@@ -3,7 +3,7 @@
 //! generated encoders, at its acting version). Together they are what `sbekit conformance`
 //! checks.
 
-use crate::fields::{getter_optional, is_array, nullable, value_type};
+use crate::fields::{is_array, value_type};
 use crate::names::{BodyNames, FieldNames};
 use crate::prim::{c_str, cty, is_float, is_signed, literal};
 use crate::types::gated_members;
@@ -322,7 +322,7 @@ fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         let get = &n.get;
         if let Some((t, len)) = is_array(f) {
             let v = value_json(ctx, f, "x");
-            if getter_optional(f) {
+            if f.may_be_absent() {
                 o.line(&format!(
                     "{{ {} x[{len}]; if ({get}(d, x)) {{ {v} }} else {{ {} }} }}",
                     cty(t),
@@ -335,7 +335,7 @@ fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         }
         let vt = value_type(ctx, f);
         let v = value_json(ctx, f, "x");
-        if getter_optional(f) {
+        if f.may_be_absent() {
             o.line(&format!(
                 "{{ {vt} x; if ({get}(d, &x)) {{ {v} }} else {{ {} }} }}",
                 put_s(&fixed)
@@ -355,7 +355,7 @@ fn fields_copy(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         match &f.kind {
             Kind::Composite { ty } => {
                 let c = &ctx.n.comps[ty];
-                if getter_optional(f) {
+                if f.may_be_absent() {
                     o.line(&format!(
                         "{{ {} x; if ({get}(d, &x)) {}_sbe_copy(&x, {set}(e)); }}",
                         c.dec, c.dec
@@ -382,7 +382,7 @@ fn fields_copy(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
             Kind::Prim(p) if p.len != 1 => {
                 let t = cty(p.ty);
                 let len = p.len;
-                if getter_optional(f) {
+                if f.may_be_absent() {
                     o.line(&format!(
                         "{{ {t} x[{len}]; if ({get}(d, x)) {set}(e, x); }}"
                     ));
@@ -392,12 +392,12 @@ fn fields_copy(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
             }
             _ => {
                 let vt = value_type(ctx, f);
-                if nullable(f) {
+                if f.is_nullable() {
                     let null = n.set_null.clone().unwrap_or_default();
                     o.line(&format!(
                         "{{ {vt} x; if ({get}(d, &x)) {set}(e, x); else {null}(e); }}"
                     ));
-                } else if getter_optional(f) {
+                } else if f.may_be_absent() {
                     o.line(&format!("{{ {vt} x; if ({get}(d, &x)) {set}(e, x); }}"));
                 } else {
                     o.line(&format!("{set}(e, {get}(d));"));

@@ -186,7 +186,7 @@ fn fields(top: &mut Scope, dec: &str, enc: &str, fs: &[sbekit_plan::Field]) -> V
     fs.iter()
         .map(|f| {
             let m = s.take(&snake(&f.name));
-            let nullable = crate::fields::nullable(f);
+            let nullable = f.is_nullable();
             let raw = match &f.kind {
                 Kind::Prim(p) if p.ty == sbekit_ir::PrimitiveType::Char && p.len != 1 => {
                     Some(s.take(&format!("{m}_raw")))

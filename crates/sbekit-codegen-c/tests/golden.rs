@@ -20,27 +20,7 @@ fn check(schema: &str, golden: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
         .join(golden);
-    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("golden dir");
-        std::fs::write(&path, &text).expect("write golden");
-        return;
-    }
-    let want = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
-    if want != text {
-        let line = want
-            .lines()
-            .zip(text.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or_else(|| want.lines().count().min(text.lines().count()));
-        panic!(
-            "generated code for {schema} differs from {} at line {}:\n  golden:    {}\n  generated: {}\n(UPDATE_GOLDEN=1 rewrites the golden file)",
-            path.display(),
-            line + 1,
-            want.lines().nth(line).unwrap_or("<end>"),
-            text.lines().nth(line).unwrap_or("<end>"),
-        );
-    }
+    sbekit_testdata::check_golden(&path, &text, schema);
 }
 
 #[test]
