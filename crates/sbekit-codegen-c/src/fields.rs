@@ -2,8 +2,9 @@
 //! types.
 //!
 //! A getter reads at `base + offset` (its block or composite start) and knows the acting version
-//! `d->av`. One that may find nothing (an optional value holding its null, a field newer than the
-//! acting version) returns `bool` (present) and writes the value through its last argument. A
+//! `d->av`. One that may find nothing ([`sbekit_plan::Field::may_be_absent`]: an optional value
+//! holding its null, a field newer than the acting version) returns `bool` (present) and writes
+//! the value through its last argument. A
 //! setter writes at `base + offset` after its guard (the block may not have been reserved, when
 //! the buffer was too small).
 
@@ -12,25 +13,6 @@ use crate::prim::{c_bytes, c_str, cty, is_null, literal, load, store};
 use crate::{Ctx, Out};
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
 use sbekit_plan::{Field, Kind};
-
-/// True when the getter returns presence: the field is newer than version 0, or it is an
-/// optional scalar or enum (absent when it holds its null value).
-pub fn getter_optional(f: &Field) -> bool {
-    !f.is_constant() && (f.since > 0 || nullable(f))
-}
-
-/// True when the field's value type itself has a null (optional scalars and enums): the encoder
-/// has a `_null` setter.
-pub fn nullable(f: &Field) -> bool {
-    if f.is_constant() || f.presence != sbekit_ir::Presence::Optional {
-        return false;
-    }
-    match &f.kind {
-        Kind::Prim(p) => p.len == 1,
-        Kind::Enum { optional, .. } => *optional,
-        _ => false,
-    }
-}
 
 /// True for a numeric array (getters and setters take `T v[N]`).
 pub fn is_array(f: &Field) -> Option<(P, usize)> {
@@ -77,7 +59,7 @@ fn const_bytes(v: &PrimitiveValue) -> Vec<u8> {
 }
 
 /// True when a constant prints as text (a `sbekit_str` getter).
-pub fn const_is_text(f: &Field) -> bool {
+fn const_is_text(f: &Field) -> bool {
     match &f.kind {
         Kind::Prim(p) if f.is_constant() => {
             let v = p.constant.clone().unwrap_or(p.null.clone());
@@ -135,7 +117,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, d: &str, base: 
         }
         _ => {}
     }
-    let opt = getter_optional(f);
+    let opt = f.may_be_absent();
     doc(o, f, "field");
     if let Some((t, len)) = is_array(f) {
         let ret = if opt { "bool" } else { "void" };
@@ -181,7 +163,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, d: &str, base: 
             ret(o, &format!("sbekit_until_nul({ptr}, {})", p.len));
         }
         Kind::Prim(p) => {
-            if nullable(f) {
+            if f.is_nullable() {
                 o.line(&format!("const {vt} x = {};", load(ctx, p.ty, &ptr)));
                 o.line(&format!(
                     "if ({}) return false;",
@@ -194,7 +176,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, d: &str, base: 
         }
         Kind::Enum { ty, .. } => {
             let e = &ctx.plan.enums[ty];
-            if nullable(f) {
+            if f.is_nullable() {
                 o.line(&format!("const {vt} x = {};", load(ctx, e.ty, &ptr)));
                 o.line(&format!(
                     "if ({}) return false;",

@@ -46,14 +46,6 @@ fn since_cond(since: u32, av: &str) -> Option<String> {
     (since > 0).then(|| format!("{av} >= {since}u"))
 }
 
-/// Where a section's data starts: after a var-data length prefix, or a group's dimensions.
-fn data_offset(s: &Section) -> usize {
-    match s {
-        Section::Var { data_offset, .. } => *data_offset,
-        Section::Group { dim_size, .. } => *dim_size,
-    }
-}
-
 /// The text of `messages.h`.
 pub fn messages_h(ctx: &Ctx) -> String {
     let mut o = Out::default();
@@ -73,18 +65,8 @@ pub fn messages_h(ctx: &Ctx) -> String {
     o.s
 }
 
-fn groups(b: &Body) -> Vec<(&Section, &Body)> {
-    b.sections
-        .iter()
-        .filter_map(|s| match s {
-            Section::Group { body, .. } => Some((s, body.as_ref())),
-            Section::Var { .. } => None,
-        })
-        .collect()
-}
-
 fn message(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
-    for ((s, gb), cn) in groups(&m.body).into_iter().zip(&n.children) {
+    for ((_, s, gb), cn) in m.body.groups().zip(&n.children) {
         group_types(o, ctx, s, gb, cn);
     }
     decoder(o, ctx, &m.body, n, Some(m));
@@ -92,7 +74,7 @@ fn message(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
 }
 
 fn group_types(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
-    for ((cs, gb), cn) in groups(b).into_iter().zip(&n.children) {
+    for ((_, cs, gb), cn) in b.groups().zip(&n.children) {
         group_types(o, ctx, cs, gb, cn);
     }
     decoder(o, ctx, b, n, None);
@@ -190,7 +172,7 @@ fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
                 text,
                 ..
             } => {
-                let l = data_offset(s);
+                let l = s.data_offset();
                 let (what, ret, cast) = if *text {
                     ("text (a view of the buffer)", "sbekit_str", "(const char*)")
                 } else {
@@ -240,7 +222,7 @@ fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
                 format!("q = {}_sbe_end(b, q, av);", cn.iter)
             }
             Section::Var { len, .. } => {
-                let l = data_offset(s);
+                let l = s.data_offset();
                 format!("q += {l} + {};", slot_load(ctx, len, "b + q"))
             }
         };
@@ -411,10 +393,13 @@ fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
             o.line(&format!("budget -= {cnt};"));
             o.line("}");
             if entry.is_empty() {
-                o.line(&format!(
-                    "if ({bl} != 0 && {cnt} > (n - q) / {bl}) {}",
-                    err("TRUNCATED", "q", path)
-                ));
+                // Narrow slots: the product cannot overflow 64 bits, so no division.
+                let test = if block_length.width() <= 4 && count.width() <= 4 {
+                    format!("(uint64_t){bl} * {cnt} > (uint64_t)(n - q)")
+                } else {
+                    format!("{bl} != 0 && {cnt} > (n - q) / {bl}")
+                };
+                o.line(&format!("if ({test}) {}", err("TRUNCATED", "q", path)));
                 o.line(&format!("q += {bl} * {cnt};"));
             } else {
                 o.line(&format!("for ({i} = 0; {i} < {cnt}; ++{i}) {{"));
@@ -732,7 +717,7 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
                 name, since, len, ..
             } => {
                 let vpath = format!("{path}.{name}");
-                let l = data_offset(s);
+                let l = s.data_offset();
                 o.doc(&format!("Writes the `{name}` data (`len` bytes at `v`)."));
                 o.line(&format!(
                     "static inline void {sname}({e}* e, const void* v, size_t len) {{"
@@ -782,7 +767,7 @@ fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message
             }
             Section::Var { name, .. } => {
                 let vpath = format!("{path}.{name}");
-                let l = data_offset(s);
+                let l = s.data_offset();
                 format!("(void)sbekit_cursor_take({cur}, {l}, {});", c_str(&vpath))
             }
         };

@@ -28,7 +28,8 @@ const MEMBERS: &[&str] = &[
 pub fn package_prefix(package: &str) -> String {
     let s = sbekit_plan::names::snake(&package.replace('.', "_"));
     let s = s.trim_start_matches('_').to_string();
-    let s = if s.is_empty() {
+    // A package with no letters or digits at all (snake case would name it `field`).
+    let s = if s.is_empty() || sbekit_plan::names::words(package).is_empty() {
         "schema".to_string()
     } else {
         s
@@ -185,7 +186,7 @@ fn fields(top: &mut Scope, dec: &str, enc: &str, fs: &[sbekit_plan::Field]) -> V
     fs.iter()
         .map(|f| {
             let m = s.take(&snake(&f.name));
-            let nullable = crate::fields::nullable(f);
+            let nullable = f.is_nullable();
             let raw = match &f.kind {
                 Kind::Prim(p) if p.ty == sbekit_ir::PrimitiveType::Char && p.len != 1 => {
                     Some(s.take(&format!("{m}_raw")))
@@ -392,5 +393,32 @@ impl Names {
             comps,
             msgs,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_are_c_identifiers_clear_of_keywords_and_the_runtime() {
+        assert_eq!(
+            package_prefix("uk.co.real_logic.sbe.benchmarks"),
+            "uk_co_real_logic_sbe_benchmarks"
+        );
+        assert_eq!(package_prefix("b3.umdf.mbo.sbe"), "b3_umdf_mbo_sbe");
+        assert_eq!(package_prefix("int"), "int_sbe");
+        assert_eq!(package_prefix("sbekit"), "sbekit_sbe");
+        assert_eq!(package_prefix("sbekit.x"), "sbekit_x_sbe");
+        assert_eq!(package_prefix("9lives"), "sbe_9lives");
+        assert_eq!(package_prefix("..."), "schema");
+    }
+
+    #[test]
+    fn scopes_hand_out_unique_names() {
+        let mut s = Scope::with(&["count"]);
+        assert_eq!(s.take("count"), "count_");
+        assert_eq!(s.take("count"), "count__");
+        assert_eq!(s.take("speed"), "speed");
     }
 }

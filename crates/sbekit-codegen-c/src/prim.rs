@@ -86,15 +86,12 @@ pub fn ulit(v: u64) -> String {
     }
 }
 
-/// The decimal digits of an integer value of type `ty` (its wire bits, read as `ty`).
+/// The decimal digits of an integer value of type `ty` (its wire bits, read as `ty`): what
+/// `sbekit decode` prints for it ([`sbekit_plan::json::value`]), or a char's code.
 pub fn int_digits(v: &PrimitiveValue, ty: P) -> String {
-    let bits = wire_bits(v, ty);
     match ty {
-        P::Int8 => (bits as u8 as i8).to_string(),
-        P::Int16 => (bits as u16 as i16).to_string(),
-        P::Int32 => (bits as u32 as i32).to_string(),
-        P::Int64 => (bits as i64).to_string(),
-        _ => bits.to_string(),
+        P::Char => wire_bits(v, P::Char).to_string(),
+        _ => sbekit_plan::json::value(v, ty),
     }
 }
 
