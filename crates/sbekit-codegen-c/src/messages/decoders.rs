@@ -1,0 +1,458 @@
+//! The decoders of `messages.h`: per message and entry the decoder type, `decode` (the plan's checks, run once) and per group the iterator.
+
+use super::*;
+
+pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
+    let k = b.sections.len();
+    let d = &n.dec;
+    let desc = b.description.clone().unwrap_or_else(|| match msg {
+        Some(m) => format!("Reads a `{}` message (template id {}).", b.name, m.id),
+        None => format!("One entry of the `{}` group.", n.path),
+    });
+    o.doc(&desc);
+    if msg.is_some() {
+        o.doc(&format!(
+            "Filled by `{d}_decode`, which checks the whole message once; accessors then cannot fail."
+        ));
+    }
+    o.line(&format!("typedef struct {d} {{"));
+    o.doc("Internal: the buffer (the start of the message).");
+    o.line("const uint8_t* b;");
+    o.doc("Internal: where the block starts.");
+    o.line("size_t p;");
+    o.doc("Internal: the block length on the wire.");
+    o.line("size_t bl;");
+    o.doc("Internal: where the body ends (nested groups and var data included).");
+    o.line("size_t end;");
+    o.doc("Internal: the acting version.");
+    o.line("uint64_t av;");
+    o.doc("Internal: where each section starts, then the end.");
+    o.line(&format!("size_t sec[{}];", k + 1));
+    o.line(&format!("}} {d};"));
+    o.line("");
+    // Group iterators are declared before the entry decoders that use them (children first).
+    o.doc("The schema version the writer used (from the message header).");
+    o.line(&format!(
+        "static inline uint64_t {d}_acting_version(const {d}* d) {{ return d->av; }}"
+    ));
+    o.doc("The block length on the wire.");
+    o.line(&format!(
+        "static inline size_t {d}_block_length(const {d}* d) {{ return d->bl; }}"
+    ));
+    if msg.is_some() {
+        o.doc("Bytes from the start of the header to the end of the message.");
+        o.line(&format!(
+            "static inline size_t {d}_encoded_length(const {d}* d) {{ return d->end; }}"
+        ));
+    } else {
+        o.doc("Bytes of this entry, nested groups and var data included.");
+        o.line(&format!(
+            "static inline size_t {d}_encoded_length(const {d}* d) {{ return d->end - d->p; }}"
+        ));
+    }
+    o.doc("The buffer (the start of the message).");
+    o.line(&format!(
+        "static inline const uint8_t* {d}_buffer(const {d}* d) {{ return d->b; }}"
+    ));
+    for (f, fname) in b.fields.iter().zip(&n.fields) {
+        getter(o, ctx, f, fname, d, "d->b + d->p");
+    }
+    let mut gi = 0;
+    for (i, (s, sn)) in b.sections.iter().zip(&n.sections).enumerate() {
+        let sname = &sn.get;
+        match s {
+            Section::Group {
+                name,
+                description,
+                since,
+                ..
+            } => {
+                let cn = &n.children[gi];
+                gi += 1;
+                o.doc(description.as_deref().unwrap_or(&format!(
+                    "The entries of the `{name}` group: `{} e; {} it = {sname}(d); while ({}_next(&it, &e)) ...`.",
+                    cn.dec, cn.iter, cn.iter
+                )));
+                if *since > 0 {
+                    o.doc(&format!(
+                        "Since schema version {since}: no entries when the acting version is older."
+                    ));
+                }
+                let present = since_cond(*since, "d->av").unwrap_or_else(|| "true".into());
+                o.line(&format!(
+                    "static inline {} {sname}(const {d}* d) {{ return {}_sbe_at(d->b, d->sec[{i}], d->av, {present}); }}",
+                    cn.iter, cn.iter
+                ));
+            }
+            Section::Var {
+                name,
+                description,
+                since,
+                text,
+                ..
+            } => {
+                let l = s.data_offset();
+                let (what, ret, cast) = if *text {
+                    ("text (a view of the buffer)", "sbekit_str", "(const char*)")
+                } else {
+                    ("bytes (a view of the buffer)", "sbekit_bytes", "")
+                };
+                o.doc(
+                    description
+                        .as_deref()
+                        .unwrap_or(&format!("The `{name}` variable-length {what}.")),
+                );
+                if *since > 0 {
+                    o.doc(&format!(
+                        "Since schema version {since}: empty when the acting version is older."
+                    ));
+                }
+                o.line(&format!("static inline {ret} {sname}(const {d}* d) {{"));
+                o.line(&format!("{ret} v;"));
+                if *since > 0 {
+                    o.line(&format!(
+                        "if (d->av < {since}u) {{ v.data = NULL; v.len = 0; return v; }}"
+                    ));
+                }
+                o.line(&format!("v.data = {cast}(d->b + d->sec[{i}] + {l});"));
+                o.line(&format!("v.len = d->sec[{}] - d->sec[{i}] - {l};", i + 1));
+                o.line("return v;");
+                o.line("}");
+            }
+        }
+    }
+    // The trusted walk: the message was checked, so this only locates the sections.
+    o.doc("Internal: a decoder of the checked body at `p` (block of `bl` bytes).");
+    o.line(&format!(
+        "static inline void {d}_sbe_at({d}* d, const uint8_t* b, size_t p, size_t bl, uint64_t av) {{"
+    ));
+    o.line("size_t q = p + bl;");
+    o.line("d->b = b;");
+    o.line("d->p = p;");
+    o.line("d->bl = bl;");
+    o.line("d->av = av;");
+    let mut gi = 0;
+    for (i, s) in b.sections.iter().enumerate() {
+        o.line(&format!("d->sec[{i}] = q;"));
+        let step = match s {
+            Section::Group { .. } => {
+                let cn = &n.children[gi];
+                gi += 1;
+                format!("q = {}_sbe_end(b, q, av);", cn.iter)
+            }
+            Section::Var { len, .. } => {
+                let l = s.data_offset();
+                format!("q += {l} + {};", slot_load(ctx, len, "b + q"))
+            }
+        };
+        match since_cond(s.since(), "av") {
+            Some(c) => o.line(&format!("if ({c}) {step}")),
+            None => o.line(&step),
+        }
+    }
+    o.line(&format!("d->sec[{k}] = q;"));
+    o.line("d->end = q;");
+    o.line("(void)av;");
+    o.line("}");
+    if let Some(m) = msg {
+        decode_fn(o, ctx, m, n);
+    }
+    o.line("");
+}
+
+/// `decode`: the plan's checks, in wire order, then the decoder filled in.
+pub(super) fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
+    let d = &n.dec;
+    let name = &m.body.name;
+    o.doc("Checks the message at the start of `b` (`n` bytes, header included) once: header, block lengths, every group count and var-data length. Returns 0 and fills `d` on success (accessors then cannot fail); otherwise an `sbekit_kind`, with the kind, byte offset and element path in `err` (when not NULL).");
+    o.line(&format!(
+        "static inline int {d}_decode({d}* d, const uint8_t* b, size_t n, sbekit_error* err) {{"
+    ));
+    let mut hdr = 0;
+    let mut sec = 0;
+    let has_groups = m.checks.iter().any(|c| matches!(c, Check::Group { .. }));
+    let mut root = false;
+    for c in &m.checks {
+        match c {
+            Check::Header { size } => {
+                hdr = *size;
+                o.line(&format!("if (n < {size}) {}", err("TRUNCATED", "0", name)));
+            }
+            // A constant schema id is not on the wire: it is the schema's by definition.
+            Check::SchemaId { .. } if ctx.plan.header.schema_id.is_constant() => {}
+            Check::SchemaId { slot, expected } => o.line(&format!(
+                "if ({} != {}) {}",
+                slot_load(ctx, slot, "b"),
+                ulit(*expected),
+                err("WRONG_SCHEMA_ID", &slot.offset.to_string(), name)
+            )),
+            Check::TemplateId { slot, expected } => o.line(&format!(
+                "if ({} != {}) {}",
+                header_value(ctx, &ctx.plan.header.template_id, slot, "b"),
+                ulit(*expected),
+                err("WRONG_TEMPLATE_ID", &slot.offset.to_string(), name)
+            )),
+            Check::RootBlock {
+                block_length,
+                version,
+                required,
+            } => {
+                root = true;
+                o.line(&format!(
+                    "const size_t bl = {};",
+                    header_value(ctx, &ctx.plan.header.block_length, block_length, "b")
+                ));
+                o.line(&format!(
+                    "const uint64_t av = (uint64_t)({});",
+                    header_value(ctx, &ctx.plan.header.version, version, "b")
+                ));
+                o.line("size_t q;");
+                if has_groups {
+                    o.doc("Entries of empty-block groups cost work but no bytes: bounded as `sbekit decode` bounds them.");
+                    o.line("size_t budget = SBEKIT_MAX_EMPTY_ENTRIES;");
+                }
+                if let Some(req) = required_expr(required, "av") {
+                    o.line(&format!(
+                        "if (bl < {req}) {}",
+                        err(
+                            "BLOCK_LENGTH_TOO_SHORT",
+                            &block_length.offset.to_string(),
+                            name
+                        )
+                    ));
+                }
+                o.line(&format!(
+                    "if (n - {hdr} < bl) {}",
+                    err("TRUNCATED", &hdr.to_string(), name)
+                ));
+                o.line(&format!("q = {hdr} + bl;"));
+            }
+            Check::Group { .. } | Check::VarData { .. } => {
+                o.line(&format!("d->sec[{sec}] = q;"));
+                sec += 1;
+                section_check(o, ctx, c, 1);
+            }
+        }
+    }
+    if !root {
+        // Every plan has a root block check; without one there is nothing to decode.
+        o.line("(void)d;");
+        o.line(&err("TRUNCATED", "0", name));
+    } else {
+        o.line(&format!("d->sec[{sec}] = q;"));
+        o.line("d->b = b;");
+        o.line(&format!("d->p = {hdr};"));
+        o.line("d->bl = bl;");
+        o.line("d->av = av;");
+        o.line("d->end = q;");
+        o.line("(void)err;");
+        o.line("return 0;");
+    }
+    o.line("}");
+}
+
+/// The checks of one section at `q`.
+pub(super) fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
+    match c {
+        Check::Group {
+            path,
+            since,
+            dim_size,
+            block_length,
+            count,
+            required,
+            entry,
+            ..
+        } => {
+            let (bl, cnt, i) = (
+                format!("bl{depth}"),
+                format!("c{depth}"),
+                format!("i{depth}"),
+            );
+            match since_cond(*since, "av") {
+                Some(c) => o.line(&format!("if ({c}) {{")),
+                None => o.line("{"),
+            }
+            o.line(&format!("size_t {bl}, {cnt};"));
+            if !entry.is_empty() {
+                o.line(&format!("size_t {i};"));
+            }
+            o.line(&format!(
+                "if (n - q < {dim_size}) {}",
+                err("TRUNCATED", "q", path)
+            ));
+            o.line(&format!(
+                "{bl} = {};",
+                slot_load(ctx, block_length, "b + q")
+            ));
+            o.line(&format!("{cnt} = {};", slot_load(ctx, count, "b + q")));
+            if count.max != u64::MAX {
+                o.line(&format!(
+                    "if ({cnt} > {}) {}",
+                    ulit(count.max),
+                    err("INVALID_DIMENSION", &format!("q + {}", count.offset), path)
+                ));
+            }
+            if let Some(req) = required_expr(required, "av") {
+                o.line(&format!(
+                    "if ({bl} < {req}) {}",
+                    err(
+                        "BLOCK_LENGTH_TOO_SHORT",
+                        &format!("q + {}", block_length.offset),
+                        path
+                    )
+                ));
+            }
+            o.line(&format!("q += {dim_size};"));
+            o.line(&format!("if ({bl} == 0) {{"));
+            o.line(&format!(
+                "if ({cnt} > budget) {}",
+                err("EMPTY_ENTRY_BUDGET", "q", path)
+            ));
+            o.line(&format!("budget -= {cnt};"));
+            o.line("}");
+            if entry.is_empty() {
+                // Narrow slots: the product cannot overflow 64 bits, so no division.
+                let test = if block_length.width() <= 4 && count.width() <= 4 {
+                    format!("(uint64_t){bl} * {cnt} > (uint64_t)(n - q)")
+                } else {
+                    format!("{bl} != 0 && {cnt} > (n - q) / {bl}")
+                };
+                o.line(&format!("if ({test}) {}", err("TRUNCATED", "q", path)));
+                o.line(&format!("q += {bl} * {cnt};"));
+            } else {
+                o.line(&format!("for ({i} = 0; {i} < {cnt}; ++{i}) {{"));
+                o.line(&format!(
+                    "if (n - q < {bl}) {}",
+                    err("TRUNCATED", "q", path)
+                ));
+                o.line(&format!("q += {bl};"));
+                for e in entry {
+                    section_check(o, ctx, e, depth + 1);
+                }
+                o.line("}");
+            }
+            o.line("}");
+        }
+        Check::VarData {
+            path,
+            since,
+            length,
+            data_offset,
+        } => {
+            let l = *data_offset;
+            let len = format!("l{depth}");
+            match since_cond(*since, "av") {
+                Some(c) => o.line(&format!("if ({c}) {{")),
+                None => o.line("{"),
+            }
+            o.line(&format!("size_t {len};"));
+            o.line(&format!("if (n - q < {l}) {}", err("TRUNCATED", "q", path)));
+            o.line(&format!("{len} = {};", slot_load(ctx, length, "b + q")));
+            if length.max != u64::MAX {
+                o.line(&format!(
+                    "if ({len} > {}) {}",
+                    ulit(length.max),
+                    err("INVALID_DIMENSION", &format!("q + {}", length.offset), path)
+                ));
+            }
+            o.line(&format!(
+                "if (n - q - {l} < {len}) {}",
+                err("TRUNCATED", &format!("q + {l}"), path)
+            ));
+            o.line(&format!("q += {l} + {len};"));
+            o.line("}");
+        }
+        _ => {}
+    }
+}
+
+pub(super) fn iter(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
+    let Section::Group {
+        dim_size,
+        block_len,
+        count,
+        ..
+    } = s
+    else {
+        return;
+    };
+    let (it, d) = (&n.iter, &n.dec);
+    o.doc(&format!(
+        "The entries of the `{}` group: `{it}_next` fills a `{d}` per entry.",
+        n.path
+    ));
+    o.line(&format!("typedef struct {it} {{"));
+    o.doc("Internal: the buffer.");
+    o.line("const uint8_t* b;");
+    o.doc("Internal: where the next entry starts.");
+    o.line("size_t p;");
+    o.doc("Internal: the entries' block length.");
+    o.line("size_t bl;");
+    o.doc("Internal: the number of entries.");
+    o.line("size_t n;");
+    o.doc("Internal: entries read so far.");
+    o.line("size_t i;");
+    o.doc("Internal: the acting version.");
+    o.line("uint64_t av;");
+    o.line(&format!("}} {it};"));
+    o.doc("The number of entries.");
+    o.line(&format!(
+        "static inline size_t {it}_count(const {it}* it) {{ return it->n; }}"
+    ));
+    o.doc("Fills `e` with the next entry and returns true, or returns false after the last.");
+    o.line(&format!(
+        "static inline bool {it}_next({it}* it, {d}* e) {{"
+    ));
+    o.line("if (it->i >= it->n) return false;");
+    o.line(&format!("{d}_sbe_at(e, it->b, it->p, it->bl, it->av);"));
+    o.line("it->p = e->end;");
+    o.line("++it->i;");
+    o.line("return true;");
+    o.line("}");
+    o.doc("Internal: the checked group at `p`, or no entries when it is absent.");
+    o.line(&format!(
+        "static inline {it} {it}_sbe_at(const uint8_t* b, size_t p, uint64_t av, bool present) {{"
+    ));
+    o.line(&format!("{it} g;"));
+    o.line("g.b = b;");
+    o.line("g.av = av;");
+    o.line("g.p = p;");
+    o.line("g.bl = 0;");
+    o.line("g.n = 0;");
+    o.line("g.i = 0;");
+    o.line("if (present) {");
+    o.line(&format!("g.bl = {};", slot_load(ctx, block_len, "b + p")));
+    o.line(&format!("g.n = {};", slot_load(ctx, count, "b + p")));
+    o.line(&format!("g.p = p + {dim_size};"));
+    o.line("}");
+    o.line("return g;");
+    o.line("}");
+    o.doc("Internal: where the checked group at `p` ends.");
+    o.line(&format!(
+        "static inline size_t {it}_sbe_end(const uint8_t* b, size_t p, uint64_t av) {{"
+    ));
+    o.line(&format!(
+        "const size_t bl = {};",
+        slot_load(ctx, block_len, "b + p")
+    ));
+    o.line(&format!(
+        "const size_t n = {};",
+        slot_load(ctx, count, "b + p")
+    ));
+    o.line(&format!("size_t q = p + {dim_size};"));
+    if b.is_fixed() {
+        o.line("(void)av;");
+        o.line("return q + bl * n;");
+    } else {
+        o.line("size_t i;");
+        o.line(&format!("{d} e;"));
+        o.line("for (i = 0; i < n; ++i) {");
+        o.line(&format!("{d}_sbe_at(&e, b, q, bl, av);"));
+        o.line("q = e.end;");
+        o.line("}");
+        o.line("return q;");
+    }
+    o.line("}");
+    o.line("");
+}
