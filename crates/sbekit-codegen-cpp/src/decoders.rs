@@ -2,7 +2,7 @@
 //! fail, the message's `decode` (the plan's checks, run once) and the group iterators.
 
 use crate::fields::getter;
-use crate::messages::{data_offset, err, header_value, required_expr, since_cond};
+use crate::messages::{err, header_value, required_expr, since_cond};
 use crate::names::BodyNames;
 use crate::prim::{cty, slot_load};
 use crate::{Ctx, Out};
@@ -87,7 +87,7 @@ pub(crate) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 text,
                 ..
             } => {
-                let l = data_offset(s);
+                let l = s.data_offset();
                 let what = if *text {
                     "text (a view of the buffer)"
                 } else {
@@ -149,7 +149,7 @@ pub(crate) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 format!("sbe_q = {}::sbe_end(sbe_b, sbe_q, sbe_av);", cn.iter)
             }
             Section::Var { len, .. } => {
-                let l = data_offset(s);
+                let l = s.data_offset();
                 format!("sbe_q += {l} + {};", slot_load(ctx, len, "sbe_b + sbe_q"))
             }
         };

@@ -2,7 +2,7 @@
 //! sections, and per group a writer that keeps the count.
 
 use crate::fields::{setter, Sink};
-use crate::messages::{data_offset, required_expr, since_cond, NPOS};
+use crate::messages::{required_expr, since_cond, NPOS};
 use crate::names::BodyNames;
 use crate::prim::{cpp_str, cty, slot_store};
 use crate::{Ctx, Out};
@@ -197,7 +197,7 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 name, since, len, ..
             } => {
                 let vpath = format!("{path}.{name}");
-                let l = data_offset(s);
+                let l = s.data_offset();
                 o.doc(&format!("Writes the `{name}` data."));
                 o.line(&format!("{e}& {sname}(std::string_view sbe_v) noexcept {{"));
                 o.line(&format!("if (!sbe_section({i}u)) return *this;"));
@@ -268,7 +268,7 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
             }
             Section::Var { name, .. } => {
                 let vpath = format!("{path}.{name}");
-                let l = data_offset(s);
+                let l = s.data_offset();
                 format!("(void){cur}->take({l}, {});", cpp_str(&vpath))
             }
         };

@@ -10,25 +10,6 @@ use crate::{Ctx, Out};
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
 use sbekit_plan::{Field, Kind};
 
-/// True when the getter returns `std::optional`: the field is newer than version 0, or it is
-/// an optional scalar or enum (empty when it holds its null value).
-pub fn getter_optional(f: &Field) -> bool {
-    !f.is_constant() && (f.since > 0 || nullable(f))
-}
-
-/// True when the field's value type itself has a null (optional scalars and enums): the setter
-/// takes `std::optional`.
-pub fn nullable(f: &Field) -> bool {
-    if f.is_constant() || f.presence != sbekit_ir::Presence::Optional {
-        return false;
-    }
-    match &f.kind {
-        Kind::Prim(p) => p.len == 1,
-        Kind::Enum { optional, .. } => *optional,
-        _ => false,
-    }
-}
-
 /// The value type of a (non-constant) field, without `std::optional`.
 pub fn value_type(ctx: &Ctx, f: &Field) -> String {
     match &f.kind {
@@ -115,7 +96,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
         _ => {}
     }
     let vt = value_type(ctx, f);
-    let opt = getter_optional(f);
+    let opt = f.may_be_absent();
     let ret = if opt {
         format!("std::optional<{vt}>")
     } else {
@@ -144,7 +125,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
             o.line("return sbe_a;");
         }
         Kind::Prim(p) => {
-            if nullable(f) {
+            if f.is_nullable() {
                 o.line(&format!("const {vt} sbe_x = {};", load(ctx, p.ty, &ptr)));
                 o.line(&format!(
                     "if ({}) return std::nullopt;",
@@ -157,7 +138,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
         }
         Kind::Enum { ty, .. } => {
             let e = &ctx.plan.enums[ty];
-            if nullable(f) {
+            if f.is_nullable() {
                 o.line(&format!(
                     "const {} sbe_x = {};",
                     cty(e.ty),
@@ -297,7 +278,7 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
         Kind::Prim(p) => {
             o.doc(&d);
             let t = cty(p.ty);
-            if nullable(f) {
+            if f.is_nullable() {
                 o.line(&format!(
                     "{cls}& {name}(std::optional<{t}> sbe_v) noexcept {{"
                 ));
@@ -324,7 +305,7 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
             let et = &ctx.n.enums[ty].ty;
             let u = cty(e.ty);
             o.doc(&d);
-            if nullable(f) {
+            if f.is_nullable() {
                 o.line(&format!(
                     "{cls}& {name}(std::optional<{et}> sbe_v) noexcept {{"
                 ));

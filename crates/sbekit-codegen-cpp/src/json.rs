@@ -2,7 +2,6 @@
 //! `reencode` (a decoded message written again by the generated encoders, at its acting
 //! version). Together they are what `sbekit conformance` checks.
 
-use crate::fields::{getter_optional, nullable};
 use crate::names::{BodyNames, FieldNames};
 use crate::prim::{cpp_str, cty, is_float, literal};
 use crate::types::guard;
@@ -273,7 +272,7 @@ fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         }
         put(o, &key);
         let name = &n.name;
-        if getter_optional(f) {
+        if f.may_be_absent() {
             o.line(&format!(
                 "if (const auto sbe_x = sbe_d.{name}()) {{ {} }} else {{ ::sbekit::rt::put(sbe_o, {}); }}",
                 value_json(f, "*sbe_x"),
@@ -293,7 +292,7 @@ fn fields_copy(o: &mut Out, fields: &[Field], names: &[FieldNames]) {
         let name = &n.name;
         match &f.kind {
             Kind::Composite { .. } => {
-                if getter_optional(f) {
+                if f.may_be_absent() {
                     o.line(&format!(
                         "if (const auto sbe_x = sbe_d.{name}()) sbe_copy(*sbe_x, sbe_e.{name}());"
                     ));
@@ -311,7 +310,7 @@ fn fields_copy(o: &mut Out, fields: &[Field], names: &[FieldNames]) {
                     o.line(&format!("sbe_e.{name}(sbe_d.{raw}());"));
                 }
             }
-            _ if getter_optional(f) && !nullable(f) => {
+            _ if f.may_be_absent() && !f.is_nullable() => {
                 o.line(&format!(
                     "if (const auto sbe_x = sbe_d.{name}()) sbe_e.{name}(*sbe_x);"
                 ));

@@ -82,19 +82,8 @@ pub fn messages_hpp(ctx: &Ctx) -> String {
     o.s
 }
 
-pub(crate) fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {
-    b.sections
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| match s {
-            Section::Group { body, .. } => Some((i, s, body.as_ref())),
-            Section::Var { .. } => None,
-        })
-        .collect()
-}
-
 fn message(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
-    for ((_, s, gb), cn) in groups(&m.body).into_iter().zip(&n.children) {
+    for ((_, s, gb), cn) in m.body.groups().zip(&n.children) {
         group_classes(o, ctx, s, gb, cn);
     }
     decoder(o, ctx, &m.body, n, Some(m));
@@ -102,7 +91,7 @@ fn message(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
 }
 
 fn group_classes(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
-    for ((_, cs, gb), cn) in groups(b).into_iter().zip(&n.children) {
+    for ((_, cs, gb), cn) in b.groups().zip(&n.children) {
         group_classes(o, ctx, cs, gb, cn);
     }
     decoder(o, ctx, b, n, None);
@@ -113,14 +102,6 @@ fn group_classes(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
 
 pub(crate) fn since_cond(since: u32, av: &str) -> Option<String> {
     (since > 0).then(|| format!("{av} >= {since}u"))
-}
-
-/// Where a section's data starts: after a var-data length prefix, or a group's dimensions.
-pub(crate) fn data_offset(s: &Section) -> usize {
-    match s {
-        Section::Var { data_offset, .. } => *data_offset,
-        Section::Group { dim_size, .. } => *dim_size,
-    }
 }
 
 fn any(o: &mut Out, ctx: &Ctx) {

@@ -178,7 +178,7 @@ pub fn gated_members(ctx: &Ctx, k: &str) -> Vec<sbekit_plan::Field> {
     let Some(c) = ctx.plan.composites.get(k) else {
         return Vec::new();
     };
-    let holders = holder_since(ctx, k);
+    let holders = ctx.plan.composite_holder_since(k);
     c.members
         .iter()
         .map(|m| sbekit_plan::Field {
@@ -186,33 +186,4 @@ pub fn gated_members(ctx: &Ctx, k: &str) -> Vec<sbekit_plan::Field> {
             ..m.clone()
         })
         .collect()
-}
-
-/// The newest `sinceVersion` of the fields (message, group or composite members) whose type is
-/// composite `k`.
-fn holder_since(ctx: &Ctx, k: &str) -> u32 {
-    fn body(b: &sbekit_plan::Body, k: &str, max: &mut u32) {
-        for f in &b.fields {
-            if matches!(&f.kind, Kind::Composite { ty } if ty == k) {
-                *max = (*max).max(f.since);
-            }
-        }
-        for s in &b.sections {
-            if let sbekit_plan::Section::Group { body: gb, .. } = s {
-                body(gb, k, max);
-            }
-        }
-    }
-    let mut max = 0;
-    for m in &ctx.plan.messages {
-        body(&m.body, k, &mut max);
-    }
-    for c in ctx.plan.composites.values() {
-        for f in &c.members {
-            if matches!(&f.kind, Kind::Composite { ty } if ty == k) {
-                max = max.max(f.since);
-            }
-        }
-    }
-    max
 }
