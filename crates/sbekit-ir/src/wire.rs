@@ -185,6 +185,72 @@ impl IntSlot {
     }
 }
 
+/// Two slots of one composite read together (a header's fields, a group's dimensions), with
+/// the usual layouts decided once, when the pair is made: two `uint16` in a row, or a `uint16`
+/// then a `uint8`, are read at a fixed offset without looking at the slots again; any other
+/// layout (constants, other widths, gaps) slot by slot. Hot loops that read the same pair per
+/// message use it instead of two [`IntSlot::read_in`] calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlotPair {
+    first: IntSlot,
+    second: IntSlot,
+    shape: PairShape,
+}
+
+/// How a [`SlotPair`] is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PairShape {
+    /// `uint16` at `at`, then `uint16` at `at + 2`.
+    U16U16 { at: usize },
+    /// `uint16` at `at`, then `uint8` at `at + 2`.
+    U16U8 { at: usize },
+    /// Each slot on its own.
+    Slots,
+}
+
+impl SlotPair {
+    /// The pair `first`, `second`; its layout is classified here, once.
+    pub fn new(first: IntSlot, second: IntSlot) -> SlotPair {
+        let on_wire = |s: &IntSlot, ty: PrimitiveType| s.constant.is_none() && s.ty == ty;
+        let at = first.offset;
+        let adjacent = second.offset == at + 2;
+        let shape = if !on_wire(&first, PrimitiveType::Uint16) || !adjacent {
+            PairShape::Slots
+        } else if on_wire(&second, PrimitiveType::Uint16) {
+            PairShape::U16U16 { at }
+        } else if on_wire(&second, PrimitiveType::Uint8) {
+            PairShape::U16U8 { at }
+        } else {
+            PairShape::Slots
+        };
+        SlotPair {
+            first,
+            second,
+            shape,
+        }
+    }
+
+    /// Both values from `composite`, as [`IntSlot::read_in`] reads each; `None` if `composite`
+    /// is too short for either.
+    #[inline(always)]
+    pub fn read_in<O: Order>(&self, composite: &[u8]) -> Option<(u64, u64)> {
+        match self.shape {
+            PairShape::U16U16 { at } => {
+                let &[a, b, c, d] = composite.get(at..)?.first_chunk::<4>()?;
+                Some((u64::from(O::u16([a, b])), u64::from(O::u16([c, d]))))
+            }
+            PairShape::U16U8 { at } => {
+                let &[a, b, c] = composite.get(at..)?.first_chunk::<3>()?;
+                Some((u64::from(O::u16([a, b])), u64::from(c)))
+            }
+            PairShape::Slots => Some((
+                self.first.read_in::<O>(composite)?,
+                self.second.read_in::<O>(composite)?,
+            )),
+        }
+    }
+}
+
 /// For each distinct field `sinceVersion` v, ascending: the block bytes that the fields of
 /// versions up to v occupy. A block shorter than this at acting version v is malformed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
@@ -603,6 +669,58 @@ mod tests {
             4 => 0xffff_ffff,
             _ => u64::MAX,
         }
+    }
+
+    /// Every layout a pair can have (the two fast shapes, constants, gaps, wide or swapped
+    /// slots) reads what its two slots read one by one, at every buffer length.
+    #[test]
+    fn slot_pairs_read_what_their_slots_read() {
+        use PrimitiveType::{Uint16 as U16, Uint32 as U32, Uint8 as U8};
+        let constant = IntSlot {
+            constant: Some(7),
+            ..slot(0, U16)
+        };
+        let pairs = [
+            (slot(0, U16), slot(2, U16), "u16 u16"),
+            (slot(0, U16), slot(2, U8), "u16 u8"),
+            (slot(4, U16), slot(6, U16), "u16 u16 at 4"),
+            (slot(0, U16), slot(3, U16), "a gap"),
+            (slot(0, U32), slot(4, U16), "wide first"),
+            (slot(2, U16), slot(0, U16), "swapped"),
+            (slot(0, U16), slot(2, U32), "wide second"),
+            (constant, slot(0, U16), "constant first"),
+            (slot(0, U16), constant, "constant second"),
+        ];
+        let bytes: Vec<u8> = (1..=12u8).map(|b| b.wrapping_mul(37)).collect();
+        for (first, second, what) in pairs {
+            let pair = SlotPair::new(first, second);
+            for n in 0..=bytes.len() {
+                let b = &bytes[..n];
+                let one_by_one = |o: ByteOrder| Some((first.read(b, o)?, second.read(b, o)?));
+                assert_eq!(
+                    pair.read_in::<Le>(b),
+                    one_by_one(ByteOrder::LittleEndian),
+                    "{what}, {n} bytes, LE"
+                );
+                assert_eq!(
+                    pair.read_in::<Be>(b),
+                    one_by_one(ByteOrder::BigEndian),
+                    "{what}, {n} bytes, BE"
+                );
+            }
+        }
+        assert!(matches!(
+            SlotPair::new(slot(0, U16), slot(2, U8)).shape,
+            PairShape::U16U8 { at: 0 }
+        ));
+        assert!(matches!(
+            SlotPair::new(slot(4, U16), slot(6, U16)).shape,
+            PairShape::U16U16 { at: 4 }
+        ));
+        assert_eq!(
+            SlotPair::new(constant, slot(2, U16)).shape,
+            PairShape::Slots
+        );
     }
 
     #[test]

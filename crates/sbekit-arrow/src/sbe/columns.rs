@@ -247,40 +247,13 @@ pub(super) enum Node {
     Struct { fields: Vec<(String, Node)> },
 }
 
-/// How the plain walk reads a group's dimensions: the usual layouts as constants, others
-/// through their slots.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum DimShape {
-    /// `blockLength` uint16 then `numInGroup` uint16 (SBE's `groupSizeEncoding`).
-    U16U16,
-    /// `blockLength` uint16 then `numInGroup` uint8 (CME's `groupSize`).
-    U16U8,
-    Slots,
-}
-
-impl DimShape {
-    pub(super) fn of(d: &DimensionSlots) -> DimShape {
-        let on_wire = |s: &IntSlot, offset: usize, ty: PrimitiveType| {
-            s.constant.is_none() && s.offset == offset && s.ty == ty
-        };
-        if !on_wire(&d.block_length, 0, PrimitiveType::Uint16) {
-            DimShape::Slots
-        } else if on_wire(&d.count, 2, PrimitiveType::Uint16) && d.size >= 4 {
-            DimShape::U16U16
-        } else if on_wire(&d.count, 2, PrimitiveType::Uint8) && d.size >= 3 {
-            DimShape::U16U8
-        } else {
-            DimShape::Slots
-        }
-    }
-}
-
 #[derive(Debug)]
 pub(super) struct GroupCols {
     pub(super) name: String,
     pub(super) since: u32,
     pub(super) dimension: DimensionSlots,
-    pub(super) shape: DimShape,
+    /// The dimension's block length and count, read together by the plain walk.
+    pub(super) dims: SlotPair,
     /// Offsets into the entries, one more than the parent's rows.
     pub(super) offsets: Vec<i32>,
     pub(super) body: BlockCols,

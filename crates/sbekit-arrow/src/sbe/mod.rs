@@ -40,10 +40,10 @@ use arrow_buffer::{
     ArrowNativeType, BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer,
 };
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
-use sbekit_ir::layout::{Block, Field as LField, FieldKind, IntSlot, Layout};
+use sbekit_ir::layout::{Block, Field as LField, FieldKind, Layout};
 use sbekit_ir::wire::{
     self, take, truncated, Be, DimensionSlots, EntryBudget, GroupHeader, Le, Order,
-    RequiredLengths, VarDataSlots,
+    RequiredLengths, SlotPair, VarDataSlots,
 };
 use sbekit_ir::{ByteOrder, PrimitiveType};
 use sbekit_otf::text::Encoding;
@@ -190,9 +190,8 @@ pub struct SbeColumns {
     layout: Layout,
     /// The `_schema_id` of every row.
     schema_id: u32,
-    /// The header is SBE's standard one: `blockLength`, `templateId`, `schemaId` and
-    /// `version`, each a uint16 on the wire, in that order.
-    std_header: bool,
+    /// The header read as two pairs: (blockLength, templateId) and (schemaId, version).
+    head: (SlotPair, SlotPair),
     options: Options,
     tables: Vec<Table>,
     by_id: HashMap<u32, usize>,
@@ -279,15 +278,13 @@ impl SbeColumns {
             .constant
             .map_or(layout.id, |c| c as u32);
         let h = &layout.header;
-        let std_header = [&h.block_length, &h.template_id, &h.schema_id, &h.version]
-            .iter()
-            .enumerate()
-            .all(|(k, s)| {
-                s.constant.is_none() && s.ty == PrimitiveType::Uint16 && s.offset == 2 * k
-            });
+        let head = (
+            SlotPair::new(h.block_length, h.template_id),
+            SlotPair::new(h.schema_id, h.version),
+        );
         SbeColumns {
             schema_id,
-            std_header,
+            head,
             layout: layout.clone(),
             options,
             tables,
@@ -346,22 +343,10 @@ impl SbeColumns {
     ) -> Result<usize, DecodeError> {
         let h = &self.layout.header;
         let head = take(bytes, 0, h.size as u64, "messageHeader")?;
-        let rd = |s: &IntSlot| s.read_in::<O>(head).unwrap_or(0);
-        let (block_length, template_id, schema_id, version) = match head.first_chunk::<8>() {
-            // The standard header: four uint16 in a row, read as constants.
-            Some(&[a, b, c, d, e, f, g, k]) if self.std_header => (
-                u64::from(O::u16([a, b])),
-                u64::from(O::u16([c, d])),
-                u64::from(O::u16([e, f])),
-                u64::from(O::u16([g, k])),
-            ),
-            _ => (
-                rd(&h.block_length),
-                rd(&h.template_id),
-                rd(&h.schema_id),
-                rd(&h.version),
-            ),
-        };
+        // Two pairs: (blockLength, templateId) and (schemaId, version), each read at a fixed
+        // offset for the standard header. `take` checked the header's size.
+        let (block_length, template_id) = self.head.0.read_in::<O>(head).unwrap_or((0, 0));
+        let (schema_id, version) = self.head.1.read_in::<O>(head).unwrap_or((0, 0));
         if h.schema_id.constant.is_none() && schema_id != u64::from(self.layout.id) {
             return Err(err(
                 h.schema_id.offset,

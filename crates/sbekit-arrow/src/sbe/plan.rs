@@ -25,7 +25,10 @@ impl Planner<'_> {
                 name: g.name.clone(),
                 since: g.since_version,
                 dimension: DimensionSlots::from(&g.dimension),
-                shape: DimShape::of(&DimensionSlots::from(&g.dimension)),
+                dims: {
+                    let d = DimensionSlots::from(&g.dimension);
+                    SlotPair::new(d.block_length, d.count)
+                },
                 offsets: vec![0],
                 body: self.block(&g.block, &join(path, &g.name)),
             })

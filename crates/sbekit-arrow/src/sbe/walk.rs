@@ -212,20 +212,7 @@ impl GroupCols {
     ) -> Option<usize> {
         let d = &self.dimension;
         let dims = buf.get(pos..pos.checked_add(d.size)?)?;
-        let (bl, count) = match self.shape {
-            DimShape::U16U16 => {
-                let &[a, b, c, e] = dims.first_chunk::<4>()?;
-                (u64::from(O::u16([a, b])), u64::from(O::u16([c, e])))
-            }
-            DimShape::U16U8 => {
-                let &[a, b, c] = dims.first_chunk::<3>()?;
-                (u64::from(O::u16([a, b])), u64::from(c))
-            }
-            DimShape::Slots => (
-                d.block_length.read_in::<O>(dims)?,
-                d.count.read_in::<O>(dims)?,
-            ),
-        };
+        let (bl, count) = self.dims.read_in::<O>(dims)?;
         let body = &mut self.body;
         // A block length of 0 (entries charged to the budget) never passes: `need` > 0.
         let bl = usize::try_from(bl).ok().filter(|&bl| bl >= body.need)?;
