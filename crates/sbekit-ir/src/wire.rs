@@ -235,12 +235,13 @@ impl SlotPair {
     #[inline(always)]
     pub fn read_in<O: Order>(&self, composite: &[u8]) -> Option<(u64, u64)> {
         match self.shape {
+            // One comparison (`at + n <= len`) per read.
             PairShape::U16U16 { at } => {
-                let &[a, b, c, d] = composite.get(at..)?.first_chunk::<4>()?;
+                let &[a, b, c, d] = fixed::<4>(composite, at)?;
                 Some((u64::from(O::u16([a, b])), u64::from(O::u16([c, d]))))
             }
             PairShape::U16U8 { at } => {
-                let &[a, b, c] = composite.get(at..)?.first_chunk::<3>()?;
+                let &[a, b, c] = fixed::<3>(composite, at)?;
                 Some((u64::from(O::u16([a, b])), u64::from(c)))
             }
             PairShape::Slots => Some((
@@ -248,6 +249,15 @@ impl SlotPair {
                 self.second.read_in::<O>(composite)?,
             )),
         }
+    }
+}
+
+/// The `N` bytes at `at` in `bytes`, if they are all there.
+#[inline(always)]
+fn fixed<const N: usize>(bytes: &[u8], at: usize) -> Option<&[u8; N]> {
+    match at.checked_add(N) {
+        Some(end) if end <= bytes.len() => bytes.get(at..end)?.first_chunk::<N>(),
+        _ => None,
     }
 }
 
