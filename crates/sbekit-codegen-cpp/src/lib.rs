@@ -127,7 +127,7 @@ pub fn write_package(
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        std::fs::write(path, f.text)?;
+        sbekit_fs::write(&path, f.text.as_bytes())?;
     }
     Ok(())
 }

@@ -186,7 +186,7 @@ pub fn write(
     let mut lua = PathBuf::new();
     for f in files {
         let path = dir.join(&f.path);
-        std::fs::write(&path, f.text).map_err(|e| GenError::Io(path.clone(), e))?;
+        sbekit_fs::write(&path, f.text.as_bytes()).map_err(|e| GenError::Io(path.clone(), e))?;
         if path.extension().is_some_and(|e| e == "lua") {
             lua = path;
         }
