@@ -74,7 +74,7 @@ pub fn from_python(v: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyR
         return Ok(Number::from_f64(f.value()).map_or(Value::Null, Value::Number));
     }
     if let Ok(s) = v.cast::<PyString>() {
-        return Ok(Value::String(s.to_str()?.to_owned()));
+        return Ok(Value::String(s.to_cow()?.into_owned()));
     }
     if let Ok(b) = v.cast::<PyBytes>() {
         return Ok(Value::String(

@@ -1,7 +1,6 @@
 //! Bytes from Python: `bytes` without a copy, anything else with the buffer protocol copied
 //! once (so the bytes cannot change under a decode that runs without the GIL).
 
-use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -9,10 +8,9 @@ use pyo3::types::{PyByteArray, PyBytes};
 
 /// Bytes that live as long as needed and can cross a GIL release.
 pub enum Input {
-    /// A `bytes` object (borrowed) or a `bytearray` (copied).
+    /// A `bytes` object (borrowed), a `bytearray` (copied), or a copy of another buffer
+    /// (memoryview, array, mmap, numpy) made through `memoryview.tobytes`.
     Backed(PyBackedBytes),
-    /// A copy of another buffer (memoryview, array, mmap, numpy).
-    Owned(Vec<u8>),
 }
 
 impl Input {
@@ -21,20 +19,37 @@ impl Input {
         if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
             return Ok(Input::Backed(obj.extract()?));
         }
-        match PyBuffer::<u8>::get(obj) {
-            Ok(buf) => Ok(Input::Owned(buf.to_vec(obj.py())?)),
-            Err(_) => Err(PyTypeError::new_err(format!(
+        // Through `memoryview` rather than PyO3's `PyBuffer`, which the stable ABI (abi3) of
+        // Python 3.9 and 3.10 lacks: the same one copy, and only buffers of bytes are taken.
+        let py = obj.py();
+        let not_bytes = || -> PyResult<PyErr> {
+            Ok(PyTypeError::new_err(format!(
                 "expected bytes, bytearray or a buffer of bytes, got {}",
                 obj.get_type().name()?
-            ))),
+            )))
+        };
+        let view = match py
+            .import("builtins")?
+            .getattr("memoryview")?
+            .call1((obj,))
+        {
+            Ok(v) => v,
+            Err(_) => return Err(not_bytes()?),
+        };
+        let format: String = view.getattr("format")?.extract()?;
+        // Unsigned bytes or chars, as `PyBuffer::<u8>` accepts (the "@" prefix is native order).
+        if !matches!(format.trim_start_matches('@'), "B" | "c") {
+            return Err(not_bytes()?);
         }
+        // `tobytes` makes the one copy (contiguous whatever the view's strides); the new
+        // `bytes` is then held without another.
+        Ok(Input::Backed(view.call_method0("tobytes")?.extract()?))
     }
 
     /// The bytes.
     pub fn bytes(&self) -> &[u8] {
         match self {
             Input::Backed(b) => b,
-            Input::Owned(v) => v,
         }
     }
 }
