@@ -23,6 +23,12 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// Messages per batch of `Schema.read` and `read_all`: small enough that a batch's column
+/// builders stay in the CPU caches while they fill (reading 100,000 market-data messages into a
+/// Polars DataFrame, alternated in one process: 8,192 rows 4.49 M msg/s, 16,384 4.35 M, the
+/// crate's default of 65,536 3.15 M); Polars, pyarrow and DuckDB take the batches as chunks.
+const READ_BATCH_ROWS: usize = 8_192;
+
 /// Rows per batch of the IEX tables.
 const IEX_BATCH_ROWS: usize = 65_536;
 
@@ -67,7 +73,11 @@ fn columns<R: Read>(
     template: Option<u64>,
 ) -> Result<(SbeColumns, BTreeMap<String, Vec<RecordBatch>>), ReadError> {
     let c = &schema.inner;
-    let mut cols = SbeColumns::new(&c.layout, Options::default());
+    let options = Options {
+        batch_rows: READ_BATCH_ROWS,
+        ..Options::default()
+    };
+    let mut cols = SbeColumns::new(&c.layout, options);
     let mut stream = MessageStream::new(reader, framing, DEFAULT_MAX_MESSAGE);
     let mut sink = Tables {
         cols: &mut cols,
@@ -293,6 +303,20 @@ pub fn iex_read<'py>(
         }
         if let Some(schema) = cols.schema(name) {
             d.set_item(name, table(py, b, schema)?)?;
+        }
+    }
+    Ok(d)
+}
+
+/// iex_schemas() -> dict[str, table]: every IEX table, empty (its Arrow schema, for readers
+/// such as `sbekit.spark` that need the columns before any file is read).
+#[pyfunction]
+pub fn iex_schemas(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let cols = IexColumns::new(1);
+    let d = PyDict::new(py);
+    for name in table_names() {
+        if let Some(schema) = cols.schema(name) {
+            d.set_item(name, table(py, Vec::new(), schema)?)?;
         }
     }
     Ok(d)

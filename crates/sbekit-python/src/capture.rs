@@ -61,6 +61,30 @@ pub fn capture_read<'py>(
     Ok(d)
 }
 
+/// capture_schemas(schema, profile) -> dict[str, table]: every template's table as
+/// `capture_read` gives it, empty (its Arrow schema).
+#[pyfunction]
+pub fn capture_schemas<'py>(
+    py: Python<'py>,
+    schema: PyRef<'py, Schema>,
+    profile: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    Profile::resolve(profile, &[]).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let cols = CaptureColumns::new(
+        &schema.inner.layout,
+        sbekit_arrow::Options::default(),
+        Output::Collect(Default::default()),
+    );
+    let schemas = cols
+        .schemas()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let d = PyDict::new(py);
+    for (name, schema) in schemas {
+        d.set_item(&name, Py::new(py, PyTable::try_new(Vec::new(), schema)?)?)?;
+    }
+    Ok(d)
+}
+
 /// capture_stats(paths, schema, profile, arbitrate=False, validate=False) -> dict: what
 /// `sbekit capture stats --json` prints.
 #[pyfunction]

@@ -6,18 +6,16 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyByteArray, PyBytes};
 
-/// Bytes that live as long as needed and can cross a GIL release.
-pub enum Input {
-    /// A `bytes` object (borrowed), a `bytearray` (copied), or a copy of another buffer
-    /// (memoryview, array, mmap, numpy) made through `memoryview.tobytes`.
-    Backed(PyBackedBytes),
-}
+/// Bytes that live as long as needed and can cross a GIL release: a `bytes` object
+/// (borrowed), a `bytearray` (copied), or a copy of another buffer (memoryview, array, mmap,
+/// numpy) made through `memoryview.tobytes`.
+pub struct Input(PyBackedBytes);
 
 impl Input {
     /// `bytes`, `bytearray`, or any object with the buffer protocol.
     pub fn from_object(obj: &Bound<'_, PyAny>) -> PyResult<Input> {
         if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
-            return Ok(Input::Backed(obj.extract()?));
+            return Ok(Input(obj.extract()?));
         }
         // Through `memoryview` rather than PyO3's `PyBuffer`, which the stable ABI (abi3) of
         // Python 3.9 and 3.10 lacks: the same one copy, and only buffers of bytes are taken.
@@ -28,11 +26,7 @@ impl Input {
                 obj.get_type().name()?
             )))
         };
-        let view = match py
-            .import("builtins")?
-            .getattr("memoryview")?
-            .call1((obj,))
-        {
+        let view = match py.import("builtins")?.getattr("memoryview")?.call1((obj,)) {
             Ok(v) => v,
             Err(_) => return Err(not_bytes()?),
         };
@@ -43,13 +37,11 @@ impl Input {
         }
         // `tobytes` makes the one copy (contiguous whatever the view's strides); the new
         // `bytes` is then held without another.
-        Ok(Input::Backed(view.call_method0("tobytes")?.extract()?))
+        Ok(Input(view.call_method0("tobytes")?.extract()?))
     }
 
     /// The bytes.
     pub fn bytes(&self) -> &[u8] {
-        match self {
-            Input::Backed(b) => b,
-        }
+        &self.0
     }
 }

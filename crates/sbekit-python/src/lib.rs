@@ -26,6 +26,8 @@ fn _sbekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<arrow::TradeFile>()?;
     m.add_function(wrap_pyfunction!(iex::iex_stats, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::iex_read, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::iex_schemas, m)?)?;
+    m.add_function(wrap_pyfunction!(capture::capture_schemas, m)?)?;
     m.add_function(wrap_pyfunction!(capture::capture_read, m)?)?;
     m.add_function(wrap_pyfunction!(capture::capture_stats, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -93,3 +93,64 @@ def test_framings(md_schema):
         md_schema.decode_all(u16, framing="nope")
     with pytest.raises(ValueError, match="no message named"):
         md_schema.decode_all(u16, framing="u16le", template="Nope")
+
+
+def test_decoded_containers_are_not_tracked_by_the_cyclic_gc(md_schema):
+    # A decoded message is a tree (no cycles): its dicts and lists are left out of the cyclic
+    # collector's work (src/dict.rs, `untrack`), and stay correct and collectable by refcount.
+    import gc
+    import weakref
+
+    msg = md_message_with_groups()
+    d = md_schema.decode(msg)
+    assert d == md_expected(msg)
+    containers = [d, d["trades"], d["levelUpdates"], *d["trades"], *d["levelUpdates"]]
+    assert [gc.is_tracked(c) for c in containers] == [False] * len(containers)
+    for d2 in md_schema.decode_all(msg * 3):
+        assert not gc.is_tracked(d2) and not gc.is_tracked(d2["trades"])
+    # CPython tracks a dict again once a container goes in, so cycles through dicts are
+    # still found by the collector.
+    class Box:
+        pass
+
+    d["box"] = box = Box()
+    assert gc.is_tracked(d)
+    box.back = d
+    ref = weakref.ref(box)
+    del d, box, containers
+    gc.collect()
+    assert ref() is None
+
+
+def test_arrays_and_sets_decode_untracked():
+    import gc
+
+    s = sbekit.Schema(reference("derived/sbeir/example-schema.sbeir"))
+    car = s.decode(reference("rust/car_example_baseline_data.sbe").read_bytes())
+    assert isinstance(car["someNumbers"], list) and isinstance(car["extras"], dict)
+    for c in (car, car["someNumbers"], car["extras"], car["engine"], car["fuelFigures"],
+              car["performanceFigures"][0]["acceleration"]):
+        assert not gc.is_tracked(c)
+
+
+def md_message_with_groups() -> bytes:
+    import random
+
+    from conftest import md_message
+
+    return md_message(random.Random(5), 1, trades=3, levels=2)
+
+
+def test_buffers_of_bytes_only(md_schema):
+    # The abi3 build reads buffers through memoryview (src/input.rs): bytes-like ones are
+    # taken, others are a TypeError as before.
+    import array
+
+    msg = md_message_with_groups()
+    want = md_expected(msg)
+    assert md_schema.decode(array.array("B", msg)) == want
+    assert md_schema.decode(memoryview(b"xx" + msg)[2:]) == want
+    assert md_schema.read(memoryview(msg * 2)).num_rows == 2
+    for bad in (array.array("i", [1, 2, 3]), 12, "text", None):
+        with pytest.raises(TypeError):
+            md_schema.decode(bad)

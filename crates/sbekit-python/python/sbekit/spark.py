@@ -297,8 +297,8 @@ def _tables(job: _Job, file: str) -> Tuple[Dict[str, Any], Optional[Exception]]:
     if job.profile is not None:
         return capture.read(file, schema, job.profile), None
     assert job.framing is not None
-    if job.message is not None:
-        return {job.message: schema.read(file, framing=job.framing, template=job.message)}, None
+    # Every message is decoded even with message= (Schema.read's template= would pass over
+    # the others unchecked): a bad message of any template is an error of the file.
     return schema.read_all(file, framing=job.framing), None
 
 
