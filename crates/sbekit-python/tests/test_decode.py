@@ -154,3 +154,42 @@ def test_buffers_of_bytes_only(md_schema):
     for bad in (array.array("i", [1, 2, 3]), 12, "text", None):
         with pytest.raises(TypeError):
             md_schema.decode(bad)
+
+
+def test_cached_texts_are_the_values_of_each_encoding():
+    # Short char arrays come from a per-schema cache (src/dict.rs, TextCache): the same bytes
+    # must still read as their field's encoding says, and a cached str is the right one.
+    xml = """<?xml version="1.0" encoding="UTF-8"?>
+<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="t" id="7" version="0"
+                   byteOrder="littleEndian">
+  <types>
+    <composite name="messageHeader">
+      <type name="blockLength" primitiveType="uint16"/><type name="templateId" primitiveType="uint16"/>
+      <type name="schemaId" primitiveType="uint16"/><type name="version" primitiveType="uint16"/>
+    </composite>
+    <type name="Utf" primitiveType="char" length="4" characterEncoding="UTF-8"/>
+    <type name="Lat" primitiveType="char" length="4" characterEncoding="ISO-8859-1"/>
+    <type name="Asc" primitiveType="char" length="4" characterEncoding="US-ASCII"/>
+  </types>
+  <sbe:message name="M" id="1">
+    <field name="u" id="1" type="Utf"/><field name="l" id="2" type="Lat"/>
+    <field name="a" id="3" type="Asc"/>
+  </sbe:message>
+</sbe:messageSchema>"""
+    s = sbekit.Schema.from_xml(xml)
+    head = struct.pack("<HHHH", 12, 1, 7, 0)
+
+    def utf8_or_latin1(raw: bytes) -> str:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return raw.decode("latin-1")
+
+    for word in (b"\xc3\xa9t\0", b"ab\0\0", b"\xe9\xe9\xe9\xe9", b"abcd"):
+        raw = word.split(b"\0")[0]
+        # US-ASCII keeps bytes below 0x80 and reads others one per code point: Latin-1 either way.
+        want = {"u": utf8_or_latin1(raw), "l": raw.decode("latin-1"), "a": raw.decode("latin-1")}
+        assert s.decode(head + word * 3) == want
+        # Again: now from the cache, where the same bytes are held once per encoding.
+        assert s.decode(head + word * 3) == want
+    assert s.decode(head + b"\xc3\xa9t\0" * 3)["u"] == "\u00e9t"
