@@ -158,6 +158,36 @@ def test_iex_captures_same_rows_as_duckdb_over_parquet(spark, inputs):
     assert compared > 20_000 and "trade" in got
 
 
+CME = SCHEMAS.parent / "crates/sbekit-feed/tests/schemas/Cme.Futures.Mdp3.Sbe.v1.12.xml"
+
+
+def test_capture_profile_same_rows_as_duckdb_over_parquet(spark, tmp_path):
+    # Two synthetic CME MDP 3.0 captures (a capture profile of sbekit.capture), against
+    # `sbekit capture export` of the same files.
+    cli = str(sbekit_cli())
+    files = []
+    for seed in (1, 2):
+        p = tmp_path / f"cme{seed}.pcapng"
+        subprocess.run([cli, "capture", "synth", "-p", "cme-mdp3", "-s", str(CME), "--seed",
+                        str(seed), "--messages", "3000", "-o", str(p)], check=True,
+                       capture_output=True)
+        files.append(p)
+    out = tmp_path / "cme_parquet"
+    subprocess.run([cli, "capture", "export", "-p", "cme-mdp3", "-s", str(CME), "--to",
+                    "parquet", str(out), *map(str, files)], check=True, capture_output=True)
+    got = sbekit.spark.read(spark, files, schema=CME, profile="cme-mdp3")
+    compared = 0
+    for name, df in got.items():
+        have = _rows(df.toArrow())
+        if not list(out.glob(f"**/type={name}/*.parquet")):
+            assert have == [], name
+            continue
+        want = _rows(_duck(f"select * from {_parquet(out, name)}"))
+        assert have == want, name
+        compared += len(want)
+    assert compared == 6000
+
+
 def test_corrupt_file_skipped_into_errors(spark, inputs, tmp_path):
     good = inputs["md"]
     bad = tmp_path / "corrupt.bin"

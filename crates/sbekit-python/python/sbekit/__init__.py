@@ -22,6 +22,8 @@ Submodules:
 - :mod:`sbekit.capture`: SBE feed captures (CME, B3, Coinbase, Euronext, SOFH, custom
   framings) as one Arrow table per template, and the statistics ``sbekit capture stats`` prints.
 - :mod:`sbekit.trades`: trade files (``sbekit trades convert``) as Arrow, and their queries.
+- :mod:`sbekit.spark`: SBE files and captures as Spark DataFrames, decoded on the executors
+  (``pip install sbekit[spark]``; not imported by ``import sbekit``).
 
 Errors are exceptions: :class:`SchemaError` (with ``file``, ``line``, ``column``),
 :class:`DecodeError` (with ``offset``, ``path``), :class:`EncodeError` (with ``path``), all
