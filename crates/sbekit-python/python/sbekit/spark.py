@@ -137,11 +137,10 @@ def read(
     job = _Job(schema_path, framing, profile, message, on_error,
                {n: s.serialize().to_pybytes() for n, s in targets.items()})
 
-    rows = [(i, f) for i, f in enumerate(files)]
-    # One partition, hence one task, per file.
-    rdd = spark.sparkContext.parallelize(rows, len(rows))
-    listing = spark.createDataFrame(rdd, "file_index int, file string")
-    decoded = listing.mapInArrow(lambda it: _decode(it, job), "table string, ipc binary")
+    # One partition, hence one task, per file: row i of spark.range names files[i] (range
+    # splits evenly, and works on Spark Connect too, unlike sparkContext.parallelize).
+    listing = spark.range(0, len(files), 1, len(files))
+    decoded = listing.mapInArrow(lambda it: _decode(it, job, files), "table string, ipc binary")
     if message is None or on_error == "skip":
         decoded = decoded.persist()
 
@@ -341,13 +340,15 @@ def _located(file: str, e: Exception) -> Exception:
     return type(e)(_where(file, e))
 
 
-def _decode(batches: Iterable["pa.RecordBatch"], job: _Job) -> Iterator["pa.RecordBatch"]:
-    """The decoding stage: each file of the task into ``(table, Arrow IPC)`` rows."""
+def _decode(
+    batches: Iterable["pa.RecordBatch"], job: _Job, files: List[str]
+) -> Iterator["pa.RecordBatch"]:
+    """The decoding stage: each file of the task (by index) into ``(table, Arrow IPC)`` rows."""
     import pyarrow as pa
 
     targets = {n: pa.ipc.read_schema(pa.py_buffer(s)) for n, s in job.targets.items()}
     for b in batches:
-        for file in b.column("file").to_pylist():
+        for file in (files[i] for i in b.column("id").to_pylist()):
             try:
                 tables, stopped = _tables(job, file)
             except (SbekitError, OSError, ValueError) as e:
