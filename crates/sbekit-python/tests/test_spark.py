@@ -218,6 +218,21 @@ def test_corrupt_file_skipped_into_errors(spark, inputs, tmp_path):
     assert "DecodeError" in text and str(bad) in text and f"offset {e['offset']}" in text
 
 
+def test_truncated_iex_capture_keeps_rows_before_the_error(spark, inputs, tmp_path):
+    whole = inputs["iex"][0]
+    cut = tmp_path / "cut.pcapng"
+    data = whole.read_bytes()
+    cut.write_bytes(data[: len(data) // 2 + 7])
+    got = sbekit.spark.read(spark, [str(cut)], profile="iex", message="trade", on_error="skip")
+    errors = got["_errors"].collect()
+    assert len(errors) == 1 and errors[0]["file"] == str(cut) and errors[0]["rows_kept"]
+    kept = got["trade"].count()
+    full = sbekit.spark.read(spark, [str(whole)], profile="iex", message="trade").count()
+    assert 0 < kept < full
+    with pytest.raises(Exception, match="cut.pcapng"):
+        sbekit.spark.read(spark, [str(cut)], profile="iex", message="trade").collect()
+
+
 VWAP = ("select symbol, sum(price * size) as notional, sum(size) as volume, "
         "cast(sum(price * size) as double) / sum(size) as vwap "
         "from {} group by symbol order by symbol")

@@ -79,7 +79,6 @@ class _Job:
     schema: Optional[str]
     framing: Optional[str]
     profile: Optional[str]
-    message: Optional[str]
     on_error: str
     # Table name -> the Arrow schema its batches are cast to (Spark's types), as IPC bytes.
     targets: Dict[str, bytes]
@@ -107,9 +106,10 @@ def read(
     schema, or every IEX table, empty ones included). With ``on_error="skip"`` the result is
     always a dict, holding ``"_errors"`` besides (see the module's documentation); with
     ``"raise"`` (the default) a bad file fails the Spark job with sbekit's error (file, byte
-    offset, element path). Without ``message``, the decoded files are cached
-    (``persist``) once, so that the DataFrames of all templates share one decode of each
-    file.
+    offset, element path). Without ``message``, or with ``on_error="skip"``, the decoded
+    files are cached (``persist``) once, so that the DataFrames returned share one decode of
+    each file. Every message of a file is decoded even with ``message=``, so that a bad
+    message of another template is not passed over.
     """
     import pyarrow as pa  # noqa: F401 (PySpark's mapInArrow needs it; fail early if absent)
 
@@ -134,7 +134,7 @@ def read(
     names = [message] if message is not None else list(arrow)
     targets = {n: spark_arrow_schema(arrow[n]) for n in names}
     targets[ERRORS] = _errors_schema()
-    job = _Job(schema_path, framing, profile, message, on_error,
+    job = _Job(schema_path, framing, profile, on_error,
                {n: s.serialize().to_pybytes() for n, s in targets.items()})
 
     # One partition, hence one task, per file: row i of spark.range names files[i] (range
