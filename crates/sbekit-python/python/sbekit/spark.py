@@ -179,9 +179,9 @@ def _arrow_schemas(schema: Optional[str], profile: Optional[str]) -> Dict[str, "
     if profile == IEX:
         empty = _sbekit.iex_schemas()
     elif profile is not None:
-        empty = _sbekit.capture_schemas(_sbekit.Schema(schema), profile)
+        empty = _sbekit.capture_schemas(_schema(schema), profile)
     else:
-        empty = _sbekit.Schema(schema).read_all(b"")
+        empty = _schema(schema).read_all(b"")
     return {name: pa.table(t).schema for name, t in empty.items()}
 
 
