@@ -29,7 +29,7 @@ pub struct Keys {
 /// The Python strings of short char arrays already decoded, by encoding and bytes. Market data
 /// repeats a few thousand symbols and codes: handing out the same (immutable) `str` again
 /// saves making, checking and later freeing one per value (dict decode of market-data
-/// messages about 10% faster).
+/// messages about 20% faster, alternated in one process).
 #[derive(Default)]
 pub struct TextCache {
     /// One map per [`Encoding`] (the same bytes can read differently in another).
