@@ -26,6 +26,37 @@ pub fn capture_read<'py>(
     profile: &str,
     arbitrate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    Ok(read_tables(py, &paths, &schema, profile, arbitrate, 0)?.0)
+}
+
+/// `capture_read_checked`'s answer: the tables, the bad packets' count, the first bad one.
+type Checked<'py> = (Bound<'py, PyDict>, u64, Option<(u64, String)>);
+
+/// capture_read_checked(paths, schema, profile) -> (dict[str, table], bad_count, first_bad):
+/// `capture_read`, plus how many packets were bad and the first one as `(byte offset, text)`
+/// (None when none was), for readers that must not pass over them (`sbekit.spark`).
+#[pyfunction]
+pub fn capture_read_checked<'py>(
+    py: Python<'py>,
+    paths: Vec<PathBuf>,
+    schema: PyRef<'py, Schema>,
+    profile: &str,
+) -> PyResult<Checked<'py>> {
+    let (d, stats) = read_tables(py, &paths, &schema, profile, false, 1)?;
+    let first = stats.bad.first().map(|b| (b.offset, b.to_string()));
+    Ok((d, stats.bad_count, first))
+}
+
+/// Every message of the captures, one table per template that has rows, and the reader's
+/// statistics (keeping the first `keep_bad` bad packets).
+fn read_tables<'py>(
+    py: Python<'py>,
+    paths: &[PathBuf],
+    schema: &Schema,
+    profile: &str,
+    arbitrate: bool,
+    keep_bad: usize,
+) -> PyResult<(Bound<'py, PyDict>, sbekit_feed::stats::Stats)> {
     let c: Arc<crate::schema::Compiled> = schema.inner.clone();
     let profile =
         Profile::resolve(profile, &[]).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -42,14 +73,14 @@ pub fn capture_read<'py>(
             &c.decoder,
             ReadOptions {
                 arbitrate,
-                keep_bad: 0,
+                keep_bad,
             },
         );
         reader.read(&views, &mut cols);
         cols.finish()?;
-        Ok::<_, sbekit_arrow::Error>((cols.schemas()?, cols.take_collected()))
+        Ok::<_, sbekit_arrow::Error>((cols.schemas()?, cols.take_collected(), reader.stats))
     });
-    let (schemas, mut batches) = r.map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (schemas, mut batches, stats) = r.map_err(|e| PyValueError::new_err(e.to_string()))?;
     let d = PyDict::new(py);
     for (name, schema) in schemas {
         let b = batches.remove(&name).unwrap_or_default();
@@ -58,7 +89,7 @@ pub fn capture_read<'py>(
         }
         d.set_item(&name, Py::new(py, PyTable::try_new(b, schema)?)?)?;
     }
-    Ok(d)
+    Ok((d, stats))
 }
 
 /// capture_schemas(schema, profile) -> dict[str, table]: every template's table as

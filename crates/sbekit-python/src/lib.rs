@@ -28,6 +28,7 @@ fn _sbekit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrow::iex_read, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::iex_schemas, m)?)?;
     m.add_function(wrap_pyfunction!(capture::capture_schemas, m)?)?;
+    m.add_function(wrap_pyfunction!(capture::capture_read_checked, m)?)?;
     m.add_function(wrap_pyfunction!(capture::capture_read, m)?)?;
     m.add_function(wrap_pyfunction!(capture::capture_stats, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -188,6 +188,31 @@ def test_capture_profile_same_rows_as_duckdb_over_parquet(spark, tmp_path):
     assert compared == 6000
 
 
+def test_bad_packets_of_a_capture_are_errors_not_passed_over(spark, tmp_path):
+    # sbekit.capture.read skips bad packets; sbekit.spark makes the file an error (raise, or
+    # an _errors row with the good packets' rows kept).
+    whole = tmp_path / "cme.pcapng"
+    subprocess.run([str(sbekit_cli()), "capture", "synth", "-p", "cme-mdp3", "-s", str(CME),
+                    "--messages", "2000", "-o", str(whole)], check=True, capture_output=True)
+    cut = tmp_path / "cut.pcapng"
+    data = whole.read_bytes()
+    cut.write_bytes(data[: len(data) // 2 + 5])
+    got = sbekit.spark.read(spark, [cut], schema=CME, profile="cme-mdp3", on_error="skip")
+    errors = got.pop("_errors").collect()
+    assert len(errors) == 1
+    e = errors[0]
+    assert e["file"] == str(cut) and e["rows_kept"] and "1 bad packet" in e["error"]
+    assert e["offset"] is not None and 0 < e["offset"] < len(data) // 2 + 5
+    import pyarrow as pa
+
+    alone = sbekit.capture.read(cut, CME, "cme-mdp3")
+    assert {n: df.count() for n, df in got.items() if df.count()} == \
+        {n: pa.table(t).num_rows for n, t in alone.items()}
+    with pytest.raises(Exception, match="cut.pcapng"):
+        sbekit.spark.read(spark, [cut], schema=CME, profile="cme-mdp3",
+                          message=next(iter(alone))).collect()
+
+
 def test_corrupt_file_skipped_into_errors(spark, inputs, tmp_path):
     good = inputs["md"]
     bad = tmp_path / "corrupt.bin"

@@ -34,9 +34,10 @@ gives a Spark timestamp).
 error naming the file, the byte offset and the element path. With ``on_error="skip"`` the
 result is a dict that also holds ``"_errors"``: one row per bad file (``file``, ``offset``,
 ``path``, ``index``, ``error``, ``rows_kept``). A bad file's rows are left out of the tables,
-except with ``profile="iex"``, where the rows before the error are kept (``rows_kept`` says
-so), as ``sbekit.iex.read`` keeps them. Capture profiles skip bad packets as
-``sbekit.capture.read`` does (``sbekit.capture.stats`` counts and locates them).
+except where the reader goes on past the error: with ``profile="iex"`` the rows before it
+are kept (as ``sbekit.iex.read`` keeps them), and with a capture profile the rows of every
+good packet (``sbekit.capture.read`` skips bad packets; here the file is then an error that
+counts them and locates the first). ``rows_kept`` says which.
 """
 
 from __future__ import annotations
@@ -284,7 +285,7 @@ def _row(table: str, batch: "pa.RecordBatch") -> "pa.RecordBatch":
 
 def _tables(job: _Job, file: str) -> Tuple[Dict[str, Any], Optional[Exception]]:
     """The tables of one file, and an error that ended its read after some rows (IEX)."""
-    from . import capture, iex
+    from . import iex
 
     if job.profile == IEX:
         with warnings.catch_warnings(record=True) as seen:
@@ -294,7 +295,13 @@ def _tables(job: _Job, file: str) -> Tuple[Dict[str, Any], Optional[Exception]]:
         return tables, (DecodeError(str(stop.message)) if stop else None)
     schema = _schema(job.schema)
     if job.profile is not None:
-        return capture.read(file, schema, job.profile), None
+        # sbekit.capture.read skips bad packets; here they make the file an error (its other
+        # rows kept), so that none is passed over unseen.
+        tables, bad, first = _sbekit.capture_read_checked([file], schema, job.profile)
+        if not bad:
+            return tables, None
+        offset, text = first if first is not None else (None, "")
+        return tables, DecodeError(f"{bad} bad packet(s); the first: {text}", offset)
     assert job.framing is not None
     # Every message is decoded even with message= (Schema.read's template= would pass over
     # the others unchecked): a bad message of any template is an error of the file.
