@@ -315,3 +315,8 @@ def test_readme_spark_example(spark, tmp_path):
                 if line.startswith(("print(", "                ")) and "#" in line
                 and "collect()" in line]
     assert out.getvalue().split() == expected == ["1900000.0"]
+
+
+def test_missing_schema_is_a_schema_error(spark, inputs, tmp_path):
+    with pytest.raises(sbekit.SchemaError):
+        sbekit.spark.read(spark, inputs["md"], schema=tmp_path / "none.xml", framing="u32le")

@@ -284,7 +284,8 @@ def _row(table: str, batch: "pa.RecordBatch") -> "pa.RecordBatch":
 
 
 def _tables(job: _Job, file: str) -> Tuple[Dict[str, Any], Optional[Exception]]:
-    """The tables of one file, and an error that ended its read after some rows (IEX)."""
+    """The tables of one file, and an error its reader went on past (IEX: the rows before it
+    are kept; captures: the good packets' rows are)."""
     from . import iex
 
     if job.profile == IEX:
@@ -308,15 +309,19 @@ def _tables(job: _Job, file: str) -> Tuple[Dict[str, Any], Optional[Exception]]:
     return schema.read_all(file, framing=job.framing), None
 
 
-_SCHEMAS: Dict[str, Any] = {}
+_SCHEMAS: Dict[Tuple[str, int], Any] = {}
 
 
 def _schema(path: Optional[str]) -> Any:
-    """The compiled schema, once per worker process."""
+    """The compiled schema, once per process (and again if the file changes)."""
     assert path is not None
-    if path not in _SCHEMAS:
-        _SCHEMAS[path] = _sbekit.Schema(path)
-    return _SCHEMAS[path]
+    try:
+        key = (path, os.stat(path).st_mtime_ns)
+    except OSError:
+        return _sbekit.Schema(path)  # raises sbekit's SchemaError naming the file
+    if key not in _SCHEMAS:
+        _SCHEMAS[key] = _sbekit.Schema(path)
+    return _SCHEMAS[key]
 
 
 def _error_row(file: str, e: Exception, rows_kept: bool) -> "pa.RecordBatch":
