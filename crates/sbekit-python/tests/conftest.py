@@ -56,6 +56,27 @@ def sbekit_cli() -> Path:
     return need(Path(found) if found else target / "release" / "sbekit", "the sbekit CLI")
 
 
+def run_readme_example(marker: str, cwd: Path) -> "tuple[str, str]":
+    """Runs the README's ```python block after ``<!-- marker``, in ``cwd``, with the repo's
+    ``schemas/`` paths made absolute; returns the block and what it printed."""
+    import contextlib
+    import io
+    import re
+
+    text = (REPO / "README.md").read_text()
+    block = re.search(rf"<!-- {marker}.*?```python\n(.*?)```", text, re.S).group(1)
+    code = block.replace('"schemas/', f'"{REPO}/schemas/')
+    out = io.StringIO()
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, "README.md", "exec"), {})
+    finally:
+        os.chdir(before)
+    return block, out.getvalue()
+
+
 # The market-data schema (schemas/market-data.xml): little-endian, header of four uint16.
 MD_TRADE = struct.Struct("<q8sqIB")       # timestamp, symbol, price, size, flags
 MD_LEVEL = struct.Struct("<q8sqIBB")      # ... and side

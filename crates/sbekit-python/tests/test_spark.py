@@ -20,7 +20,7 @@ import pytest
 
 import sbekit
 import sbekit.spark
-from conftest import SCHEMAS, is_ci, md_message, sbekit_cli
+from conftest import SCHEMAS, is_ci, md_message, run_readme_example, sbekit_cli
 
 MD = SCHEMAS / "market-data.xml"
 
@@ -294,27 +294,10 @@ def test_bad_arguments_are_value_errors(spark, inputs):
 
 
 def test_readme_spark_example(spark, tmp_path):
-    import contextlib
-    import io
-    import re
-
-    from conftest import REPO
-
-    text = (REPO / "README.md").read_text()
-    block = re.search(r"<!-- spark-example.*?```python\n(.*?)```", text, re.S).group(1)
-    code = block.replace('"schemas/', f'"{REPO}/schemas/')
-    out = io.StringIO()
-    cwd = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, "README.md", "exec"), {})
-    finally:
-        os.chdir(cwd)
+    block, printed = run_readme_example("spark-example", tmp_path)
     expected = [line.rsplit("#", 1)[1].strip() for line in block.splitlines()
-                if line.startswith(("print(", "                ")) and "#" in line
-                and "collect()" in line]
-    assert out.getvalue().split() == expected == ["1900000.0"]
+                if "collect()" in line and "#" in line]
+    assert printed.split() == expected == ["1900000.0"]
 
 
 def test_missing_schema_is_a_schema_error(spark, inputs, tmp_path):
