@@ -64,7 +64,9 @@ def run_readme_example(marker: str, cwd: Path) -> "tuple[str, str]":
     import re
 
     text = (REPO / "README.md").read_text()
-    block = re.search(rf"<!-- {marker}.*?```python\n(.*?)```", text, re.S).group(1)
+    found = re.search(rf"<!-- {marker}.*?```python\n(.*?)```", text, re.S)
+    assert found, f"README.md has no <!-- {marker} --> block"
+    block = found.group(1)
     code = block.replace('"schemas/', f'"{REPO}/schemas/')
     out = io.StringIO()
     before = os.getcwd()
