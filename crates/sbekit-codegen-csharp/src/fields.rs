@@ -89,7 +89,11 @@ pub fn getter(o: &mut Out, ctx: &Ctx, i: usize, f: &Field, n: &FieldNames) {
         } => {
             let e = &ctx.plan.enums[ty];
             let en = &ctx.n.enums[ty];
-            let k = e.values.iter().position(|v| &v.0 == c).unwrap_or(usize::MAX);
+            let k = e
+                .values
+                .iter()
+                .position(|v| &v.0 == c)
+                .unwrap_or(usize::MAX);
             doc(o, f, "constant");
             let v = e.values.get(k).map_or(e.null.clone(), |v| v.1.clone());
             o.line(&format!(
@@ -249,7 +253,11 @@ pub fn getter(o: &mut Out, ctx: &Ctx, i: usize, f: &Field, n: &FieldNames) {
                     load(e.ty, "sbe_b", &pos)
                 )),
             }
-            doc(o, f, "field (any value is kept: one the schema does not list is a value of no name)");
+            doc(
+                o,
+                f,
+                "field (any value is kept: one the schema does not list is a value of no name)",
+            );
             o.line(&format!(
                 "public {} {name}() {{ return ({}) {}(); }}",
                 en.ty, en.ty, n.raw
@@ -309,10 +317,7 @@ pub fn setter(
     match &f.kind {
         Kind::Prim(p) if p.len == 1 => {
             o.doc(&d);
-            o.line(&format!(
-                "public {cls} {name}({} value) {{",
-                cty(p.ty)
-            ));
+            o.line(&format!("public {cls} {name}({} value) {{", cty(p.ty)));
             head(o);
             o.line(&format!("{};", store(p.ty, "sbe_b", &pos, "value")));
             o.line("return this;");
@@ -345,7 +350,9 @@ pub fn setter(
                     cs_str(&f.name)
                 ));
                 head(o);
-                o.line(&format!("System.Array.Copy(src, srcOffset, sbe_b, {pos}, length);"));
+                o.line(&format!(
+                    "System.Array.Copy(src, srcOffset, sbe_b, {pos}, length);"
+                ));
                 o.line(&format!(
                     "for (int sbe_i = length; sbe_i < {len}; sbe_i++) sbe_b[{pos} + sbe_i] = 0;"
                 ));
@@ -393,11 +400,7 @@ pub fn setter(
                 cty(e.ty)
             ));
             o.doc(&format!("{d}\nAs a raw value (any value, listed or not)."));
-            o.line(&format!(
-                "public {cls} {}({} value) {{",
-                n.raw,
-                cty(e.ty)
-            ));
+            o.line(&format!("public {cls} {}({} value) {{", n.raw, cty(e.ty)));
             head(o);
             o.line(&format!("{};", store(e.ty, "sbe_b", &pos, "value")));
             o.line("return this;");

@@ -79,7 +79,8 @@ pub fn valid_namespace(ns: &str) -> bool {
     !ns.is_empty()
         && ns.split('.').all(|s| {
             let mut cs = s.chars();
-            cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            cs.next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                 && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
                 && !sbekit_plan::Language::CSharp.is_reserved(s)
         })
@@ -121,10 +122,7 @@ pub fn generate(plan: &Plan, opts: &Options) -> Result<Vec<GeneratedFile>, GenEr
         file(format!("src/{name}.cs"), text);
     }
     file("src/SbeDispatcher.cs".into(), package::dispatcher(&ctx));
-    file(
-        "src/SbeConformance.cs".into(),
-        package::conformance(&ctx),
-    );
+    file("src/SbeConformance.cs".into(), package::conformance(&ctx));
     file(
         "conformance/SbeConformanceMain.cs".into(),
         package::conformance_main(&ctx),

@@ -332,17 +332,14 @@ impl Names {
                     .iter()
                     .map(|v| s.take(&Language::CSharp.case(NameKind::EnumVariant).apply(&v.0)))
                     .collect();
-                (
-                    k.clone(),
-                    {
-                        let t = top.take(&ty(k));
-                        EnumNames {
-                            json: format!("Append{t}"),
-                            ty: t,
-                            variants,
-                        }
-                    },
-                )
+                (k.clone(), {
+                    let t = top.take(&ty(k));
+                    EnumNames {
+                        json: format!("Append{t}"),
+                        ty: t,
+                        variants,
+                    }
+                })
             })
             .collect();
         let sets = plan

@@ -29,7 +29,13 @@ pub fn tail(o: &mut Out) {
 fn wire_load(be: bool, width: usize) -> String {
     let byte = |k: usize, shift: usize| {
         let k = if be { width - 1 - k } else { k };
-        let ty = if width == 8 { "(ulong) " } else if width == 4 { "(uint) " } else { "" };
+        let ty = if width == 8 {
+            "(ulong) "
+        } else if width == 4 {
+            "(uint) "
+        } else {
+            ""
+        };
         if shift == 0 {
             format!("{ty}b[p + {k}]")
         } else {
@@ -82,7 +88,10 @@ pub fn schema(ctx: &Ctx) -> String {
     o.doc("The schema's id (`messageSchema id`).");
     o.line(&format!("public const long SchemaId = {}L;", p.id));
     o.doc("The schema's version: what encoders write unless told otherwise.");
-    o.line(&format!("public const long SchemaVersion = {}L;", p.version));
+    o.line(&format!(
+        "public const long SchemaVersion = {}L;",
+        p.version
+    ));
     o.doc("The schema's `semanticVersion` (empty when it has none).");
     o.line(&format!(
         "public const string SemanticVersion = {};",
@@ -91,7 +100,10 @@ pub fn schema(ctx: &Ctx) -> String {
     o.doc("True if multi-byte values are big-endian (the schema's `byteOrder`).");
     o.line(&format!("public const bool BigEndian = {be};"));
     o.doc("Size of the message header in bytes.");
-    o.line(&format!("public const int HeaderLength = {};", p.header.size));
+    o.line(&format!(
+        "public const int HeaderLength = {};",
+        p.header.size
+    ));
     o.doc("Entries of groups whose entries take no bytes that one message may declare in all (work stays bounded by the input, as in `sbekit decode`).");
     o.line("public const long MaxEmptyEntries = 1048576L;");
     o.doc("The largest set or composite, in bytes.");

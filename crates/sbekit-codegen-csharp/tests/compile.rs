@@ -38,7 +38,8 @@ fn build_script_builds_our_schema() {
         return;
     }
     let root = tempfile::tempdir().expect("tempdir");
-    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/market-data.xml");
+    let schema =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/market-data.xml");
     let layout = sbekit_schema::load_layout(&schema).expect("schema");
     let dir = root.path().join("md");
     sbekit_codegen_csharp::write_package(&layout, &dir, &Default::default()).expect("write");

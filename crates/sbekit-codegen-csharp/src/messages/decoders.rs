@@ -523,7 +523,13 @@ pub(super) fn section_check(o: &mut Out, c: &Check, depth: usize) {
                 } else {
                     o.line(&format!(
                         "if ({bl} != 0 && {}) {}",
-                        ucmp(&cnt, ">", &format!("unchecked((ulong) (sbe_n - sbe_q)) / unchecked((ulong) {bl})")),
+                        ucmp(
+                            &cnt,
+                            ">",
+                            &format!(
+                                "unchecked((ulong) (sbe_n - sbe_q)) / unchecked((ulong) {bl})"
+                            )
+                        ),
                         err("TRUNCATED", "sbe_q", path)
                     ));
                 }

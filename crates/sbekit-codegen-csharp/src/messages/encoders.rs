@@ -54,7 +54,9 @@ pub(super) fn encoder(
     // Internal rather than private: mcs warns (an error here) about private state a body
     // without fields or sections never reads.
     if msg.is_some() {
-        o.line(&format!("internal {top} sbe_m {{ get {{ return this; }} }}"));
+        o.line(&format!(
+            "internal {top} sbe_m {{ get {{ return this; }} }}"
+        ));
     } else {
         o.line(&format!("internal readonly {top} sbe_m;"));
     }
@@ -74,7 +76,10 @@ pub(super) fn encoder(
     }
     let gs = groups(b);
     for (gi, (i, _, _)) in gs.iter().enumerate() {
-        o.line(&format!("internal readonly {} sbe_g{i};", n.children[gi].enc));
+        o.line(&format!(
+            "internal readonly {} sbe_g{i};",
+            n.children[gi].enc
+        ));
     }
     o.line("");
     if msg.is_some() {
