@@ -67,7 +67,6 @@ const MEMBERS: &[&str] = &[
     "SbeWrap",
     "SbeEnd",
     "Version",
-    "Size",
     "TemplateId",
     "System",
     "String",

@@ -246,7 +246,7 @@ fn set_src(ctx: &Ctx, k: &str, s: &SetDef) -> (String, String) {
     )));
     o.line(&format!("public sealed class {} {{", n.dec));
     o.doc("Encoded size in bytes.");
-    o.line(&format!("public const int Size = {size};"));
+    o.line(&format!("public const int SbeSize = {size};"));
     o.line("internal byte[] sbe_b;");
     o.line("internal int sbe_p;");
     o.line("");
@@ -301,7 +301,7 @@ fn set_src(ctx: &Ctx, k: &str, s: &SetDef) -> (String, String) {
     ));
     o.line(&format!("public sealed class {} {{", n.enc));
     o.doc("Encoded size in bytes.");
-    o.line(&format!("public const int Size = {size};"));
+    o.line(&format!("public const int SbeSize = {size};"));
     o.line("internal byte[] sbe_b;");
     o.line("internal int sbe_p;");
     o.line("");
@@ -380,7 +380,7 @@ fn composite_src(ctx: &Ctx, k: &str) -> (String, String) {
     )));
     o.line(&format!("public sealed class {} {{", n.dec));
     o.doc("Encoded size in bytes.");
-    o.line(&format!("public const int Size = {};", c.size));
+    o.line(&format!("public const int SbeSize = {};", c.size));
     o.line("internal byte[] sbe_b;");
     o.line("internal int sbe_p;");
     o.line("internal long sbe_av;");
@@ -429,7 +429,7 @@ fn composite_src(ctx: &Ctx, k: &str) -> (String, String) {
     ));
     o.line(&format!("public sealed class {} {{", n.enc));
     o.doc("Encoded size in bytes.");
-    o.line(&format!("public const int Size = {};", c.size));
+    o.line(&format!("public const int SbeSize = {};", c.size));
     o.line("internal byte[] sbe_b;");
     o.line("internal int sbe_p;");
     o.line("");
