@@ -5,7 +5,7 @@ namespace __NAMESPACE__
 
     /// <summary>
     /// JSON text as <c>sbekit decode</c> prints it: integers in their type's sign and width,
-    /// floats as the shortest decimal that reads back the same, without an exponent
+    /// floats as the shortest decimal that reads back the same, laid out as Ryu lays it out
     /// (<c>null</c> when not finite), and text kept as UTF-8 only where the field declares UTF-8
     /// and the bytes are valid UTF-8, otherwise one code point per byte (Latin-1), so that no
     /// byte is lost.
@@ -65,67 +65,172 @@ namespace __NAMESPACE__
             AppendShortest(sb, v, false);
         }
 
-        // The fewest significant digits (1 to 17) whose correctly rounded decimal reads back as
-        // `v` (as a float when `single`): "R" is not shortest on .NET Framework and Mono.
+        // The shortest digits that read back as `v` (and of those, the closest), as `sbekit
+        // decode` (Ryu) prints them: Steele and White's free-format algorithm over exact big
+        // integers. Mono's own "R" is not shortest and its 17-digit formatting and parsing are
+        // not exact, so they cannot be used to search for the digits.
         private static void AppendShortest(StringBuilder sb, double v, bool single)
         {
-            if (v == 0)
+            long bits;
+            int mantBits, bias;
+            if (single)
             {
-                sb.Append(System.BitConverter.DoubleToInt64Bits(v) < 0 ? "-0" : "0");
-                return;
+                bits = SbeFloatBits.ToBits((float)v) & 0xFFFFFFFFL;
+                mantBits = 23;
+                bias = 127;
             }
-            string e = null;
-            for (int p = 1; p <= 17; p++)
+            else
             {
-                e = v.ToString("E" + (p - 1).ToString(CultureInfo.InvariantCulture), CultureInfo.InvariantCulture);
-                double back = double.Parse(e, NumberStyles.Float, CultureInfo.InvariantCulture);
-                if (single ? (float)back == (float)v : back == v)
-                {
-                    break;
-                }
+                bits = System.BitConverter.DoubleToInt64Bits(v);
+                mantBits = 52;
+                bias = 1023;
             }
-            // e is "-d.dddE+xxx": digits and exponent, written out without the exponent.
-            int i = 0;
-            if (e[0] == '-')
+            bool negative = v < 0 || (v == 0 && (single ? (bits >> 31) != 0 : bits < 0));
+            if (negative)
             {
                 sb.Append('-');
-                i = 1;
             }
-            int ePos = e.IndexOf('E');
-            var digits = new StringBuilder();
-            for (int k = i; k < ePos; k++)
+            if (v == 0)
             {
-                if (e[k] != '.')
+                sb.Append("0.0");
+                return;
+            }
+            ulong mant = (ulong)bits & ((1UL << mantBits) - 1);
+            int exp = (int)((ulong)bits >> mantBits) & (single ? 0xFF : 0x7FF);
+            ulong f = exp == 0 ? mant : mant | (1UL << mantBits);
+            int e = (exp == 0 ? 1 : exp) - bias - mantBits;
+            bool even = (f & 1) == 0;
+            bool asymmetric = mant == 0 && exp > 1;
+            var r = new SbeBig();
+            var sc = new SbeBig();
+            var mp = new SbeBig();
+            var mm = new SbeBig();
+            r.Set(f);
+            if (e >= 0)
+            {
+                mm.Set(1);
+                mm.ShiftLeft(e);
+                mp.Set(1);
+                mp.ShiftLeft(asymmetric ? e + 1 : e);
+                r.ShiftLeft(asymmetric ? e + 2 : e + 1);
+                sc.Set(asymmetric ? 4UL : 2UL);
+            }
+            else
+            {
+                mm.Set(1);
+                mp.Set(asymmetric ? 2UL : 1UL);
+                r.ShiftLeft(asymmetric ? 2 : 1);
+                sc.Set(1);
+                sc.ShiftLeft(asymmetric ? 2 - e : 1 - e);
+            }
+            int k = (int)System.Math.Ceiling(System.Math.Log10(System.Math.Abs(v)));
+            if (k >= 0)
+            {
+                for (int j = 0; j < k; j++)
                 {
-                    digits.Append(e[k]);
-                }
-            }
-            while (digits.Length > 1 && digits[digits.Length - 1] == '0')
-            {
-                digits.Length--;
-            }
-            int exp = int.Parse(e.Substring(ePos + 1), NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
-            int n = digits.Length;
-            if (exp < 0)
-            {
-                sb.Append("0.");
-                for (int k = 0; k < -exp - 1; k++)
-                {
-                    sb.Append('0');
-                }
-                sb.Append(digits);
-            }
-            else if (exp + 1 >= n)
-            {
-                sb.Append(digits);
-                for (int k = 0; k < exp + 1 - n; k++)
-                {
-                    sb.Append('0');
+                    sc.MulSmall(10);
                 }
             }
             else
             {
-                sb.Append(digits.ToString(0, exp + 1)).Append('.').Append(digits.ToString(exp + 1, n - exp - 1));
+                for (int j = 0; j < -k; j++)
+                {
+                    r.MulSmall(10);
+                    mp.MulSmall(10);
+                    mm.MulSmall(10);
+                }
+            }
+            var t = new SbeBig();
+            // Fix the estimate: 10^(k-1) <= the upper boundary < 10^k.
+            while (true)
+            {
+                t.SetSum(r, mp);
+                int c = SbeBig.Compare(t, sc);
+                if (c > 0 || (even && c == 0))
+                {
+                    sc.MulSmall(10);
+                    k++;
+                    continue;
+                }
+                t.MulSmall(10);
+                c = SbeBig.Compare(t, sc);
+                if (c < 0 || (!even && c == 0))
+                {
+                    r.MulSmall(10);
+                    mp.MulSmall(10);
+                    mm.MulSmall(10);
+                    k--;
+                    continue;
+                }
+                break;
+            }
+            var digits = new StringBuilder();
+            while (true)
+            {
+                r.MulSmall(10);
+                mp.MulSmall(10);
+                mm.MulSmall(10);
+                int d = 0;
+                while (SbeBig.Compare(r, sc) >= 0)
+                {
+                    r.Sub(sc);
+                    d++;
+                }
+                int cl = SbeBig.Compare(r, mm);
+                bool low = cl < 0 || (even && cl == 0);
+                t.SetSum(r, mp);
+                int ch = SbeBig.Compare(t, sc);
+                bool high = ch > 0 || (even && ch == 0);
+                if (!low && !high)
+                {
+                    digits.Append((char)('0' + d));
+                    continue;
+                }
+                if (low && high)
+                {
+                    t.SetSum(r, r);
+                    int c2 = SbeBig.Compare(t, sc);
+                    if (c2 > 0 || (c2 == 0 && (d & 1) == 1))
+                    {
+                        d++;
+                    }
+                }
+                else if (high)
+                {
+                    d++;
+                }
+                digits.Append((char)('0' + d));
+                break;
+            }
+            int kk = k;
+            int n = digits.Length;
+            int max = single ? 13 : 16;
+            int min = single ? -6 : -5;
+            if (kk >= n && kk <= max)
+            {
+                sb.Append(digits);
+                sb.Append('0', kk - n);
+                sb.Append(".0");
+            }
+            else if (0 < kk && kk <= max)
+            {
+                sb.Append(digits.ToString(0, kk)).Append('.').Append(digits.ToString(kk, n - kk));
+            }
+            else if (min < kk && kk <= 0)
+            {
+                sb.Append("0.");
+                sb.Append('0', -kk);
+                sb.Append(digits);
+            }
+            else
+            {
+                sb.Append(digits[0]);
+                if (n > 1)
+                {
+                    sb.Append('.').Append(digits.ToString(1, n - 1));
+                }
+                sb.Append('e');
+                AppendLong(sb, kk - 1);
             }
         }
 
@@ -300,6 +405,111 @@ namespace __NAMESPACE__
                 c[i] = (char)buffer[index + i];
             }
             return new string(c);
+        }
+    }
+
+    /// <summary>A small unsigned big integer for <see cref="SbeJson"/>'s float printing (.NET Standard's <c>BigInteger</c> is in an assembly Mono's <c>mcs</c> does not reference by default).</summary>
+    internal sealed class SbeBig
+    {
+        private readonly uint[] w = new uint[80];
+        private int n;
+
+        /// <summary>Sets the value.</summary>
+        internal void Set(ulong v)
+        {
+            System.Array.Clear(w, 0, w.Length);
+            w[0] = (uint)v;
+            w[1] = (uint)(v >> 32);
+            n = w[1] != 0 ? 2 : 1;
+        }
+
+        /// <summary>Sets the value to <paramref name="a"/> + <paramref name="b"/>.</summary>
+        internal void SetSum(SbeBig a, SbeBig b)
+        {
+            int m = System.Math.Max(a.n, b.n);
+            ulong carry = 0;
+            for (int i = 0; i < m; i++)
+            {
+                ulong s = (ulong)a.w[i] + b.w[i] + carry;
+                w[i] = (uint)s;
+                carry = s >> 32;
+            }
+            for (int i = m; i < w.Length; i++)
+            {
+                w[i] = 0;
+            }
+            w[m] = (uint)carry;
+            n = carry != 0 ? m + 1 : m;
+        }
+
+        /// <summary>Multiplies by 2^<paramref name="bits"/>.</summary>
+        internal void ShiftLeft(int bits)
+        {
+            int words = bits / 32;
+            int rest = bits % 32;
+            for (int i = n - 1 + words + 1; i >= 0; i--)
+            {
+                int src = i - words;
+                uint hi = src >= 0 && src < n ? w[src] : 0;
+                uint lo = src - 1 >= 0 && src - 1 < n ? w[src - 1] : 0;
+                w[i] = rest == 0 ? hi : (hi << rest) | (lo >> (32 - rest));
+            }
+            n = n + words + 1;
+            Trim();
+        }
+
+        /// <summary>Multiplies by <paramref name="m"/>.</summary>
+        internal void MulSmall(uint m)
+        {
+            ulong carry = 0;
+            for (int i = 0; i < n; i++)
+            {
+                ulong p = (ulong)w[i] * m + carry;
+                w[i] = (uint)p;
+                carry = p >> 32;
+            }
+            if (carry != 0)
+            {
+                w[n++] = (uint)carry;
+            }
+        }
+
+        /// <summary>Subtracts <paramref name="b"/> (not larger than this).</summary>
+        internal void Sub(SbeBig b)
+        {
+            long borrow = 0;
+            for (int i = 0; i < n; i++)
+            {
+                long d = (long)w[i] - (i < b.n ? b.w[i] : 0) - borrow;
+                borrow = d < 0 ? 1 : 0;
+                w[i] = (uint)(d + (borrow << 32));
+            }
+            Trim();
+        }
+
+        /// <summary>-1, 0 or 1 as <paramref name="a"/> is less than, equal to or greater than <paramref name="b"/>.</summary>
+        internal static int Compare(SbeBig a, SbeBig b)
+        {
+            if (a.n != b.n)
+            {
+                return a.n < b.n ? -1 : 1;
+            }
+            for (int i = a.n - 1; i >= 0; i--)
+            {
+                if (a.w[i] != b.w[i])
+                {
+                    return a.w[i] < b.w[i] ? -1 : 1;
+                }
+            }
+            return 0;
+        }
+
+        private void Trim()
+        {
+            while (n > 1 && w[n - 1] == 0)
+            {
+                n--;
+            }
         }
     }
 }
