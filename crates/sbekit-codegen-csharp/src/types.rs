@@ -65,6 +65,9 @@ fn wire_store(be: bool, width: usize) -> String {
         .join(" ")
 }
 
+/// Mono inlines only tiny methods unless told: every load and store is asked to be inlined.
+const INLINE: &str = "[System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]";
+
 /// `SbeSchema.cs`: ids, version, byte order and header size (`SbeSchema`), the loads and
 /// stores in the schema's byte order (`SbeWire`) and the enums' JSON printers (`SbeEnums`).
 pub fn schema(ctx: &Ctx) -> String {
@@ -126,23 +129,29 @@ pub fn schema(ctx: &Ctx) -> String {
         ("ulong", 8, "U64", "("),
     ] {
         o.doc(&format!("The `{t}` at `p` of `b`."));
+        o.line(INLINE);
         o.line(&format!(
             "public static {t} {name}(byte[] b, int p) {{ return unchecked({conv}{})); }}",
             wire_load(be, w)
         ));
-        o.doc(&format!("Stores `v` at `p` of `b`."));
+        o.doc("Stores `v` at `p` of `b`.");
+        o.line(INLINE);
         o.line(&format!(
             "public static void Put{name}(byte[] b, int p, {t} v) {{ unchecked {{ {} }} }}",
             wire_store(be, w)
         ));
     }
     o.doc("The `float` at `p` of `b`.");
+    o.line(INLINE);
     o.line("public static float F32(byte[] b, int p) { return SbeFloatBits.ToFloat(I32(b, p)); }");
     o.doc("Stores `v` at `p` of `b`.");
+    o.line(INLINE);
     o.line("public static void PutF32(byte[] b, int p, float v) { PutI32(b, p, SbeFloatBits.ToBits(v)); }");
     o.doc("The `double` at `p` of `b`.");
+    o.line(INLINE);
     o.line("public static double F64(byte[] b, int p) { return System.BitConverter.Int64BitsToDouble(I64(b, p)); }");
     o.doc("Stores `v` at `p` of `b`.");
+    o.line(INLINE);
     o.line("public static void PutF64(byte[] b, int p, double v) { PutI64(b, p, System.BitConverter.DoubleToInt64Bits(v)); }");
     o.line("}");
     o.line("");
@@ -151,7 +160,9 @@ pub fn schema(ctx: &Ctx) -> String {
     o.line("internal struct SbeFloatBits {");
     o.line("[System.Runtime.InteropServices.FieldOffset(0)] private int i;");
     o.line("[System.Runtime.InteropServices.FieldOffset(0)] private float f;");
+    o.line(INLINE);
     o.line("internal static float ToFloat(int v) { var u = default(SbeFloatBits); u.i = v; return u.f; }");
+    o.line(INLINE);
     o.line("internal static int ToBits(float v) { var u = default(SbeFloatBits); u.f = v; return u.i; }");
     o.line("}");
     o.line("");
