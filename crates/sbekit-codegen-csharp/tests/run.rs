@@ -6,6 +6,8 @@
 //!   buffer, and re-encode to bytes that decode to it again;
 //! - every strict prefix of them is refused with the namespace's `SbeDecodeException`, never
 //!   another exception (`IndexOutOfRangeException` included);
+//! - messages with random bytes changed are accepted (with the same JSON) or refused exactly as
+//!   `sbekit decode` accepts or refuses them;
 //! - re-encoding into every shorter buffer throws `SbeEncodeException` (`BufferTooSmall`);
 //! - the encoders' section order, skipped sections and counts (`orders-be.xml`,
 //!   `market-data.xml`);
@@ -399,6 +401,7 @@ fn generated_csharp_runs() {
     let mut checked = 0;
     let mut prefixes = 0;
     let mut shorts = 0;
+    let mut mutations = 0;
     for (i, (pkg, path)) in schemas.iter().enumerate() {
         let ir = sbekit_schema::load_ir(path).expect("schema");
         let dec = sbekit_otf::Decoder::new(&ir).expect("otf");
@@ -460,6 +463,44 @@ fn generated_csharp_runs() {
             );
         }
         prefixes += cut.len();
+        // Mutations: one to three bytes of the first messages set to random values (header
+        // slots, block lengths, counts and var-data lengths included). The decoder accepts
+        // exactly what `sbekit decode` accepts, prints the same JSON, and throws nothing but
+        // `SbeDecodeException`.
+        let mut mutated = Vec::new();
+        for m in msgs.iter().take(24).filter(|m| !m.is_empty()) {
+            for _ in 0..150 {
+                let mut x = m.clone();
+                for _ in 0..1 + rng.below_or(2) {
+                    let at = rng.below_or(x.len() as u64 - 1) as usize;
+                    x[at] = rng.next_u64() as u8;
+                }
+                mutated.push(x);
+            }
+        }
+        let out = run(&["probe", pkg], &frames(&mutated));
+        let text = String::from_utf8_lossy(&out);
+        assert_eq!(text.lines().count(), mutated.len());
+        for (l, x) in text.lines().zip(&mutated) {
+            match sbekit_otf::message_to_json(&dec, x, false) {
+                Ok((want, _)) => {
+                    let got = l.strip_prefix("ok ").unwrap_or_else(|| {
+                        panic!("{pkg}: sbekit decode accepts {x:02x?}, C# says {l}")
+                    });
+                    let want: Value = serde_json::from_str(&want).expect("json");
+                    let got: Value = serde_json::from_str(got).expect("C# prints JSON");
+                    assert!(
+                        same(&want, &got),
+                        "{pkg}: {x:02x?}\n  otf: {want}\n  C#:  {got}"
+                    );
+                }
+                Err(e) => assert!(
+                    l.starts_with("error "),
+                    "{pkg}: sbekit decode refuses {x:02x?} ({e}), C# says {l}"
+                ),
+            }
+        }
+        mutations += mutated.len();
         let out = run(&["short", pkg], &frames(&msgs));
         let text = String::from_utf8_lossy(&out);
         assert_eq!(text.lines().count(), msgs.len());
@@ -558,6 +599,6 @@ fn generated_csharp_runs() {
         );
     }
     eprintln!(
-        "{test}: {checked} random messages equal to sbekit decode and re-encoded, {prefixes} truncations refused with SbeDecodeException only, {shorts} re-encoded into every shorter buffer and refused"
+        "{test}: {checked} random messages equal to sbekit decode and re-encoded, {prefixes} truncations refused with SbeDecodeException only, {mutations} mutated messages accepted or refused as sbekit decode does, {shorts} re-encoded into every shorter buffer and refused"
     );
 }

@@ -493,8 +493,10 @@ pub(super) fn section_check(o: &mut Out, c: &Check, depth: usize) {
                 ));
             }
             if let Some(req) = required_expr(required, "sbe_av") {
+                // As `sbekit decode`: the entry block length of a group without entries
+                // describes no bytes, and is not checked.
                 o.line(&format!(
-                    "if ({}) {}",
+                    "if ({cnt} != 0 && {}) {}",
                     ucmp(&bl, "<", &req),
                     err(
                         "BLOCK_LENGTH_TOO_SHORT",
