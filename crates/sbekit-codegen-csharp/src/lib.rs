@@ -66,7 +66,7 @@ impl std::fmt::Display for GenError {
             GenError::Plan(e) => write!(f, "{e}"),
             GenError::Namespace(p) => write!(
                 f,
-                "`{p}` is not a C# namespace (dot-separated identifiers, no keywords)"
+                "`{p}` is not a C# namespace for generated code (dot-separated identifiers, no keywords, no `System`)"
             ),
         }
     }
@@ -74,7 +74,8 @@ impl std::fmt::Display for GenError {
 
 impl std::error::Error for GenError {}
 
-/// True if `ns` is a valid C# namespace: dot-separated ASCII identifiers, none a keyword.
+/// True if `ns` is a valid C# namespace for generated code: dot-separated ASCII identifiers,
+/// none a keyword, and none `System` (which would hide the `System` namespace the code names).
 pub fn valid_namespace(ns: &str) -> bool {
     !ns.is_empty()
         && ns.split('.').all(|s| {
@@ -83,6 +84,7 @@ pub fn valid_namespace(ns: &str) -> bool {
                 .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                 && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
                 && !sbekit_plan::Language::CSharp.is_reserved(s)
+                && s != "System"
         })
 }
 

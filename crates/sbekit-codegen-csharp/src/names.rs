@@ -93,7 +93,8 @@ pub fn csharp_namespace(package: &str) -> String {
         .split('.')
         .map(|p| {
             let s = sbekit_plan::names::camel(p);
-            if Language::CSharp.is_reserved(&s) {
+            // `System` would hide the `System` namespace the generated code names.
+            if Language::CSharp.is_reserved(&s) || s == "System" {
                 format!("{s}_")
             } else {
                 s

@@ -114,4 +114,10 @@ fn namespace_option_and_names() {
         "MySchema.Int"
     );
     assert_eq!(sbekit_codegen_csharp::csharp_namespace("9lives"), "N9lives");
+    assert_eq!(
+        sbekit_codegen_csharp::csharp_namespace("my.system"),
+        "My.System_"
+    );
+    assert!(!sbekit_codegen_csharp::valid_namespace("My.System"));
+    assert!(sbekit_codegen_csharp::valid_namespace("My.Systems"));
 }

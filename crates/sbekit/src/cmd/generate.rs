@@ -259,7 +259,7 @@ fn csharp(args: &GenerateArgs) -> Result<ExitCode, Failure> {
     if let Some(p) = &opts.namespace {
         if !sbekit_codegen_csharp::valid_namespace(p) {
             return Err(Failure::usage(format_args!(
-                "--namespace {p}: not a C# namespace (dot-separated identifiers, no keywords)"
+                "--namespace {p}: not a C# namespace for generated code (dot-separated identifiers, no keywords, no `System`)"
             )));
         }
     }
