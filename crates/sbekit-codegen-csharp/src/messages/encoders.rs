@@ -14,6 +14,25 @@ pub(super) fn zero(o: &mut Out, buf: &str, base: &str, n: usize) {
     }
 }
 
+/// Zeroes the bytes of an `n`-byte structure at `base` that the slots `written` (stored next,
+/// every byte of each) do not cover: the gaps of a dimension or length prefix.
+pub(super) fn zero_gaps(
+    o: &mut Out,
+    buf: &str,
+    base: &str,
+    n: usize,
+    written: &[&sbekit_plan::Slot],
+) {
+    for k in 0..n {
+        let covered = written
+            .iter()
+            .any(|s| s.constant.is_none() && (s.offset..s.offset + s.width()).contains(&k));
+        if !covered {
+            o.line(&format!("{buf}[{base} + {k}] = 0;"));
+        }
+    }
+}
+
 /// The encoder of a message (`msg`) or group entry; `top` is the message encoder class.
 pub(super) fn encoder(
     o: &mut Out,
@@ -209,10 +228,15 @@ pub(super) fn encoder(
         o.line("sbe_on = on;");
         o.line("if (on) {");
         o.line(&format!("sbe_dim = sbe_m.SbeTakeRaw({dim}, {path});"));
-        zero(o, "sbe_b", "sbe_dim", dim);
+        // Every byte is written: the gaps zeroed, the block length, no entries yet.
+        zero_gaps(o, "sbe_b", "sbe_dim", dim, &[&bl_slot, &count_slot]);
         o.line(&format!(
             "{};",
             slot_store(&bl_slot, "sbe_b", "sbe_dim", "(long) SbeBlockLength(sbe_v)")
+        ));
+        o.line(&format!(
+            "{};",
+            slot_store(&count_slot, "sbe_b", "sbe_dim", "0L")
         ));
         o.line("}");
         o.line("}");
@@ -314,11 +338,11 @@ pub(super) fn encoder(
                     o.line(s);
                 }
                 o.line(&too_long);
-                // Every byte is written: the prefix zeroed (any gap), its length, the data.
+                // Every byte is written: the prefix's gaps zeroed, its length, the data.
                 o.line(&format!(
                     "int sbe_at = sbe_m.SbeTakeRaw({l} + length, {vpath});"
                 ));
-                zero(o, "sbe_b", "sbe_at", l);
+                zero_gaps(o, "sbe_b", "sbe_at", l, &[len]);
                 o.line(&format!(
                     "{};",
                     slot_store(len, "sbe_b", "sbe_at", "(long) length")
@@ -351,7 +375,7 @@ pub(super) fn encoder(
                     o.line(&format!(
                         "int sbe_at = sbe_m.SbeTakeRaw({l} + length, {vpath});"
                     ));
-                    zero(o, "sbe_b", "sbe_at", l);
+                    zero_gaps(o, "sbe_b", "sbe_at", l, &[len]);
                     o.line(&format!(
                         "{};",
                         slot_store(len, "sbe_b", "sbe_at", "(long) length")
