@@ -47,7 +47,7 @@ pub fn build_sh(ctx: &Ctx) -> String {
 set -eu
 cd "$(dirname "$0")"
 mkdir -p bin
-mcs {flags} -nologo -target:library -out:bin/{ns}.dll src/*.cs
+mcs {flags} -nologo -target:library -out:bin/{ns}.dll -doc:bin/{ns}.xml src/*.cs
 mcs {flags} -nologo -target:exe -out:bin/SbeConformance.exe -r:bin/{ns}.dll conformance/*.cs
 "#,
         ns = ctx.n.namespace,

@@ -298,6 +298,7 @@ fn set_src(ctx: &Ctx, k: &str, s: &SetDef) -> (String, String) {
     o.line(&format!("public void SbeCopyTo({} e) {{", n.enc));
     o.line("e.Raw(Raw());");
     o.line("}");
+    o.doc("The JSON `AppendJson` appends (allocates).");
     o.line("public override string ToString() {");
     o.line("return AppendJson(new StringBuilder()).ToString();");
     o.line("}");
@@ -409,6 +410,7 @@ fn composite_src(ctx: &Ctx, k: &str) -> (String, String) {
     o.line(&format!("public void SbeCopyTo({} e) {{", n.enc));
     fields_copy(&mut o, &members, &n.members);
     o.line("}");
+    o.doc("The JSON `AppendJson` appends (allocates).");
     o.line("public override string ToString() {");
     o.line("return AppendJson(new StringBuilder()).ToString();");
     o.line("}");

@@ -230,6 +230,7 @@ pub(super) fn decoder(
     put(o, "}");
     o.line("return sb;");
     o.line("}");
+    o.doc("The JSON `AppendJson` appends (allocates).");
     o.line("public override string ToString() {");
     o.line("return AppendJson(new StringBuilder()).ToString();");
     o.line("}");
