@@ -7,6 +7,7 @@
 mod common;
 
 use common::*;
+use sbekit_testdata::run_ok;
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -15,40 +15,10 @@ mod common;
 
 use common::*;
 use sbekit_otf::random::{random_message, Options, Rng};
+use sbekit_testdata::{frames, pipe, run_ok, same_json, unframe, workspace_file};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn own(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(rel)
-}
-
-/// Numbers compared as values; everything else exactly.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            if let (Some(p), Some(q)) = (x.as_i64(), y.as_i64()) {
-                return p == q;
-            }
-            if let (Some(p), Some(q)) = (x.as_u64(), y.as_u64()) {
-                return p == q;
-            }
-            match (x.as_f64(), y.as_f64()) {
-                (Some(p), Some(q)) => p == q || p as f32 == q as f32,
-                _ => false,
-            }
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
 
 /// The `short` mode of a package: each u32le-framed message is decoded, re-encoded into a
 /// buffer of exactly its length (which must give the same bytes), then into heap buffers of every
@@ -252,20 +222,16 @@ fn build(root: &Path, schemas: &[(String, PathBuf)]) -> Option<PathBuf> {
 #[test]
 fn generated_c_under_sanitizers() {
     let test = "generated_c_under_sanitizers";
-    let refs = [
-        "sbe-samples/src/main/resources/example-schema.xml",
-        "sbe-samples/src/main/resources/example-extension-schema.xml",
-        "sbe-tool/src/test/resources/example-bigendian-test-schema.xml",
-    ];
+    let refs = sbekit_testdata::CAR_SCHEMAS;
     let mut schemas: Vec<(String, PathBuf)> = vec![
         (
             "orders".into(),
-            own("crates/sbekit-codegen-tests/schemas/orders-be.xml"),
+            workspace_file("crates/sbekit-codegen-tests/schemas/orders-be.xml"),
         ),
-        ("md".into(), own("schemas/market-data.xml")),
+        ("md".into(), workspace_file("schemas/market-data.xml")),
         (
             "vers".into(),
-            own("crates/sbekit-codegen-tests/schemas/versioned-v1.xml"),
+            workspace_file("crates/sbekit-codegen-tests/schemas/versioned-v1.xml"),
         ),
     ];
     let have_refs = refs
@@ -316,14 +282,14 @@ fn generated_c_under_sanitizers() {
             let want: Value = serde_json::from_slice(&printer.take()).expect("json");
             let got: Value = serde_json::from_str(line).expect("C prints JSON");
             assert!(
-                same(&want, &got),
+                same_json(&want, &got),
                 "{pkg}: JSON differs\n  otf: {want}\n  C:   {got}"
             );
             let mut printer = sbekit_otf::JsonPrinter::new(false).with_versions(u64::from(version));
             dec.decode(r, &mut printer).expect("re-encoded decodes");
             let again: Value = serde_json::from_slice(&printer.take()).expect("json");
             assert!(
-                same(&want, &again),
+                same_json(&want, &again),
                 "{pkg}: re-encoded differs\n  otf: {want}\n  C:   {again}"
             );
             checked += 1;
@@ -370,50 +336,12 @@ fn generated_c_under_sanitizers() {
 
     // The reference car vectors: goldens, byte-identical re-encoding, every prefix refused.
     if have_refs {
-        // (vector, program index of its schema, golden); 3 = example-schema, 4 = the
-        // extension schema, 5 = the big-endian schema.
-        let vectors = [
-            (
-                "rust/car_example_baseline_data.sbe",
-                3,
-                "car_example_baseline_data.example-schema.json",
-            ),
-            (
-                "rust/car_example_baseline_data.sbe",
-                4,
-                "car_example_baseline_data.example-extension-schema.json",
-            ),
-            (
-                "rust/car_example_extension_data.sbe",
-                4,
-                "car_example_extension_data.example-extension-schema.json",
-            ),
-            (
-                "derived/vectors/car_example_extension_v1_data.sbe",
-                4,
-                "car_example_extension_v1_data.example-extension-schema.json",
-            ),
-            (
-                "derived/vectors/car_example_extension_v1_data.sbe",
-                3,
-                "car_example_extension_v1_data.example-schema.json",
-            ),
-            (
-                "derived/vectors/car_example_bigendian_data.sbe",
-                5,
-                "car_example_bigendian_data.example-bigendian-test-schema.json",
-            ),
-        ];
-        for (vector, schema, golden) in vectors {
-            let (Some(v), Some(g)) = (
-                sbekit_testdata::require_reference(vector, test),
-                sbekit_testdata::require_reference(&format!("derived/json/{golden}"), test),
-            ) else {
+        // The car schemas follow the program's own three, in `CAR_SCHEMAS` order.
+        for car in sbekit_testdata::CAR_VECTORS {
+            let Some((bytes, want)) = car.load(test) else {
                 return;
             };
-            let bytes = std::fs::read(v).expect("vector");
-            let want: Value =
-                serde_json::from_str(&std::fs::read_to_string(g).expect("golden")).expect("json");
+            let (vector, schema) = (car.vector, 3 + car.schema);
             let idx = schema.to_string();
             let json = pipe(
                 &prog,
@@ -427,7 +355,7 @@ fn generated_c_under_sanitizers() {
                 o.remove("$version");
             }
             assert!(
-                same(&want, &got),
+                same_json(&want, &got),
                 "{vector}: golden differs\n  want: {want}\n  C:    {got}"
             );
             let re = unframe(&pipe(
@@ -435,9 +363,7 @@ fn generated_c_under_sanitizers() {
                 &["reencode", &idx],
                 &frames(std::slice::from_ref(&bytes)),
             ));
-            // The v1 vector read with the v0 schema is re-encoded at its acting version (1) with
-            // the fields the v0 schema knows: not the same bytes; the others are.
-            if !(vector.contains("v1") && schema == 3) {
+            if car.same_bytes {
                 assert_eq!(re[0], bytes, "{vector}: re-encoded bytes differ");
             }
             let cut: Vec<Vec<u8>> = (0..bytes.len()).map(|n| bytes[..n].to_vec()).collect();

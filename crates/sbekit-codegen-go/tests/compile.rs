@@ -5,6 +5,7 @@
 mod common;
 
 use common::*;
+use sbekit_testdata::run_ok;
 
 #[test]
 fn all_reference_accepted_schemas_build_vet_and_are_gofmt_clean() {

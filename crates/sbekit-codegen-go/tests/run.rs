@@ -15,106 +15,24 @@ mod common;
 
 use common::*;
 use sbekit_otf::random::{random_message, Options, Rng};
+use sbekit_testdata::{frames, pipe, run_ok, same_json, unframe, workspace_file};
 use serde_json::Value;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn own(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(rel)
-}
-
-/// Numbers compared as values; everything else exactly.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            if let (Some(p), Some(q)) = (x.as_i64(), y.as_i64()) {
-                return p == q;
-            }
-            if let (Some(p), Some(q)) = (x.as_u64(), y.as_u64()) {
-                return p == q;
-            }
-            match (x.as_f64(), y.as_f64()) {
-                (Some(p), Some(q)) => p == q || p as f32 == q as f32,
-                _ => false,
-            }
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
-fn frames(msgs: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for m in msgs {
-        out.extend_from_slice(&(m.len() as u32).to_le_bytes());
-        out.extend_from_slice(m);
-    }
-    out
-}
-
-fn unframe(b: &[u8]) -> Vec<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut p = 0;
-    while p + 4 <= b.len() {
-        let n = u32::from_le_bytes([b[p], b[p + 1], b[p + 2], b[p + 3]]) as usize;
-        out.push(b[p + 4..p + 4 + n].to_vec());
-        p += 4 + n;
-    }
-    out
-}
-
-/// Runs the conformance command; its stdout (panics on a non-zero exit: a Go panic).
-fn pipe(prog: &Path, args: &[&str], input: &[u8]) -> Vec<u8> {
-    let mut child = Command::new(prog)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let data = input.to_vec();
-    let t = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    let _ = t.join();
-    assert!(
-        out.status.success(),
-        "{} {args:?} failed ({}):\n{}",
-        prog.display(),
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
+use std::path::PathBuf;
 
 #[test]
 fn generated_go_decodes_reencodes_and_refuses_truncations() {
     let test = "generated_go_decodes_reencodes_and_refuses_truncations";
     let Some(go) = go(test) else { return };
-    let refs = [
-        "sbe-samples/src/main/resources/example-schema.xml",
-        "sbe-samples/src/main/resources/example-extension-schema.xml",
-        "sbe-tool/src/test/resources/example-bigendian-test-schema.xml",
-    ];
+    let refs = sbekit_testdata::CAR_SCHEMAS;
     let mut schemas: Vec<(String, PathBuf)> = vec![
         (
             "orders".into(),
-            own("crates/sbekit-codegen-tests/schemas/orders-be.xml"),
+            workspace_file("crates/sbekit-codegen-tests/schemas/orders-be.xml"),
         ),
-        ("md".into(), own("schemas/market-data.xml")),
+        ("md".into(), workspace_file("schemas/market-data.xml")),
         (
             "vers".into(),
-            own("crates/sbekit-codegen-tests/schemas/versioned-v1.xml"),
+            workspace_file("crates/sbekit-codegen-tests/schemas/versioned-v1.xml"),
         ),
     ];
     let have_refs = refs
@@ -188,7 +106,7 @@ fn generated_go_decodes_reencodes_and_refuses_truncations() {
                 v
             };
             assert!(
-                same(&strip(&want), &strip(&got)),
+                same_json(&strip(&want), &strip(&got)),
                 "{pkg}: JSON differs\n  want: {want}\n  Go:   {got}"
             );
             checked += 1;
@@ -208,50 +126,12 @@ fn generated_go_decodes_reencodes_and_refuses_truncations() {
     }
 
     if have_refs {
-        // (vector, package index, golden); 3 = example-schema, 4 = the extension schema, 5 =
-        // the big-endian schema.
-        let vectors = [
-            (
-                "rust/car_example_baseline_data.sbe",
-                3,
-                "car_example_baseline_data.example-schema.json",
-            ),
-            (
-                "rust/car_example_baseline_data.sbe",
-                4,
-                "car_example_baseline_data.example-extension-schema.json",
-            ),
-            (
-                "rust/car_example_extension_data.sbe",
-                4,
-                "car_example_extension_data.example-extension-schema.json",
-            ),
-            (
-                "derived/vectors/car_example_extension_v1_data.sbe",
-                4,
-                "car_example_extension_v1_data.example-extension-schema.json",
-            ),
-            (
-                "derived/vectors/car_example_extension_v1_data.sbe",
-                3,
-                "car_example_extension_v1_data.example-schema.json",
-            ),
-            (
-                "derived/vectors/car_example_bigendian_data.sbe",
-                5,
-                "car_example_bigendian_data.example-bigendian-test-schema.json",
-            ),
-        ];
-        for (vector, schema, golden) in vectors {
-            let (Some(v), Some(g)) = (
-                sbekit_testdata::require_reference(vector, test),
-                sbekit_testdata::require_reference(&format!("derived/json/{golden}"), test),
-            ) else {
+        // The car schemas follow the program's own three, in `CAR_SCHEMAS` order.
+        for car in sbekit_testdata::CAR_VECTORS {
+            let Some((bytes, want)) = car.load(test) else {
                 return;
             };
-            let bytes = std::fs::read(v).expect("vector");
-            let want: Value =
-                serde_json::from_str(&std::fs::read_to_string(g).expect("golden")).expect("json");
+            let (vector, schema) = (car.vector, 3 + car.schema);
             let idx = schema.to_string();
             let one = frames(std::slice::from_ref(&bytes));
             let json = pipe(&prog, &["json", &idx], &one);
@@ -264,13 +144,11 @@ fn generated_go_decodes_reencodes_and_refuses_truncations() {
                 }
             }
             assert!(
-                same(&want, &got),
+                same_json(&want, &got),
                 "{vector}: golden differs\n  want: {want}\n  Go:   {got}"
             );
             let re = unframe(&pipe(&prog, &["reencode", &idx], &one));
-            // The v1 vector read with the v0 schema is re-encoded at its acting version (1) with
-            // the fields the v0 schema knows: not the same bytes; the others are.
-            if !(vector.contains("v1") && schema == 3) {
+            if car.same_bytes {
                 assert_eq!(re[0], bytes, "{vector}: re-encoded bytes differ");
             }
             let cut: Vec<Vec<u8>> = (0..bytes.len()).map(|n| bytes[..n].to_vec()).collect();

@@ -14,14 +14,9 @@ mod common;
 
 use common::*;
 use sbekit_otf::random::{random_message, Options, Rng};
+use sbekit_testdata::{frames, unframe, workspace_file};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn own(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(rel)
-}
+use std::path::PathBuf;
 
 /// Numbers compared as values, a top-level `"$version"` ignored; everything else exactly.
 fn same(a: &Value, b: &Value) -> bool {
@@ -35,30 +30,7 @@ fn same(a: &Value, b: &Value) -> bool {
             o => o.clone(),
         }
     }
-    fn eq(a: &Value, b: &Value) -> bool {
-        match (a, b) {
-            (Value::Number(x), Value::Number(y)) => {
-                if let (Some(p), Some(q)) = (x.as_i64(), y.as_i64()) {
-                    return p == q;
-                }
-                if let (Some(p), Some(q)) = (x.as_u64(), y.as_u64()) {
-                    return p == q;
-                }
-                match (x.as_f64(), y.as_f64()) {
-                    (Some(p), Some(q)) => p == q || p as f32 == q as f32,
-                    _ => false,
-                }
-            }
-            (Value::Array(x), Value::Array(y)) => {
-                x.len() == y.len() && x.iter().zip(y).all(|(p, q)| eq(p, q))
-            }
-            (Value::Object(x), Value::Object(y)) => {
-                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| eq(v, w)))
-            }
-            _ => a == b,
-        }
-    }
-    eq(&strip(a), &strip(b))
+    sbekit_testdata::same_json(&strip(a), &strip(b))
 }
 
 /// The test driver: `Driver json|reencode|probe|short|order|counted <pkg>`.
@@ -239,20 +211,16 @@ public final class Driver {
 fn generated_java_runs() {
     let test = "generated_java_runs";
     let Some(jar) = toolchain(test) else { return };
-    let refs = [
-        "sbe-samples/src/main/resources/example-schema.xml",
-        "sbe-samples/src/main/resources/example-extension-schema.xml",
-        "sbe-tool/src/test/resources/example-bigendian-test-schema.xml",
-    ];
+    let refs = sbekit_testdata::CAR_SCHEMAS;
     let mut schemas: Vec<(String, PathBuf)> = vec![
         (
             "orders".into(),
-            own("crates/sbekit-codegen-tests/schemas/orders-be.xml"),
+            workspace_file("crates/sbekit-codegen-tests/schemas/orders-be.xml"),
         ),
-        ("md".into(), own("schemas/market-data.xml")),
+        ("md".into(), workspace_file("schemas/market-data.xml")),
         (
             "vers".into(),
-            own("crates/sbekit-codegen-tests/schemas/versioned-v1.xml"),
+            workspace_file("crates/sbekit-codegen-tests/schemas/versioned-v1.xml"),
         ),
     ];
     let have_refs = refs
@@ -357,50 +325,12 @@ fn generated_java_runs() {
     }
 
     if have_refs {
-        // (vector, schema index, golden); 3 = example-schema, 4 = the extension schema, 5 = the
-        // big-endian schema.
-        let vectors = [
-            (
-                "rust/car_example_baseline_data.sbe",
-                3,
-                "car_example_baseline_data.example-schema.json",
-            ),
-            (
-                "rust/car_example_baseline_data.sbe",
-                4,
-                "car_example_baseline_data.example-extension-schema.json",
-            ),
-            (
-                "rust/car_example_extension_data.sbe",
-                4,
-                "car_example_extension_data.example-extension-schema.json",
-            ),
-            (
-                "derived/vectors/car_example_extension_v1_data.sbe",
-                4,
-                "car_example_extension_v1_data.example-extension-schema.json",
-            ),
-            (
-                "derived/vectors/car_example_extension_v1_data.sbe",
-                3,
-                "car_example_extension_v1_data.example-schema.json",
-            ),
-            (
-                "derived/vectors/car_example_bigendian_data.sbe",
-                5,
-                "car_example_bigendian_data.example-bigendian-test-schema.json",
-            ),
-        ];
-        for (vector, schema, golden) in vectors {
-            let (Some(v), Some(g)) = (
-                sbekit_testdata::require_reference(vector, test),
-                sbekit_testdata::require_reference(&format!("derived/json/{golden}"), test),
-            ) else {
+        // The car schemas follow the program's own three, in `CAR_SCHEMAS` order.
+        for car in sbekit_testdata::CAR_VECTORS {
+            let Some((bytes, want)) = car.load(test) else {
                 return;
             };
-            let bytes = std::fs::read(v).expect("vector");
-            let want: Value =
-                serde_json::from_str(&std::fs::read_to_string(g).expect("golden")).expect("json");
+            let (vector, schema) = (car.vector, 3 + car.schema);
             let pkg = &schemas[schema].0;
             let one = frames(std::slice::from_ref(&bytes));
             let got: Value =
@@ -410,9 +340,7 @@ fn generated_java_runs() {
                 "{vector}: golden differs\n  want: {want}\n  Java: {got}"
             );
             let re = unframe(&run(&["reencode", pkg], &one));
-            // The v1 vector read with the v0 schema is re-encoded at its acting version (1) with
-            // the fields the v0 schema knows: not the same bytes; the others are.
-            if !(vector.contains("v1") && schema == 3) {
+            if car.same_bytes {
                 assert_eq!(re[0], bytes, "{vector}: re-encoded bytes differ");
             }
             let cut: Vec<Vec<u8>> = (0..bytes.len()).map(|n| bytes[..n].to_vec()).collect();

@@ -7,149 +7,7 @@ mod common;
 
 use common::*;
 
-/// (file under data/omi, profile, schema under schemas/omi).
-const FILES: &[(&str, &str, &str)] = &[
-    (
-        "B3/BinaryEntryPoint.v8.1/EstablishMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryEntryPoint.v8.1/ExecutionReportNewMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryEntryPoint.v8.1/ExecutionReportTradeMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryEntryPoint.v8.1/NegotiateMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryEntryPoint.v8.1/SimpleModifyOrderMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryEntryPoint.v8.1/SimpleNewOrderMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryUmdf.v1.5/PriceBand.pcap",
-        "b3-umdf",
-        "B3.Equities.BinaryUmdf.Sbe.v1.6.xml",
-    ),
-    (
-        "B3/BinaryUmdf.v1.5/SecurityGroupPhase.pcap",
-        "b3-umdf",
-        "B3.Equities.BinaryUmdf.Sbe.v1.6.xml",
-    ),
-    (
-        "B3/BinaryUmdf.v1.5/SecurityStatus.pcap",
-        "b3-umdf",
-        "B3.Equities.BinaryUmdf.Sbe.v1.6.xml",
-    ),
-    (
-        "B3/BinaryUmdf.v1.5/Sequence.pcap",
-        "b3-umdf",
-        "B3.Equities.BinaryUmdf.Sbe.v1.6.xml",
-    ),
-    (
-        "B3/BinaryUmdf.v1.5/SequenceReset.pcap",
-        "b3-umdf",
-        "B3.Equities.BinaryUmdf.Sbe.v1.6.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/MdIncrementalRefreshBookLongQty.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/MdIncrementalRefreshTradeSummaryLongQty.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/RequestAck.Tcp.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/SecurityListRequest.Tcp.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/SecurityStatusRequest.Tcp.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/SnapshotFullRefreshTcpLongQty.Tcp.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/SubscriberHeartbeat.Tcp.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.5/MdIncrementalRefreshBook.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.5.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.5/MdIncrementalRefreshSessionStatistics.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.5.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.5/MdIncrementalRefreshTradeSummary.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.5.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.5/MdIncrementalRefreshVolume.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.5.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.5/MdInstrumentDefinitionSpread.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.5.xml",
-    ),
-    (
-        "Cme/iLink3.Sbe.8.5/QuoteCancel.pcap",
-        "sofh-le",
-        "Cme.Futures.iLink3.Sbe.v8.5.xml",
-    ),
-    (
-        "Cme/iLink3.Sbe.8.5/Sequence.pcap",
-        "sofh-le",
-        "Cme.Futures.iLink3.Sbe.v8.5.xml",
-    ),
-    (
-        "Coinbase/MarketDataApi.v1.2/OrderPutMessage.pcap",
-        "coinbase-derivatives",
-        "Coinbase.Derivatives.MarketDataApi.Sbe.v1.2.xml",
-    ),
-    (
-        "Coinbase/MarketDataApi.v1.2/OrderSnapshotMessage.pcap",
-        "coinbase-derivatives",
-        "Coinbase.Derivatives.MarketDataApi.Sbe.v1.2.xml",
-    ),
-    (
-        "Coinbase/MarketDataApi.v1.2/StartOfOutrightInstrumentSnapshotMessage.pcap",
-        "coinbase-derivatives",
-        "Coinbase.Derivatives.MarketDataApi.Sbe.v1.2.xml",
-    ),
-];
+use sbekit_testdata::OMI_CAPTURES;
 
 /// The destination port of the capture's first packet, and whether it is TCP.
 fn port(capture: &[u8]) -> (u16, bool) {
@@ -179,7 +37,7 @@ fn real_packets_equal_capture_decode() {
     };
     let dir = tempfile::tempdir().expect("tempdir");
     let (mut msgs, mut values) = (0, 0);
-    for (i, (file, profile, schema)) in FILES.iter().enumerate() {
+    for (i, (file, profile, schema)) in OMI_CAPTURES.iter().enumerate() {
         let pcap = data.join(file);
         let bytes = std::fs::read(&pcap).expect("capture");
         let (p, tcp) = port(&bytes);
@@ -206,7 +64,7 @@ fn real_packets_equal_capture_decode() {
     }
     eprintln!(
         "{} real captures: {msgs} messages, {values} values equal to capture decode's",
-        FILES.len()
+        OMI_CAPTURES.len()
     );
     // The data README's counts: every message of the listed schemas' ids (the 4 of CME's
     // session schema id 2 are shown as another schema, and the decoder skips them).

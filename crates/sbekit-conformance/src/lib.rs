@@ -37,6 +37,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::str::FromStr;
 
+mod csharp;
 mod java;
 
 /// A target language.
@@ -55,6 +56,8 @@ pub enum Lang {
     Go,
     /// C (`sbekit-codegen-c`), built with `$CC`, `cc`, `gcc` or `clang`.
     C,
+    /// C# (`sbekit-codegen-csharp`), built with one Mono `mcs` run and run in one `mono`.
+    CSharp,
 }
 
 impl Lang {
@@ -67,6 +70,7 @@ impl Lang {
             Lang::Java => "java",
             Lang::Go => "go",
             Lang::C => "c",
+            Lang::CSharp => "csharp",
         }
     }
 }
@@ -81,8 +85,9 @@ impl FromStr for Lang {
             "java" => Ok(Lang::Java),
             "go" => Ok(Lang::Go),
             "c" => Ok(Lang::C),
+            "csharp" | "cs" | "c#" => Ok(Lang::CSharp),
             other => Err(format!(
-                "unknown language `{other}` (cpp, ts, rust, java, go or c)"
+                "unknown language `{other}` (cpp, ts, rust, java, go, c or csharp)"
             )),
         }
     }
@@ -251,6 +256,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         Lang::Rust => build_rust(&scratch, &schemas)?.run_each(&inputs)?,
         Lang::Go => go::build_go(&scratch, &schemas)?.run_each(&inputs)?,
         Lang::C => c::build_c(&scratch, &schemas)?.run_each(&inputs)?,
+        Lang::CSharp => csharp::run_all(&scratch, &schemas, &inputs)?,
     };
     let mut sum = Summary {
         lang: opts.lang.name(),

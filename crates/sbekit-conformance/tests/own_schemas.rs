@@ -82,6 +82,11 @@ fn java_agrees_with_sbekit_decode() {
     check(Lang::Java, "java_agrees_with_sbekit_decode");
 }
 
+#[test]
+fn csharp_agrees_with_sbekit_decode() {
+    check(Lang::CSharp, "csharp_agrees_with_sbekit_decode");
+}
+
 /// One schema: the generated crate's own `examples/sbe_conformance.rs`, fed messages written at
 /// version 0 and 1 of a version-1 schema plus a truncated one. Every message re-encodes at its
 /// own version (the header's version and each block's length are the input's), and the

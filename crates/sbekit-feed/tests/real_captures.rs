@@ -11,149 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-/// (file under data/omi, profile, schema under schemas/omi).
-const FILES: &[(&str, &str, &str)] = &[
-    (
-        "B3/BinaryEntryPoint.v8.1/EstablishMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryEntryPoint.v8.1/ExecutionReportNewMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryEntryPoint.v8.1/ExecutionReportTradeMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryEntryPoint.v8.1/NegotiateMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryEntryPoint.v8.1/SimpleModifyOrderMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryEntryPoint.v8.1/SimpleNewOrderMessage.pcap",
-        "sofh-le",
-        "B3.Equities.BinaryEntryPoint.Sbe.v8.1.xml",
-    ),
-    (
-        "B3/BinaryUmdf.v1.5/PriceBand.pcap",
-        "b3-umdf",
-        "B3.Equities.BinaryUmdf.Sbe.v1.6.xml",
-    ),
-    (
-        "B3/BinaryUmdf.v1.5/SecurityGroupPhase.pcap",
-        "b3-umdf",
-        "B3.Equities.BinaryUmdf.Sbe.v1.6.xml",
-    ),
-    (
-        "B3/BinaryUmdf.v1.5/SecurityStatus.pcap",
-        "b3-umdf",
-        "B3.Equities.BinaryUmdf.Sbe.v1.6.xml",
-    ),
-    (
-        "B3/BinaryUmdf.v1.5/Sequence.pcap",
-        "b3-umdf",
-        "B3.Equities.BinaryUmdf.Sbe.v1.6.xml",
-    ),
-    (
-        "B3/BinaryUmdf.v1.5/SequenceReset.pcap",
-        "b3-umdf",
-        "B3.Equities.BinaryUmdf.Sbe.v1.6.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/MdIncrementalRefreshBookLongQty.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/MdIncrementalRefreshTradeSummaryLongQty.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/RequestAck.Tcp.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/SecurityListRequest.Tcp.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/SecurityStatusRequest.Tcp.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/SnapshotFullRefreshTcpLongQty.Tcp.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.12/SubscriberHeartbeat.Tcp.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.12.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.5/MdIncrementalRefreshBook.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.5.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.5/MdIncrementalRefreshSessionStatistics.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.5.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.5/MdIncrementalRefreshTradeSummary.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.5.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.5/MdIncrementalRefreshVolume.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.5.xml",
-    ),
-    (
-        "Cme/Mdp3.Sbe.v1.5/MdInstrumentDefinitionSpread.pcap",
-        "cme-mdp3",
-        "Cme.Futures.Mdp3.Sbe.v1.5.xml",
-    ),
-    (
-        "Cme/iLink3.Sbe.8.5/QuoteCancel.pcap",
-        "sofh-le",
-        "Cme.Futures.iLink3.Sbe.v8.5.xml",
-    ),
-    (
-        "Cme/iLink3.Sbe.8.5/Sequence.pcap",
-        "sofh-le",
-        "Cme.Futures.iLink3.Sbe.v8.5.xml",
-    ),
-    (
-        "Coinbase/MarketDataApi.v1.2/OrderPutMessage.pcap",
-        "coinbase-derivatives",
-        "Coinbase.Derivatives.MarketDataApi.Sbe.v1.2.xml",
-    ),
-    (
-        "Coinbase/MarketDataApi.v1.2/OrderSnapshotMessage.pcap",
-        "coinbase-derivatives",
-        "Coinbase.Derivatives.MarketDataApi.Sbe.v1.2.xml",
-    ),
-    (
-        "Coinbase/MarketDataApi.v1.2/StartOfOutrightInstrumentSnapshotMessage.pcap",
-        "coinbase-derivatives",
-        "Coinbase.Derivatives.MarketDataApi.Sbe.v1.2.xml",
-    ),
-];
+use sbekit_testdata::OMI_CAPTURES;
 
 fn independent_count(profile: &str, capture: &Path) -> Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/count_frames.py");
@@ -176,7 +34,7 @@ fn every_real_capture_decodes_and_counts_match_an_independent_count() {
     let mut files = 0;
     // Schemas are large: load each once.
     let mut decoders: BTreeMap<&str, sbekit_otf::Decoder> = BTreeMap::new();
-    for &(file, profile, schema) in FILES {
+    for &(file, profile, schema) in OMI_CAPTURES {
         let test = "every_real_capture_decodes_and_counts_match_an_independent_count";
         let Some(capture) = sbekit_testdata::require(&format!("data/omi/{file}"), test) else {
             return;
@@ -243,11 +101,11 @@ fn every_real_capture_decodes_and_counts_match_an_independent_count() {
         );
         files += 1;
     }
-    assert_eq!(files, FILES.len());
+    assert_eq!(files, OMI_CAPTURES.len());
 }
 
 fn file_schema(file: &str) -> &'static str {
-    FILES
+    OMI_CAPTURES
         .iter()
         .find(|f| f.0 == file)
         .map(|f| f.2)
@@ -261,7 +119,7 @@ fn hostile_real_captures_never_panic() {
     let test = "hostile_real_captures_never_panic";
     let mut decoders: BTreeMap<&str, sbekit_otf::Decoder> = BTreeMap::new();
     let mut cases = 0u64;
-    for &(file, profile, schema) in FILES {
+    for &(file, profile, schema) in OMI_CAPTURES {
         let Some(capture) = sbekit_testdata::require(&format!("data/omi/{file}"), test) else {
             return;
         };

@@ -536,6 +536,24 @@ impl Plan {
         max
     }
 
+    /// The members of composite `composite` as accessors render them: each member is gated by
+    /// its own `sinceVersion` only when that is newer than every field holding the composite
+    /// ([`Plan::composite_holder_since`]), and otherwise has `since` 0 (as `sbekit decode` reads
+    /// it). Empty for an unknown composite.
+    pub fn gated_members(&self, composite: &str) -> Vec<Field> {
+        let Some(c) = self.composites.get(composite) else {
+            return Vec::new();
+        };
+        let holders = self.composite_holder_since(composite);
+        c.members
+            .iter()
+            .map(|m| Field {
+                since: if m.since > holders { m.since } else { 0 },
+                ..m.clone()
+            })
+            .collect()
+    }
+
     /// The plan of a schema's layout.
     pub fn new(layout: &sbekit_ir::layout::Layout) -> Result<Plan, PlanError> {
         build::plan(layout)

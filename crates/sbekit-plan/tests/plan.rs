@@ -328,3 +328,34 @@ fn absence_and_section_helpers() {
     // groupSizeEncoding 4, wideGroupSize 6, varString (uint16 length) 2, varBytes (uint32) 4.
     assert_eq!(offsets, vec![4, 6, 2, 4]);
 }
+
+/// A composite member is gated by its own `sinceVersion` only when that is newer than every
+/// field holding the composite (the member versions of `Price` are set here by hand).
+#[test]
+fn composite_members_gated_only_when_newer_than_their_holders() {
+    let mut plan = orders();
+    let h = plan.composite_holder_since("Price");
+    let price = plan.composites.get_mut("Price").expect("Price");
+    assert!(price.members.len() >= 2);
+    price.members[0].since = h + 1;
+    price.members[1].since = h;
+    let since = |plan: &Plan| -> Vec<u32> {
+        plan.gated_members("Price")
+            .iter()
+            .take(2)
+            .map(|m| m.since)
+            .collect()
+    };
+    assert_eq!(since(&plan), [h + 1, 0]);
+    // A holder as new as the member: the member is as old as the holder (not gated).
+    for m in &mut plan.messages {
+        for f in &mut m.body.fields {
+            if matches!(&f.kind, Kind::Composite { ty } if ty == "Price") {
+                f.since = h + 1;
+            }
+        }
+    }
+    assert_eq!(plan.composite_holder_since("Price"), h + 1);
+    assert_eq!(since(&plan), [0, 0]);
+    assert!(plan.gated_members("Nope").is_empty());
+}

@@ -11,11 +11,17 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod driver;
 mod golden;
+mod omi;
 mod process;
 mod schema;
 
+pub use driver::{
+    frames, pipe, run_ok, same_json, unframe, workspace_file, CarVector, CAR_SCHEMAS, CAR_VECTORS,
+};
 pub use golden::check_golden;
+pub use omi::OMI_CAPTURES;
 pub use process::{dir_entries, output_with_stdin};
 pub use schema::{SchemaXml, STANDARD_HEADER};
 

@@ -44,6 +44,19 @@ fn missing_c_compiler_exits_2_and_names_it() {
 }
 
 #[test]
+fn missing_mono_exits_2_and_names_it() {
+    let empty = tempfile::tempdir().expect("tempdir");
+    let out = sbekit()
+        .args(["conformance", "--schema", &schema(), "--lang", "csharp"])
+        .env("PATH", empty.path())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("mcs not found"), "{err}");
+}
+
+#[test]
 fn missing_cargo_exits_2_and_names_it() {
     let empty = tempfile::tempdir().expect("tempdir");
     let out = sbekit()

@@ -52,16 +52,3 @@ pub fn go_cmd(go: &str, dir: &Path) -> Command {
         .env("GOFLAGS", "-mod=mod");
     c
 }
-
-/// Runs `cmd`, panicking with its output on failure; its stdout.
-pub fn run_ok(cmd: &mut Command, what: &str) -> Vec<u8> {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed ({}):\n{}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}

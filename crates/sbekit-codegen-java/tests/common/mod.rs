@@ -128,25 +128,3 @@ pub fn java(jar: &Path, classes: &Path, class: &str, args: &[&str], input: &[u8]
     );
     out.stdout
 }
-
-/// u32le frames of `msgs`.
-pub fn frames(msgs: &[Vec<u8>]) -> Vec<u8> {
-    let mut v = Vec::new();
-    for m in msgs {
-        v.extend_from_slice(&(m.len() as u32).to_le_bytes());
-        v.extend_from_slice(m);
-    }
-    v
-}
-
-/// Splits u32le frames.
-pub fn unframe(b: &[u8]) -> Vec<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut p = 0;
-    while p + 4 <= b.len() {
-        let n = u32::from_le_bytes([b[p], b[p + 1], b[p + 2], b[p + 3]]) as usize;
-        out.push(b[p + 4..p + 4 + n].to_vec());
-        p += 4 + n;
-    }
-    out
-}

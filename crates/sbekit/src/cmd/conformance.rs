@@ -1,4 +1,4 @@
-//! `sbekit conformance --schema S --lang cpp|rust|ts|java|go|c [--messages FILE] [--keep DIR]`: checks the
+//! `sbekit conformance --schema S --lang cpp|rust|ts|java|go|c|csharp [--messages FILE] [--keep DIR]`: checks the
 //! generated codecs of a language against the schema-driven decoder (`sbekit_conformance`).
 
 use super::Failure;
@@ -15,7 +15,7 @@ byte-identically (padding zeroed, as `sbekit encode` writes it). Without --messa
 messages of every type at the schema's version, every older version and from a newer writer.
 
 Exit status: 0 all agree, 1 any disagreement, 2 a missing toolchain (named: a C++17 compiler,
-a C11 compiler, cargo, node, tsc, javac, java, the Agrona jar in ~/.m2, go) or bad arguments.
+a C11 compiler, cargo, node, tsc, javac, java, the Agrona jar in ~/.m2, go, mcs, mono) or bad arguments.
 
 Examples:
   sbekit conformance --schema car.xml --lang cpp
@@ -23,6 +23,7 @@ Examples:
   sbekit conformance --schema car.xml --lang java
   sbekit conformance --schema car.xml --lang go
   sbekit conformance --schema car.xml --lang c
+  sbekit conformance --schema car.xml --lang csharp
   sbekit conformance --schema a.xml --schema b.xml --lang ts --keep out/
   sbekit conformance --schema car.xml --lang cpp --messages cars.u32";
 
@@ -33,7 +34,7 @@ pub struct ConformanceArgs {
     /// A schema (XML or `.sbeir`); repeat for several (one build for all).
     #[arg(short, long, required = true)]
     schema: Vec<PathBuf>,
-    /// The generated codecs to check: `cpp` (`c++`), `rust`, `ts` (`typescript`), `java`, `go` or `c`.
+    /// The generated codecs to check: `cpp` (`c++`), `rust`, `ts` (`typescript`), `java`, `go`, `c` or `csharp` (`cs`).
     #[arg(long)]
     lang: String,
     /// A u32le-framed file of messages to use instead of random ones (one schema only).

@@ -1,7 +1,7 @@
-//! `sbekit generate --lang rust|typescript|cpp|c|java|go|wireshark SCHEMA -o DIR`: Rust codecs
-//! as a standalone crate or a module, TypeScript codecs as an npm package, C++ or C codecs as a
-//! header-only library, Java codecs as a Maven module, Go codecs as a Go module, or a Wireshark
-//! Lua dissector for a framing profile.
+//! `sbekit generate --lang rust|typescript|cpp|c|java|go|csharp|wireshark SCHEMA -o DIR`: Rust
+//! codecs as a standalone crate or a module, TypeScript codecs as an npm package, C++ or C
+//! codecs as a header-only library, Java codecs as a Maven module, Go codecs as a Go module, C#
+//! codecs as a project, or a Wireshark Lua dissector for a framing profile.
 
 use super::Failure;
 use clap::Args;
@@ -26,6 +26,9 @@ Languages and what is written into OUT:
               and README.md; --java-package sets the package
   go          a Go module: go.mod (module path from --go-module), the package in
               OUT/<package>/ (standard library only) and cmd/sbe_conformance
+  csharp      (or cs) a C# project: <Namespace>.csproj (netstandard2.0), src/ (flyweight
+              codecs, dispatcher, JSON), build.sh (Mono's mcs), conformance/ and README.md;
+              --namespace sets the namespace
   c           a header-only C11 library: include/<package>/ (runtime, types, messages,
               json, conformance), README.md and examples/sbe_conformance.c
   wireshark   a Lua dissector OUT/<proto>.lua for Wireshark 4.x and a README; needs
@@ -43,6 +46,7 @@ Examples:
   sbekit generate --lang java car.xml -o car-java --java-package com.example.car
   sbekit generate --lang go --go-module example.com/car car.xml -o car-go
   sbekit generate --lang c car.xml -o car-c                 # C library car-c/
+  sbekit generate --lang csharp car.xml -o car-cs --namespace Example.Car
   sbekit generate --lang wireshark FixBinary.xml --profile cme-mdp3 --proto cme_mdp3 \
       --udp-port 14310 -o ws                                # ws/cme_mdp3.lua
   sbekit generate --crate-name my-codecs car.sbeir -o my-codecs
@@ -54,8 +58,8 @@ Examples:
 pub struct GenerateArgs {
     /// Target language: `rust` (a crate, or a module with --module), `typescript` (`ts`) for
     /// an npm package, `cpp` (`c++`) for a header-only C++17 library, `c` for a header-only C11
-    /// library, `java` for a Maven module, `go` for a Go module, or `wireshark` for a Lua
-    /// dissector (with --profile).
+    /// library, `java` for a Maven module, `go` for a Go module, `csharp` (`cs`) for a C#
+    /// project, or `wireshark` for a Lua dissector (with --profile).
     #[arg(long, default_value = "rust")]
     lang: String,
     /// The schema: SBE XML or a `.sbeir` IR file.
@@ -84,6 +88,9 @@ pub struct GenerateArgs {
     /// The Java package of `--lang java` (default: the schema's package, made a Java name).
     #[arg(long)]
     java_package: Option<String>,
+    /// The C# namespace of `--lang csharp` (default: the schema's package in upper camel case).
+    #[arg(long)]
+    namespace: Option<String>,
     /// With `--lang go`: the module path written to `go.mod` (default: the package name).
     #[arg(long)]
     go_module: Option<String>,
@@ -120,6 +127,12 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.java_package.is_some() {
         return Err(Failure::usage("--java-package goes with --lang java"));
     }
+    if args.lang == "csharp" || args.lang == "cs" || args.lang == "c#" {
+        return csharp(&args);
+    }
+    if args.namespace.is_some() {
+        return Err(Failure::usage("--namespace goes with --lang csharp"));
+    }
     if args.lang == "go" {
         return go(&args);
     }
@@ -140,7 +153,7 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', 'c', 'java', 'go' or 'wireshark')",
+            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', 'c', 'java', 'go', 'csharp' or 'wireshark')",
             args.lang
         )));
     }
@@ -234,6 +247,25 @@ fn java(args: &GenerateArgs) -> Result<ExitCode, Failure> {
     sbekit_codegen_java::write_package(&layout, &args.out, &opts)
         .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
     eprintln!("wrote {} (Maven module)", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--lang csharp`: a C# project in `args.out` (`--namespace` sets the namespace).
+fn csharp(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    let opts = sbekit_codegen_csharp::Options {
+        namespace: args.namespace.clone(),
+    };
+    if let Some(p) = &opts.namespace {
+        if !sbekit_codegen_csharp::valid_namespace(p) {
+            return Err(Failure::usage(format_args!(
+                "--namespace {p}: not a C# namespace for generated code (dot-separated identifiers, no keywords, no `System`)"
+            )));
+        }
+    }
+    sbekit_codegen_csharp::write_package(&layout, &args.out, &opts)
+        .map_err(|e| Failure::usage(format_args!("{}: {e}", args.out.display())))?;
+    eprintln!("wrote {} (C# project)", args.out.display());
     Ok(ExitCode::SUCCESS)
 }
 

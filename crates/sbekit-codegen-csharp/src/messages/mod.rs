@@ -1,0 +1,151 @@
+//! Per message two files: `<Message>Decoder.cs` (the message decoder, whose `Wrap` runs the
+//! plan's checks once, and a flyweight iterator class per group) and `<Message>Encoder.cs`
+//! (the fluent encoder and a class per group's entries, the section order enforced).
+
+use crate::fields::{getter, needs_scratch, scratch, setter};
+use crate::json::{fields_copy, fields_json, put};
+use crate::names::BodyNames;
+use crate::prim::{cs_str, long_lit, slot_load, slot_store, ulong_lit};
+use crate::types::{head, tail};
+use crate::{Ctx, Out};
+use sbekit_plan::json::{quote, utf8_declared};
+use sbekit_plan::{Body, Check, Kind, Message, Section};
+
+mod decoders;
+mod encoders;
+
+use decoders::decoder;
+use encoders::encoder;
+
+/// Every message's files: `(class name, source)`.
+pub fn messages(ctx: &Ctx) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.msgs) {
+        let mut o = Out::default();
+        head(&mut o, ctx);
+        decoder(&mut o, ctx, &m.body, n, Some(m), None);
+        tail(&mut o);
+        out.push((n.dec.clone(), o.s));
+        let mut o = Out::default();
+        head(&mut o, ctx);
+        encoder(&mut o, ctx, &m.body, n, Some(m), None, &n.enc);
+        tail(&mut o);
+        out.push((n.enc.clone(), o.s));
+    }
+    out
+}
+
+/// The block length needed at acting version `av` (an `int` expression), or `None` when it is
+/// 0 at every version.
+fn required_expr(required: &[(u32, usize)], av: &str) -> Option<String> {
+    if required.iter().all(|r| r.1 == 0) {
+        return None;
+    }
+    let mut e = "0".to_string();
+    for (v, len) in required {
+        e = if *v == 0 {
+            len.to_string()
+        } else {
+            format!("({av} >= {v} ? {len} : {e})")
+        };
+    }
+    Some(e)
+}
+
+/// `a op b` compared as unsigned 64-bit integers.
+fn ucmp(a: &str, op: &str, b: &str) -> String {
+    format!("unchecked((ulong) ({a})) {op} unchecked((ulong) ({b}))")
+}
+
+fn err(kind: &str, off: &str, path: &str) -> String {
+    let kind = sbekit_plan::names::camel(kind);
+    format!(
+        "throw new SbeDecodeException(SbeDecodeErrorKind.{kind}, {off}, {});",
+        cs_str(path)
+    )
+}
+
+fn since_cond(since: u32, av: &str) -> Option<String> {
+    (since > 0).then(|| format!("{av} >= {since}"))
+}
+
+/// A header member's value as a `long`: its constant, or a load of its slot.
+fn header_value(f: &sbekit_plan::Field, slot: &sbekit_plan::Slot, pos: &str) -> String {
+    if let Kind::Prim(p) = &f.kind {
+        if let (true, Some(c)) = (f.is_constant(), &p.constant) {
+            return long_lit(sbekit_ir::layout::wire_bits(c, p.ty));
+        }
+    }
+    slot_load(slot, "sbe_b", pos)
+}
+
+fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {
+    b.groups().collect()
+}
+
+/// The trusted walk over the sections of a checked body whose block ends at `sbe_q`: records
+/// where each starts in `rec[i]` (when given) and leaves `sbe_q` at the end.
+fn walk(o: &mut Out, b: &Body, n: &BodyNames, rec: Option<&str>, av: &str) {
+    let mut gi = 0;
+    for (i, s) in b.sections.iter().enumerate() {
+        if let Some(r) = rec {
+            o.line(&format!("{r}[{i}] = sbe_q;"));
+        }
+        let step = match s {
+            Section::Group { .. } => {
+                let cn = &n.children[gi];
+                gi += 1;
+                format!("sbe_q = {}.SbeEnd(sbe_b, sbe_q, {av});", cn.dec)
+            }
+            Section::Var { len, .. } => format!(
+                "sbe_q += {} + (int) {};",
+                s.data_offset(),
+                slot_load(len, "sbe_b", "sbe_q")
+            ),
+        };
+        match since_cond(s.since(), av) {
+            Some(c) => o.line(&format!("if ({c}) {step}")),
+            None => o.line(&step),
+        }
+    }
+    if let Some(r) = rec {
+        o.line(&format!("{r}[{}] = sbe_q;", b.sections.len()));
+    }
+}
+
+/// The message encoder class enclosing the entry encoder of `n` (entry encoders are nested in
+/// their message's encoder).
+fn ctx_msg_enc(ctx: &Ctx, n: &BodyNames) -> String {
+    fn find(b: &BodyNames, n: &BodyNames) -> bool {
+        b.children.iter().any(|c| c.dec == n.dec || find(c, n))
+    }
+    ctx.n
+        .msgs
+        .iter()
+        .find(|m| find(m, n))
+        .map(|m| m.enc.clone())
+        .unwrap_or_default()
+}
+
+/// Every group of body `b`, nested ones included, depth first.
+fn all_groups<'a>(b: &'a Body, n: &'a BodyNames) -> Vec<(&'a Section, &'a Body, &'a BodyNames)> {
+    let mut out = Vec::new();
+    for ((_, s, gb), cn) in groups(b).into_iter().zip(&n.children) {
+        out.push((s, gb, cn));
+        out.extend(all_groups(gb, cn));
+    }
+    out
+}
+
+/// The dimension of a group section: its size, block length and count slots.
+fn group_slots(s: Option<&Section>) -> Option<(usize, sbekit_plan::Slot, sbekit_plan::Slot)> {
+    match s {
+        Some(Section::Group {
+            dim_size,
+            block_len,
+            count,
+            ..
+        }) => Some((*dim_size, *block_len, *count)),
+        _ => None,
+    }
+}
