@@ -395,7 +395,7 @@ fn section_check(
             }
             if let Some(req) = required_expr(required, "sbe_av") {
                 o.line(&format!(
-                    "if ({bl} < {req}) {}",
+                    "if ({cnt} > 0 && {bl} < {req}) {}",
                     err(
                         "BlockLengthTooShort",
                         &format!("sbe_q + {}", block_length.offset),

@@ -1,6 +1,8 @@
 //! Hostile counts: a group whose entries take no bytes (their only field is newer than the
-//! acting version) may claim billions of entries. Generated decoders refuse a count above the
-//! input's size, so iterating a decoded message costs at most one step per input byte.
+//! acting version) may claim billions of entries. Generated decoders hold a message to the
+//! budget `sbekit decode` applies (`MAX_EMPTY_ENTRIES`, 2^20 such entries in all its groups),
+//! so iterating a decoded message costs a bounded number of steps, and accept what
+//! `sbekit decode` accepts.
 
 use sbekit_codegen_tests::orders_be::*;
 use sbekit_runtime::DecodeErrorKind;
@@ -39,16 +41,28 @@ fn two_billion_zero_byte_entries_are_refused() {
 }
 
 #[test]
-fn a_count_up_to_the_input_size_is_read() {
+fn a_count_up_to_the_budget_is_read() {
     let bytes = cancel(3);
     let d = CancelDecoder::decode(&bytes).unwrap();
     assert_eq!(d.order_id(), 77);
     let hints: Vec<Option<u16>> = d.hints().map(|h| h.hint()).collect();
     assert_eq!(hints, [None, None, None]);
-    // The bound is the input's size: one more entry than bytes is refused.
-    let n = u32::try_from(bytes.len()).unwrap();
-    assert!(CancelDecoder::decode(&cancel(n)).is_ok());
-    assert!(CancelDecoder::decode(&cancel(n + 1)).is_err());
+    // The bound is the budget, not the input's size: exactly the budget is read, one more is
+    // refused.
+    let max = u32::try_from(sbekit_runtime::bounds::MAX_EMPTY_ENTRIES).unwrap();
+    let (at_budget, over_budget) = (cancel(max), cancel(max + 1));
+    let d = CancelDecoder::decode(&at_budget).unwrap();
+    assert_eq!(d.hints().count(), sbekit_runtime::bounds::MAX_EMPTY_ENTRIES);
+    assert!(CancelDecoder::decode(&over_budget).is_err());
+    // `sbekit decode` draws the same line.
+    let ir = sbekit_schema::load_ir(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/schemas/orders-be.xml"
+    )))
+    .unwrap();
+    let otf = sbekit_otf::Decoder::new(&ir).unwrap();
+    assert!(sbekit_otf::message_to_json(&otf, &at_budget, false).is_ok());
+    assert!(sbekit_otf::message_to_json(&otf, &over_budget, false).is_err());
 }
 
 /// The same at version 1 of a group (`marks`) whose entries' only field came in version 2.

@@ -4,7 +4,7 @@
 /** A message that is malformed: truncated, a block shorter than its version needs, a wrong id. */
 export class SbeDecodeError extends Error {
   /** What is wrong: `truncated`, `blockLengthTooShort`, `wrongSchemaId`, `wrongTemplateId`,
-   * `unknownTemplateId`, `badCount` or `badOffset`. */
+   * `unknownTemplateId`, `badCount`, `badOffset` or `tooManyEntries`. */
   readonly kind: string;
   /** Byte offset (from the start of the buffer) where the problem is. */
   readonly offset: number;
@@ -34,6 +34,15 @@ export class SbeDecodeError extends Error {
     return `at byte ${this.offset}${this.path ? ` (${this.path})` : ""}: ${this.kind}: ${this.detail}`;
   }
 }
+
+/** The most entries of empty-block groups one message may declare, in all its groups: such
+ * entries take no bytes, so the buffer's size does not bound their count (`sbekit decode`'s
+ * limit). */
+export const MAX_EMPTY_ENTRIES = 1048576;
+
+/** What is left of that budget for the message being checked. Checking is synchronous, so one
+ * counter serves every decoder; `wrapBody` refills it. */
+export const emptyEntries = { left: MAX_EMPTY_ENTRIES };
 
 /** A message that cannot be written: the buffer is too short, a value too long, sections out of order. */
 export class SbeEncodeError extends Error {

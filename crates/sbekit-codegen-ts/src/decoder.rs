@@ -127,6 +127,7 @@ pub fn message_decoder(o: &mut Out, ctx: &Ctx, m: &sbekit_plan::Message, n: &Blo
         required_expr(required, "actingVersion")
     ));
     o.line("if (!(blockLength >= req)) throw new rt.SbeDecodeError(\"blockLengthTooShort\", pos - HEADER_LENGTH, `block length ${blockLength}, at least ${req} needed at version ${actingVersion}`);");
+    o.line("rt.emptyEntries.left = rt.MAX_EMPTY_ENTRIES;");
     o.line("this.$parse(this.$v, b, pos, blockLength, actingVersion, b.byteLength);");
     o.line("} catch (e) {");
     o.line(&format!("throw rt.within(e, {});", quote(&body.name)));
@@ -211,8 +212,15 @@ fn group_decoder(o: &mut Out, ctx: &Ctx, g: &GroupRef, n: &BlockNames) {
         required_expr(&g.body.required, "av")
     ));
     o.line(&format!(
-        "if (!(bl >= req)) throw new rt.SbeDecodeError(\"blockLengthTooShort\", p, `block length ${{bl}}, at least ${{req}} needed at version ${{av}}`).within({at});"
+        "if (n > 0 && !(bl >= req)) throw new rt.SbeDecodeError(\"blockLengthTooShort\", p, `block length ${{bl}}, at least ${{req}} needed at version ${{av}}`).within({at});"
     ));
+    // Entries of no bytes are not bounded by the buffer: they draw on the message's budget.
+    o.line("if (bl === 0 && n > 0) {");
+    o.line(&format!(
+        "if (n > rt.emptyEntries.left) throw new rt.SbeDecodeError(\"tooManyEntries\", p, `more than ${{rt.MAX_EMPTY_ENTRIES}} entries of empty-block groups in one message`).within({at});"
+    ));
+    o.line("rt.emptyEntries.left -= Number(n);");
+    o.line("}");
     o.line(&format!("p += {};", g.dim_size));
     if g.body.is_fixed() {
         // Fixed-size entries: one multiplication, however hostile the count.

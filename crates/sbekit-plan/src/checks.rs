@@ -65,7 +65,9 @@ pub enum Check {
         required: RequiredLengths,
     },
     /// A repeating group: present only from `since` on; its dimension is in the buffer, its
-    /// count and entry block length are valid, and `count * block length` bytes are left.
+    /// count is valid, its entry block length covers the entry's fields when the count is not
+    /// zero (an empty group reads no entry: `sbekit decode` accepts any block length there),
+    /// and `count * block length` bytes are left.
     /// Then, for each entry, the `entry` steps.
     Group {
         /// Element path (`Car.fuelFigures`).

@@ -55,8 +55,8 @@ pub fn block_trusted<const MIN: usize>(
 
 /// Reads a group's dimension (`D` bytes at `pos`) with `read`, which returns the entries'
 /// block length and count, and checks it: the dimension is inside `buf`, the count is at most
-/// `max_count` (`InvalidDimension` otherwise) and the block length at least `min_block`
-/// (`BlockLengthTooShort` otherwise). Errors are reported at `pos`.
+/// `max_count` (`InvalidDimension` otherwise) and, when there are entries, the block length
+/// at least `min_block` (`BlockLengthTooShort` otherwise). Errors are reported at `pos`.
 #[inline(always)]
 pub fn group_dims<const D: usize>(
     buf: &[u8],
@@ -72,7 +72,9 @@ pub fn group_dims<const D: usize>(
     if count > max_count {
         return Err(invalid_count(count, pos));
     }
-    if block_len < min_block {
+    // An empty group reads no entry, so its block length is not held to the fields (as
+    // `sbekit decode` does not).
+    if block_len < min_block && count > 0 {
         return Err(DecodeError::new(
             DecodeErrorKind::BlockLengthTooShort {
                 minimum: min_block,
@@ -99,7 +101,7 @@ pub fn group_dims_trusted<const D: usize>(
 /// `dim` bytes being at `pos`; checks that the entries are inside `buf`.
 ///
 /// Entries of a zero-length block take no bytes, so their count is not bounded by the input:
-/// it must not exceed the buffer's length (see [`empty_entries`]).
+/// the message's budget bounds it ([`charge_empty`]).
 #[inline(always)]
 pub fn fixed_group_end(
     buf: &[u8],
@@ -108,9 +110,6 @@ pub fn fixed_group_end(
     block_len: usize,
     count: usize,
 ) -> Result<usize, DecodeError> {
-    if block_len == 0 {
-        empty_entries(buf, pos, count)?;
-    }
     let start = pos.saturating_add(dim);
     match block_len
         .checked_mul(count)
@@ -132,16 +131,46 @@ pub fn fixed_group_end_trusted(pos: usize, dim: usize, block_len: usize, count: 
         .saturating_add(block_len.saturating_mul(count))
 }
 
-/// Checks the count of a group whose entries took no bytes: entries that cost iterations but
-/// no input are refused beyond one per byte of the buffer, so a hostile count cannot make a
-/// decoder loop for (nearly) ever. The error (`InvalidDimension`) is reported at `pos`.
+/// The most entries of empty-block groups one message may declare, in all its groups (the
+/// limit `sbekit decode` applies): such entries take no bytes, so the input's size does not
+/// bound their count, and a hostile count must not make a decoder loop (nearly) for ever.
+pub const MAX_EMPTY_ENTRIES: usize = 1 << 20;
+
+/// Charges a group's `count` entries to the message's `budget` (see [`MAX_EMPTY_ENTRIES`])
+/// when its entries are empty blocks; `InvalidDimension` at `pos` when the budget runs out.
 #[inline(always)]
-pub fn empty_entries(buf: &[u8], pos: usize, count: usize) -> Result<(), DecodeError> {
-    if count > buf.len() {
-        Err(invalid_count(count, pos))
-    } else {
-        Ok(())
+pub fn charge_empty(
+    budget: &mut usize,
+    block_len: usize,
+    count: usize,
+    pos: usize,
+) -> Result<(), DecodeError> {
+    if block_len != 0 {
+        return Ok(());
     }
+    match budget.checked_sub(count) {
+        Some(left) => {
+            *budget = left;
+            Ok(())
+        }
+        None => Err(invalid_count(count, pos)),
+    }
+}
+
+/// Fails with `BlockLengthTooShort` at `pos` when a block of `block_len` bytes is shorter
+/// than the `required` bytes its fields take at the acting version.
+#[inline(always)]
+pub fn block_covers(block_len: usize, required: usize, pos: usize) -> Result<(), DecodeError> {
+    if block_len < required {
+        return Err(DecodeError::new(
+            DecodeErrorKind::BlockLengthTooShort {
+                minimum: required,
+                found: block_len,
+            },
+            pos,
+        ));
+    }
+    Ok(())
 }
 
 /// The data of a var-data field whose `L`-byte length prefix is at `pos`, and where it ends,

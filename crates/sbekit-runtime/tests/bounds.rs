@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use sbekit_runtime::bounds::{
-    block, block_trusted, empty_entries, fixed_group_end, fixed_group_end_trusted, group_dims,
-    group_dims_trusted, var_data_trusted,
+    block, block_covers, block_trusted, charge_empty, fixed_group_end, fixed_group_end_trusted,
+    group_dims, group_dims_trusted, var_data_trusted,
 };
 use sbekit_runtime::{var_data, DecodeError, DecodeErrorKind, FixedEntry, FixedGroupIter};
 
@@ -87,18 +87,36 @@ fn group_dimension_is_read_and_checked() {
 }
 
 #[test]
-fn empty_entries_are_bounded_by_the_input() {
-    let buf = [0u8; 5];
-    assert_eq!(empty_entries(&buf, 1, 5), Ok(()));
+fn empty_entries_draw_on_the_message_budget() {
+    let mut budget = 10;
+    // Entries that take bytes cost nothing: the input bounds them.
+    assert_eq!(charge_empty(&mut budget, 4, 1 << 30, 1), Ok(()));
+    assert_eq!(budget, 10);
+    assert_eq!(charge_empty(&mut budget, 0, 6, 1), Ok(()));
+    assert_eq!(charge_empty(&mut budget, 0, 4, 2), Ok(()));
+    assert_eq!(budget, 0);
     assert_eq!(
-        empty_entries(&buf, 1, 6).unwrap_err(),
-        DecodeError::new(DecodeErrorKind::InvalidDimension { found: 6 }, 1)
+        charge_empty(&mut budget, 0, 1, 3).unwrap_err(),
+        DecodeError::new(DecodeErrorKind::InvalidDimension { found: 1 }, 3)
     );
-    // A zero-length block: the count is charged against the input, not against the bytes.
-    assert_eq!(fixed_group_end(&buf, 0, 4, 0, 5), Ok(4));
+    // A zero-length block's entries end where they start, however many.
+    let buf = [0u8; 5];
+    assert_eq!(fixed_group_end(&buf, 0, 4, 0, 1 << 20), Ok(4));
+}
+
+#[test]
+fn blocks_cover_their_acting_version() {
+    assert_eq!(block_covers(8, 8, 3), Ok(()));
+    assert_eq!(block_covers(9, 8, 3), Ok(()));
     assert_eq!(
-        fixed_group_end(&buf, 0, 4, 0, 1 << 20).unwrap_err().kind,
-        DecodeErrorKind::InvalidDimension { found: 1 << 20 }
+        block_covers(7, 8, 3).unwrap_err(),
+        DecodeError::new(
+            DecodeErrorKind::BlockLengthTooShort {
+                minimum: 8,
+                found: 7
+            },
+            3
+        )
     );
 }
 

@@ -295,7 +295,7 @@ pub(super) fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
             }
             if let Some(req) = required_expr(required, "av") {
                 o.line(&format!(
-                    "if ({bl} < {req}) {}",
+                    "if ({cnt} > 0 && {bl} < {req}) {}",
                     err(
                         "BLOCK_LENGTH_TOO_SHORT",
                         &format!("q + {}", block_length.offset),

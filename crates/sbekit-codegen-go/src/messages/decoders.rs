@@ -417,7 +417,7 @@ pub(super) fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
                 };
                 iff(
                     o,
-                    &format!("{bl} < {req}"),
+                    &format!("{cnt} > 0 && {bl} < {req}"),
                     &format!(
                         "return derr(ErrBlockLengthTooShort, q, {}, {path})",
                         block_length.offset

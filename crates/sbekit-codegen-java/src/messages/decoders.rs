@@ -530,7 +530,7 @@ pub(super) fn section_check(o: &mut Out, c: &Check, depth: usize) {
             }
             if let Some(req) = required_expr(required, "sbe_av") {
                 o.line(&format!(
-                    "if (Long.compareUnsigned({bl}, {req}) < 0) {}",
+                    "if ({cnt} != 0 && Long.compareUnsigned({bl}, {req}) < 0) {}",
                     err(
                         "BLOCK_LENGTH_TOO_SHORT",
                         &format!("sbe_q + {}", block_length.offset),

@@ -118,7 +118,8 @@ impl Gen<'_> {
             );
             w!(out, "#[inline]");
             w!(out, "pub fn decode_body(buf: &'a [u8], h: &HeaderFields) -> {R}<Self, rt::DecodeError> {{");
-            w!(out, "Self::parse(buf, HEADER_LENGTH, rt::Int::to_usize(h.block_length), rt::Int::to_u64(h.version))");
+            w!(out, "let mut budget = rt::bounds::MAX_EMPTY_ENTRIES;");
+            w!(out, "Self::parse(buf, HEADER_LENGTH, rt::Int::to_usize(h.block_length), rt::Int::to_u64(h.version), &mut budget)");
             w!(out, "}}");
             w!(out, "");
             w!(
@@ -164,11 +165,24 @@ impl Gen<'_> {
         } else {
             // The one walk that checks a body: block, then each section in order.
             w!(out, "#[inline]");
-            w!(out, "fn parse(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64) -> {R}<Self, rt::DecodeError> {{");
+            // The empty-entry budget is the message's: only bodies with groups draw on it.
+            let budget = if b.groups().next().is_some() {
+                "budget"
+            } else {
+                "_budget"
+            };
+            w!(out, "fn parse(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64, {budget}: &mut usize) -> {R}<Self, rt::DecodeError> {{");
             w!(
                 out,
                 "let (blk, block, blk_end) = rt::bounds::block::<{min}>(buf, pos, block_len)?;"
             );
+            if template.is_some() {
+                // The root block covers the fields of its acting version (group entries are
+                // held to theirs by `group_dims`).
+                if let Some(req) = required_expr(&b.required, min) {
+                    w!(out, "rt::bounds::block_covers(block_len, {req}, pos)?;");
+                }
+            }
             if k > 0 {
                 w!(out, "let p = blk_end;");
                 self.section_walk(&sections, true);
@@ -317,15 +331,12 @@ impl Gen<'_> {
             let (step, absent) = match s {
                 Section::Group { body, .. } => {
                     let g = self.s.type_name(Language::Rust, &body.path);
-                    let f = if checked {
-                        "group_skip"
+                    let call = if checked {
+                        format!("{g}Decoder::group_skip(buf, p, acting_version, budget)?")
                     } else {
-                        "group_trusted"
+                        format!("{g}Decoder::group_trusted(buf, p, acting_version)?")
                     };
-                    (
-                        format!("{g}Decoder::{f}(buf, p, acting_version)?"),
-                        format!("{g}Iter::empty()"),
-                    )
+                    (call, format!("{g}Iter::empty()"))
                 }
                 Section::Var { len, .. } => (
                     format!(

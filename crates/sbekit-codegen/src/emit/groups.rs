@@ -69,10 +69,17 @@ impl Gen<'_> {
             "/// Checks the group at `pos`; returns its iterator and where it ends."
         );
         w!(out, "#[inline]");
-        w!(out, "fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64) -> {R}<{ret}, rt::DecodeError> {{");
+        w!(out, "fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64, budget: &mut usize) -> {R}<{ret}, rt::DecodeError> {{");
+        // An entry's block covers the fields of its acting version.
+        let min_block = required_expr(&body.required, body.min_block)
+            .unwrap_or_else(|| format!("{p}Decoder::MIN_BLOCK_LENGTH"));
         w!(
             out,
-            "let (block_len, remaining) = rt::bounds::group_dims(buf, pos, {p}Decoder::MIN_BLOCK_LENGTH, {max_count}, Self::group_dims)?;"
+            "let (block_len, remaining) = rt::bounds::group_dims(buf, pos, {min_block}, {max_count}, Self::group_dims)?;"
+        );
+        w!(
+            out,
+            "rt::bounds::charge_empty(budget, block_len, remaining, pos)?;"
         );
         // `group_dims` read {dim} bytes at `pos`, so `pos + {dim}` cannot wrap.
         if fixed {
@@ -86,14 +93,11 @@ impl Gen<'_> {
             w!(out, "for _ in 0..remaining {{");
             w!(
                 out,
-                "let end = {p}Decoder::parse(buf, p, block_len, acting_version)?.end;"
+                "let end = {p}Decoder::parse(buf, p, block_len, acting_version, budget)?.end;"
             );
             // Entries that take no bytes are all alike (their sections are absent at this
-            // acting version); no need to walk them all, but their count is bounded.
-            w!(
-                out,
-                "if end == p {{ rt::bounds::empty_entries(buf, pos, remaining)?; break; }}"
-            );
+            // acting version): no need to walk them all (the budget bounded their count).
+            w!(out, "if end == p {{ break; }}");
             w!(out, "p = end;");
             w!(out, "}}");
             w!(out, "{OK}((rt::GroupIter::new(buf, pos.wrapping_add({dim}), block_len, remaining, acting_version), p))");

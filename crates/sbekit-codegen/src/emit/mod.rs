@@ -56,6 +56,35 @@ pub fn rty(t: PrimitiveType) -> &'static str {
     }
 }
 
+/// The block bytes a body's fields need at `acting_version`, as an expression (the plan's
+/// `required` table, as `RequiredLengths::at` reads it); `None` when that is never more than
+/// `min`, which `MIN_BLOCK_LENGTH` already checks.
+fn required_expr(r: &sbekit_plan::RequiredLengths, min: usize) -> Option<String> {
+    if r.0.iter().all(|&(_, len)| len <= min) {
+        return None;
+    }
+    // The versions where the length changes, each with its new length (a version that adds
+    // only constants, or fields inside the old extent, changes nothing).
+    let mut base = 0;
+    let mut steps: Vec<(u32, usize)> = Vec::new();
+    for &(v, len) in &r.0 {
+        if v == 0 {
+            base = len;
+        } else if steps.last().map_or(base, |s| s.1) != len {
+            steps.push((v, len));
+        }
+    }
+    let mut e = String::new();
+    for &(v, len) in steps.iter().rev() {
+        let _ = write!(e, "if acting_version >= {v} {{ {len} }} else ");
+    }
+    if e.is_empty() {
+        return Some(base.to_string());
+    }
+    let _ = write!(e, "{{ {base} }}");
+    Some(e)
+}
+
 fn endian(o: ByteOrder) -> &'static str {
     match o {
         ByteOrder::LittleEndian => "le",

@@ -406,11 +406,13 @@ impl<'a> MarketUpdatesDecoder<'a> {
         buf: &'a [u8],
         h: &HeaderFields,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
+        let mut budget = rt::bounds::MAX_EMPTY_ENTRIES;
         Self::parse(
             buf,
             HEADER_LENGTH,
             rt::Int::to_usize(h.block_length),
             rt::Int::to_u64(h.version),
+            &mut budget,
         )
     }
     /// Bytes from the start of the header to the end of the message.
@@ -434,14 +436,21 @@ impl<'a> MarketUpdatesDecoder<'a> {
         pos: usize,
         block_len: usize,
         acting_version: u64,
+        budget: &mut usize,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
         let (blk, block, blk_end) = rt::bounds::block::<8>(buf, pos, block_len)?;
         let p = blk_end;
-        let (s0, p) = MarketUpdatesTradesDecoder::group_skip(buf, p, acting_version)?;
+        let (s0, p) = MarketUpdatesTradesDecoder::group_skip(
+            buf,
+            p,
+            acting_version,
+            budget,
+        )?;
         let (s1, p) = MarketUpdatesLevelUpdatesDecoder::group_skip(
             buf,
             p,
             acting_version,
+            budget,
         )?;
         let _ = blk;
         ::core::result::Result::Ok(Self {
@@ -495,6 +504,7 @@ impl<'a> MarketUpdatesTradesDecoder<'a> {
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
+        budget: &mut usize,
     ) -> ::core::result::Result<(MarketUpdatesTradesIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
@@ -503,6 +513,7 @@ impl<'a> MarketUpdatesTradesDecoder<'a> {
             usize::MAX,
             Self::group_dims,
         )?;
+        rt::bounds::charge_empty(budget, block_len, remaining, pos)?;
         let end = rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)?;
         ::core::result::Result::Ok((
             rt::FixedGroupIter::checked(
@@ -541,6 +552,7 @@ impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
+        budget: &mut usize,
     ) -> ::core::result::Result<
         (MarketUpdatesLevelUpdatesIter<'a>, usize),
         rt::DecodeError,
@@ -552,6 +564,7 @@ impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
             usize::MAX,
             Self::group_dims,
         )?;
+        rt::bounds::charge_empty(budget, block_len, remaining, pos)?;
         let end = rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)?;
         ::core::result::Result::Ok((
             rt::FixedGroupIter::checked(

@@ -497,10 +497,11 @@ impl<'a> OrderFillsDecoder<'a> {
         pos: usize,
         block_len: usize,
         acting_version: u64,
+        budget: &mut usize,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
         let (blk, block, blk_end) = rt::bounds::block::<4>(buf, pos, block_len)?;
         let p = blk_end;
-        let (s0, p) = OrderFillsLegsDecoder::group_skip(buf, p, acting_version)?;
+        let (s0, p) = OrderFillsLegsDecoder::group_skip(buf, p, acting_version, budget)?;
         let (s1, p) = rt::var_data(
             buf,
             p,
@@ -682,11 +683,13 @@ impl<'a> OrderDecoder<'a> {
         buf: &'a [u8],
         h: &HeaderFields,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
+        let mut budget = rt::bounds::MAX_EMPTY_ENTRIES;
         Self::parse(
             buf,
             HEADER_LENGTH,
             rt::Int::to_usize(h.block_length),
             rt::Int::to_u64(h.version),
+            &mut budget,
         )
     }
     /// Bytes from the start of the header to the end of the message.
@@ -710,12 +713,18 @@ impl<'a> OrderDecoder<'a> {
         pos: usize,
         block_len: usize,
         acting_version: u64,
+        budget: &mut usize,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
         let (blk, block, blk_end) = rt::bounds::block::<43>(buf, pos, block_len)?;
+        rt::bounds::block_covers(
+            block_len,
+            if acting_version >= 2 { 49 } else if acting_version >= 1 { 47 } else { 43 },
+            pos,
+        )?;
         let p = blk_end;
-        let (s0, p) = OrderFillsDecoder::group_skip(buf, p, acting_version)?;
+        let (s0, p) = OrderFillsDecoder::group_skip(buf, p, acting_version, budget)?;
         let (s1, p) = if acting_version >= 1 {
-            OrderMarksDecoder::group_skip(buf, p, acting_version)?
+            OrderMarksDecoder::group_skip(buf, p, acting_version, budget)?
         } else {
             (OrderMarksIter::empty(), p)
         };
@@ -903,19 +912,27 @@ impl<'a> OrderFillsDecoder<'a> {
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
+        budget: &mut usize,
     ) -> ::core::result::Result<(OrderFillsIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
             pos,
-            OrderFillsDecoder::MIN_BLOCK_LENGTH,
+            if acting_version >= 1 { 12 } else { 4 },
             usize::MAX,
             Self::group_dims,
         )?;
+        rt::bounds::charge_empty(budget, block_len, remaining, pos)?;
         let mut p = pos.wrapping_add(4);
         for _ in 0..remaining {
-            let end = OrderFillsDecoder::parse(buf, p, block_len, acting_version)?.end;
+            let end = OrderFillsDecoder::parse(
+                    buf,
+                    p,
+                    block_len,
+                    acting_version,
+                    budget,
+                )?
+                .end;
             if end == p {
-                rt::bounds::empty_entries(buf, pos, remaining)?;
                 break;
             }
             p = end;
@@ -963,6 +980,7 @@ impl<'a> OrderFillsLegsDecoder<'a> {
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
+        budget: &mut usize,
     ) -> ::core::result::Result<(OrderFillsLegsIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
@@ -971,6 +989,7 @@ impl<'a> OrderFillsLegsDecoder<'a> {
             usize::MAX,
             Self::group_dims,
         )?;
+        rt::bounds::charge_empty(budget, block_len, remaining, pos)?;
         let end = rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)?;
         ::core::result::Result::Ok((
             rt::FixedGroupIter::checked(
@@ -1029,14 +1048,16 @@ impl<'a> OrderMarksDecoder<'a> {
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
+        budget: &mut usize,
     ) -> ::core::result::Result<(OrderMarksIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
             pos,
-            OrderMarksDecoder::MIN_BLOCK_LENGTH,
+            if acting_version >= 2 { 1 } else { 0 },
             2147483647,
             Self::group_dims,
         )?;
+        rt::bounds::charge_empty(budget, block_len, remaining, pos)?;
         let end = rt::bounds::fixed_group_end(buf, pos, 6, block_len, remaining)?;
         ::core::result::Result::Ok((
             rt::FixedGroupIter::checked(
@@ -1733,11 +1754,13 @@ impl<'a> CancelDecoder<'a> {
         buf: &'a [u8],
         h: &HeaderFields,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
+        let mut budget = rt::bounds::MAX_EMPTY_ENTRIES;
         Self::parse(
             buf,
             HEADER_LENGTH,
             rt::Int::to_usize(h.block_length),
             rt::Int::to_u64(h.version),
+            &mut budget,
         )
     }
     /// Bytes from the start of the header to the end of the message.
@@ -1761,10 +1784,11 @@ impl<'a> CancelDecoder<'a> {
         pos: usize,
         block_len: usize,
         acting_version: u64,
+        budget: &mut usize,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
         let (blk, block, blk_end) = rt::bounds::block::<8>(buf, pos, block_len)?;
         let p = blk_end;
-        let (s0, p) = CancelHintsDecoder::group_skip(buf, p, acting_version)?;
+        let (s0, p) = CancelHintsDecoder::group_skip(buf, p, acting_version, budget)?;
         let _ = blk;
         ::core::result::Result::Ok(Self {
             block,
@@ -1814,14 +1838,16 @@ impl<'a> CancelHintsDecoder<'a> {
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
+        budget: &mut usize,
     ) -> ::core::result::Result<(CancelHintsIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
             pos,
-            CancelHintsDecoder::MIN_BLOCK_LENGTH,
+            if acting_version >= 1 { 2 } else { 0 },
             2147483647,
             Self::group_dims,
         )?;
+        rt::bounds::charge_empty(budget, block_len, remaining, pos)?;
         let end = rt::bounds::fixed_group_end(buf, pos, 6, block_len, remaining)?;
         ::core::result::Result::Ok((
             rt::FixedGroupIter::checked(
