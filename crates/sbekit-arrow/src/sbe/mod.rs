@@ -18,12 +18,14 @@ mod arrays;
 mod columns;
 mod plan;
 mod stream;
+mod trusted;
 mod walk;
 
 use arrays::*;
 use columns::*;
 use plan::*;
 pub use stream::{export_stream, StreamExport, StreamOptions};
+use trusted::*;
 use walk::*;
 
 use crate::Error;
