@@ -91,21 +91,19 @@ impl BlockCols {
         if w == 0 || stride == 0 || i32::try_from(bytes).is_err() {
             return Ok(None);
         }
-        let mut data = cut.pool.vec::<u8>(bytes);
-        let mut offsets = cut.pool.vec::<i32>(rows + 1);
-        offsets.push(0);
+        let mut text = AsciiText::new(cut.pool.vec::<u8>(bytes), cut.pool.vec::<i32>(rows + 1));
         let (at, s) = (leaf.offset, self.staged.rows());
         // Common widths as constants: each value is a copy of known size, not a call.
         let ascii = match w {
-            4 => ascii_from_rows(s, stride, at, 4, rows, &mut data, &mut offsets),
-            8 => ascii_from_rows(s, stride, at, 8, rows, &mut data, &mut offsets),
-            16 => ascii_from_rows(s, stride, at, 16, rows, &mut data, &mut offsets),
-            w => ascii_from_rows(s, stride, at, w, rows, &mut data, &mut offsets),
+            4 => ascii_from_rows(s, stride, at, 4, rows, &mut text),
+            8 => ascii_from_rows(s, stride, at, 8, rows, &mut text),
+            16 => ascii_from_rows(s, stride, at, 16, rows, &mut text),
+            w => ascii_from_rows(s, stride, at, w, rows, &mut text),
         };
-        if !ascii || offsets.len() != rows + 1 {
+        if !ascii || text.len() != rows {
             return Ok(None);
         }
-        string_array(offsets, data, None, cut.pool).map(Some)
+        Ok(Some(text.finish(cut.pool)))
     }
 
     /// One leaf's values and its validity: null (and zero) in rows whose acting version is
@@ -469,11 +467,14 @@ pub(super) fn leaf_array(
             }
             let (keys, nulls, dict) = keys.finish();
             let keys_array = PrimitiveArray::<Int32Type>::new(pool.buffer(keys).into(), nulls);
-            let values = Arc::new(StringArray::from(dict));
-            Arc::new(
-                DictionaryArray::<Int32Type>::try_new(keys_array, values)
-                    .map_err(|e| Error::Arrow(e.to_string()))?,
-            )
+            let values: ArrayRef = Arc::new(StringArray::from(dict));
+            match dictionary(keys_array.clone(), values.clone()) {
+                Some(d) => Arc::new(d),
+                None => Arc::new(
+                    DictionaryArray::<Int32Type>::try_new(keys_array, values)
+                        .map_err(|e| Error::Arrow(e.to_string()))?,
+                ),
+            }
         }
         LeafKind::Set { choices } => {
             let mut arrays: Vec<ArrayRef> = Vec::with_capacity(choices.len());
@@ -544,64 +545,46 @@ fn ascii_from_rows(
     offset: usize,
     w: usize,
     rows: usize,
-    data: &mut Vec<u8>,
-    offsets: &mut Vec<i32>,
+    text: &mut AsciiText,
 ) -> bool {
     if w == 8 {
-        return ascii_from_rows_8(staged, stride, offset, rows, data, offsets);
+        return ascii_from_rows_8(staged, stride, offset, rows, text);
     }
     for row in staged.chunks_exact(stride).take(rows) {
-        let Some(value) = row.get(offset..offset + w) else {
-            return false;
-        };
-        if !value.is_ascii() {
-            return false;
+        match row.get(offset..offset + w) {
+            Some(value) if text.push(value) => {}
+            _ => return false,
         }
-        let start = data.len();
-        data.extend_from_slice(value);
-        data.truncate(start + nul_cut(value));
-        // The caller checked that `rows * w` fits an i32.
-        offsets.push(i32::try_from(data.len()).unwrap_or(i32::MAX));
     }
     true
 }
 
-/// [`ascii_from_rows`] for 8-byte values (tickers, the usual case), each read as one word:
-/// its ASCII test and its first NUL are a few operations on it.
+/// [`ascii_from_rows`] for 8-byte values (tickers, the usual case).
 fn ascii_from_rows_8(
     staged: &[u8],
     stride: usize,
     offset: usize,
     rows: usize,
-    data: &mut Vec<u8>,
-    offsets: &mut Vec<i32>,
+    text: &mut AsciiText,
 ) -> bool {
     // Rows shifted to start at the field: each value is the first 8 bytes of its chunk.
     let shifted = staged.get(offset..).unwrap_or_default();
     for row in shifted.chunks(stride).take(rows) {
-        let Some(value) = row.first_chunk::<8>() else {
-            return false;
-        };
-        let x = u64::from_le_bytes(*value);
-        if x & NUL_HI != 0 {
-            return false;
+        match row.first_chunk::<8>() {
+            Some(value) if text.push8(value) => {}
+            _ => return false,
         }
-        let start = data.len();
-        data.extend_from_slice(value);
-        data.truncate(start + nul_in_word(x).unwrap_or(8));
-        // The caller checked that `rows * 8` fits an i32.
-        offsets.push(i32::try_from(data.len()).unwrap_or(i32::MAX));
     }
     true
 }
 
-const NUL_LO: u64 = 0x0101_0101_0101_0101;
-const NUL_HI: u64 = 0x8080_8080_8080_8080;
+pub(super) const NUL_LO: u64 = 0x0101_0101_0101_0101;
+pub(super) const NUL_HI: u64 = 0x8080_8080_8080_8080;
 
 /// The index of the first zero byte of the 8 bytes read little-endian as `x`, if any (the
 /// lowest byte flagged by the zero-byte test is exact: false flags only follow a zero byte).
 #[inline(always)]
-fn nul_in_word(x: u64) -> Option<usize> {
+pub(super) fn nul_in_word(x: u64) -> Option<usize> {
     let zero = x.wrapping_sub(NUL_LO) & !x & NUL_HI;
     (zero != 0).then(|| (zero.trailing_zeros() / 8) as usize)
 }
@@ -678,7 +661,7 @@ fn bit_column<T: Copy + Into<u64>>(values: &[T], bit: u32) -> BooleanBuffer {
 
 /// Where a char array's value ends: its first NUL, or its length. Eight bytes at a time.
 #[inline(always)]
-fn nul_cut(value: &[u8]) -> usize {
+pub(super) fn nul_cut(value: &[u8]) -> usize {
     let mut at = 0;
     let mut chunks = value.chunks_exact(8);
     for c in &mut chunks {
@@ -816,21 +799,25 @@ mod tests {
         // The same straight out of rows of 10 bytes (the values at offset 1), and the first
         // value that is not ASCII stops it.
         let rows: Vec<u8> = [&b"xAAPL\0\0\0\0y"[..], b"xMSFT0001y", b"x\0\0\0\0\0\0\0\0y"].concat();
-        let (mut data, mut offsets) = (Vec::new(), vec![0]);
-        assert!(ascii_from_rows(&rows, 10, 1, 8, 3, &mut data, &mut offsets));
-        assert_eq!(offsets, [0, 4, 12, 12]);
-        assert_eq!(data, b"AAPLMSFT0001");
+        for w in [8, 9] {
+            let mut text = AsciiText::new(Vec::new(), Vec::new());
+            assert!(ascii_from_rows(&rows, 10, 1, w, 3, &mut text));
+            let a = text.finish(&mut Pool::default());
+            let a = a.as_any().downcast_ref::<StringArray>().expect("strings");
+            let got: Vec<&str> = a.iter().map(|v| v.unwrap_or("null")).collect();
+            // Nine bytes take in the row's last byte.
+            let want = if w == 8 {
+                ["AAPL", "MSFT0001", ""]
+            } else {
+                ["AAPL", "MSFT0001y", ""]
+            };
+            assert_eq!(got, want);
+        }
         let rows = [&b"xAB\0\xff\0\0\0\0y"[..], b"xMSFT0001y"].concat();
-        let (mut data, mut offsets) = (Vec::new(), vec![0]);
-        assert!(!ascii_from_rows(
-            &rows,
-            10,
-            1,
-            8,
-            2,
-            &mut data,
-            &mut offsets
-        ));
+        for w in [8, 9] {
+            let mut text = AsciiText::new(Vec::new(), Vec::new());
+            assert!(!ascii_from_rows(&rows, 10, 1, w, 2, &mut text));
+        }
         // Bytes after the NUL do not count; a non-ASCII value does, unless it is UTF-8.
         assert!(all_kept(b"AB\0\xff", 4, Encoding::Ascii));
         assert!(!all_kept(b"A\xc3\xa9\0", 4, Encoding::Ascii));

@@ -18,12 +18,14 @@ mod arrays;
 mod columns;
 mod plan;
 mod stream;
+mod trusted;
 mod walk;
 
 use arrays::*;
 use columns::*;
 use plan::*;
 pub use stream::{export_stream, StreamExport, StreamOptions};
+use trusted::*;
 use walk::*;
 
 use crate::Error;
@@ -397,21 +399,14 @@ impl SbeColumns {
         };
         let (end, entries) = match plain {
             Some(done) => done,
-            None => {
-                let mut cx = Cx {
-                    buf: bytes,
-                    version,
-                    budget: EntryBudget::new(self.options.limits),
-                    entries: 0,
-                };
-                match table.root.decode::<O>(&mut cx, h.size, block_length) {
-                    Ok(end) => (end, cx.entries),
-                    Err(e) => {
-                        table.root.truncate(rows);
-                        return Err(within(e, &table.name));
-                    }
-                }
-            }
+            None => checked_walk::<O>(
+                table,
+                bytes,
+                h.size,
+                block_length,
+                version,
+                self.options.limits,
+            )?,
         };
         let hc = &mut table.header;
         let block_length = u32::try_from(block_length).unwrap_or(u32::MAX);
@@ -487,6 +482,34 @@ impl SbeColumns {
     /// Bytes buffered in all tables (for memory accounting).
     pub fn buffered_bytes(&self) -> usize {
         self.tables.iter().map(|t| t.root.bytes()).sum()
+    }
+}
+
+/// The walk that checks and reports everything (older writers, short blocks, nested groups,
+/// malformations): out of line and cold, so that the plain walk's code stays small.
+#[cold]
+#[inline(never)]
+fn checked_walk<O: Order>(
+    table: &mut Table,
+    bytes: &[u8],
+    start: usize,
+    block_length: u64,
+    version: u32,
+    limits: Limits,
+) -> Result<(usize, u64), DecodeError> {
+    let rows = table.root.rows;
+    let mut cx = Cx {
+        buf: bytes,
+        version,
+        budget: EntryBudget::new(limits),
+        entries: 0,
+    };
+    match table.root.decode::<O>(&mut cx, start, block_length) {
+        Ok(end) => Ok((end, cx.entries)),
+        Err(e) => {
+            table.root.truncate(rows);
+            Err(within(e, &table.name))
+        }
     }
 }
 
