@@ -224,51 +224,69 @@ fn reference_schemas_rust_and_typescript_agree() {
     parity(test, &schemas, 40);
 }
 
-/// Zero-size group entries with a huge count: decoding is bounded, and the count is reported.
+/// Zero-size group entries with a huge count: decoding is bounded. Up to the message's budget
+/// of empty entries (`rt.MAX_EMPTY_ENTRIES`, 2^20, as `sbekit decode`) they are read; beyond it
+/// the message is refused, as `sbekit decode` refuses it.
 #[test]
 fn hostile_counts_are_bounded() {
     let test = "hostile_counts_are_bounded";
     let Some(node) = tools(test) else { return };
     let root = tempfile::tempdir().expect("tempdir");
-    generate(
-        root.path(),
-        "hostile",
-        &own_schema("tests/schemas/hostile.xml"),
-    );
+    let schema = own_schema("tests/schemas/hostile.xml");
+    generate(root.path(), "hostile", &schema);
     compile(&node, root.path(), true, &[]);
-    // Empties v2: header, tag, `nothing` with 2^31-1 entries of 0 bytes, `later` empty, text "".
-    let mut m = Vec::new();
-    for v in [4u16, 1, 7, 2] {
-        m.extend_from_slice(&v.to_le_bytes());
-    }
-    m.extend_from_slice(&9u32.to_le_bytes());
-    m.extend_from_slice(&0u16.to_le_bytes());
-    m.extend_from_slice(&2_147_483_647u32.to_le_bytes());
-    m.extend_from_slice(&16u16.to_le_bytes());
-    m.extend_from_slice(&0u32.to_le_bytes());
-    m.extend_from_slice(&0u16.to_le_bytes());
-    // The same with a `later` count of 2^31-1 entries of 16 bytes: truncated, found at once.
-    let mut big = m.clone();
+    // Empties v2: header, tag, `nothing` with `n` entries of 0 bytes, `later` empty, text "".
+    let empties = |n: u32| {
+        let mut m = Vec::new();
+        for v in [4u16, 1, 7, 2] {
+            m.extend_from_slice(&v.to_le_bytes());
+        }
+        m.extend_from_slice(&9u32.to_le_bytes());
+        m.extend_from_slice(&0u16.to_le_bytes());
+        m.extend_from_slice(&n.to_le_bytes());
+        m.extend_from_slice(&16u16.to_le_bytes());
+        m.extend_from_slice(&0u32.to_le_bytes());
+        m.extend_from_slice(&0u16.to_le_bytes());
+        m
+    };
+    let budget = 1u32 << 20;
+    let (at_budget, over_budget) = (empties(budget), empties(2_147_483_647));
+    // Within the budget, with a `later` count of 2^31-1 entries of 16 bytes: truncated, found
+    // at once.
+    let mut big = empties(budget);
     let at = 8 + 4 + 6 + 2;
     big[at..at + 4].copy_from_slice(&2_147_483_647u32.to_le_bytes());
     let start = std::time::Instant::now();
-    let lines = harness(&node, root.path(), "hostile", &[m.clone(), big], true);
+    let lines = harness(
+        &node,
+        root.path(),
+        "hostile",
+        &[at_budget.clone(), over_budget.clone(), big],
+        true,
+    );
     assert_eq!(lines[0]["decoded"], "Empties", "{}", lines[0]);
-    assert_eq!(lines[0]["len"].as_u64(), Some(m.len() as u64));
-    assert_eq!(lines[1]["err"], "truncated", "{}", lines[1]);
+    assert_eq!(lines[0]["len"].as_u64(), Some(at_budget.len() as u64));
+    assert_eq!(lines[1]["err"], "tooManyEntries", "{}", lines[1]);
+    assert_eq!(lines[1]["path"], "Empties.nothing", "{}", lines[1]);
+    assert_eq!(lines[2]["err"], "truncated", "{}", lines[2]);
     assert!(
-        lines[1]["path"]
+        lines[2]["path"]
             .as_str()
             .unwrap_or("")
             .starts_with("Empties.later["),
         "{}",
-        lines[1]
+        lines[2]
     );
     assert!(
         start.elapsed().as_secs() < 20,
         "hostile counts took {:?}",
         start.elapsed()
     );
+    // `sbekit decode` draws the same line.
+    let ir = sbekit_schema::load_ir(&schema).expect("schema");
+    let otf = sbekit_otf::Decoder::new(&ir).expect("otf");
+    assert!(sbekit_otf::message_to_json(&otf, &at_budget, false).is_ok());
+    assert!(sbekit_otf::message_to_json(&otf, &over_budget, false).is_err());
 }
 
 /// The reference car vectors: JSON goldens value for value, byte-identical re-encoding, every
