@@ -69,7 +69,16 @@ impl Gen<'_> {
             "/// Checks the group at `pos`; returns its iterator and where it ends."
         );
         w!(out, "#[inline]");
-        w!(out, "fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64, budget: &mut usize) -> {R}<{ret}, rt::DecodeError> {{");
+        // Only entries whose fields can all be absent (no bytes at version 0) can come as
+        // empty blocks: for others a block length of 0 with entries is refused by `group_dims`
+        // before any budget matters, so they do not touch it (a hot path).
+        let charges = body.min_block == 0;
+        let budget = if charges || !fixed {
+            "budget"
+        } else {
+            "_budget"
+        };
+        w!(out, "fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64, {budget}: &mut usize) -> {R}<{ret}, rt::DecodeError> {{");
         // An entry's block covers the fields of its acting version.
         let min_block = required_expr(&body.required, body.min_block)
             .unwrap_or_else(|| format!("{p}Decoder::MIN_BLOCK_LENGTH"));
@@ -77,10 +86,12 @@ impl Gen<'_> {
             out,
             "let (block_len, remaining) = rt::bounds::group_dims(buf, pos, {min_block}, {max_count}, Self::group_dims)?;"
         );
-        w!(
-            out,
-            "rt::bounds::charge_empty(budget, block_len, remaining, pos)?;"
-        );
+        if charges {
+            w!(
+                out,
+                "rt::bounds::charge_empty(budget, block_len, remaining, pos)?;"
+            );
+        }
         // `group_dims` read {dim} bytes at `pos`, so `pos + {dim}` cannot wrap.
         if fixed {
             w!(

@@ -504,7 +504,7 @@ impl<'a> MarketUpdatesTradesDecoder<'a> {
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-        budget: &mut usize,
+        _budget: &mut usize,
     ) -> ::core::result::Result<(MarketUpdatesTradesIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
@@ -513,7 +513,6 @@ impl<'a> MarketUpdatesTradesDecoder<'a> {
             usize::MAX,
             Self::group_dims,
         )?;
-        rt::bounds::charge_empty(budget, block_len, remaining, pos)?;
         let end = rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)?;
         ::core::result::Result::Ok((
             rt::FixedGroupIter::checked(
@@ -552,7 +551,7 @@ impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-        budget: &mut usize,
+        _budget: &mut usize,
     ) -> ::core::result::Result<
         (MarketUpdatesLevelUpdatesIter<'a>, usize),
         rt::DecodeError,
@@ -564,7 +563,6 @@ impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
             usize::MAX,
             Self::group_dims,
         )?;
-        rt::bounds::charge_empty(budget, block_len, remaining, pos)?;
         let end = rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)?;
         ::core::result::Result::Ok((
             rt::FixedGroupIter::checked(

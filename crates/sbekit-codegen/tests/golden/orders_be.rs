@@ -921,7 +921,6 @@ impl<'a> OrderFillsDecoder<'a> {
             usize::MAX,
             Self::group_dims,
         )?;
-        rt::bounds::charge_empty(budget, block_len, remaining, pos)?;
         let mut p = pos.wrapping_add(4);
         for _ in 0..remaining {
             let end = OrderFillsDecoder::parse(
@@ -980,7 +979,7 @@ impl<'a> OrderFillsLegsDecoder<'a> {
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-        budget: &mut usize,
+        _budget: &mut usize,
     ) -> ::core::result::Result<(OrderFillsLegsIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
@@ -989,7 +988,6 @@ impl<'a> OrderFillsLegsDecoder<'a> {
             usize::MAX,
             Self::group_dims,
         )?;
-        rt::bounds::charge_empty(budget, block_len, remaining, pos)?;
         let end = rt::bounds::fixed_group_end(buf, pos, 4, block_len, remaining)?;
         ::core::result::Result::Ok((
             rt::FixedGroupIter::checked(
