@@ -239,6 +239,22 @@ impl Body {
         self.sections.is_empty()
     }
 
+    /// True if, as a group's entry, this body may come as an empty block: no field exists at
+    /// version 0, so a block length of 0 with entries is valid, and such entries (taking no
+    /// bytes) are charged to the message's empty-entry budget instead of being bounded by the
+    /// input's size.
+    pub fn entries_may_be_empty(&self) -> bool {
+        self.min_block == 0
+    }
+
+    /// True if some group under this body, at any depth, has entries that may be empty blocks
+    /// ([`Body::entries_may_be_empty`]): only then does a decoder keep the message's
+    /// empty-entry budget (any other entry with a block length of 0 is refused first).
+    pub fn draws_on_budget(&self) -> bool {
+        self.groups()
+            .any(|(_, _, g)| g.entries_may_be_empty() || g.draws_on_budget())
+    }
+
     /// The encoder's order of sections, recursively: this body's block first, then each group
     /// (with its entries' own order) and var data in turn.
     pub fn encode_order(&self) -> Vec<EncodeStep<'_>> {

@@ -6,6 +6,9 @@ use core::marker::PhantomData;
 
 /// An entry decoder of a group whose entries have a fixed size (no nested groups, no var data).
 pub trait FixedEntry<'a>: Sized {
+    /// The fewest bytes an entry's block holds (its fields at version 0).
+    const MIN_BLOCK_LENGTH: usize = 0;
+
     /// The entry over its `block_len` bytes; `None` if they are fewer than the entry needs.
     fn from_block(block: &'a [u8], acting_version: u64) -> Option<Self>;
 }
@@ -80,7 +83,9 @@ impl<'a, E> FixedGroupIter<'a, E> {
     pub const fn empty() -> Self {
         Self::exact(&[], 0, 0, 0)
     }
+}
 
+impl<'a, E: FixedEntry<'a>> FixedGroupIter<'a, E> {
     /// Iterates over `count` entries of `block_len` bytes at `start` in `buf`; over none if
     /// they are not all inside `buf` (which a checked message rules out).
     #[inline(always)]
@@ -94,6 +99,10 @@ impl<'a, E> FixedGroupIter<'a, E> {
         let rest = block_len
             .checked_mul(count)
             .and_then(|n| buf.get(start..start.checked_add(n)?));
+        // A checked message's block length covers the entry when there are entries; with
+        // none it may be anything, and is raised to the entry's minimum so that the
+        // optimiser knows every entry holds it (no per-group test of the entry's size).
+        let block_len = block_len.max(E::MIN_BLOCK_LENGTH);
         match rest {
             Some(rest) => Self::exact(rest, block_len, count, acting_version),
             None => Self::exact(&[], block_len, 0, acting_version),

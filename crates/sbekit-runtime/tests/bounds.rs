@@ -87,6 +87,23 @@ fn group_dimension_is_read_and_checked() {
 }
 
 #[test]
+fn an_empty_groups_block_length_is_not_held_to_the_entry() {
+    // No entries: any block length passes, and is reported as read (0 here).
+    assert_eq!(group_dims(&[0, 0, 0, 0], 0, 3, usize::MAX, le_dims), Ok((0, 0)));
+    assert_eq!(group_dims(&[2, 0, 0, 0], 0, 3, usize::MAX, le_dims), Ok((2, 0)));
+    // With entries the same block length is refused.
+    assert_eq!(
+        group_dims(&[2, 0, 1, 0, 7, 7], 0, 3, usize::MAX, le_dims)
+            .unwrap_err()
+            .kind,
+        DecodeErrorKind::BlockLengthTooShort {
+            minimum: 3,
+            found: 2
+        }
+    );
+}
+
+#[test]
 fn empty_entries_draw_on_the_message_budget() {
     let mut budget = 10;
     // Entries that take bytes cost nothing: the input bounds them.
@@ -158,6 +175,34 @@ fn fixed_group_iterates_only_inside_the_buffer() {
         FixedGroupIter::<Byte>::checked(&buf, 2, usize::MAX, 2, 0).count(),
         0
     );
+}
+
+/// A two-byte entry that declares its minimum, so that iterators raise a shorter block length.
+#[derive(Debug, PartialEq)]
+struct Pair(u8, u8);
+
+impl<'a> FixedEntry<'a> for Pair {
+    const MIN_BLOCK_LENGTH: usize = 2;
+
+    fn from_block(block: &'a [u8], _: u64) -> Option<Self> {
+        let [a, b] = *block.first_chunk::<2>()?;
+        Some(Pair(a, b))
+    }
+}
+
+#[test]
+fn a_block_length_below_the_entrys_minimum_never_reads_outside_the_counted_bytes() {
+    let buf = [9u8, 1, 2, 3, 4, 5];
+    // An empty group (as a checked message may hold, with any block length) yields nothing.
+    assert_eq!(FixedGroupIter::<Pair>::checked(&buf, 1, 0, 0, 0).count(), 0);
+    assert_eq!(FixedGroupIter::<Pair>::checked(&buf, 1, 1, 0, 0).count(), 0);
+    // Entries with a short block length (which a checked message rules out): entries of the
+    // minimum size, cut from the counted bytes only (3 of them here: one whole entry).
+    let got: Vec<Pair> = FixedGroupIter::checked(&buf, 1, 1, 3, 0).collect();
+    assert_eq!(got, [Pair(1, 2)]);
+    // A block length at or above the minimum is kept.
+    let got: Vec<Pair> = FixedGroupIter::checked(&buf, 0, 3, 2, 0).collect();
+    assert_eq!(got, [Pair(9, 1), Pair(3, 4)]);
 }
 
 /// An entry that keeps its bytes, whatever their number (zero included).

@@ -118,8 +118,13 @@ impl Gen<'_> {
             );
             w!(out, "#[inline]");
             w!(out, "pub fn decode_body(buf: &'a [u8], h: &HeaderFields) -> {R}<Self, rt::DecodeError> {{");
-            w!(out, "let mut budget = rt::bounds::MAX_EMPTY_ENTRIES;");
-            w!(out, "Self::parse(buf, HEADER_LENGTH, rt::Int::to_usize(h.block_length), rt::Int::to_u64(h.version), &mut budget)");
+            let arg = if self.budget {
+                w!(out, "let mut budget = rt::bounds::MAX_EMPTY_ENTRIES;");
+                ", &mut budget"
+            } else {
+                ""
+            };
+            w!(out, "Self::parse(buf, HEADER_LENGTH, rt::Int::to_usize(h.block_length), rt::Int::to_u64(h.version){arg})");
             w!(out, "}}");
             w!(out, "");
             w!(
@@ -166,12 +171,9 @@ impl Gen<'_> {
             // The one walk that checks a body: block, then each section in order.
             w!(out, "#[inline]");
             // The empty-entry budget is the message's: only bodies with groups draw on it.
-            let budget = if b.groups().next().is_some() {
-                "budget"
-            } else {
-                "_budget"
-            };
-            w!(out, "fn parse(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64, {budget}: &mut usize) -> {R}<Self, rt::DecodeError> {{");
+            let budget = self.budget_param(b.groups().next().is_some());
+            let out = &mut self.out;
+            w!(out, "fn parse(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64{budget}) -> {R}<Self, rt::DecodeError> {{");
             w!(
                 out,
                 "let (blk, block, blk_end) = rt::bounds::block::<{min}>(buf, pos, block_len)?;"
@@ -332,7 +334,10 @@ impl Gen<'_> {
                 Section::Group { body, .. } => {
                     let g = self.s.type_name(Language::Rust, &body.path);
                     let call = if checked {
-                        format!("{g}Decoder::group_skip(buf, p, acting_version, budget)?")
+                        format!(
+                            "{g}Decoder::group_skip(buf, p, acting_version{})?",
+                            self.budget_arg()
+                        )
                     } else {
                         format!("{g}Decoder::group_trusted(buf, p, acting_version)?")
                     };

@@ -72,13 +72,11 @@ impl Gen<'_> {
         // Only entries whose fields can all be absent (no bytes at version 0) can come as
         // empty blocks: for others a block length of 0 with entries is refused by `group_dims`
         // before any budget matters, so they do not touch it (a hot path).
-        let charges = body.min_block == 0;
-        let budget = if charges || !fixed {
-            "budget"
-        } else {
-            "_budget"
-        };
-        w!(out, "fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64, {budget}: &mut usize) -> {R}<{ret}, rt::DecodeError> {{");
+        let charges = body.entries_may_be_empty();
+        let budget = self.budget_param(charges || !fixed);
+        let arg = self.budget_arg();
+        let out = &mut self.out;
+        w!(out, "fn group_skip(buf: &'a [u8], pos: usize, acting_version: u64{budget}) -> {R}<{ret}, rt::DecodeError> {{");
         // An entry's block covers the fields of its acting version.
         let min_block = required_expr(&body.required, body.min_block)
             .unwrap_or_else(|| format!("{p}Decoder::MIN_BLOCK_LENGTH"));
@@ -104,7 +102,7 @@ impl Gen<'_> {
             w!(out, "for _ in 0..remaining {{");
             w!(
                 out,
-                "let end = {p}Decoder::parse(buf, p, block_len, acting_version, budget)?.end;"
+                "let end = {p}Decoder::parse(buf, p, block_len, acting_version{arg})?.end;"
             );
             // Entries that take no bytes are all alike (their sections are absent at this
             // acting version): no need to walk them all (the budget bounded their count).
@@ -153,6 +151,10 @@ impl Gen<'_> {
         w!(out, "");
         if fixed {
             w!(out, "impl<'a> rt::FixedEntry<'a> for {p}Decoder<'a> {{");
+            w!(
+                out,
+                "const MIN_BLOCK_LENGTH: usize = {p}Decoder::MIN_BLOCK_LENGTH;"
+            );
             w!(out, "#[inline(always)]");
             w!(out, "fn from_block(block: &'a [u8], acting_version: u64) -> {O}<Self> {{ Self::from_block(block, acting_version) }}");
         } else {

@@ -214,9 +214,31 @@ struct Gen<'s> {
     s: &'s Plan,
     keywords: KeywordStyle,
     out: String,
+    /// True while emitting a message that keeps an empty-entry budget
+    /// ([`Body::draws_on_budget`]): only then do its walks pass one along.
+    budget: bool,
 }
 
 impl Gen<'_> {
+    /// The budget parameter of a checking walk (`parse`, `group_skip`): none when the message
+    /// keeps no budget, `_budget` when this walk only passes it by.
+    fn budget_param(&self, used: bool) -> &'static str {
+        match (self.budget, used) {
+            (false, _) => "",
+            (true, true) => ", budget: &mut usize",
+            (true, false) => ", _budget: &mut usize",
+        }
+    }
+
+    /// The budget argument of a call to a checking walk.
+    fn budget_arg(&self) -> &'static str {
+        if self.budget {
+            ", budget"
+        } else {
+            ""
+        }
+    }
+
     /// The Rust type name prefix of a message or group entry (`Car`, `CarFuelFigures`).
     fn ty(&self, b: &Body) -> String {
         self.s.type_name(Language::Rust, &b.path)
@@ -229,6 +251,7 @@ pub fn emit(s: &Plan, opts: &Options) -> String {
         s,
         keywords: opts.keywords,
         out: String::new(),
+        budget: false,
     };
     g.preamble(opts);
     for (name, e) in &s.enums {
@@ -243,6 +266,7 @@ pub fn emit(s: &Plan, opts: &Options) -> String {
     g.header();
     for m in &s.messages {
         let id = i32::try_from(m.id).unwrap_or(i32::MAX);
+        g.budget = m.body.draws_on_budget();
         g.body_decoder(&m.body, Some(id));
         g.body_encoder(&m.body, Some(id));
     }

@@ -406,13 +406,11 @@ impl<'a> MarketUpdatesDecoder<'a> {
         buf: &'a [u8],
         h: &HeaderFields,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
-        let mut budget = rt::bounds::MAX_EMPTY_ENTRIES;
         Self::parse(
             buf,
             HEADER_LENGTH,
             rt::Int::to_usize(h.block_length),
             rt::Int::to_u64(h.version),
-            &mut budget,
         )
     }
     /// Bytes from the start of the header to the end of the message.
@@ -436,21 +434,14 @@ impl<'a> MarketUpdatesDecoder<'a> {
         pos: usize,
         block_len: usize,
         acting_version: u64,
-        budget: &mut usize,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
         let (blk, block, blk_end) = rt::bounds::block::<8>(buf, pos, block_len)?;
         let p = blk_end;
-        let (s0, p) = MarketUpdatesTradesDecoder::group_skip(
-            buf,
-            p,
-            acting_version,
-            budget,
-        )?;
+        let (s0, p) = MarketUpdatesTradesDecoder::group_skip(buf, p, acting_version)?;
         let (s1, p) = MarketUpdatesLevelUpdatesDecoder::group_skip(
             buf,
             p,
             acting_version,
-            budget,
         )?;
         let _ = blk;
         ::core::result::Result::Ok(Self {
@@ -504,7 +495,6 @@ impl<'a> MarketUpdatesTradesDecoder<'a> {
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-        _budget: &mut usize,
     ) -> ::core::result::Result<(MarketUpdatesTradesIter<'a>, usize), rt::DecodeError> {
         let (block_len, remaining) = rt::bounds::group_dims(
             buf,
@@ -527,6 +517,7 @@ impl<'a> MarketUpdatesTradesDecoder<'a> {
     }
 }
 impl<'a> rt::FixedEntry<'a> for MarketUpdatesTradesDecoder<'a> {
+    const MIN_BLOCK_LENGTH: usize = MarketUpdatesTradesDecoder::MIN_BLOCK_LENGTH;
     #[inline(always)]
     fn from_block(block: &'a [u8], acting_version: u64) -> ::core::option::Option<Self> {
         Self::from_block(block, acting_version)
@@ -551,7 +542,6 @@ impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
         buf: &'a [u8],
         pos: usize,
         acting_version: u64,
-        _budget: &mut usize,
     ) -> ::core::result::Result<
         (MarketUpdatesLevelUpdatesIter<'a>, usize),
         rt::DecodeError,
@@ -577,6 +567,7 @@ impl<'a> MarketUpdatesLevelUpdatesDecoder<'a> {
     }
 }
 impl<'a> rt::FixedEntry<'a> for MarketUpdatesLevelUpdatesDecoder<'a> {
+    const MIN_BLOCK_LENGTH: usize = MarketUpdatesLevelUpdatesDecoder::MIN_BLOCK_LENGTH;
     #[inline(always)]
     fn from_block(block: &'a [u8], acting_version: u64) -> ::core::option::Option<Self> {
         Self::from_block(block, acting_version)

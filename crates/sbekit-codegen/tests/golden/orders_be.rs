@@ -1025,6 +1025,7 @@ impl<'a> OrderFillsLegsDecoder<'a> {
     }
 }
 impl<'a> rt::FixedEntry<'a> for OrderFillsLegsDecoder<'a> {
+    const MIN_BLOCK_LENGTH: usize = OrderFillsLegsDecoder::MIN_BLOCK_LENGTH;
     #[inline(always)]
     fn from_block(block: &'a [u8], acting_version: u64) -> ::core::option::Option<Self> {
         Self::from_block(block, acting_version)
@@ -1070,6 +1071,7 @@ impl<'a> OrderMarksDecoder<'a> {
     }
 }
 impl<'a> rt::FixedEntry<'a> for OrderMarksDecoder<'a> {
+    const MIN_BLOCK_LENGTH: usize = OrderMarksDecoder::MIN_BLOCK_LENGTH;
     #[inline(always)]
     fn from_block(block: &'a [u8], acting_version: u64) -> ::core::option::Option<Self> {
         Self::from_block(block, acting_version)
@@ -1860,6 +1862,7 @@ impl<'a> CancelHintsDecoder<'a> {
     }
 }
 impl<'a> rt::FixedEntry<'a> for CancelHintsDecoder<'a> {
+    const MIN_BLOCK_LENGTH: usize = CancelHintsDecoder::MIN_BLOCK_LENGTH;
     #[inline(always)]
     fn from_block(block: &'a [u8], acting_version: u64) -> ::core::option::Option<Self> {
         Self::from_block(block, acting_version)
