@@ -48,9 +48,9 @@ pub fn block_trusted<const MIN: usize>(
     pos: usize,
     block_len: usize,
 ) -> Option<(&[u8], &[u8; MIN], usize)> {
-    let end = pos.saturating_add(block_len);
-    let blk = buf.get(pos..end)?;
-    Some((blk, blk.first_chunk::<MIN>()?, end))
+    let blk = buf.get(pos..)?.get(..block_len)?;
+    // `blk` is inside `buf`: no wrap.
+    Some((blk, blk.first_chunk::<MIN>()?, pos.wrapping_add(block_len)))
 }
 
 /// Reads a group's dimension (`D` bytes at `pos`) with `read`, which returns the entries'
