@@ -247,6 +247,18 @@ impl Body {
         self.min_block == 0
     }
 
+    /// The bytes that follow the block in every message: the dimension or length prefix of
+    /// the first section when it exists at every version (`None` when the body has no
+    /// section, or its first is newer than version 0). A decoder may check them with the
+    /// block, in one comparison.
+    pub fn leading_prefix(&self) -> Option<usize> {
+        match self.sections.first()? {
+            s if s.since() > 0 => None,
+            Section::Group { dim_size, .. } => Some(*dim_size),
+            Section::Var { len, .. } => Some(len.ty.size()),
+        }
+    }
+
     /// True if some group under this body, at any depth, has entries that may be empty blocks
     /// ([`Body::entries_may_be_empty`]): only then does a decoder keep the message's
     /// empty-entry budget (any other entry with a block length of 0 is refused first).

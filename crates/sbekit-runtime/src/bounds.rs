@@ -41,6 +41,29 @@ pub fn block<const MIN: usize>(
     }
 }
 
+/// [`block`] for a block that is always followed by `NEXT` bytes (the first section's
+/// dimension or length prefix): the block and those bytes are checked in one comparison, which
+/// then covers the section's own check of its prefix. When they are not all there, the error
+/// is [`block`]'s or else the one the section's check reports (`BufferTooShort` for `NEXT`
+/// bytes at the block's end).
+#[inline(always)]
+pub fn block_then<const MIN: usize, const NEXT: usize>(
+    buf: &[u8],
+    pos: usize,
+    block_len: usize,
+) -> Result<(&[u8], &[u8; MIN], usize), DecodeError> {
+    match pos
+        .checked_add(block_len)
+        .filter(|end| end.checked_add(NEXT).is_some_and(|e| e <= buf.len()))
+    {
+        Some(_) => block::<MIN>(buf, pos, block_len),
+        None => Err(match block::<MIN>(buf, pos, block_len) {
+            Err(e) => e,
+            Ok((_, _, end)) => DecodeError::too_short(end, NEXT, buf.len()),
+        }),
+    }
+}
+
 /// [`block`] for a message already checked: `None` instead of an error.
 #[inline(always)]
 pub fn block_trusted<const MIN: usize>(

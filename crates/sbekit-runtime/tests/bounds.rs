@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use sbekit_runtime::bounds::{
-    block, block_covers, block_trusted, charge_empty, fixed_group_end, fixed_group_end_trusted,
-    group_dims, group_dims_trusted, var_data_trusted,
+    block, block_covers, block_then, block_trusted, charge_empty, fixed_group_end,
+    fixed_group_end_trusted, group_dims, group_dims_trusted, var_data_trusted,
 };
 use sbekit_runtime::{var_data, DecodeError, DecodeErrorKind, FixedEntry, FixedGroupIter};
 
@@ -87,10 +87,45 @@ fn group_dimension_is_read_and_checked() {
 }
 
 #[test]
+fn a_block_and_the_prefix_after_it_are_checked_together() {
+    let buf = [1u8, 2, 3, 4, 5, 6];
+    // Block of 2 at 1, then 3 bytes of prefix: all inside.
+    assert_eq!(block_then::<2, 3>(&buf, 1, 2), block::<2>(&buf, 1, 2));
+    // The block is inside but the prefix after it is not: the prefix's own error.
+    assert_eq!(
+        block_then::<2, 4>(&buf, 1, 2).unwrap_err(),
+        too_short(3, 4, 3)
+    );
+    // The block itself is short or outside: the block's errors, as `block` reports them.
+    assert_eq!(
+        block_then::<2, 1>(&buf, 1, 1).unwrap_err(),
+        block::<2>(&buf, 1, 1).unwrap_err()
+    );
+    assert_eq!(
+        block_then::<2, 1>(&buf, 4, 3).unwrap_err(),
+        too_short(4, 3, 2)
+    );
+    assert_eq!(
+        block_then::<0, 1>(&buf, usize::MAX, 2).unwrap_err(),
+        too_short(usize::MAX, 2, 0)
+    );
+    assert_eq!(
+        block_then::<0, { usize::MAX }>(&buf, 0, 1).unwrap_err(),
+        too_short(1, usize::MAX, 5)
+    );
+}
+
+#[test]
 fn an_empty_groups_block_length_is_not_held_to_the_entry() {
     // No entries: any block length passes, and is reported as read (0 here).
-    assert_eq!(group_dims(&[0, 0, 0, 0], 0, 3, usize::MAX, le_dims), Ok((0, 0)));
-    assert_eq!(group_dims(&[2, 0, 0, 0], 0, 3, usize::MAX, le_dims), Ok((2, 0)));
+    assert_eq!(
+        group_dims(&[0, 0, 0, 0], 0, 3, usize::MAX, le_dims),
+        Ok((0, 0))
+    );
+    assert_eq!(
+        group_dims(&[2, 0, 0, 0], 0, 3, usize::MAX, le_dims),
+        Ok((2, 0))
+    );
     // With entries the same block length is refused.
     assert_eq!(
         group_dims(&[2, 0, 1, 0, 7, 7], 0, 3, usize::MAX, le_dims)

@@ -174,9 +174,14 @@ impl Gen<'_> {
             let budget = self.budget_param(b.groups().next().is_some());
             let out = &mut self.out;
             w!(out, "fn parse(buf: &'a [u8], pos: usize, block_len: usize, acting_version: u64{budget}) -> {R}<Self, rt::DecodeError> {{");
+            // The first section's prefix, when it always follows, is checked with the block.
+            let located = match b.leading_prefix() {
+                Some(next) => format!("rt::bounds::block_then::<{min}, {next}>"),
+                None => format!("rt::bounds::block::<{min}>"),
+            };
             w!(
                 out,
-                "let (blk, block, blk_end) = rt::bounds::block::<{min}>(buf, pos, block_len)?;"
+                "let (blk, block, blk_end) = {located}(buf, pos, block_len)?;"
             );
             if template.is_some() {
                 // The root block covers the fields of its acting version (group entries are

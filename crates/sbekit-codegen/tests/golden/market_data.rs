@@ -435,7 +435,7 @@ impl<'a> MarketUpdatesDecoder<'a> {
         block_len: usize,
         acting_version: u64,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
-        let (blk, block, blk_end) = rt::bounds::block::<8>(buf, pos, block_len)?;
+        let (blk, block, blk_end) = rt::bounds::block_then::<8, 4>(buf, pos, block_len)?;
         let p = blk_end;
         let (s0, p) = MarketUpdatesTradesDecoder::group_skip(buf, p, acting_version)?;
         let (s1, p) = MarketUpdatesLevelUpdatesDecoder::group_skip(

@@ -499,7 +499,7 @@ impl<'a> OrderFillsDecoder<'a> {
         acting_version: u64,
         budget: &mut usize,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
-        let (blk, block, blk_end) = rt::bounds::block::<4>(buf, pos, block_len)?;
+        let (blk, block, blk_end) = rt::bounds::block_then::<4, 4>(buf, pos, block_len)?;
         let p = blk_end;
         let (s0, p) = OrderFillsLegsDecoder::group_skip(buf, p, acting_version, budget)?;
         let (s1, p) = rt::var_data(
@@ -715,7 +715,10 @@ impl<'a> OrderDecoder<'a> {
         acting_version: u64,
         budget: &mut usize,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
-        let (blk, block, blk_end) = rt::bounds::block::<43>(buf, pos, block_len)?;
+        let (blk, block, blk_end) = rt::bounds::block_then::<
+            43,
+            4,
+        >(buf, pos, block_len)?;
         rt::bounds::block_covers(
             block_len,
             if acting_version >= 2 { 49 } else if acting_version >= 1 { 47 } else { 43 },
@@ -1786,7 +1789,7 @@ impl<'a> CancelDecoder<'a> {
         acting_version: u64,
         budget: &mut usize,
     ) -> ::core::result::Result<Self, rt::DecodeError> {
-        let (blk, block, blk_end) = rt::bounds::block::<8>(buf, pos, block_len)?;
+        let (blk, block, blk_end) = rt::bounds::block_then::<8, 6>(buf, pos, block_len)?;
         let p = blk_end;
         let (s0, p) = CancelHintsDecoder::group_skip(buf, p, acting_version, budget)?;
         let _ = blk;
