@@ -34,7 +34,8 @@ impl BlockCols {
     /// adds the text values that took the Latin-1 fallback to `fallbacks`.
     pub(super) fn finish(&mut self, cut: &mut Cut) -> Result<Vec<ArrayRef>, Error> {
         let rows = self.rows;
-        // Each column in one strided pass over the staged rows.
+        // Each column in one strided pass over the staged rows, each row a whole chunk.
+        self.staged.pad(self.stride);
         let mut out = Vec::new();
         for (_, n) in &self.nodes {
             out.push(node_array(n, self, cut)?);
@@ -91,7 +92,8 @@ impl BlockCols {
         if w == 0 || stride == 0 || i32::try_from(bytes).is_err() {
             return Ok(None);
         }
-        let mut text = AsciiText::new(cut.pool.vec::<u8>(bytes), cut.pool.vec::<i32>(rows + 1));
+        // 8 bytes of slack: values are stored as whole words (`AsciiText::extend8`).
+        let mut text = AsciiText::new(cut.pool.vec::<u8>(bytes + 8), cut.pool.vec::<i32>(rows + 1));
         let (at, s) = (leaf.offset, self.staged.rows());
         // Common widths as constants: each value is a copy of known size, not a call.
         let ascii = match w {
@@ -109,7 +111,7 @@ impl BlockCols {
     /// One leaf's values and its validity: null (and zero) in rows whose acting version is
     /// older than the field.
     fn column(&self, leaf: &Leaf, cut: &mut Cut) -> (Store, Option<NullBuffer>) {
-        let staged = self.staged.rows();
+        let staged = self.staged.padded();
         let mut store = leaf.gather(staged, self.stride, self.rows, cut.big, cut.pool);
         if !self.gated || leaf.since == 0 {
             return (store, None);
@@ -567,15 +569,7 @@ fn ascii_from_rows_8(
     rows: usize,
     text: &mut AsciiText,
 ) -> bool {
-    // Rows shifted to start at the field: each value is the first 8 bytes of its chunk.
-    let shifted = staged.get(offset..).unwrap_or_default();
-    for row in shifted.chunks(stride).take(rows) {
-        match row.first_chunk::<8>() {
-            Some(value) if text.push8(value) => {}
-            _ => return false,
-        }
-    }
-    true
+    text.extend8(staged, stride, offset, rows)
 }
 
 pub(super) const NUL_LO: u64 = 0x0101_0101_0101_0101;

@@ -196,16 +196,30 @@ fn column<const N: usize, T: Default>(
         out.resize_with(rows, T::default);
         return out;
     }
-    // Rows shifted to start at the field, so that each value is the first `N` bytes of its
-    // chunk: one length test per value. A trusted-length iterator: one reservation, no
-    // capacity check per value.
-    let shifted = staged.get(offset..).unwrap_or_default();
-    out.extend(
-        shifted
-            .chunks(stride)
-            .take(rows)
-            .map(|row| read(row.first_chunk::<N>().copied().unwrap_or([0; N]))),
-    );
+    // Rows shifted to start at the field, each a whole `stride`-byte chunk (the staging is
+    // padded past its last row, `Staging::pad`), so that each value is the first `N` bytes
+    // of a chunk of a length fixed for the loop. A trusted-length iterator: one reservation,
+    // no capacity check per value.
+    let span = rows
+        .checked_mul(stride)
+        .and_then(|n| n.checked_add(offset))
+        .and_then(|end| staged.get(offset..end));
+    match span {
+        Some(shifted) => out.extend(
+            shifted
+                .chunks_exact(stride)
+                .map(|row| read(row.first_chunk::<N>().copied().unwrap_or([0; N]))),
+        ),
+        // Not padded: row by row, the last one possibly short.
+        None => out.extend(
+            staged
+                .get(offset..)
+                .unwrap_or_default()
+                .chunks(stride)
+                .take(rows)
+                .map(|row| read(row.first_chunk::<N>().copied().unwrap_or([0; N]))),
+        ),
+    }
     out.resize_with(rows, T::default);
     out
 }
@@ -404,6 +418,21 @@ impl Staging {
     /// The staged bytes.
     pub(super) fn rows(&self) -> &[u8] {
         self.bytes.get(..self.len).unwrap_or_default()
+    }
+
+    /// Makes the memory past the staged rows at least `n` bytes long (initialised; its
+    /// contents are whatever was there), so that a gather can read every row as a whole
+    /// `stride`-byte chunk starting anywhere in the first row ([`Self::padded`]).
+    pub(super) fn pad(&mut self, n: usize) {
+        let end = self.len.saturating_add(n);
+        if end > self.bytes.len() {
+            self.grow(end);
+        }
+    }
+
+    /// The staged bytes and the memory after them ([`Self::pad`]).
+    pub(super) fn padded(&self) -> &[u8] {
+        &self.bytes
     }
 
     /// Drops everything from byte `len` on.
