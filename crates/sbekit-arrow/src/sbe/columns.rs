@@ -74,85 +74,48 @@ impl Leaf {
         self.offset.saturating_add(self.width)
     }
 
-    /// The column's values out of `rows` staged rows of `stride` bytes each, one strided pass
-    /// (the byte order decided once per column, not per value), into memory from `pool`.
-    pub(super) fn gather(
-        &self,
+    /// An empty store for this leaf's values with room for `rows` of them, from `pool`.
+    pub(super) fn store(&self, rows: usize, pool: &mut Pool) -> Store {
+        if self.fixed {
+            return Store::Fixed(pool.vec(rows.saturating_mul(self.width)), self.width);
+        }
+        match self.width {
+            1 => Store::W1(pool.vec(rows)),
+            2 => Store::W2(pool.vec(rows)),
+            4 => Store::W4(pool.vec(rows)),
+            _ => Store::W8(pool.vec(rows)),
+        }
+    }
+}
+
+impl Store {
+    /// Appends the values at `offset` of the first `rows` rows of `stride` bytes in `staged`:
+    /// one strided pass, the width and byte order decided here, once per call (a column, or
+    /// a tile of rows of it).
+    pub(super) fn extend_rows(
+        &mut self,
+        offset: usize,
         staged: &[u8],
         stride: usize,
         rows: usize,
         big: bool,
-        pool: &mut Pool,
-    ) -> Store {
-        let (off, at) = (self.offset, stride);
-        if self.fixed {
-            let mut v = pool.vec::<u8>(rows.saturating_mul(self.width));
+    ) {
+        let (off, at) = (offset, stride);
+        match (self, big) {
             // Common widths as constants: each value is a copy of known size, not a call.
-            match self.width {
-                4 => fixed_column(&mut v, staged, at, off, 4, rows),
-                8 => fixed_column(&mut v, staged, at, off, 8, rows),
-                16 => fixed_column(&mut v, staged, at, off, 16, rows),
-                w => fixed_column(&mut v, staged, at, off, w, rows),
-            }
-            return Store::Fixed(v, self.width);
-        }
-        match (self.width, big) {
-            (1, _) => Store::W1(column::<1, u8>(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                |a| a[0],
-            )),
-            (2, false) => Store::W2(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u16::from_le_bytes,
-            )),
-            (2, true) => Store::W2(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u16::from_be_bytes,
-            )),
-            (4, false) => Store::W4(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u32::from_le_bytes,
-            )),
-            (4, true) => Store::W4(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u32::from_be_bytes,
-            )),
-            (_, false) => Store::W8(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u64::from_le_bytes,
-            )),
-            (_, true) => Store::W8(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u64::from_be_bytes,
-            )),
+            (Store::Fixed(v, w), _) => match *w {
+                4 => fixed_column(v, staged, at, off, 4, rows),
+                8 => fixed_column(v, staged, at, off, 8, rows),
+                16 => fixed_column(v, staged, at, off, 16, rows),
+                w => fixed_column(v, staged, at, off, w, rows),
+            },
+            (Store::W1(v), _) => column::<1, u8>(v, staged, at, off, rows, |a| a[0]),
+            (Store::W2(v), false) => column(v, staged, at, off, rows, u16::from_le_bytes),
+            (Store::W2(v), true) => column(v, staged, at, off, rows, u16::from_be_bytes),
+            (Store::W4(v), false) => column(v, staged, at, off, rows, u32::from_le_bytes),
+            (Store::W4(v), true) => column(v, staged, at, off, rows, u32::from_be_bytes),
+            (Store::W8(v), false) => column(v, staged, at, off, rows, u64::from_le_bytes),
+            (Store::W8(v), true) => column(v, staged, at, off, rows, u64::from_be_bytes),
         }
     }
 }
@@ -181,20 +144,21 @@ fn fixed_column(
 }
 
 /// `rows` values of `N` bytes at `offset` of each `stride`-byte row of `staged`, appended to
-/// `out`.
+/// `out` (zeros for rows the staging does not hold, which cannot happen).
 #[inline(always)]
 fn column<const N: usize, T: Default>(
-    mut out: Vec<T>,
+    out: &mut Vec<T>,
     staged: &[u8],
     stride: usize,
     offset: usize,
     rows: usize,
     read: impl Fn([u8; N]) -> T,
-) -> Vec<T> {
+) {
+    let len = out.len() + rows;
     // The stride covers every leaf, so this never fails; checked once here, not per value.
     if offset.checked_add(N).is_none_or(|end| end > stride) {
-        out.resize_with(rows, T::default);
-        return out;
+        out.resize_with(len, T::default);
+        return;
     }
     // Rows shifted to start at the field, each a whole `stride`-byte chunk (the staging is
     // padded past its last row, `Staging::pad`), so that each value is the first `N` bytes
@@ -220,8 +184,7 @@ fn column<const N: usize, T: Default>(
                 .map(|row| read(row.first_chunk::<N>().copied().unwrap_or([0; N]))),
         ),
     }
-    out.resize_with(rows, T::default);
-    out
+    out.resize_with(len, T::default);
 }
 
 /// How a leaf's raw values become an Arrow array.
@@ -309,6 +272,15 @@ pub(super) struct BlockCols {
     /// The block length a message must declare for the plain walk (`walk.rs`): the extent of
     /// the fields on the wire, and at least what the newest version requires.
     pub(super) need: usize,
+    /// Rows already gathered into `gathered`: the staging holds rows `done..rows` only, so
+    /// that it stays small (in L1) between a row's copy and its gather.
+    pub(super) done: usize,
+    /// Each leaf's column so far, in leaf order (empty until the batch's first gather).
+    pub(super) gathered: Vec<Gathered>,
+    /// Which leaves are char arrays (tried as ASCII text).
+    pub(super) chars: Vec<bool>,
+    /// Rows of the last batch: the room each column asks for at the next batch's start.
+    pub(super) last_rows: usize,
 }
 
 impl BlockCols {
@@ -322,7 +294,15 @@ impl BlockCols {
         let stride = leaves.iter().map(Leaf::end).max().unwrap_or(0);
         let gated = leaves.iter().any(|l| l.since > 0);
         let need = stride.max(required.last().map_or(0, |&(_, len)| len));
+        let mut chars = vec![false; leaves.len()];
+        for (_, n) in &nodes {
+            mark_chars(n, &mut chars);
+        }
         BlockCols {
+            done: 0,
+            gathered: Vec::new(),
+            chars,
+            last_rows: 0,
             leaves,
             nodes,
             groups,
@@ -361,7 +341,8 @@ impl BlockCols {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        let own = self.staged.len() + self.versions.len() * 16;
+        // Gathered rows count as the bytes they were staged as.
+        let own = (self.rows * self.stride).max(self.staged.len()) + self.versions.len() * 16;
         let groups: usize = self
             .groups
             .iter()
@@ -377,7 +358,10 @@ impl BlockCols {
 
     /// Drops every row from `rows` on (a message that failed half-way).
     pub(super) fn truncate(&mut self, rows: usize) {
-        self.staged.truncate(rows.saturating_mul(self.stride));
+        // Rows are gathered between messages only, so a message's rows are all staged.
+        debug_assert!(rows >= self.done, "gathered rows cannot be dropped");
+        let staged = rows.saturating_sub(self.done);
+        self.staged.truncate(staged.saturating_mul(self.stride));
         // Runs that start at or after the cut go; the one before it keeps its version.
         let runs = self.versions.partition_point(|&(first, _)| first < rows);
         self.versions.truncate(runs);
@@ -416,6 +400,7 @@ impl Staging {
     }
 
     /// The staged bytes.
+    #[cfg(test)]
     pub(super) fn rows(&self) -> &[u8] {
         self.bytes.get(..self.len).unwrap_or_default()
     }

@@ -80,6 +80,9 @@ impl Default for Options {
     }
 }
 
+/// Messages of a table staged before their rows are gathered into the columns.
+const GATHER_EVERY: usize = 128;
+
 /// Names of the header columns every message table starts with.
 pub const HEADER_COLUMNS: [&str; 5] = [
     "_template_id",
@@ -432,6 +435,12 @@ impl SbeColumns {
             && !self.full.contains(&ti)
         {
             self.full.push(ti);
+        }
+        // Every few hundred messages the staged rows go to their columns while they are
+        // still in L1 (a whole batch of staging would not be).
+        if table.root.rows - table.root.done >= GATHER_EVERY {
+            let big = self.layout.byte_order == ByteOrder::BigEndian;
+            table.root.gather_all_pending(big, &mut self.pool);
         }
         Ok(end)
     }

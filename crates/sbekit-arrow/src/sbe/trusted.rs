@@ -15,6 +15,7 @@ use super::*;
 ///
 /// Invariant (kept by every method, fields private to this module): `offsets` starts at 0,
 /// never falls, ends at `data.len()`, which is at most `i32::MAX`; `data` is all ASCII.
+#[derive(Debug)]
 pub(super) struct AsciiText {
     data: Vec<u8>,
     offsets: Vec<i32>,
@@ -133,6 +134,22 @@ impl AsciiText {
         self.data.truncate(end);
         self.offsets.push(end32);
         true
+    }
+
+    /// The first `rows` values as fixed arrays of `width` bytes: each value (which holds no
+    /// NUL) then zeros, which is what its raw bytes read as once cut at their first NUL.
+    pub(super) fn into_fixed(self, width: usize, rows: usize) -> Vec<u8> {
+        let mut v = Vec::with_capacity(rows.saturating_mul(width));
+        for w in self.offsets.windows(2).take(rows) {
+            let value = self
+                .data
+                .get(w[0] as usize..w[1] as usize)
+                .unwrap_or_default();
+            let value = value.get(..width).unwrap_or(value);
+            v.extend_from_slice(value);
+            v.resize(v.len() + (width - value.len()), 0);
+        }
+        v
     }
 
     /// True when the invariant holds (checked in debug builds before the array is built).
