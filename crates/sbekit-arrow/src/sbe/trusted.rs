@@ -85,18 +85,17 @@ impl AsciiText {
         };
         let mut end = 0usize;
         let mut any = 0u64;
-        let values = staged.get(offset..).unwrap_or_default();
-        for (i, o) in offsets.iter_mut().enumerate() {
-            let x = values
-                .get(i * stride..)
-                .and_then(|v| v.first_chunk::<8>())
-                .map_or(0, |v| u64::from_le_bytes(*v));
+        // Rows shifted to start at the value: each value is the first 8 bytes of a chunk
+        // (every chunk holds them, checked above).
+        let values = staged.get(offset..).unwrap_or_default().chunks(stride);
+        for (row, o) in values.zip(offsets.iter_mut()) {
+            let x = row.first_chunk::<8>().map_or(0, |v| u64::from_le_bytes(*v));
             any |= x;
             // The lowest byte flagged by the zero-byte test is the first NUL; none: 64 / 8.
             let zero = x.wrapping_sub(NUL_LO) & !x & NUL_HI;
             let len = (zero.trailing_zeros() / 8) as usize;
             // Always there (`end` <= 8 i, the room is 8 rows + 8): the SAFETY below needs it.
-            let Some(dst) = data.get_mut(end..end + 8) else {
+            let Some(dst) = data.get_mut(end..).and_then(|d| d.first_chunk_mut::<8>()) else {
                 return false;
             };
             for (d, b) in dst.iter_mut().zip(x.to_le_bytes()) {

@@ -210,14 +210,14 @@ impl GroupCols {
         version: u32,
         entries: &mut u64,
     ) -> Option<usize> {
-        let d = &self.dimension;
-        let dims = buf.get(pos..pos.checked_add(d.size)?)?;
-        let (bl, count) = self.dims.read_in::<O>(dims)?;
+        // The pair's bytes are checked by the read, the rest of the dimension by the test of
+        // the end below (`first` <= `end`).
+        let (bl, count) = self.dims.read_in::<O>(buf.get(pos..)?)?;
         let body = &mut self.body;
         // A block length of 0 (entries charged to the budget) never passes: `need` > 0.
         let bl = usize::try_from(bl).ok().filter(|&bl| bl >= body.need)?;
         let count = usize::try_from(count).ok()?;
-        let first = pos + dims.len();
+        let first = pos.checked_add(self.dimension.size)?;
         let n = count.checked_mul(bl)?;
         let end = first.checked_add(n)?;
         if end > buf.len() {
