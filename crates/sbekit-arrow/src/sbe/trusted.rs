@@ -83,28 +83,19 @@ impl AsciiText {
         ) else {
             return false;
         };
-        let mut end = 0usize;
-        let mut any = 0u64;
         // Rows shifted to start at the value: each value is the first 8 bytes of a chunk
-        // (every chunk holds them, checked above).
-        let values = staged.get(offset..).unwrap_or_default().chunks(stride);
-        for (row, o) in values.zip(offsets.iter_mut()) {
-            let x = row.first_chunk::<8>().map_or(0, |v| u64::from_le_bytes(*v));
-            any |= x;
-            // The lowest byte flagged by the zero-byte test is the first NUL; none: 64 / 8.
-            let zero = x.wrapping_sub(NUL_LO) & !x & NUL_HI;
-            let len = (zero.trailing_zeros() / 8) as usize;
-            // Always there (`end` <= 8 i, the room is 8 rows + 8): the SAFETY below needs it.
-            let Some(dst) = data.get_mut(end..).and_then(|d| d.first_chunk_mut::<8>()) else {
-                return false;
-            };
-            for (d, b) in dst.iter_mut().zip(x.to_le_bytes()) {
-                d.write(b);
-            }
-            end += len;
-            // At most `start + room`, which is within i32 (checked above).
-            o.write((start + end) as i32);
-        }
+        // (every chunk holds them, checked above). Whole chunks when the rows are padded
+        // past the last (`Staging::pad`): a loop with no length test per row.
+        let shifted = staged.get(offset..).unwrap_or_default();
+        let word = |row: &[u8]| row.first_chunk::<8>().map_or(0, |v| u64::from_le_bytes(*v));
+        let whole = rows.checked_mul(stride).and_then(|n| shifted.get(..n));
+        let packed = match whole {
+            Some(w) => pack8(w.chunks_exact(stride).map(word), data, offsets, start),
+            None => pack8(shifted.chunks(stride).map(word), data, offsets, start),
+        };
+        let Some((end, any)) = packed else {
+            return false;
+        };
         if any & NUL_HI != 0 {
             return false;
         }
@@ -191,6 +182,37 @@ pub(super) fn dictionary(
     // SAFETY: every key (a negative one reads as a u32 above `i32::MAX`) was just checked
     // to be below `values.len()`; the keys' type is Int32, as the data type says.
     Some(unsafe { DictionaryArray::new_unchecked(keys, values) })
+}
+
+/// The loop of [`AsciiText::extend8`]: each value of `values` stored whole at the running
+/// end of `data` (which must have room for 8 bytes past the last value's end: 8 per value
+/// and 8 more), the end moved by the value's length up to its first NUL, `start` plus that
+/// end written to the value's entry of `offsets` (as many as the values). Returns the end
+/// and the OR of every value (its high bits say whether all were ASCII); `None` when `data`
+/// is shorter than that, in which case what was written must not be used.
+#[inline(always)]
+fn pack8(
+    values: impl Iterator<Item = u64>,
+    data: &mut [std::mem::MaybeUninit<u8>],
+    offsets: &mut [std::mem::MaybeUninit<i32>],
+    start: usize,
+) -> Option<(usize, u64)> {
+    let mut end = 0usize;
+    let mut any = 0u64;
+    for (x, o) in values.zip(offsets.iter_mut()) {
+        any |= x;
+        // The lowest byte flagged by the zero-byte test is the first NUL; none: 64 / 8.
+        let zero = x.wrapping_sub(NUL_LO) & !x & NUL_HI;
+        let len = (zero.trailing_zeros() / 8) as usize;
+        let dst = data.get_mut(end..)?.first_chunk_mut::<8>()?;
+        for (d, b) in dst.iter_mut().zip(x.to_le_bytes()) {
+            d.write(b);
+        }
+        end += len;
+        // At most `start` + 8 per value, which the caller keeps within i32.
+        o.write((start + end) as i32);
+    }
+    Some((end, any))
 }
 
 #[cfg(test)]
