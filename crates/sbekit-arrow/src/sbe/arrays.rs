@@ -806,14 +806,21 @@ impl EnumKeys<'_> {
             *t = -1;
         }
         let start = self.keys.len();
-        self.keys.reserve(values.len());
-        for &v in values {
+        // Every value through the table first (a trusted-length map, no call, no branch per
+        // value), then the few it does not hold (one vectorised scan finds whether any).
+        self.keys.extend(values.iter().map(|&v| {
             let raw: u64 = v.into();
-            let k = match usize::try_from(raw).ok().and_then(|r| table.get(r)) {
-                Some(&k) if k != UNKNOWN => k,
-                _ => self.slow_key(raw),
-            };
-            self.keys.push(k);
+            match table.get(raw as usize) {
+                Some(&k) if raw < 256 => k,
+                _ => UNKNOWN,
+            }
+        }));
+        if self.keys[start..].contains(&UNKNOWN) {
+            for (i, &v) in values.iter().enumerate() {
+                if self.keys[start + i] == UNKNOWN {
+                    self.keys[start + i] = self.slow_key(v.into());
+                }
+            }
         }
         if let Some(absent) = absent {
             for (k, valid) in self.keys[start..].iter_mut().zip(absent.iter()) {
