@@ -447,6 +447,17 @@ impl Staging {
         self.bytes.get_mut(self.len..end)
     }
 
+    /// The `n` bytes after the staged ones, made room for (and 16 more).
+    #[inline(always)]
+    fn next(&mut self, n: usize) -> Option<&mut [u8]> {
+        // `len` and `n` are lengths of slices (at most `isize::MAX` each): no overflow.
+        let end = self.len + n;
+        if end + 16 > self.bytes.len() {
+            self.grow(end + 16);
+        }
+        self.bytes.get_mut(self.len..end)
+    }
+
     #[cold]
     fn grow(&mut self, end: usize) {
         let len = end.max(self.bytes.len().saturating_mul(2)).max(4096);
@@ -474,7 +485,7 @@ impl Staging {
     #[inline(always)]
     pub(super) fn copy_from(&mut self, buf: &[u8], at: usize, n: usize) -> Option<()> {
         let src = buf.get(at..at.checked_add(n)?)?;
-        let dst = self.room(n)?.get_mut(..n)?;
+        let dst = self.next(n)?;
         if n > Self::INLINE {
             dst.copy_from_slice(src);
         } else {
@@ -501,37 +512,29 @@ fn copy_inline(dst: &mut [u8], src: &[u8]) {
             *d = *s;
         }
     }
-    match n {
-        0 => {}
-        1..=3 => {
-            for at in [0, n / 2, n - 1] {
-                mv::<1>(dst, src, at);
-            }
-        }
-        4..=7 => {
-            mv::<4>(dst, src, 0);
-            mv::<4>(dst, src, n - 4);
-        }
-        8..=15 => {
-            mv::<8>(dst, src, 0);
-            mv::<8>(dst, src, n - 8);
-        }
-        16..=32 => {
+    // Two levels of tests rather than a chain: two or three compares for any length.
+    if n >= 16 {
+        if n <= 32 {
             mv::<16>(dst, src, 0);
             mv::<16>(dst, src, n - 16);
-        }
-        33..=64 => {
+        } else if n <= 64 {
             mv::<32>(dst, src, 0);
             mv::<32>(dst, src, n - 32);
-        }
-        65..=128 => {
+        } else if n <= 128 {
             mv::<64>(dst, src, 0);
             mv::<64>(dst, src, n - 64);
+        } else if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(..n)) {
+            d.copy_from_slice(s);
         }
-        _ => {
-            if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(..n)) {
-                d.copy_from_slice(s);
-            }
+    } else if n >= 8 {
+        mv::<8>(dst, src, 0);
+        mv::<8>(dst, src, n - 8);
+    } else if n >= 4 {
+        mv::<4>(dst, src, 0);
+        mv::<4>(dst, src, n - 4);
+    } else if n > 0 {
+        for at in [0, n / 2, n - 1] {
+            mv::<1>(dst, src, at);
         }
     }
 }
