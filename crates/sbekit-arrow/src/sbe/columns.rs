@@ -169,18 +169,11 @@ fn column<const N: usize, T: Default>(
         .and_then(|n| n.checked_add(offset))
         .and_then(|end| staged.get(offset..end));
     match span {
-        // Into room made up front, zipped with the rows: an indexed loop the compiler
-        // unrolls, no length or capacity test per value.
-        Some(shifted) => {
-            let start = out.len();
-            out.resize_with(len, T::default);
-            let dst = out.get_mut(start..).unwrap_or_default();
-            for (d, row) in dst.iter_mut().zip(shifted.chunks_exact(stride)) {
-                if let Some(v) = row.first_chunk::<N>() {
-                    *d = read(*v);
-                }
-            }
-        }
+        // Into room reserved up front, zipped with the rows: an indexed loop the compiler
+        // unrolls, no length or capacity test per value, and no zeroing first.
+        Some(shifted) => extend_from_chunks(out, shifted.chunks_exact(stride), |row| {
+            read(row.first_chunk::<N>().copied().unwrap_or([0; N]))
+        }),
         // Not padded: row by row, the last one possibly short.
         None => out.extend(
             staged

@@ -184,6 +184,27 @@ pub(super) fn dictionary(
     Some(unsafe { DictionaryArray::new_unchecked(keys, values) })
 }
 
+/// Appends `value(row)` for each row of `rows` to `out`: written straight into room reserved
+/// up front (an indexed loop, no capacity test per value, no zeroing first), then counted in.
+#[inline(always)]
+pub(super) fn extend_from_chunks<T>(
+    out: &mut Vec<T>,
+    rows: std::slice::ChunksExact<'_, u8>,
+    value: impl Fn(&[u8]) -> T,
+) {
+    let (len, n) = (out.len(), rows.len());
+    out.reserve(n);
+    let spare = out.spare_capacity_mut();
+    let written = spare.len().min(n);
+    for (d, row) in spare.iter_mut().zip(rows) {
+        d.write(value(row));
+    }
+    debug_assert!(written == n, "room for every row was reserved");
+    // SAFETY: the zip wrote the first min(spare.len(), n) = `written` elements of the spare
+    // capacity, in order, each with a value; those are now initialised and follow `len`.
+    unsafe { out.set_len(len + written) };
+}
+
 /// The loop of [`AsciiText::extend8`]: each value of `values` stored whole at the running
 /// end of `data` (which must have room for 8 bytes past the last value's end: 8 per value
 /// and 8 more), the end moved by the value's length up to its first NUL, `start` plus that
@@ -283,6 +304,20 @@ mod tests {
                 assert_eq!((words.data.len(), words.offsets), (0, vec![0]));
             }
         }
+    }
+
+    #[test]
+    fn rows_extend_a_column() {
+        let staged: Vec<u8> = (0..40u8).collect();
+        let mut out = vec![7u16];
+        extend_from_chunks(&mut out, staged[1..].chunks_exact(6), |r| {
+            u16::from_le_bytes([r[0], r[1]])
+        });
+        // Rows of 6 bytes from byte 1: 6 whole rows, the rest dropped.
+        assert_eq!(out, [7, 0x0201, 0x0807, 0x0e0d, 0x1413, 0x1a19, 0x201f]);
+        let mut empty: Vec<u64> = Vec::new();
+        extend_from_chunks(&mut empty, staged[..3].chunks_exact(4), |_| 1);
+        assert!(empty.is_empty());
     }
 
     #[test]
