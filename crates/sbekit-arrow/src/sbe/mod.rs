@@ -182,6 +182,9 @@ struct Table {
     /// The root's groups all hold fixed-size entries: the plain walk applies to messages
     /// acting at `newest` or later.
     plain: bool,
+    /// Moreover no var data in the root and no version-gated field anywhere: the plain walk
+    /// takes its flattest form (`BlockCols::decode_flat`).
+    flat: bool,
     /// The newest `sinceVersion` in the message.
     newest: u32,
     repeats: Repeats,
@@ -253,12 +256,17 @@ impl SbeColumns {
                 .groups
                 .iter()
                 .all(|g| g.body.is_fixed() && g.body.need > 0);
+            let flat = plain
+                && root.vars.is_empty()
+                && !root.gated
+                && root.groups.iter().all(|g| !g.body.gated);
             tables.push(Table {
                 name: m.name.clone(),
                 template_id: m.id,
                 schema: Arc::new(Schema::new_with_metadata(fields, meta)),
                 header: HeaderCols::default(),
                 plain,
+                flat,
                 newest: root.newest(),
                 root,
                 entries: 0,
@@ -387,11 +395,16 @@ impl SbeColumns {
         // checks and reports everything, from scratch.
         let plain = if table.plain && version >= table.newest {
             let mut entries = 0;
-            match table
-                .root
-                .decode_plain::<O>(bytes, h.size, block_length, version, &mut entries)
-            {
-                Some(end) => Some((end, entries)),
+            let done = if table.flat {
+                table.root.decode_flat::<O>(bytes, h.size, block_length)
+            } else {
+                table
+                    .root
+                    .decode_plain::<O>(bytes, h.size, block_length, version, &mut entries)
+                    .map(|end| (end, entries))
+            };
+            match done {
+                Some(done) => Some(done),
                 None => {
                     table.root.truncate(rows);
                     None
