@@ -1,11 +1,11 @@
 //! The column buffers of one table, grouped as the schema nests its blocks, groups and var
 //! data: per block, the staged rows (each block's bytes) and its wire fields (leaves), each
-//! gathered into a typed vector when the batch is cut. Filled by `walk.rs`, turned into arrays
-//! by `arrays.rs`.
+//! gathered into a typed vector every few hundred messages and when the batch is cut. Filled
+//! by `walk.rs`, gathered and turned into arrays by `arrays.rs`.
 
 use super::*;
 
-/// One wire field's raw values, gathered out of the staged rows when the batch is cut.
+/// One wire field's raw values, gathered out of the staged rows.
 #[derive(Debug)]
 pub(super) enum Store {
     W1(Vec<u8>),
@@ -47,7 +47,8 @@ impl Store {
 }
 
 /// One wire field of a block: where it is in the block and how wide it is. Its values stay in
-/// the block's staged rows until the batch is cut; then the whole column is gathered at once.
+/// the block's staged rows until they are gathered, a tile of rows at a time
+/// (`BlockCols::gather_pending`).
 #[derive(Debug)]
 pub(super) struct Leaf {
     /// Offset from the start of the block.
@@ -250,8 +251,9 @@ pub(super) struct VarCols {
 /// The columns of a root block or of a group's entries.
 ///
 /// Appending a row copies the block's bytes, `stride` of them (the extent of its fields), into
-/// `staged`: one copy per block, or per run of fixed-size group entries. Cutting the batch
-/// gathers each leaf's column out of the staged rows in one strided pass.
+/// `staged`: one copy per block, or per run of fixed-size group entries. Every few hundred
+/// messages, and when the batch is cut, the staged rows are gathered into each leaf's column
+/// (`gathered`) and the staging emptied.
 #[derive(Debug)]
 pub(super) struct BlockCols {
     pub(super) leaves: Vec<Leaf>,
@@ -379,7 +381,7 @@ impl BlockCols {
     }
 }
 
-/// Staged rows: block bytes back to back, the buffer kept from batch to batch. Blocks are
+/// Staged rows: block bytes back to back, the buffer kept from gather to gather. Blocks are
 /// copied in 16-byte chunks, inline, rather than through a call per block: the buffer keeps
 /// room past its end, and a copy may read past the block into the rest of the message when
 /// the message holds those bytes (what lands past the block is overwritten by the next).

@@ -3,11 +3,13 @@
 //! [`SbeColumns::new`] compiles a [`Layout`] into one Arrow schema and one set of column
 //! buffers per message template. [`SbeColumns::append`] walks one message's framing (header,
 //! group dimensions, var-data lengths, through `sbekit_ir::wire`) and stages each block's bytes
-//! in its block's buffer: one copy per block, one per run of fixed-size group entries. When
-//! [`SbeColumns::flush`] or the batch size cuts a batch, each column is gathered out of the
-//! staged rows in one strided pass (its width and the byte order decided once per column),
-//! then interpreted column at a time (null values, version gating, enum names, set bits,
-//! text) into [`RecordBatch`]es. See the crate documentation for the mapping of each construct.
+//! in its block's buffer: one copy per block, one per run of fixed-size group entries. Every
+//! 128 messages of a table, and when [`SbeColumns::flush`] or the batch size cuts a batch,
+//! the staged rows are gathered into their columns a tile at a time, each column in one
+//! strided pass over the tile (its width and the byte order decided once per column), so that
+//! the staging stays small; a cut batch's columns are then interpreted column at a time (null
+//! values, version gating, enum names, set bits, text) into [`RecordBatch`]es. See the crate
+//! documentation for the mapping of each construct.
 //!
 //! The module is split along its seams: `plan.rs` compiles the layout into column buffers
 //! (`columns.rs`: the leaves, the staging buffers and the strided gathers), `walk.rs` stages a
