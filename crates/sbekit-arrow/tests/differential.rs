@@ -505,6 +505,42 @@ fn own_schemas_agree_at_every_version() {
     );
 }
 
+/// Long streams (hundreds of messages per table, writers of every version, invalid text now
+/// and then) in large batches: each batch's rows are gathered out of the staging many times
+/// (every few hundred messages), and a char-array column that was ASCII text up to some
+/// message turns back to raw values there.
+#[test]
+fn long_streams_agree() {
+    let mut total = Tally::default();
+    for s in own() {
+        let mut long = Vec::new();
+        // Text made invalid only after a few hundred whole messages per table, so that it
+        // turns columns that were ASCII text for several gathers.
+        for seed in 0..1000u64 {
+            let version = (seed % u64::from(s.layout.version + 1)) as u32;
+            let d = if seed >= 600 && seed % 5 == 4 {
+                Damage::InvalidText
+            } else {
+                Damage::None
+            };
+            let Some(b) = stream(s, version, 7000 + seed, d) else {
+                continue;
+            };
+            // Only damage that leaves every message whole (the text made invalid).
+            if check(s, &b, 2).rejected == 0 {
+                long.extend(b);
+            }
+        }
+        for batch_rows in [100_000, 300] {
+            let t = check(s, &long, batch_rows);
+            assert_eq!(t.rejected, 0, "{}", s.name);
+            total.compared += t.compared;
+            total.fallbacks += t.fallbacks;
+        }
+    }
+    assert!(total.compared > 3000 && total.fallbacks > 0, "{total:?}");
+}
+
 #[test]
 fn reference_schemas_agree_at_every_version() {
     let schemas = reference();

@@ -34,10 +34,19 @@ impl BlockCols {
     /// adds the text values that took the Latin-1 fallback to `fallbacks`.
     pub(super) fn finish(&mut self, cut: &mut Cut) -> Result<Vec<ArrayRef>, Error> {
         let rows = self.rows;
-        // Each column in one strided pass over the staged rows.
+        // The rows still staged, then every column as gathered.
+        self.gather_pending(cut.big, cut.pool);
+        if self.gathered.len() != self.leaves.len() {
+            // No rows in this batch.
+            self.start_columns(0, cut.pool);
+        }
+        let mut gathered: Vec<Option<Gathered>> = std::mem::take(&mut self.gathered)
+            .into_iter()
+            .map(Some)
+            .collect();
         let mut out = Vec::new();
         for (_, n) in &self.nodes {
-            out.push(node_array(n, self, cut)?);
+            out.push(node_array(n, self, &mut gathered, cut)?);
         }
         // The next batch is likely as large: keep the room.
         self.staged.clear();
@@ -70,7 +79,9 @@ impl BlockCols {
             let data = std::mem::replace(&mut v.data, cut.pool.vec(room));
             out.push(var_array(v.text, v.encoding, offsets, data, cut)?);
         }
+        self.last_rows = rows;
         self.rows = 0;
+        self.done = 0;
         Ok(out)
     }
 }
@@ -81,36 +92,94 @@ impl BlockCols {
         !self.gated || leaf.since == 0 || self.versions.iter().all(|&(_, v)| v >= leaf.since)
     }
 
-    /// A char-array column whose values are all ASCII, as strings: each value cut at its
-    /// first NUL and appended to the column's bytes straight from the staged rows, one pass.
-    /// `None` at the first value that is not ASCII (the caller then takes the general path,
-    /// which keeps text valid in its encoding and maps the rest).
-    fn ascii_chars(&self, leaf: &Leaf, cut: &mut Cut) -> Result<Option<ArrayRef>, Error> {
-        let (w, rows, stride) = (leaf.width, self.rows, self.stride);
-        let bytes = rows.saturating_mul(w);
-        if w == 0 || stride == 0 || i32::try_from(bytes).is_err() {
-            return Ok(None);
+    /// Gathers the staged rows of this block and of every group below it (see
+    /// [`Self::gather_pending`]).
+    pub(super) fn gather_all_pending(&mut self, big: bool, pool: &mut Pool) {
+        self.gather_pending(big, pool);
+        for g in &mut self.groups {
+            g.body.gather_all_pending(big, pool);
         }
-        let mut text = AsciiText::new(cut.pool.vec::<u8>(bytes), cut.pool.vec::<i32>(rows + 1));
-        let (at, s) = (leaf.offset, self.staged.rows());
-        // Common widths as constants: each value is a copy of known size, not a call.
-        let ascii = match w {
-            4 => ascii_from_rows(s, stride, at, 4, rows, &mut text),
-            8 => ascii_from_rows(s, stride, at, 8, rows, &mut text),
-            16 => ascii_from_rows(s, stride, at, 16, rows, &mut text),
-            w => ascii_from_rows(s, stride, at, w, rows, &mut text),
-        };
-        if !ascii || text.len() != rows {
-            return Ok(None);
-        }
-        Ok(Some(text.finish(cut.pool)))
     }
 
-    /// One leaf's values and its validity: null (and zero) in rows whose acting version is
-    /// older than the field.
-    fn column(&self, leaf: &Leaf, cut: &mut Cut) -> (Store, Option<NullBuffer>) {
-        let staged = self.staged.rows();
-        let mut store = leaf.gather(staged, self.stride, self.rows, cut.big, cut.pool);
+    /// Empty columns (`gathered`) with room for `room` rows.
+    fn start_columns(&mut self, room: usize, pool: &mut Pool) {
+        let stride = self.stride;
+        self.gathered = self
+            .leaves
+            .iter()
+            .zip(&self.chars)
+            .map(|(leaf, &is_chars)| {
+                if is_chars && leaf.width > 0 && stride > 0 {
+                    // 8 bytes of slack: values are stored as whole words (`extend8`).
+                    let bytes = room.saturating_mul(leaf.width);
+                    Gathered::Ascii(AsciiText::new(
+                        pool.vec::<u8>(bytes + 8),
+                        pool.vec::<i32>(room + 1),
+                    ))
+                } else {
+                    Gathered::Store(leaf.store(room, pool))
+                }
+            })
+            .collect();
+    }
+
+    /// Appends every leaf's values in the staged rows to its column (`gathered`) and empties
+    /// the staging, a tile of [`TILE`] rows at a time: each tile is read from memory once and
+    /// stays in L1 while every column takes its values from it. Called every few hundred
+    /// messages, so that the staging stays small. Char arrays are gathered as ASCII text, cut
+    /// and packed straight from the rows; from the first tile that is not all ASCII on, the
+    /// column holds raw values again (those so far rebuilt from the text), for the general
+    /// path, which keeps text valid in its encoding and maps the rest.
+    pub(super) fn gather_pending(&mut self, big: bool, pool: &mut Pool) {
+        let (rows, stride) = (self.rows, self.stride);
+        if rows <= self.done {
+            return;
+        }
+        if self.gathered.len() != self.leaves.len() {
+            // The batch's first gather: room for as many rows as the last batch held.
+            self.start_columns(self.last_rows.max(rows), pool);
+        }
+        // Each row a whole chunk for the gathers.
+        self.staged.pad(stride);
+        let staged = self.staged.padded();
+        let mut first = 0;
+        let pending = rows - self.done;
+        while first < pending {
+            let n = TILE.min(pending - first);
+            let tile = staged.get(first * stride..).unwrap_or_default();
+            for (leaf, g) in self.leaves.iter().zip(self.gathered.iter_mut()) {
+                let text = match g {
+                    Gathered::Store(s) => {
+                        s.extend_rows(leaf.offset, tile, stride, n, big);
+                        continue;
+                    }
+                    Gathered::Ascii(text) => text,
+                };
+                let (at, before) = (leaf.offset, text.len());
+                // Common widths as constants: each value a copy of known size.
+                let ascii = match leaf.width {
+                    4 => ascii_from_rows(tile, stride, at, 4, n, text),
+                    8 => ascii_from_rows(tile, stride, at, 8, n, text),
+                    16 => ascii_from_rows(tile, stride, at, 16, n, text),
+                    w => ascii_from_rows(tile, stride, at, w, n, text),
+                };
+                if !ascii {
+                    let fixed = std::mem::replace(text, AsciiText::new(Vec::new(), Vec::new()))
+                        .into_fixed(leaf.width, before);
+                    let mut store = Store::Fixed(fixed, leaf.width);
+                    store.extend_rows(at, tile, stride, n, big);
+                    *g = Gathered::Store(store);
+                }
+            }
+            first += n;
+        }
+        self.staged.clear();
+        self.done = rows;
+    }
+
+    /// A leaf's gathered values and its validity: null (and zero) in rows whose acting
+    /// version is older than the field.
+    fn gate(&self, leaf: &Leaf, mut store: Store) -> (Store, Option<NullBuffer>) {
         if !self.gated || leaf.since == 0 {
             return (store, None);
         }
@@ -130,6 +199,34 @@ impl BlockCols {
             }
         }
         (store, Some(NullBuffer::new(present.finish())))
+    }
+}
+
+/// Rows per tile of [`BlockCols::gather_tiled`]: a few KB of staging, well within L1.
+const TILE: usize = 256;
+
+/// A leaf's column gathered out of the staged rows.
+#[derive(Debug)]
+pub(super) enum Gathered {
+    /// Its raw values.
+    Store(Store),
+    /// A char array's values, all ASCII so far, as text.
+    Ascii(AsciiText),
+}
+
+/// Marks the leaves of the char-array columns in `n`.
+pub(super) fn mark_chars(n: &Node, chars: &mut [bool]) {
+    match n {
+        Node::Struct { fields } => fields.iter().for_each(|(_, f)| mark_chars(f, chars)),
+        Node::Leaf {
+            leaf,
+            kind: LeafKind::Chars { .. },
+        } => {
+            if let Some(c) = chars.get_mut(*leaf) {
+                *c = true;
+            }
+        }
+        Node::Leaf { .. } => {}
     }
 }
 
@@ -273,7 +370,12 @@ pub(super) fn var_array(
 }
 
 /// The array of one column of `block`'s staged rows.
-pub(super) fn node_array(n: &Node, block: &BlockCols, cut: &mut Cut) -> Result<ArrayRef, Error> {
+pub(super) fn node_array(
+    n: &Node,
+    block: &BlockCols,
+    gathered: &mut [Option<Gathered>],
+    cut: &mut Cut,
+) -> Result<ArrayRef, Error> {
     let rows = block.rows;
     match n {
         Node::Struct { fields } => {
@@ -281,24 +383,30 @@ pub(super) fn node_array(n: &Node, block: &BlockCols, cut: &mut Cut) -> Result<A
             let mut fs = Vec::with_capacity(fields.len());
             for (name, child) in fields {
                 fs.push(Field::new(name, node_type(child), true));
-                arrays.push(node_array(child, block, cut)?);
+                arrays.push(node_array(child, block, gathered, cut)?);
             }
             StructArray::try_new_with_length(fs.into(), arrays, None, rows)
                 .map(|a| Arc::new(a) as ArrayRef)
                 .map_err(|e| Error::Arrow(e.to_string()))
         }
-        Node::Leaf { leaf, kind } => {
+        Node::Leaf { leaf: at, kind } => {
             let leaf = block
                 .leaves
-                .get(*leaf)
+                .get(*at)
                 .ok_or_else(|| Error::Arrow("column without its field".into()))?;
-            if matches!(kind, LeafKind::Chars { .. }) && block.everywhere(leaf) {
-                // Usually every value is ASCII: cut and packed straight out of the rows.
-                if let Some(a) = block.ascii_chars(leaf, cut)? {
-                    return Ok(a);
+            let (store, absent) = match gathered.get_mut(*at).and_then(Option::take) {
+                // Usually every value of a char array is ASCII: cut and packed already.
+                Some(Gathered::Ascii(text)) if text.len() == rows && block.everywhere(leaf) => {
+                    return Ok(text.finish(cut.pool));
                 }
-            }
-            let (store, absent) = block.column(leaf, cut);
+                // Some row acts at a version without the field: raw values, to be nulled.
+                Some(Gathered::Ascii(text)) => {
+                    let fixed = text.into_fixed(leaf.width, rows);
+                    block.gate(leaf, Store::Fixed(fixed, leaf.width))
+                }
+                Some(Gathered::Store(store)) => block.gate(leaf, store),
+                None => return Err(Error::Arrow("column not gathered".into())),
+            };
             leaf_array(kind, store, absent, rows, cut)
         }
     }
@@ -567,15 +675,7 @@ fn ascii_from_rows_8(
     rows: usize,
     text: &mut AsciiText,
 ) -> bool {
-    // Rows shifted to start at the field: each value is the first 8 bytes of its chunk.
-    let shifted = staged.get(offset..).unwrap_or_default();
-    for row in shifted.chunks(stride).take(rows) {
-        match row.first_chunk::<8>() {
-            Some(value) if text.push8(value) => {}
-            _ => return false,
-        }
-    }
-    true
+    text.extend8(staged, stride, offset, rows)
 }
 
 pub(super) const NUL_LO: u64 = 0x0101_0101_0101_0101;
@@ -706,14 +806,21 @@ impl EnumKeys<'_> {
             *t = -1;
         }
         let start = self.keys.len();
-        self.keys.reserve(values.len());
-        for &v in values {
+        // Every value through the table first (a trusted-length map, no call, no branch per
+        // value), then the few it does not hold (one vectorised scan finds whether any).
+        self.keys.extend(values.iter().map(|&v| {
             let raw: u64 = v.into();
-            let k = match usize::try_from(raw).ok().and_then(|r| table.get(r)) {
-                Some(&k) if k != UNKNOWN => k,
-                _ => self.slow_key(raw),
-            };
-            self.keys.push(k);
+            match table.get(raw as usize) {
+                Some(&k) if raw < 256 => k,
+                _ => UNKNOWN,
+            }
+        }));
+        if self.keys[start..].contains(&UNKNOWN) {
+            for (i, &v) in values.iter().enumerate() {
+                if self.keys[start + i] == UNKNOWN {
+                    self.keys[start + i] = self.slow_key(v.into());
+                }
+            }
         }
         if let Some(absent) = absent {
             for (k, valid) in self.keys[start..].iter_mut().zip(absent.iter()) {
@@ -772,6 +879,98 @@ impl EnumKeys<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arrow_array::Array;
+
+    /// A block of one 8-byte char array at offset 1 of 10-byte rows and one uint8 after it.
+    fn chars_block() -> BlockCols {
+        let leaves = vec![
+            Leaf::new(1, 0, PrimitiveType::Char, 8),
+            Leaf::new(9, 0, PrimitiveType::Uint8, 1),
+        ];
+        let nodes = vec![
+            (
+                "symbol".to_string(),
+                Node::Leaf {
+                    leaf: 0,
+                    kind: LeafKind::Chars {
+                        encoding: Encoding::Latin1,
+                    },
+                },
+            ),
+            (
+                "n".to_string(),
+                Node::Leaf {
+                    leaf: 1,
+                    kind: LeafKind::Int {
+                        ty: PrimitiveType::Uint8,
+                        null: None,
+                    },
+                },
+            ),
+        ];
+        BlockCols::new(
+            leaves,
+            nodes,
+            Vec::new(),
+            Vec::new(),
+            RequiredLengths::default(),
+        )
+    }
+
+    #[test]
+    fn rows_gathered_in_parts_make_the_same_columns() {
+        // Row i: a symbol (ASCII, cut at a NUL, or with a Latin-1 byte from row 700 on),
+        // then i as a byte. Gathered after every `every` rows, in tiles, and at the end.
+        let symbol = |i: usize| -> [u8; 8] {
+            match i % 3 {
+                _ if i >= 700 && i % 50 == 0 => *b"CAF\xc9\0\0\0\0",
+                0 => *b"AAPL\0\0X\0",
+                1 => *b"MSFT0001",
+                _ => [b'A' + (i % 26) as u8; 8],
+            }
+        };
+        let want = |i: usize| -> String {
+            let s = symbol(i);
+            let cut = s.iter().position(|&c| c == 0).unwrap_or(8);
+            s[..cut].iter().map(|&c| char::from(c)).collect()
+        };
+        for every in [1, 100, 300, 1000, usize::MAX] {
+            let mut b = chars_block();
+            let mut pool = Pool::default();
+            for batch in 0..2 {
+                let rows = if batch == 0 { 1000 } else { 500 };
+                for i in 0..rows {
+                    let mut row = vec![b'x'];
+                    row.extend_from_slice(&symbol(i));
+                    row.push(i as u8);
+                    b.staged.extend_from_slice(&row);
+                    b.rows += 1;
+                    if b.rows % every == 0 {
+                        b.gather_pending(false, &mut pool);
+                    }
+                }
+                let mut fallbacks = 0;
+                let mut cut = Cut {
+                    big: false,
+                    fallbacks: &mut fallbacks,
+                    pool: &mut pool,
+                };
+                let out = b.finish(&mut cut).expect("columns");
+                let text = out[0].as_any().downcast_ref::<StringArray>().expect("text");
+                let n = out[1]
+                    .as_any()
+                    .downcast_ref::<PrimitiveArray<UInt8Type>>()
+                    .expect("bytes");
+                assert_eq!((text.len(), n.len()), (rows, rows), "every {every}");
+                for i in 0..rows {
+                    assert_eq!(text.value(i), want(i), "row {i}, every {every}");
+                    assert_eq!(n.value(i), i as u8, "row {i}, every {every}");
+                }
+                // Latin-1 is valid in its encoding: no fallback counted.
+                assert_eq!(fallbacks, 0);
+            }
+        }
+    }
 
     #[test]
     fn char_arrays_are_cut_at_their_first_nul() {

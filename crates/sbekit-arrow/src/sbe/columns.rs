@@ -1,11 +1,11 @@
 //! The column buffers of one table, grouped as the schema nests its blocks, groups and var
 //! data: per block, the staged rows (each block's bytes) and its wire fields (leaves), each
-//! gathered into a typed vector when the batch is cut. Filled by `walk.rs`, turned into arrays
-//! by `arrays.rs`.
+//! gathered into a typed vector every few hundred messages and when the batch is cut. Filled
+//! by `walk.rs`, gathered and turned into arrays by `arrays.rs`.
 
 use super::*;
 
-/// One wire field's raw values, gathered out of the staged rows when the batch is cut.
+/// One wire field's raw values, gathered out of the staged rows.
 #[derive(Debug)]
 pub(super) enum Store {
     W1(Vec<u8>),
@@ -47,7 +47,8 @@ impl Store {
 }
 
 /// One wire field of a block: where it is in the block and how wide it is. Its values stay in
-/// the block's staged rows until the batch is cut; then the whole column is gathered at once.
+/// the block's staged rows until they are gathered, a tile of rows at a time
+/// (`BlockCols::gather_pending`).
 #[derive(Debug)]
 pub(super) struct Leaf {
     /// Offset from the start of the block.
@@ -74,85 +75,48 @@ impl Leaf {
         self.offset.saturating_add(self.width)
     }
 
-    /// The column's values out of `rows` staged rows of `stride` bytes each, one strided pass
-    /// (the byte order decided once per column, not per value), into memory from `pool`.
-    pub(super) fn gather(
-        &self,
+    /// An empty store for this leaf's values with room for `rows` of them, from `pool`.
+    pub(super) fn store(&self, rows: usize, pool: &mut Pool) -> Store {
+        if self.fixed {
+            return Store::Fixed(pool.vec(rows.saturating_mul(self.width)), self.width);
+        }
+        match self.width {
+            1 => Store::W1(pool.vec(rows)),
+            2 => Store::W2(pool.vec(rows)),
+            4 => Store::W4(pool.vec(rows)),
+            _ => Store::W8(pool.vec(rows)),
+        }
+    }
+}
+
+impl Store {
+    /// Appends the values at `offset` of the first `rows` rows of `stride` bytes in `staged`:
+    /// one strided pass, the width and byte order decided here, once per call (a column, or
+    /// a tile of rows of it).
+    pub(super) fn extend_rows(
+        &mut self,
+        offset: usize,
         staged: &[u8],
         stride: usize,
         rows: usize,
         big: bool,
-        pool: &mut Pool,
-    ) -> Store {
-        let (off, at) = (self.offset, stride);
-        if self.fixed {
-            let mut v = pool.vec::<u8>(rows.saturating_mul(self.width));
+    ) {
+        let (off, at) = (offset, stride);
+        match (self, big) {
             // Common widths as constants: each value is a copy of known size, not a call.
-            match self.width {
-                4 => fixed_column(&mut v, staged, at, off, 4, rows),
-                8 => fixed_column(&mut v, staged, at, off, 8, rows),
-                16 => fixed_column(&mut v, staged, at, off, 16, rows),
-                w => fixed_column(&mut v, staged, at, off, w, rows),
-            }
-            return Store::Fixed(v, self.width);
-        }
-        match (self.width, big) {
-            (1, _) => Store::W1(column::<1, u8>(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                |a| a[0],
-            )),
-            (2, false) => Store::W2(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u16::from_le_bytes,
-            )),
-            (2, true) => Store::W2(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u16::from_be_bytes,
-            )),
-            (4, false) => Store::W4(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u32::from_le_bytes,
-            )),
-            (4, true) => Store::W4(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u32::from_be_bytes,
-            )),
-            (_, false) => Store::W8(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u64::from_le_bytes,
-            )),
-            (_, true) => Store::W8(column(
-                pool.vec(rows),
-                staged,
-                at,
-                off,
-                rows,
-                u64::from_be_bytes,
-            )),
+            (Store::Fixed(v, w), _) => match *w {
+                4 => fixed_column(v, staged, at, off, 4, rows),
+                8 => fixed_column(v, staged, at, off, 8, rows),
+                16 => fixed_column(v, staged, at, off, 16, rows),
+                w => fixed_column(v, staged, at, off, w, rows),
+            },
+            (Store::W1(v), _) => column::<1, u8>(v, staged, at, off, rows, |a| a[0]),
+            (Store::W2(v), false) => column(v, staged, at, off, rows, u16::from_le_bytes),
+            (Store::W2(v), true) => column(v, staged, at, off, rows, u16::from_be_bytes),
+            (Store::W4(v), false) => column(v, staged, at, off, rows, u32::from_le_bytes),
+            (Store::W4(v), true) => column(v, staged, at, off, rows, u32::from_be_bytes),
+            (Store::W8(v), false) => column(v, staged, at, off, rows, u64::from_le_bytes),
+            (Store::W8(v), true) => column(v, staged, at, off, rows, u64::from_be_bytes),
         }
     }
 }
@@ -181,33 +145,47 @@ fn fixed_column(
 }
 
 /// `rows` values of `N` bytes at `offset` of each `stride`-byte row of `staged`, appended to
-/// `out`.
+/// `out` (zeros for rows the staging does not hold, which cannot happen).
 #[inline(always)]
 fn column<const N: usize, T: Default>(
-    mut out: Vec<T>,
+    out: &mut Vec<T>,
     staged: &[u8],
     stride: usize,
     offset: usize,
     rows: usize,
     read: impl Fn([u8; N]) -> T,
-) -> Vec<T> {
+) {
+    let len = out.len() + rows;
     // The stride covers every leaf, so this never fails; checked once here, not per value.
     if offset.checked_add(N).is_none_or(|end| end > stride) {
-        out.resize_with(rows, T::default);
-        return out;
+        out.resize_with(len, T::default);
+        return;
     }
-    // Rows shifted to start at the field, so that each value is the first `N` bytes of its
-    // chunk: one length test per value. A trusted-length iterator: one reservation, no
-    // capacity check per value.
-    let shifted = staged.get(offset..).unwrap_or_default();
-    out.extend(
-        shifted
-            .chunks(stride)
-            .take(rows)
-            .map(|row| read(row.first_chunk::<N>().copied().unwrap_or([0; N]))),
-    );
-    out.resize_with(rows, T::default);
-    out
+    // Rows shifted to start at the field, each a whole `stride`-byte chunk (the staging is
+    // padded past its last row, `Staging::pad`), so that each value is the first `N` bytes
+    // of a chunk of a length fixed for the loop. A trusted-length iterator: one reservation,
+    // no capacity check per value.
+    let span = rows
+        .checked_mul(stride)
+        .and_then(|n| n.checked_add(offset))
+        .and_then(|end| staged.get(offset..end));
+    match span {
+        // Into room reserved up front, zipped with the rows: an indexed loop the compiler
+        // unrolls, no length or capacity test per value, and no zeroing first.
+        Some(shifted) => extend_from_chunks(out, shifted.chunks_exact(stride), |row| {
+            read(row.first_chunk::<N>().copied().unwrap_or([0; N]))
+        }),
+        // Not padded: row by row, the last one possibly short.
+        None => out.extend(
+            staged
+                .get(offset..)
+                .unwrap_or_default()
+                .chunks(stride)
+                .take(rows)
+                .map(|row| read(row.first_chunk::<N>().copied().unwrap_or([0; N]))),
+        ),
+    }
+    out.resize_with(len, T::default);
 }
 
 /// How a leaf's raw values become an Arrow array.
@@ -273,8 +251,9 @@ pub(super) struct VarCols {
 /// The columns of a root block or of a group's entries.
 ///
 /// Appending a row copies the block's bytes, `stride` of them (the extent of its fields), into
-/// `staged`: one copy per block, or per run of fixed-size group entries. Cutting the batch
-/// gathers each leaf's column out of the staged rows in one strided pass.
+/// `staged`: one copy per block, or per run of fixed-size group entries. Every few hundred
+/// messages, and when the batch is cut, the staged rows are gathered into each leaf's column
+/// (`gathered`) and the staging emptied.
 #[derive(Debug)]
 pub(super) struct BlockCols {
     pub(super) leaves: Vec<Leaf>,
@@ -295,6 +274,15 @@ pub(super) struct BlockCols {
     /// The block length a message must declare for the plain walk (`walk.rs`): the extent of
     /// the fields on the wire, and at least what the newest version requires.
     pub(super) need: usize,
+    /// Rows already gathered into `gathered`: the staging holds rows `done..rows` only, so
+    /// that it stays small (in L1) between a row's copy and its gather.
+    pub(super) done: usize,
+    /// Each leaf's column so far, in leaf order (empty until the batch's first gather).
+    pub(super) gathered: Vec<Gathered>,
+    /// Which leaves are char arrays (tried as ASCII text).
+    pub(super) chars: Vec<bool>,
+    /// Rows of the last batch: the room each column asks for at the next batch's start.
+    pub(super) last_rows: usize,
 }
 
 impl BlockCols {
@@ -308,7 +296,15 @@ impl BlockCols {
         let stride = leaves.iter().map(Leaf::end).max().unwrap_or(0);
         let gated = leaves.iter().any(|l| l.since > 0);
         let need = stride.max(required.last().map_or(0, |&(_, len)| len));
+        let mut chars = vec![false; leaves.len()];
+        for (_, n) in &nodes {
+            mark_chars(n, &mut chars);
+        }
         BlockCols {
+            done: 0,
+            gathered: Vec::new(),
+            chars,
+            last_rows: 0,
             leaves,
             nodes,
             groups,
@@ -347,7 +343,8 @@ impl BlockCols {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        let own = self.staged.len() + self.versions.len() * 16;
+        // Gathered rows count as the bytes they were staged as.
+        let own = (self.rows * self.stride).max(self.staged.len()) + self.versions.len() * 16;
         let groups: usize = self
             .groups
             .iter()
@@ -363,7 +360,10 @@ impl BlockCols {
 
     /// Drops every row from `rows` on (a message that failed half-way).
     pub(super) fn truncate(&mut self, rows: usize) {
-        self.staged.truncate(rows.saturating_mul(self.stride));
+        // Rows are gathered between messages only, so a message's rows are all staged.
+        debug_assert!(rows >= self.done, "gathered rows cannot be dropped");
+        let staged = rows.saturating_sub(self.done);
+        self.staged.truncate(staged.saturating_mul(self.stride));
         // Runs that start at or after the cut go; the one before it keeps its version.
         let runs = self.versions.partition_point(|&(first, _)| first < rows);
         self.versions.truncate(runs);
@@ -381,7 +381,7 @@ impl BlockCols {
     }
 }
 
-/// Staged rows: block bytes back to back, the buffer kept from batch to batch. Blocks are
+/// Staged rows: block bytes back to back, the buffer kept from gather to gather. Blocks are
 /// copied in 16-byte chunks, inline, rather than through a call per block: the buffer keeps
 /// room past its end, and a copy may read past the block into the rest of the message when
 /// the message holds those bytes (what lands past the block is overwritten by the next).
@@ -402,8 +402,24 @@ impl Staging {
     }
 
     /// The staged bytes.
+    #[cfg(test)]
     pub(super) fn rows(&self) -> &[u8] {
         self.bytes.get(..self.len).unwrap_or_default()
+    }
+
+    /// Makes the memory past the staged rows at least `n` bytes long (initialised; its
+    /// contents are whatever was there), so that a gather can read every row as a whole
+    /// `stride`-byte chunk starting anywhere in the first row ([`Self::padded`]).
+    pub(super) fn pad(&mut self, n: usize) {
+        let end = self.len.saturating_add(n);
+        if end > self.bytes.len() {
+            self.grow(end);
+        }
+    }
+
+    /// The staged bytes and the memory after them ([`Self::pad`]).
+    pub(super) fn padded(&self) -> &[u8] {
+        &self.bytes
     }
 
     /// Drops everything from byte `len` on.
@@ -422,6 +438,17 @@ impl Staging {
         let end = self.len.checked_add(n)?.checked_add(16)?;
         if end > self.bytes.len() {
             self.grow(end);
+        }
+        self.bytes.get_mut(self.len..end)
+    }
+
+    /// The `n` bytes after the staged ones, made room for (and 16 more).
+    #[inline(always)]
+    fn next(&mut self, n: usize) -> Option<&mut [u8]> {
+        // `len` and `n` are lengths of slices (at most `isize::MAX` each): no overflow.
+        let end = self.len + n;
+        if end + 16 > self.bytes.len() {
+            self.grow(end + 16);
         }
         self.bytes.get_mut(self.len..end)
     }
@@ -453,7 +480,7 @@ impl Staging {
     #[inline(always)]
     pub(super) fn copy_from(&mut self, buf: &[u8], at: usize, n: usize) -> Option<()> {
         let src = buf.get(at..at.checked_add(n)?)?;
-        let dst = self.room(n)?.get_mut(..n)?;
+        let dst = self.next(n)?;
         if n > Self::INLINE {
             dst.copy_from_slice(src);
         } else {
@@ -480,37 +507,29 @@ fn copy_inline(dst: &mut [u8], src: &[u8]) {
             *d = *s;
         }
     }
-    match n {
-        0 => {}
-        1..=3 => {
-            for at in [0, n / 2, n - 1] {
-                mv::<1>(dst, src, at);
-            }
-        }
-        4..=7 => {
-            mv::<4>(dst, src, 0);
-            mv::<4>(dst, src, n - 4);
-        }
-        8..=15 => {
-            mv::<8>(dst, src, 0);
-            mv::<8>(dst, src, n - 8);
-        }
-        16..=32 => {
+    // Two levels of tests rather than a chain: two or three compares for any length.
+    if n >= 16 {
+        if n <= 32 {
             mv::<16>(dst, src, 0);
             mv::<16>(dst, src, n - 16);
-        }
-        33..=64 => {
+        } else if n <= 64 {
             mv::<32>(dst, src, 0);
             mv::<32>(dst, src, n - 32);
-        }
-        65..=128 => {
+        } else if n <= 128 {
             mv::<64>(dst, src, 0);
             mv::<64>(dst, src, n - 64);
+        } else if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(..n)) {
+            d.copy_from_slice(s);
         }
-        _ => {
-            if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(..n)) {
-                d.copy_from_slice(s);
-            }
+    } else if n >= 8 {
+        mv::<8>(dst, src, 0);
+        mv::<8>(dst, src, n - 8);
+    } else if n >= 4 {
+        mv::<4>(dst, src, 0);
+        mv::<4>(dst, src, n - 4);
+    } else if n > 0 {
+        for at in [0, n / 2, n - 1] {
+            mv::<1>(dst, src, at);
         }
     }
 }

@@ -3,11 +3,13 @@
 //! [`SbeColumns::new`] compiles a [`Layout`] into one Arrow schema and one set of column
 //! buffers per message template. [`SbeColumns::append`] walks one message's framing (header,
 //! group dimensions, var-data lengths, through `sbekit_ir::wire`) and stages each block's bytes
-//! in its block's buffer: one copy per block, one per run of fixed-size group entries. When
-//! [`SbeColumns::flush`] or the batch size cuts a batch, each column is gathered out of the
-//! staged rows in one strided pass (its width and the byte order decided once per column),
-//! then interpreted column at a time (null values, version gating, enum names, set bits,
-//! text) into [`RecordBatch`]es. See the crate documentation for the mapping of each construct.
+//! in its block's buffer: one copy per block, one per run of fixed-size group entries. Every
+//! 128 messages of a table, and when [`SbeColumns::flush`] or the batch size cuts a batch,
+//! the staged rows are gathered into their columns a tile at a time, each column in one
+//! strided pass over the tile (its width and the byte order decided once per column), so that
+//! the staging stays small; a cut batch's columns are then interpreted column at a time (null
+//! values, version gating, enum names, set bits, text) into [`RecordBatch`]es. See the crate
+//! documentation for the mapping of each construct.
 //!
 //! The module is split along its seams: `plan.rs` compiles the layout into column buffers
 //! (`columns.rs`: the leaves, the staging buffers and the strided gathers), `walk.rs` stages a
@@ -79,6 +81,9 @@ impl Default for Options {
         }
     }
 }
+
+/// Messages of a table staged before their rows are gathered into the columns.
+const GATHER_EVERY: usize = 128;
 
 /// Names of the header columns every message table starts with.
 pub const HEADER_COLUMNS: [&str; 5] = [
@@ -179,6 +184,9 @@ struct Table {
     /// The root's groups all hold fixed-size entries: the plain walk applies to messages
     /// acting at `newest` or later.
     plain: bool,
+    /// Moreover no var data in the root and no version-gated field anywhere: the plain walk
+    /// takes its flattest form (`BlockCols::decode_flat`).
+    flat: bool,
     /// The newest `sinceVersion` in the message.
     newest: u32,
     repeats: Repeats,
@@ -250,12 +258,17 @@ impl SbeColumns {
                 .groups
                 .iter()
                 .all(|g| g.body.is_fixed() && g.body.need > 0);
+            let flat = plain
+                && root.vars.is_empty()
+                && !root.gated
+                && root.groups.iter().all(|g| !g.body.gated);
             tables.push(Table {
                 name: m.name.clone(),
                 template_id: m.id,
                 schema: Arc::new(Schema::new_with_metadata(fields, meta)),
                 header: HeaderCols::default(),
                 plain,
+                flat,
                 newest: root.newest(),
                 root,
                 entries: 0,
@@ -384,11 +397,16 @@ impl SbeColumns {
         // checks and reports everything, from scratch.
         let plain = if table.plain && version >= table.newest {
             let mut entries = 0;
-            match table
-                .root
-                .decode_plain::<O>(bytes, h.size, block_length, version, &mut entries)
-            {
-                Some(end) => Some((end, entries)),
+            let done = if table.flat {
+                table.root.decode_flat::<O>(bytes, h.size, block_length)
+            } else {
+                table
+                    .root
+                    .decode_plain::<O>(bytes, h.size, block_length, version, &mut entries)
+                    .map(|end| (end, entries))
+            };
+            match done {
+                Some(done) => Some(done),
                 None => {
                     table.root.truncate(rows);
                     None
@@ -432,6 +450,12 @@ impl SbeColumns {
             && !self.full.contains(&ti)
         {
             self.full.push(ti);
+        }
+        // Every few hundred messages the staged rows go to their columns while they are
+        // still in L1 (a whole batch of staging would not be).
+        if table.root.rows - table.root.done >= GATHER_EVERY {
+            let big = self.layout.byte_order == ByteOrder::BigEndian;
+            table.root.gather_all_pending(big, &mut self.pool);
         }
         Ok(end)
     }

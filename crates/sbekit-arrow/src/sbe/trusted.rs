@@ -15,6 +15,7 @@ use super::*;
 ///
 /// Invariant (kept by every method, fields private to this module): `offsets` starts at 0,
 /// never falls, ends at `data.len()`, which is at most `i32::MAX`; `data` is all ASCII.
+#[derive(Debug)]
 pub(super) struct AsciiText {
     data: Vec<u8>,
     offsets: Vec<i32>,
@@ -44,15 +45,71 @@ impl AsciiText {
         self.push_cut(value, nul_cut(value))
     }
 
-    /// [`Self::push`] of an 8-byte value (tickers, the usual case), read as one word: its
-    /// ASCII test and its first NUL are a few operations on it.
-    #[inline(always)]
-    pub(super) fn push8(&mut self, value: &[u8; 8]) -> bool {
-        let x = u64::from_le_bytes(*value);
-        if x & NUL_HI != 0 {
+    /// Appends the 8-byte values at `offset` of each of the first `rows` rows of `stride`
+    /// bytes in `staged`, each cut at its first NUL, in one pass: each value is read as a
+    /// word, its first NUL found by the zero-byte test, and it is stored whole as one 8-byte
+    /// write into room reserved up front, the end moving by its length (so the next value
+    /// overwrites its tail). The ASCII test is one OR over every value, judged at the end.
+    /// False, appending nothing, when a value is not all ASCII, the rows do not hold the
+    /// values, or the column would pass `i32::MAX` bytes.
+    pub(super) fn extend8(
+        &mut self,
+        staged: &[u8],
+        stride: usize,
+        offset: usize,
+        rows: usize,
+    ) -> bool {
+        let Some(last) = rows.checked_sub(1) else {
+            return true;
+        };
+        // Every value in `staged` (checked once here, so the reads below are in bounds),
+        // and the column within i32 however the values are cut.
+        let in_rows = last
+            .checked_mul(stride)
+            .and_then(|a| a.checked_add(offset))
+            .and_then(|a| a.checked_add(8))
+            .is_some_and(|end| end <= staged.len());
+        let start = self.data.len();
+        let room = rows.saturating_mul(8);
+        if !in_rows || start.saturating_add(room) > i32::MAX as usize {
             return false;
         }
-        self.push_cut(value, nul_in_word(x).unwrap_or(8))
+        // 8 bytes of slack: the last value is stored whole too.
+        self.data.reserve(room + 8);
+        self.offsets.reserve(rows);
+        let (Some(data), Some(offsets)) = (
+            self.data.spare_capacity_mut().get_mut(..room + 8),
+            self.offsets.spare_capacity_mut().get_mut(..rows),
+        ) else {
+            return false;
+        };
+        // Rows shifted to start at the value: each value is the first 8 bytes of a chunk
+        // (every chunk holds them, checked above). Whole chunks when the rows are padded
+        // past the last (`Staging::pad`): a loop with no length test per row.
+        let shifted = staged.get(offset..).unwrap_or_default();
+        let word = |row: &[u8]| row.first_chunk::<8>().map_or(0, |v| u64::from_le_bytes(*v));
+        let whole = rows.checked_mul(stride).and_then(|n| shifted.get(..n));
+        let packed = match whole {
+            Some(w) => pack8(w.chunks_exact(stride).map(word), data, offsets, start),
+            None => pack8(shifted.chunks(stride).map(word), data, offsets, start),
+        };
+        let Some((end, any)) = packed else {
+            return false;
+        };
+        if any & NUL_HI != 0 {
+            return false;
+        }
+        debug_assert!(end <= room);
+        // SAFETY: the `end` bytes after `start` were written (each value's 8 bytes at its
+        // running end, the first `len` of which stay; `end` never passes `room`, within the
+        // room reserved), and all are ASCII (`any` holds every bit of every value); the
+        // `rows` offsets after the old ones were written, each `start` plus the running end,
+        // so they never fall and the last is the new `data.len()`.
+        unsafe {
+            self.data.set_len(start + end);
+            self.offsets.set_len(self.offsets.len() + rows);
+        }
+        true
     }
 
     /// Appends the first `len` bytes of the ASCII `value` (copied whole, a copy of known
@@ -67,6 +124,22 @@ impl AsciiText {
         self.data.truncate(end);
         self.offsets.push(end32);
         true
+    }
+
+    /// The first `rows` values as fixed arrays of `width` bytes: each value (which holds no
+    /// NUL) then zeros, which is what its raw bytes read as once cut at their first NUL.
+    pub(super) fn into_fixed(self, width: usize, rows: usize) -> Vec<u8> {
+        let mut v = Vec::with_capacity(rows.saturating_mul(width));
+        for w in self.offsets.windows(2).take(rows) {
+            let value = self
+                .data
+                .get(w[0] as usize..w[1] as usize)
+                .unwrap_or_default();
+            let value = value.get(..width).unwrap_or(value);
+            v.extend_from_slice(value);
+            v.resize(v.len() + (width - value.len()), 0);
+        }
+        v
     }
 
     /// True when the invariant holds (checked in debug builds before the array is built).
@@ -87,7 +160,7 @@ impl AsciiText {
         let offsets = unsafe { OffsetBuffer::new_unchecked(offsets) };
         let values = pool.buffer(self.data);
         // SAFETY: the last offset is `data.len()` and every byte of `data` is ASCII (the
-        // invariant: `push` and `push8` refuse any value with a byte above 0x7F), so every
+        // invariant: `push` and `extend8` refuse any value with a byte above 0x7F), so every
         // offset is a char boundary of valid UTF-8; no null buffer, so no length to match.
         Arc::new(unsafe { StringArray::new_unchecked(offsets, values, None) })
     }
@@ -111,6 +184,58 @@ pub(super) fn dictionary(
     Some(unsafe { DictionaryArray::new_unchecked(keys, values) })
 }
 
+/// Appends `value(row)` for each row of `rows` to `out`: written straight into room reserved
+/// up front (an indexed loop, no capacity test per value, no zeroing first), then counted in.
+#[inline(always)]
+pub(super) fn extend_from_chunks<T>(
+    out: &mut Vec<T>,
+    rows: std::slice::ChunksExact<'_, u8>,
+    value: impl Fn(&[u8]) -> T,
+) {
+    let (len, n) = (out.len(), rows.len());
+    out.reserve(n);
+    let spare = out.spare_capacity_mut();
+    let written = spare.len().min(n);
+    for (d, row) in spare.iter_mut().zip(rows) {
+        d.write(value(row));
+    }
+    debug_assert!(written == n, "room for every row was reserved");
+    // SAFETY: the zip wrote the first min(spare.len(), n) = `written` elements of the spare
+    // capacity, in order, each with a value; those are now initialised and follow `len`.
+    unsafe { out.set_len(len + written) };
+}
+
+/// The loop of [`AsciiText::extend8`]: each value of `values` stored whole at the running
+/// end of `data` (which must have room for 8 bytes past the last value's end: 8 per value
+/// and 8 more), the end moved by the value's length up to its first NUL, `start` plus that
+/// end written to the value's entry of `offsets` (as many as the values). Returns the end
+/// and the OR of every value (its high bits say whether all were ASCII); `None` when `data`
+/// is shorter than that, in which case what was written must not be used.
+#[inline(always)]
+fn pack8(
+    values: impl Iterator<Item = u64>,
+    data: &mut [std::mem::MaybeUninit<u8>],
+    offsets: &mut [std::mem::MaybeUninit<i32>],
+    start: usize,
+) -> Option<(usize, u64)> {
+    let mut end = 0usize;
+    let mut any = 0u64;
+    for (x, o) in values.zip(offsets.iter_mut()) {
+        any |= x;
+        // The lowest byte flagged by the zero-byte test is the first NUL; none: 64 / 8.
+        let zero = x.wrapping_sub(NUL_LO) & !x & NUL_HI;
+        let len = (zero.trailing_zeros() / 8) as usize;
+        let dst = data.get_mut(end..)?.first_chunk_mut::<8>()?;
+        for (d, b) in dst.iter_mut().zip(x.to_le_bytes()) {
+            d.write(b);
+        }
+        end += len;
+        // At most `start` + 8 per value, which the caller keeps within i32.
+        o.write((start + end) as i32);
+    }
+    Some((end, any))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,9 +244,16 @@ mod tests {
     #[test]
     fn ascii_text_refuses_what_is_not_ascii_and_cuts_at_nul() {
         let mut t = AsciiText::new(vec![9; 3], vec![7]);
-        assert!(t.push8(b"AAPL\0\0\0\0"));
-        assert!(t.push8(b"MSFT0001"));
-        assert!(!t.push8(b"AB\0\xff\0\0\0\0"));
+        // Rows of 10 bytes, the values at offset 1.
+        assert!(t.extend8(b"xAAPL\0\0\0\0yxMSFT0001y", 10, 1, 2));
+        let before = (t.data.clone(), t.offsets.clone());
+        // A value that is not ASCII (after its NUL too), or rows that do not hold the
+        // values: nothing appended.
+        assert!(!t.extend8(b"xAB\0\xff\0\0\0\0yxMSFT0001y", 10, 1, 2));
+        assert!(!t.extend8(b"xAAPL\0\0\0\0yxMSFT000", 10, 1, 2));
+        assert!(!t.extend8(b"xAAPL\0\0\0\0y", 10, usize::MAX, 1));
+        assert!(t.extend8(b"", 10, 1, 0));
+        assert_eq!((t.data.clone(), t.offsets.clone()), before);
         assert!(t.push(b"XY\0Z"));
         assert!(!t.push(b"\xc3\xa9"));
         assert!(t.push(b""));
@@ -134,6 +266,58 @@ mod tests {
         assert_eq!(got, ["AAPL", "MSFT0001", "XY", ""]);
         // Arrow's own validation agrees.
         assert!(a.to_data().validate_full().is_ok());
+    }
+
+    #[test]
+    fn words_agree_with_values_one_by_one() {
+        // Rows of 11 bytes, the values at offset 2: NULs anywhere, and now and then a byte
+        // above 0x7F, before or after a NUL.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..200 {
+            let rows = (next() % 40) as usize;
+            let staged: Vec<u8> = (0..rows * 11)
+                .map(|_| match next() % 16 {
+                    0..=3 => 0,
+                    4 if round % 3 == 0 => 0x80 | (next() as u8),
+                    _ => b'A' + (next() % 26) as u8,
+                })
+                .collect();
+            let mut words = AsciiText::new(Vec::new(), Vec::new());
+            let mut one_by_one = AsciiText::new(Vec::new(), Vec::new());
+            let all = staged
+                .chunks_exact(11)
+                .all(|row| one_by_one.push(&row[2..10]));
+            assert_eq!(words.extend8(&staged, 11, 2, rows), all, "round {round}");
+            if all {
+                assert!(words.invariant());
+                assert_eq!(
+                    (words.data, words.offsets),
+                    (one_by_one.data, one_by_one.offsets)
+                );
+            } else {
+                assert_eq!((words.data.len(), words.offsets), (0, vec![0]));
+            }
+        }
+    }
+
+    #[test]
+    fn rows_extend_a_column() {
+        let staged: Vec<u8> = (0..40u8).collect();
+        let mut out = vec![7u16];
+        extend_from_chunks(&mut out, staged[1..].chunks_exact(6), |r| {
+            u16::from_le_bytes([r[0], r[1]])
+        });
+        // Rows of 6 bytes from byte 1: 6 whole rows, the rest dropped.
+        assert_eq!(out, [7, 0x0201, 0x0807, 0x0e0d, 0x1413, 0x1a19, 0x201f]);
+        let mut empty: Vec<u64> = Vec::new();
+        extend_from_chunks(&mut empty, staged[..3].chunks_exact(4), |_| 1);
+        assert!(empty.is_empty());
     }
 
     #[test]

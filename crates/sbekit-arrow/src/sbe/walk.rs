@@ -91,6 +91,57 @@ impl BlockCols {
         Some(pos)
     }
 
+    /// [`Self::decode_plain`] for the flattest shape, the usual market-data message: a root
+    /// block and groups of fixed-size entries, no var data, no version-gated field anywhere
+    /// (checked by the caller, `Table::flat`). Returns the end and the entries staged. The
+    /// same rows, with what only the other shapes need left out: no acting versions kept,
+    /// no var data, the entries counted in a register, and the entries' extent multiplied
+    /// without an overflow test once both factors are known to fit in 32 bits.
+    #[inline]
+    pub(super) fn decode_flat<O: Order>(
+        &mut self,
+        buf: &[u8],
+        start: usize,
+        block_length: u64,
+    ) -> Option<(usize, u64)> {
+        let len = buf.len();
+        let bl = usize::try_from(block_length).ok()?;
+        let mut pos = start.checked_add(bl)?;
+        if bl < self.need || pos > len {
+            return None;
+        }
+        self.staged.copy_from(buf, start, self.stride)?;
+        self.rows += 1;
+        let mut entries = 0u64;
+        for g in &mut self.groups {
+            let (gbl, count) = g.dims.read_in::<O>(buf.get(pos..)?)?;
+            let body = &mut g.body;
+            // A block length of 0 (entries charged to the budget) never passes: `need` > 0.
+            if gbl < body.need as u64 || (gbl | count) >> 32 != 0 {
+                return None;
+            }
+            let (gbl, count) = (gbl as usize, count as usize);
+            let first = pos.checked_add(g.dimension.size)?;
+            // Both below 2^32: the product fits.
+            let end = first.checked_add(gbl * count)?;
+            if end > len {
+                return None;
+            }
+            if gbl == body.stride {
+                body.staged.copy_from(buf, first, gbl * count)?;
+            } else {
+                for k in 0..count {
+                    body.staged.copy_from(buf, first + k * gbl, body.stride)?;
+                }
+            }
+            body.rows += count;
+            entries += count as u64;
+            g.offsets.push(i32::try_from(body.rows).ok()?);
+            pos = end;
+        }
+        Some((pos, entries))
+    }
+
     /// Appends one row: the block's first `stride` bytes (one copy), and its acting version
     /// when some field is version-gated.
     #[inline(always)]
@@ -210,14 +261,14 @@ impl GroupCols {
         version: u32,
         entries: &mut u64,
     ) -> Option<usize> {
-        let d = &self.dimension;
-        let dims = buf.get(pos..pos.checked_add(d.size)?)?;
-        let (bl, count) = self.dims.read_in::<O>(dims)?;
+        // The pair's bytes are checked by the read, the rest of the dimension by the test of
+        // the end below (`first` <= `end`).
+        let (bl, count) = self.dims.read_in::<O>(buf.get(pos..)?)?;
         let body = &mut self.body;
         // A block length of 0 (entries charged to the budget) never passes: `need` > 0.
         let bl = usize::try_from(bl).ok().filter(|&bl| bl >= body.need)?;
         let count = usize::try_from(count).ok()?;
-        let first = pos + dims.len();
+        let first = pos.checked_add(self.dimension.size)?;
         let n = count.checked_mul(bl)?;
         let end = first.checked_add(n)?;
         if end > buf.len() {
