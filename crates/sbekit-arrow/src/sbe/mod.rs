@@ -13,13 +13,15 @@
 //!
 //! The module is split along its seams: `plan.rs` compiles the layout into column buffers
 //! (`columns.rs`: the leaves, the staging buffers and the strided gathers), `walk.rs` stages a
-//! message into them, `arrays.rs` turns them into Arrow arrays, and `stream.rs` exports whole
-//! streams.
+//! message into them, `arrays.rs` turns them into Arrow arrays (`text.rs`: char arrays and text
+//! into strings; `trusted.rs`: the constructors that skip Arrow's re-validation), and
+//! `stream.rs` exports whole streams.
 
 mod arrays;
 mod columns;
 mod plan;
 mod stream;
+mod text;
 mod trusted;
 mod walk;
 
@@ -27,6 +29,7 @@ use arrays::*;
 use columns::*;
 use plan::*;
 pub use stream::{export_stream, StreamExport, StreamOptions};
+use text::*;
 use trusted::*;
 use walk::*;
 
