@@ -230,6 +230,17 @@ impl SlotPair {
         }
     }
 
+    /// Where the pair lies as two adjacent `uint16`s, both on the wire (the standard group
+    /// dimension and message header's first half): the first one's offset. Code that has
+    /// checked this once can read the pair as a 4-byte word at that offset, with no decision
+    /// per read; `None` for any other layout.
+    pub fn u16_pair_at(&self) -> Option<usize> {
+        match self.shape {
+            PairShape::U16U16 { at } => Some(at),
+            _ => None,
+        }
+    }
+
     /// Both values from `composite`, as [`IntSlot::read_in`] reads each; `None` if `composite`
     /// is too short for either.
     #[inline(always)]

@@ -232,6 +232,9 @@ pub(super) struct GroupCols {
     pub(super) dimension: DimensionSlots,
     /// The dimension's block length and count, read together by the plain walk.
     pub(super) dims: SlotPair,
+    /// Where the dimension holds them as two adjacent wire `uint16`s (the usual
+    /// `groupSizeEncoding`), read as one word by `BlockCols::decode_flat_u16`.
+    pub(super) pair_at: Option<usize>,
     /// Offsets into the entries, one more than the parent's rows.
     pub(super) offsets: Vec<i32>,
     pub(super) body: BlockCols,

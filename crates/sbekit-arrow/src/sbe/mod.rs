@@ -190,6 +190,9 @@ struct Table {
     /// Moreover no var data in the root and no version-gated field anywhere: the plain walk
     /// takes its flattest form (`BlockCols::decode_flat`).
     flat: bool,
+    /// Moreover every group's dimension is two adjacent wire `uint16`s
+    /// (`BlockCols::decode_flat_u16`).
+    flat_u16: bool,
     /// The newest `sinceVersion` in the message.
     newest: u32,
     repeats: Repeats,
@@ -218,6 +221,22 @@ pub struct SbeColumns {
     fallbacks: u64,
     /// Memory of the output buffers of earlier batches, for the next ones.
     pool: Pool,
+    /// The header is 8 bytes: two headers with the same bytes decode alike.
+    word_header: bool,
+    /// The last message, when it took the flat walk and its table's batch was not cut since.
+    hot: Option<Hot>,
+}
+
+/// What the header of the last message decided, kept for the next message with the same 8
+/// header bytes (the usual case: a stream of one template): its table, version and block
+/// length, the schema id accepted, the flat walk chosen, and the table's last header run
+/// already (version, block length).
+#[derive(Debug, Clone, Copy)]
+struct Hot {
+    /// The header's 8 bytes as one word (in memory order: compared, never read as a number).
+    word: u64,
+    table: usize,
+    block_length: u64,
 }
 
 impl SbeColumns {
@@ -265,7 +284,9 @@ impl SbeColumns {
                 && root.vars.is_empty()
                 && !root.gated
                 && root.groups.iter().all(|g| !g.body.gated);
+            let flat_u16 = flat && root.groups.iter().all(|g| g.pair_at.is_some());
             tables.push(Table {
+                flat_u16,
                 name: m.name.clone(),
                 template_id: m.id,
                 schema: Arc::new(Schema::new_with_metadata(fields, meta)),
@@ -312,6 +333,8 @@ impl SbeColumns {
             full: Vec::new(),
             fallbacks: 0,
             pool: Pool::default(),
+            word_header: h.size == 8,
+            hot: None,
         }
     }
 
@@ -359,6 +382,26 @@ impl SbeColumns {
         offset: u64,
         timestamp: Option<i64>,
     ) -> Result<usize, DecodeError> {
+        // The usual repeat first: the same header bytes as the last message, which took the
+        // flat walk: one compare decides the table, the walk and the header run.
+        if let (Some(hot), Some(word)) = (self.hot, bytes.first_chunk::<8>()) {
+            if u64::from_ne_bytes(*word) == hot.word {
+                if let Some(table) = self.tables.get_mut(hot.table) {
+                    let rows = table.root.rows;
+                    let done = if table.flat_u16 {
+                        table.root.decode_flat_u16::<O>(bytes, 8, hot.block_length)
+                    } else {
+                        table.root.decode_flat::<O>(bytes, 8, hot.block_length)
+                    };
+                    if let Some((end, entries)) = done {
+                        self.row_done(hot.table, offset, timestamp, entries);
+                        return Ok(end);
+                    }
+                    table.root.truncate(rows);
+                }
+            }
+        }
+        self.hot = None;
         let h = &self.layout.header;
         let head = take(bytes, 0, h.size as u64, "messageHeader")?;
         // Two pairs: (blockLength, templateId) and (schemaId, version), each read at a fixed
@@ -398,9 +441,11 @@ impl SbeColumns {
         // The usual message first (every field present, blocks no shorter than their fields,
         // fixed-size entries): the same rows, fewer checks. Anything else takes the walk that
         // checks and reports everything, from scratch.
+        let mut flat = false;
         let plain = if table.plain && version >= table.newest {
             let mut entries = 0;
             let done = if table.flat {
+                flat = true;
                 table.root.decode_flat::<O>(bytes, h.size, block_length)
             } else {
                 table
@@ -420,24 +465,49 @@ impl SbeColumns {
         };
         let (end, entries) = match plain {
             Some(done) => done,
-            None => checked_walk::<O>(
-                table,
-                bytes,
-                h.size,
-                block_length,
-                version,
-                self.options.limits,
-            )?,
+            None => {
+                flat = false;
+                checked_walk::<O>(
+                    table,
+                    bytes,
+                    h.size,
+                    block_length,
+                    version,
+                    self.options.limits,
+                )?
+            }
         };
         let hc = &mut table.header;
-        let block_length = u32::try_from(block_length).unwrap_or(u32::MAX);
+        let bl = u32::try_from(block_length).unwrap_or(u32::MAX);
         if hc
             .runs
             .last()
-            .is_none_or(|&(_, v, b)| (v, b) != (version, block_length))
+            .is_none_or(|&(_, v, b)| (v, b) != (version, bl))
         {
-            hc.runs.push((rows, version, block_length));
+            hc.runs.push((rows, version, bl));
         }
+        if flat && self.word_header {
+            if let Some(word) = bytes.first_chunk::<8>() {
+                self.hot = Some(Hot {
+                    word: u64::from_ne_bytes(*word),
+                    table: ti,
+                    block_length,
+                });
+            }
+        }
+        self.row_done(ti, offset, timestamp, entries);
+        Ok(end)
+    }
+
+    /// The rest of a message's row once its blocks are staged: its `_offset` and
+    /// `_timestamp`, the table's entries, the batch-cut test and the gather every
+    /// [`GATHER_EVERY`] messages.
+    #[inline(always)]
+    fn row_done(&mut self, ti: usize, offset: u64, timestamp: Option<i64>, entries: u64) {
+        let Some(table) = self.tables.get_mut(ti) else {
+            return;
+        };
+        let hc = &mut table.header;
         hc.offset.push(offset);
         if self.options.timestamp {
             hc.timestamp.push(timestamp.unwrap_or(0));
@@ -460,7 +530,6 @@ impl SbeColumns {
             let big = self.layout.byte_order == ByteOrder::BigEndian;
             table.root.gather_all_pending(big, &mut self.pool);
         }
-        Ok(end)
     }
 
     /// Cuts every table's buffered rows into a batch.
@@ -470,6 +539,8 @@ impl SbeColumns {
             fallbacks: &mut self.fallbacks,
             pool: &mut self.pool,
         };
+        // A cut table's header runs start again: the next message decides its header anew.
+        self.hot = None;
         for (i, t) in self.tables.iter_mut().enumerate() {
             if t.root.rows > 0 {
                 let b = finish_table(t, self.schema_id, self.options.timestamp, &mut cut)?;
@@ -488,6 +559,7 @@ impl SbeColumns {
             fallbacks: &mut self.fallbacks,
             pool: &mut self.pool,
         };
+        self.hot = None;
         for ti in std::mem::take(&mut self.full) {
             let t = &mut self.tables[ti];
             if t.root.rows > 0 {

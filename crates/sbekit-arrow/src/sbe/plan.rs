@@ -21,16 +21,18 @@ impl Planner<'_> {
         let groups = b
             .groups
             .iter()
-            .map(|g| GroupCols {
-                name: g.name.clone(),
-                since: g.since_version,
-                dimension: DimensionSlots::from(&g.dimension),
-                dims: {
-                    let d = DimensionSlots::from(&g.dimension);
-                    SlotPair::new(d.block_length, d.count)
-                },
-                offsets: vec![0],
-                body: self.block(&g.block, &join(path, &g.name)),
+            .map(|g| {
+                let dimension = DimensionSlots::from(&g.dimension);
+                let dims = SlotPair::new(dimension.block_length, dimension.count);
+                GroupCols {
+                    name: g.name.clone(),
+                    since: g.since_version,
+                    pair_at: dims.u16_pair_at(),
+                    dims,
+                    dimension,
+                    offsets: vec![0],
+                    body: self.block(&g.block, &join(path, &g.name)),
+                }
             })
             .collect();
         let vars = b

@@ -142,6 +142,56 @@ impl BlockCols {
         Some((pos, entries))
     }
 
+    /// [`Self::decode_flat`] where every group's dimension holds its block length and count
+    /// as two adjacent `uint16`s (checked by the caller, `Table::flat_u16`): each read as one
+    /// 4-byte word at a fixed offset, and no overflow test where none can overflow (a block
+    /// length and a count below 2^16, offsets within `buf`).
+    #[inline(always)]
+    pub(super) fn decode_flat_u16<O: Order>(
+        &mut self,
+        buf: &[u8],
+        start: usize,
+        block_length: u64,
+    ) -> Option<(usize, u64)> {
+        let bl = usize::try_from(block_length).ok()?;
+        if bl < self.need {
+            return None;
+        }
+        let block = buf.get(start..)?.get(..bl)?;
+        self.staged.copy_from(block, 0, self.stride)?;
+        self.rows += 1;
+        // `pos` <= `buf.len()` from here on.
+        let mut pos = start + bl;
+        let mut entries = 0u64;
+        for g in &mut self.groups {
+            let at = g.pair_at?;
+            let &[a, b, c, d] = buf.get(pos..)?.get(at..)?.first_chunk::<4>()?;
+            let gbl = usize::from(O::u16([a, b]));
+            let count = usize::from(O::u16([c, d]));
+            let body = &mut g.body;
+            // A block length of 0 (entries charged to the budget) never passes: `need` > 0.
+            if gbl < body.need {
+                return None;
+            }
+            // Below 2^32 each, added to an offset within `buf`: no overflow.
+            let first = pos + g.dimension.size;
+            let end = first + gbl * count;
+            let run = buf.get(first..end)?;
+            if gbl == body.stride {
+                body.staged.copy_from(run, 0, run.len())?;
+            } else {
+                for k in 0..count {
+                    body.staged.copy_from(run, k * gbl, body.stride)?;
+                }
+            }
+            body.rows += count;
+            entries += count as u64;
+            g.offsets.push(i32::try_from(body.rows).ok()?);
+            pos = end;
+        }
+        Some((pos, entries))
+    }
+
     /// Appends one row: the block's first `stride` bytes (one copy), and its acting version
     /// when some field is version-gated.
     #[inline(always)]

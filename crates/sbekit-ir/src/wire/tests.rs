@@ -266,3 +266,46 @@ fn block_check_names_the_need() {
     );
     assert_eq!(e.offset, 5);
 }
+
+#[test]
+fn u16_pair_offset_only_for_two_adjacent_wire_u16s() {
+    let u16s = SlotPair::new(
+        slot(2, PrimitiveType::Uint16),
+        slot(4, PrimitiveType::Uint16),
+    );
+    assert_eq!(u16s.u16_pair_at(), Some(2));
+    // The two u16s of the word at that offset are what `read_in` reads, in both orders.
+    let bytes = [9, 9, 0x34, 0x12, 0x78, 0x56];
+    let at = u16s.u16_pair_at().unwrap_or(usize::MAX);
+    let w: [u8; 4] = bytes[at..at + 4].try_into().expect("4 bytes");
+    assert_eq!(
+        (Le::u16([w[0], w[1]]), Le::u16([w[2], w[3]])),
+        (0x1234, 0x5678)
+    );
+    assert_eq!(u16s.read_in::<Le>(&bytes), Some((0x1234, 0x5678)));
+    assert_eq!(u16s.read_in::<Be>(&bytes), Some((0x3412, 0x7856)));
+    for other in [
+        SlotPair::new(
+            slot(0, PrimitiveType::Uint16),
+            slot(2, PrimitiveType::Uint8),
+        ),
+        SlotPair::new(
+            slot(0, PrimitiveType::Uint16),
+            slot(3, PrimitiveType::Uint16),
+        ),
+        SlotPair::new(
+            slot(0, PrimitiveType::Uint32),
+            slot(4, PrimitiveType::Uint16),
+        ),
+        SlotPair::new(
+            slot(0, PrimitiveType::Uint16),
+            slot(2, PrimitiveType::Uint32),
+        ),
+    ] {
+        assert_eq!(other.u16_pair_at(), None);
+    }
+    let mut constant = slot(2, PrimitiveType::Uint16);
+    constant.constant = Some(7);
+    let with_constant = SlotPair::new(slot(0, PrimitiveType::Uint16), constant);
+    assert_eq!(with_constant.u16_pair_at(), None);
+}
