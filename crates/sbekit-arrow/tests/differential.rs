@@ -612,6 +612,59 @@ fn repeated_headers_agree() {
     assert!(total.compared > 2000 && total.rejected > 100, "{total:?}");
 }
 
+/// Batches are cut at the message that reaches a limit, not later: every batch of a table
+/// but its last holds exactly `batch_rows` rows, or 1024 when the bytes limit is below any
+/// batch (tested every 1024 rows).
+#[test]
+fn batches_are_cut_at_their_limits() {
+    let s = &own()[1];
+    let n = s.layout.messages.len() as u64;
+    let mut stream = Vec::new();
+    for seed in 0..8000u64 {
+        if let Some(b) = random(s, (seed % n) as usize, s.layout.version, 500 + seed) {
+            stream.extend(b);
+        }
+    }
+    for (batch_rows, batch_bytes, want) in [
+        (3, usize::MAX, 3),
+        (128, usize::MAX, 128),
+        (1000, usize::MAX, 1000),
+        (1_000_000, 1, 1024),
+    ] {
+        let options = Options {
+            batch_rows,
+            batch_bytes,
+            ..Options::default()
+        };
+        let mut cols = SbeColumns::new(&s.layout, options);
+        let mut sizes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut pos = 0;
+        let mut keep = |batches: Vec<(String, RecordBatch)>| {
+            for (name, b) in batches {
+                sizes.entry(name).or_default().push(b.num_rows());
+            }
+        };
+        while pos < stream.len() {
+            pos += cols
+                .append(&stream[pos..], pos as u64, None)
+                .expect("whole messages");
+            if cols.has_full() {
+                keep(cols.drain().expect("batches"));
+            }
+        }
+        cols.flush().expect("a batch never fails");
+        keep(cols.drain().expect("batches"));
+        let mut cut = 0;
+        for (name, v) in &sizes {
+            let (last, full) = v.split_last().expect("a batch");
+            assert!(full.iter().all(|&r| r == want), "{name}: {v:?}");
+            assert!((1..=want).contains(last), "{name}: {v:?}");
+            cut += full.len();
+        }
+        assert!(cut >= 2, "{sizes:?}");
+    }
+}
+
 #[test]
 fn reference_schemas_agree_at_every_version() {
     let schemas = reference();

@@ -198,6 +198,11 @@ struct Table {
     repeats: Repeats,
     /// Group entries buffered, all levels (bounds the list offsets and the work per batch).
     entries: usize,
+    /// Messages that may still come before `SbeColumns::row_checks` must run (its tests by
+    /// rows cannot turn true sooner), and the weight (1 + its group entries each) that they
+    /// may add before its test by weight can; 0 after a cut (checked at the next message).
+    countdown: usize,
+    weight_room: usize,
 }
 
 /// Every message template of a schema as an Arrow table, filled message by message.
@@ -296,6 +301,8 @@ impl SbeColumns {
                 newest: root.newest(),
                 root,
                 entries: 0,
+                countdown: 0,
+                weight_room: 0,
                 repeats: Repeats::default(),
             });
         }
@@ -513,23 +520,50 @@ impl SbeColumns {
             hc.timestamp.push(timestamp.unwrap_or(0));
             hc.timestamp_valid.push(timestamp.is_some());
         }
-        table.entries = table
-            .entries
-            .saturating_add(usize::try_from(entries).unwrap_or(usize::MAX));
-        let weight = table.root.rows + table.entries;
-        if (weight >= self.options.batch_rows.saturating_mul(16)
-            || table.root.rows >= self.options.batch_rows
-            || (table.root.rows % 1024 == 0 && table.root.bytes() >= self.options.batch_bytes))
+        let entries = usize::try_from(entries).unwrap_or(usize::MAX);
+        table.entries = table.entries.saturating_add(entries);
+        // The usual message: too soon for any test of `row_checks` to turn true.
+        let weight = entries.saturating_add(1);
+        if table.countdown > 1 && weight < table.weight_room {
+            table.countdown -= 1;
+            table.weight_room -= weight;
+            return;
+        }
+        self.row_checks(ti);
+    }
+
+    /// The batch-cut test and the gather every [`GATHER_EVERY`] messages, then how soon they
+    /// can next turn true (`Table::countdown`).
+    #[inline(never)]
+    fn row_checks(&mut self, ti: usize) {
+        let Some(table) = self.tables.get_mut(ti) else {
+            return;
+        };
+        let (rows, limit) = (table.root.rows, self.options.batch_rows);
+        let weight = rows.saturating_add(table.entries);
+        let heavy = limit.saturating_mul(16);
+        if (weight >= heavy
+            || rows >= limit
+            || (rows % 1024 == 0 && table.root.bytes() >= self.options.batch_bytes))
             && !self.full.contains(&ti)
         {
             self.full.push(ti);
         }
         // Every few hundred messages the staged rows go to their columns while they are
         // still in L1 (a whole batch of staging would not be).
-        if table.root.rows - table.root.done >= GATHER_EVERY {
+        if rows - table.root.done >= GATHER_EVERY {
             let big = self.layout.byte_order == ByteOrder::BigEndian;
             table.root.gather_all_pending(big, &mut self.pool);
         }
+        // Each message adds one row: the tests by rows are this many messages away (at
+        // least the next one), the test by weight this much weight away.
+        let next = [
+            GATHER_EVERY - (rows - table.root.done).min(GATHER_EVERY),
+            limit.saturating_sub(rows),
+            1024 - rows % 1024,
+        ];
+        table.countdown = next.into_iter().min().unwrap_or(0);
+        table.weight_room = heavy.saturating_sub(weight);
     }
 
     /// Cuts every table's buffered rows into a batch.
@@ -642,6 +676,8 @@ fn finish_table(
     }
     cols.extend(t.root.finish(cut)?);
     t.entries = 0;
+    t.countdown = 0;
+    t.weight_room = 0;
     RecordBatch::try_new(t.schema.clone(), cols)
         .map_err(|e| Error::Arrow(format!("{}: {e}", t.name)))
 }
