@@ -209,8 +209,8 @@ pub(super) fn extend_from_chunks<T>(
 /// end of `data` (which must have room for 8 bytes past the last value's end: 8 per value
 /// and 8 more), the end moved by the value's length up to its first NUL, `start` plus that
 /// end written to the value's entry of `offsets` (as many as the values). Returns the end
-/// and the OR of every value (its high bits say whether all were ASCII); `None` when `data`
-/// is shorter than that, in which case what was written must not be used.
+/// and the OR of every value (its high bits say whether all were ASCII); `None`, writing
+/// nothing, when `data` is shorter than 8 bytes per offset.
 #[inline(always)]
 fn pack8(
     values: impl Iterator<Item = u64>,
@@ -218,16 +218,28 @@ fn pack8(
     offsets: &mut [std::mem::MaybeUninit<i32>],
     start: usize,
 ) -> Option<(usize, u64)> {
+    // Room for 8 bytes per value taken (at most one per offset), tested once: each value's
+    // store then needs no test of its own.
+    if offsets.len().checked_mul(8).is_none_or(|n| n > data.len()) {
+        return None;
+    }
     let mut end = 0usize;
     let mut any = 0u64;
-    for (x, o) in values.zip(offsets.iter_mut()) {
+    for (i, (x, o)) in values.zip(offsets.iter_mut()).enumerate() {
         any |= x;
         // The lowest byte flagged by the zero-byte test is the first NUL; none: 64 / 8.
         let zero = x.wrapping_sub(NUL_LO) & !x & NUL_HI;
         let len = (zero.trailing_zeros() / 8) as usize;
-        let dst = data.get_mut(end..)?.first_chunk_mut::<8>()?;
-        for (d, b) in dst.iter_mut().zip(x.to_le_bytes()) {
-            d.write(b);
+        debug_assert!(end <= 8 * i && end + 8 <= data.len());
+        // SAFETY: each value moves `end` by at most 8, so before value `i` it is at most
+        // `8 * i`, and `i < offsets.len()` (the zip); thus `end + 8 <= 8 * offsets.len() <=
+        // data.len()` (tested above) and the 8 bytes at `end` lie within `data`. `[u8; 8]`
+        // has alignment 1, and writing initialises the `MaybeUninit` bytes.
+        unsafe {
+            data.as_mut_ptr()
+                .add(end)
+                .cast::<[u8; 8]>()
+                .write(x.to_le_bytes());
         }
         end += len;
         // At most `start` + 8 per value, which the caller keeps within i32.
@@ -240,6 +252,33 @@ fn pack8(
 mod tests {
     use super::*;
     use arrow_array::Array;
+
+    #[test]
+    fn pack8_writes_only_with_room_for_every_value() {
+        use std::mem::MaybeUninit;
+        let words = [
+            u64::from_le_bytes(*b"AB\0\0\0\0\0\0"),
+            u64::from_le_bytes(*b"CDEFGHIJ"),
+        ];
+        let mut offsets = [MaybeUninit::<i32>::uninit(); 2];
+        // 15 bytes: less than 8 per offset, refused before anything is written.
+        let mut short = [MaybeUninit::<u8>::uninit(); 15];
+        assert!(pack8(words.into_iter(), &mut short, &mut offsets, 0).is_none());
+        let mut data = [MaybeUninit::<u8>::uninit(); 16];
+        let (end, _) = pack8(words.into_iter(), &mut data, &mut offsets, 5).expect("room");
+        assert_eq!(end, 10);
+        // SAFETY (test): `pack8` wrote both offsets and the first `end` bytes.
+        let (bytes, offs) = unsafe {
+            (
+                data[..end]
+                    .iter()
+                    .map(|b| b.assume_init())
+                    .collect::<Vec<u8>>(),
+                offsets.map(|o| o.assume_init()),
+            )
+        };
+        assert_eq!((&bytes[..], offs), (&b"ABCDEFGHIJ"[..], [7, 15]));
+    }
 
     #[test]
     fn ascii_text_refuses_what_is_not_ascii_and_cuts_at_nul() {
