@@ -267,16 +267,13 @@ mod tests {
         let mut data = [MaybeUninit::<u8>::uninit(); 16];
         let (end, _) = pack8(words.into_iter(), &mut data, &mut offsets, 5).expect("room");
         assert_eq!(end, 10);
-        // SAFETY (test): `pack8` wrote both offsets and the first `end` bytes.
-        let (bytes, offs) = unsafe {
-            (
-                data[..end]
-                    .iter()
-                    .map(|b| b.assume_init())
-                    .collect::<Vec<u8>>(),
-                offsets.map(|o| o.assume_init()),
-            )
-        };
+        // SAFETY: `pack8` wrote the first `end` bytes.
+        let bytes: Vec<u8> = data[..end]
+            .iter()
+            .map(|b| unsafe { b.assume_init() })
+            .collect();
+        // SAFETY: `pack8` wrote both offsets.
+        let offs = offsets.map(|o| unsafe { o.assume_init() });
         assert_eq!((&bytes[..], offs), (&b"ABCDEFGHIJ"[..], [7, 15]));
     }
 
