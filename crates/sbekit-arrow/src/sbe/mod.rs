@@ -3,8 +3,10 @@
 //! [`SbeColumns::new`] compiles a [`Layout`] into one Arrow schema and one set of column
 //! buffers per message template. [`SbeColumns::append`] walks one message's framing (header,
 //! group dimensions, var-data lengths, through `sbekit_ir::wire`) and stages each block's bytes
-//! in its block's buffer: one copy per block, one per run of fixed-size group entries. Every
-//! 128 messages of a table, and when [`SbeColumns::flush`] or the batch size cuts a batch,
+//! in its block's buffer: one copy per block, one per run of fixed-size group entries (a
+//! message whose 8 header bytes repeat the last one's, when that one took the flattest walk,
+//! skips the header's decisions: one compare of the bytes as a word). Every 128 messages of
+//! a table, and when [`SbeColumns::flush`] or the batch size cuts a batch,
 //! the staged rows are gathered into their columns a tile at a time, each column in one
 //! strided pass over the tile (its width and the byte order decided once per column), so that
 //! the staging stays small; a cut batch's columns are then interpreted column at a time (null
