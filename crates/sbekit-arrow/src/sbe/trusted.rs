@@ -71,7 +71,8 @@ impl AsciiText {
             .is_some_and(|end| end <= staged.len());
         let start = self.data.len();
         let room = rows.saturating_mul(8);
-        if !in_rows || start.saturating_add(room) > i32::MAX as usize {
+        // `stride` 0 (no row can hold a value) would also stop `chunks` below.
+        if !in_rows || stride == 0 || start.saturating_add(room) > i32::MAX as usize {
             return false;
         }
         // 8 bytes of slack: the last value is stored whole too.
@@ -93,17 +94,20 @@ impl AsciiText {
             Some(w) => pack8(w.chunks_exact(stride).map(word), data, offsets, start),
             None => pack8(shifted.chunks(stride).map(word), data, offsets, start),
         };
-        let Some((end, any)) = packed else {
+        // Every offset written (one per value, and `rows` values, as `in_rows` says), and all
+        // ASCII: else nothing is kept.
+        let Some((end, any, written)) = packed else {
             return false;
         };
-        if any & NUL_HI != 0 {
+        if written != rows || any & NUL_HI != 0 {
             return false;
         }
         debug_assert!(end <= room);
         // SAFETY: the `end` bytes after `start` were written (each value's 8 bytes at its
         // running end, the first `len` of which stay; `end` never passes `room`, within the
         // room reserved), and all are ASCII (`any` holds every bit of every value); the
-        // `rows` offsets after the old ones were written, each `start` plus the running end,
+        // `rows` offsets after the old ones were written (`written == rows`, tested above),
+        // each `start` plus the running end,
         // so they never fall and the last is the new `data.len()`.
         unsafe {
             self.data.set_len(start + end);
@@ -208,8 +212,9 @@ pub(super) fn extend_from_chunks<T>(
 /// The loop of [`AsciiText::extend8`]: each value of `values` stored whole at the running
 /// end of `data` (which must have room for 8 bytes past the last value's end: 8 per value
 /// and 8 more), the end moved by the value's length up to its first NUL, `start` plus that
-/// end written to the value's entry of `offsets` (as many as the values). Returns the end
-/// and the OR of every value (its high bits say whether all were ASCII); `None`, writing
+/// end written to the value's entry of `offsets` (as many as the values). Returns the end,
+/// the OR of every value (its high bits say whether all were ASCII) and how many values (and
+/// offsets) were written, at most `offsets.len()`; `None`, writing
 /// nothing, when `data` is shorter than 8 bytes per offset.
 #[inline(always)]
 fn pack8(
@@ -217,7 +222,7 @@ fn pack8(
     data: &mut [std::mem::MaybeUninit<u8>],
     offsets: &mut [std::mem::MaybeUninit<i32>],
     start: usize,
-) -> Option<(usize, u64)> {
+) -> Option<(usize, u64, usize)> {
     // Room for 8 bytes per value taken (at most one per offset), tested once: each value's
     // store then needs no test of its own.
     if offsets.len().checked_mul(8).is_none_or(|n| n > data.len()) {
@@ -225,6 +230,7 @@ fn pack8(
     }
     let mut end = 0usize;
     let mut any = 0u64;
+    let mut written = 0usize;
     for (i, (x, o)) in values.zip(offsets.iter_mut()).enumerate() {
         any |= x;
         // The lowest byte flagged by the zero-byte test is the first NUL; none: 64 / 8.
@@ -244,8 +250,9 @@ fn pack8(
         end += len;
         // At most `start` + 8 per value, which the caller keeps within i32.
         o.write((start + end) as i32);
+        written = i + 1;
     }
-    Some((end, any))
+    Some((end, any, written))
 }
 
 #[cfg(test)]
@@ -265,8 +272,13 @@ mod tests {
         let mut short = [MaybeUninit::<u8>::uninit(); 15];
         assert!(pack8(words.into_iter(), &mut short, &mut offsets, 0).is_none());
         let mut data = [MaybeUninit::<u8>::uninit(); 16];
-        let (end, _) = pack8(words.into_iter(), &mut data, &mut offsets, 5).expect("room");
-        assert_eq!(end, 10);
+        let (end, _, written) = pack8(words.into_iter(), &mut data, &mut offsets, 5).expect("room");
+        assert_eq!((end, written), (10, 2));
+        // Fewer values than offsets: only those are written, and said.
+        let mut three = [MaybeUninit::<i32>::uninit(); 3];
+        let mut room = [MaybeUninit::<u8>::uninit(); 24];
+        let got = pack8(words.into_iter(), &mut room, &mut three, 0).map(|p| p.2);
+        assert_eq!(got, Some(2));
         // SAFETY: `pack8` wrote the first `end` bytes.
         let bytes: Vec<u8> = data[..end]
             .iter()
@@ -288,6 +300,8 @@ mod tests {
         assert!(!t.extend8(b"xAB\0\xff\0\0\0\0yxMSFT0001y", 10, 1, 2));
         assert!(!t.extend8(b"xAAPL\0\0\0\0yxMSFT000", 10, 1, 2));
         assert!(!t.extend8(b"xAAPL\0\0\0\0y", 10, usize::MAX, 1));
+        // Rows of no bytes cannot hold a value: refused, not a panic.
+        assert!(!t.extend8(b"xAAPL\0\0\0\0y", 0, 1, 2));
         assert!(t.extend8(b"", 10, 1, 0));
         assert_eq!((t.data.clone(), t.offsets.clone()), before);
         assert!(t.push(b"XY\0Z"));
