@@ -248,8 +248,8 @@ impl SlotPair {
         match self.shape {
             // One comparison (`at + n <= len`) per read.
             PairShape::U16U16 { at } => {
-                let &[a, b, c, d] = fixed::<4>(composite, at)?;
-                Some((u64::from(O::u16([a, b])), u64::from(O::u16([c, d]))))
+                let (a, b) = read_u16_pair::<O>(composite, at)?;
+                Some((u64::from(a), u64::from(b)))
             }
             PairShape::U16U8 { at } => {
                 let &[a, b, c] = fixed::<3>(composite, at)?;
@@ -261,6 +261,15 @@ impl SlotPair {
             )),
         }
     }
+}
+
+/// Two adjacent `uint16`s at `at` in `bytes`, in byte order `O`: the pair that
+/// [`SlotPair::u16_pair_at`] locates, for code that decided the shape once; `None` if the four
+/// bytes are not all in `bytes`.
+#[inline(always)]
+pub fn read_u16_pair<O: Order>(bytes: &[u8], at: usize) -> Option<(u16, u16)> {
+    let &[a, b, c, d] = fixed::<4>(bytes, at)?;
+    Some((O::u16([a, b]), O::u16([c, d])))
 }
 
 /// The `N` bytes at `at` in `bytes`, if they are all there.

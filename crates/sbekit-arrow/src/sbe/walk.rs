@@ -165,9 +165,8 @@ impl BlockCols {
         let mut entries = 0u64;
         for g in &mut self.groups {
             let at = g.pair_at?;
-            let &[a, b, c, d] = buf.get(pos..)?.get(at..)?.first_chunk::<4>()?;
-            let gbl = usize::from(O::u16([a, b]));
-            let count = usize::from(O::u16([c, d]));
+            let (gbl, count) = wire::read_u16_pair::<O>(buf.get(pos..)?, at)?;
+            let (gbl, count) = (usize::from(gbl), usize::from(count));
             let body = &mut g.body;
             // A block length of 0 (entries charged to the budget) never passes: `need` > 0.
             if gbl < body.need {

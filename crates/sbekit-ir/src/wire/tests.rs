@@ -277,11 +277,11 @@ fn u16_pair_offset_only_for_two_adjacent_wire_u16s() {
     // The two u16s of the word at that offset are what `read_in` reads, in both orders.
     let bytes = [9, 9, 0x34, 0x12, 0x78, 0x56];
     let at = u16s.u16_pair_at().unwrap_or(usize::MAX);
-    let w: [u8; 4] = bytes[at..at + 4].try_into().expect("4 bytes");
-    assert_eq!(
-        (Le::u16([w[0], w[1]]), Le::u16([w[2], w[3]])),
-        (0x1234, 0x5678)
-    );
+    assert_eq!(read_u16_pair::<Le>(&bytes, at), Some((0x1234, 0x5678)));
+    assert_eq!(read_u16_pair::<Be>(&bytes, at), Some((0x3412, 0x7856)));
+    // Not all four bytes there (or an offset that would wrap): none.
+    assert_eq!(read_u16_pair::<Le>(&bytes[..5], at), None);
+    assert_eq!(read_u16_pair::<Le>(&bytes, usize::MAX), None);
     assert_eq!(u16s.read_in::<Le>(&bytes), Some((0x1234, 0x5678)));
     assert_eq!(u16s.read_in::<Be>(&bytes), Some((0x3412, 0x7856)));
     for other in [
