@@ -15,8 +15,8 @@
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type,
-    UInt64Type, UInt8Type,
+    Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, TimestampNanosecondType,
+    UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType;
@@ -610,6 +610,58 @@ fn repeated_headers_agree() {
         }
     }
     assert!(total.compared > 2000 && total.rejected > 100, "{total:?}");
+}
+
+/// A repeat (the same header bytes as the last message) that fails half-way leaves nothing
+/// behind: with `_timestamp` on, the rows, offsets and timestamps of the messages around it
+/// are those of the good messages only.
+#[test]
+fn failed_repeats_leave_no_offset_or_timestamp() {
+    let mut checked = 0;
+    for s in own() {
+        for (m, lm) in s.layout.messages.iter().enumerate() {
+            if lm.block.groups.is_empty() || lm.since_version > s.layout.version {
+                continue;
+            }
+            let Some(good) = random(s, m, s.layout.version, 77) else {
+                continue;
+            };
+            let options = Options {
+                timestamp: true,
+                ..Options::default()
+            };
+            let mut cols = SbeColumns::new(&s.layout, options);
+            let mut want = Vec::new();
+            for (k, cut) in [0, 1, 0, 1, 1, 0].into_iter().enumerate() {
+                let bytes = &good[..good.len() - cut];
+                let got = cols.append(bytes, 10 * k as u64, Some(k as i64));
+                assert_eq!(got.is_ok(), cut == 0, "{}.{}: message {k}", s.name, lm.name);
+                if cut == 0 {
+                    want.push((10 * k as u64, k as i64));
+                }
+            }
+            cols.flush().expect("a batch never fails");
+            let batches = cols.drain().expect("batches");
+            let [(name, b)] = &batches[..] else {
+                panic!("{}.{}: {} batches", s.name, lm.name, batches.len());
+            };
+            assert_eq!(name, &lm.name);
+            let offsets = b
+                .column_by_name("_offset")
+                .unwrap()
+                .as_primitive::<UInt64Type>();
+            let times = b
+                .column_by_name("_timestamp")
+                .unwrap()
+                .as_primitive::<TimestampNanosecondType>();
+            let got: Vec<(u64, i64)> = (0..b.num_rows())
+                .map(|i| (offsets.value(i), times.value(i)))
+                .collect();
+            assert_eq!(got, want, "{}.{}", s.name, lm.name);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "{checked} messages with groups checked");
 }
 
 /// Batches are cut at the message that reaches a limit, not later: every batch of a table

@@ -275,10 +275,7 @@ pub fn read_u16_pair<O: Order>(bytes: &[u8], at: usize) -> Option<(u16, u16)> {
 /// The `N` bytes at `at` in `bytes`, if they are all there.
 #[inline(always)]
 fn fixed<const N: usize>(bytes: &[u8], at: usize) -> Option<&[u8; N]> {
-    match at.checked_add(N) {
-        Some(end) if end <= bytes.len() => bytes.get(at..end)?.first_chunk::<N>(),
-        _ => None,
-    }
+    bytes.get(at..)?.first_chunk::<N>()
 }
 
 /// For each distinct field `sinceVersion` v, ascending: the block bytes that the fields of

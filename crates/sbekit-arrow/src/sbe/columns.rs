@@ -277,6 +277,9 @@ pub(super) struct BlockCols {
     /// The block length a message must declare for the plain walk (`walk.rs`): the extent of
     /// the fields on the wire, and at least what the newest version requires.
     pub(super) need: usize,
+    /// The block length of entries that are exactly a row (`stride`, when that meets
+    /// `need`; else `usize::MAX`, which no block length is): a run of them is one copy.
+    pub(super) run_block: usize,
     /// Rows already gathered into `gathered`: the staging holds rows `done..rows` only, so
     /// that it stays small (in L1) between a row's copy and its gather.
     pub(super) done: usize,
@@ -304,6 +307,7 @@ impl BlockCols {
             mark_chars(n, &mut chars);
         }
         BlockCols {
+            run_block: if stride >= need { stride } else { usize::MAX },
             done: 0,
             gathered: Vec::new(),
             chars,
@@ -338,6 +342,14 @@ impl BlockCols {
         let groups = self.groups.iter().map(|g| g.since.max(g.body.newest()));
         let vars = self.vars.iter().map(|v| v.since);
         leaves.chain(groups).chain(vars).max().unwrap_or(0)
+    }
+
+    /// Group entries staged under this block's rows, all levels.
+    pub(super) fn entries(&self) -> usize {
+        self.groups
+            .iter()
+            .map(|g| g.body.rows.saturating_add(g.body.entries()))
+            .fold(0, usize::saturating_add)
     }
 
     /// True when the entries have no groups and no var data: a run of them is one copy.
@@ -385,9 +397,8 @@ impl BlockCols {
 }
 
 /// Staged rows: block bytes back to back, the buffer kept from gather to gather. Blocks are
-/// copied in 16-byte chunks, inline, rather than through a call per block: the buffer keeps
-/// room past its end, and a copy may read past the block into the rest of the message when
-/// the message holds those bytes (what lands past the block is overwritten by the next).
+/// copied inline, in a few moves of known size ([`copy_inline`]), rather than through a call
+/// per block; the buffer keeps a chunk's slack past its end for the gathers ([`Self::pad`]).
 #[derive(Debug, Default)]
 pub(super) struct Staging {
     /// Initialised memory, at least `len` bytes.
@@ -445,17 +456,6 @@ impl Staging {
         self.bytes.get_mut(self.len..end)
     }
 
-    /// The `n` bytes after the staged ones, made room for (and 16 more).
-    #[inline(always)]
-    fn next(&mut self, n: usize) -> Option<&mut [u8]> {
-        // `len` and `n` are lengths of slices (at most `isize::MAX` each): no overflow.
-        let end = self.len + n;
-        if end + 16 > self.bytes.len() {
-            self.grow(end + 16);
-        }
-        self.bytes.get_mut(self.len..end)
-    }
-
     #[cold]
     fn grow(&mut self, end: usize) {
         let len = end.max(self.bytes.len().saturating_mul(2)).max(4096);
@@ -464,10 +464,8 @@ impl Staging {
 
     /// Appends `src`.
     pub(super) fn extend_from_slice(&mut self, src: &[u8]) {
-        if let Some(dst) = self.room(src.len()).and_then(|d| d.get_mut(..src.len())) {
-            dst.copy_from_slice(src);
-            self.len += src.len();
-        }
+        // Nothing appended only when no memory could hold it (the allocator aborts first).
+        let _ = self.push(src);
     }
 
     /// Appends `n` zeros.
@@ -482,25 +480,46 @@ impl Staging {
     /// hold them.
     #[inline(always)]
     pub(super) fn copy_from(&mut self, buf: &[u8], at: usize, n: usize) -> Option<()> {
-        let src = buf.get(at..at.checked_add(n)?)?;
-        let dst = self.next(n)?;
-        if n > Self::INLINE {
-            dst.copy_from_slice(src);
-        } else {
-            copy_inline(dst, src);
-        }
-        self.len += n;
+        self.push(buf.get(at..)?.get(..n)?)
+    }
+
+    /// Appends `src` (a block, or a run of entries): on the usual path, one test of the room
+    /// left and the copy.
+    #[inline(always)]
+    pub(super) fn push(&mut self, src: &[u8]) -> Option<()> {
+        let (start, n) = (self.len, src.len());
+        // `len` and `n` are lengths of slices (at most `isize::MAX` each): no overflow.
+        let dst = match self.bytes.get_mut(start..start + n) {
+            Some(dst) => dst,
+            None => self.grown(n)?,
+        };
+        copy_inline(dst, src);
+        self.len = start + n;
         Some(())
+    }
+
+    /// The `n` bytes after the staged ones, once the memory has grown to hold them (and a
+    /// chunk's slack).
+    #[cold]
+    #[inline(never)]
+    fn grown(&mut self, n: usize) -> Option<&mut [u8]> {
+        let end = self.len.checked_add(n)?;
+        self.grow(end.checked_add(16)?);
+        self.bytes.get_mut(self.len..end)
     }
 }
 
-/// Copies `src` to `dst` (as long; up to [`Staging::INLINE`] bytes) in a few moves of known
-/// size that overlap where the length is not a multiple: straight-line code, for the short
-/// copies of a block or a run of entries, where a call per copy costs more than the copy (a
-/// loop of 16-byte moves is turned back into that call by the compiler).
+/// Copies `src` to the start of `dst` (at least as long) in a few moves of known size that
+/// overlap where the length is not a multiple: straight-line code, for the short copies of a
+/// block or a run of entries, where a call per copy costs more than the copy (a loop of
+/// 16-byte moves is turned back into that call by the compiler). Longer copies than
+/// [`Staging::INLINE`] bytes go through `copy_from_slice` (a call, vectorised).
 #[inline(always)]
 fn copy_inline(dst: &mut [u8], src: &[u8]) {
-    let n = src.len().min(dst.len());
+    let n = src.len();
+    let Some(dst) = dst.get_mut(..n) else {
+        return;
+    };
     // Copies the `K` bytes at `at` (within `n`).
     fn mv<const K: usize>(dst: &mut [u8], src: &[u8], at: usize) {
         if let (Some(d), Some(s)) = (
@@ -510,30 +529,30 @@ fn copy_inline(dst: &mut [u8], src: &[u8]) {
             *d = *s;
         }
     }
-    // Two levels of tests rather than a chain: two or three compares for any length.
-    if n >= 16 {
-        if n <= 32 {
-            mv::<16>(dst, src, 0);
-            mv::<16>(dst, src, n - 16);
-        } else if n <= 64 {
-            mv::<32>(dst, src, 0);
-            mv::<32>(dst, src, n - 32);
-        } else if n <= 128 {
-            mv::<64>(dst, src, 0);
-            mv::<64>(dst, src, n - 64);
-        } else if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(..n)) {
-            d.copy_from_slice(s);
+    // Short lengths first (a block, a run of a few entries): two compares for up to 32 bytes.
+    if n <= 16 {
+        if n >= 8 {
+            mv::<8>(dst, src, 0);
+            mv::<8>(dst, src, n - 8);
+        } else if n >= 4 {
+            mv::<4>(dst, src, 0);
+            mv::<4>(dst, src, n - 4);
+        } else if n > 0 {
+            for at in [0, n / 2, n - 1] {
+                mv::<1>(dst, src, at);
+            }
         }
-    } else if n >= 8 {
-        mv::<8>(dst, src, 0);
-        mv::<8>(dst, src, n - 8);
-    } else if n >= 4 {
-        mv::<4>(dst, src, 0);
-        mv::<4>(dst, src, n - 4);
-    } else if n > 0 {
-        for at in [0, n / 2, n - 1] {
-            mv::<1>(dst, src, at);
-        }
+    } else if n <= 32 {
+        mv::<16>(dst, src, 0);
+        mv::<16>(dst, src, n - 16);
+    } else if n <= 64 {
+        mv::<32>(dst, src, 0);
+        mv::<32>(dst, src, n - 32);
+    } else if n <= Staging::INLINE {
+        mv::<64>(dst, src, 0);
+        mv::<64>(dst, src, n - 64);
+    } else {
+        dst.copy_from_slice(src);
     }
 }
 

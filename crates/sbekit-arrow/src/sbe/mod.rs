@@ -122,6 +122,24 @@ impl HeaderCols {
         }
     }
 
+    /// Appends a message's `_offset` and, `with_ts`, its `_timestamp`.
+    #[inline(always)]
+    fn push(&mut self, offset: u64, timestamp: Option<i64>, with_ts: bool) {
+        self.offset.push(offset);
+        if with_ts {
+            self.timestamp.push(timestamp.unwrap_or(0));
+            self.timestamp_valid.push(timestamp.is_some());
+        }
+    }
+
+    /// Drops the `_offset` and `_timestamp` of every row from `rows` on (a message that
+    /// failed half-way; its header run is pushed only once it succeeds).
+    fn truncate(&mut self, rows: usize) {
+        self.offset.truncate(rows);
+        self.timestamp.truncate(rows);
+        self.timestamp_valid.truncate(rows);
+    }
+
     /// The column of `rows` values that the runs stand for: a shared buffer of one value
     /// repeated when there is one run (the usual case), else each run's value filled in.
     fn column(
@@ -198,13 +216,28 @@ struct Table {
     /// The newest `sinceVersion` in the message.
     newest: u32,
     repeats: Repeats,
-    /// Group entries buffered, all levels (bounds the list offsets and the work per batch).
-    entries: usize,
     /// Messages that may still come before `SbeColumns::row_checks` must run (its tests by
-    /// rows cannot turn true sooner), and the weight (1 + its group entries each) that they
-    /// may add before its test by weight can; 0 after a cut (checked at the next message).
+    /// rows cannot turn true sooner), and the weight (1 + its group entries, all levels, each)
+    /// that they may add before its test by weight can; 0 after a cut (checked at the next
+    /// message).
     countdown: usize,
     weight_room: usize,
+}
+
+impl Table {
+    /// Counts a message once its blocks are staged: `weight` is at least 1 + its group
+    /// entries, all levels (`row_checks` counts them exactly). True when the batch-cut test
+    /// and the gather every [`GATHER_EVERY`] messages (`SbeColumns::row_checks`) may be due.
+    #[inline(always)]
+    fn counted(&mut self, weight: usize) -> bool {
+        // The usual message: too soon for any test of `row_checks` to turn true.
+        if self.countdown > 1 && weight < self.weight_room {
+            self.countdown -= 1;
+            self.weight_room -= weight;
+            return false;
+        }
+        true
+    }
 }
 
 /// Every message template of a schema as an Arrow table, filled message by message.
@@ -302,7 +335,6 @@ impl SbeColumns {
                 flat,
                 newest: root.newest(),
                 root,
-                entries: 0,
                 countdown: 0,
                 weight_room: 0,
                 repeats: Repeats::default(),
@@ -372,6 +404,7 @@ impl SbeColumns {
     /// ns (the `_timestamp` column, when [`Options::timestamp`] is on). Returns the message's
     /// length. A message that fails leaves no row behind; errors carry offsets from the start
     /// of `bytes`.
+    #[inline]
     pub fn append(
         &mut self,
         bytes: &[u8],
@@ -385,31 +418,67 @@ impl SbeColumns {
         }
     }
 
+    #[inline(always)]
     fn append_in<O: Order>(
         &mut self,
         bytes: &[u8],
         offset: u64,
         timestamp: Option<i64>,
     ) -> Result<usize, DecodeError> {
-        // The usual repeat first: the same header bytes as the last message, which took the
-        // flat walk: one compare decides the table, the walk and the header run.
-        if let (Some(hot), Some(word)) = (self.hot, bytes.first_chunk::<8>()) {
-            if u64::from_ne_bytes(*word) == hot.word {
-                if let Some(table) = self.tables.get_mut(hot.table) {
-                    let rows = table.root.rows;
-                    let done = if table.flat_u16 {
-                        table.root.decode_flat_u16::<O>(bytes, 8, hot.block_length)
-                    } else {
-                        table.root.decode_flat::<O>(bytes, 8, hot.block_length)
-                    };
-                    if let Some((end, entries)) = done {
-                        self.row_done(hot.table, offset, timestamp, entries);
-                        return Ok(end);
-                    }
-                    table.root.truncate(rows);
-                }
-            }
+        match self.repeat::<O>(bytes, offset, timestamp) {
+            Some(end) => Ok(end),
+            None => self.append_new::<O>(bytes, offset, timestamp),
         }
+    }
+
+    /// The usual message: the same header bytes as the last one, which took the flat walk.
+    /// One compare decides the table, the walk and the header run. `None` (no row left
+    /// behind) for anything else, which [`Self::append_new`] decodes from scratch. A function
+    /// of its own, out of line (and `append` inline in its caller), so that the registers of
+    /// this path are allocated for it alone: inlined into one function with the others, its
+    /// group loop kept its offsets on the stack (~50 instructions a message more).
+    #[inline(never)]
+    fn repeat<O: Order>(
+        &mut self,
+        bytes: &[u8],
+        offset: u64,
+        timestamp: Option<i64>,
+    ) -> Option<usize> {
+        let hot = self.hot?;
+        if u64::from_ne_bytes(*bytes.first_chunk::<8>()?) != hot.word {
+            return None;
+        }
+        let with_ts = self.options.timestamp;
+        let table = self.tables.get_mut(hot.table)?;
+        let rows = table.root.rows;
+        // Before the walk, so that neither is held through it.
+        table.header.push(offset, timestamp, with_ts);
+        let done = if table.flat_u16 {
+            table.root.decode_flat_u16::<O>(bytes, 8, hot.block_length)
+        } else {
+            table.root.decode_flat::<O>(bytes, 8, hot.block_length)
+        };
+        if let Some(end) = done {
+            // Every entry of the flat walk is at least a byte after the header: the
+            // message's length bounds its weight.
+            if table.counted(end) {
+                self.row_checks(hot.table);
+            }
+            return Some(end);
+        }
+        table.root.truncate(rows);
+        table.header.truncate(rows);
+        None
+    }
+
+    /// A message that [`Self::repeat`] did not take: its header decides its table and walk.
+    #[inline(never)]
+    fn append_new<O: Order>(
+        &mut self,
+        bytes: &[u8],
+        offset: u64,
+        timestamp: Option<i64>,
+    ) -> Result<usize, DecodeError> {
         self.hot = None;
         let h = &self.layout.header;
         let head = take(bytes, 0, h.size as u64, "messageHeader")?;
@@ -451,17 +520,18 @@ impl SbeColumns {
         // fixed-size entries): the same rows, fewer checks. Anything else takes the walk that
         // checks and reports everything, from scratch.
         let mut flat = false;
+        // The plain walks' entries are each at least a byte after the header: the message's
+        // length bounds its weight.
         let plain = if table.plain && version >= table.newest {
-            let mut entries = 0;
             let done = if table.flat {
                 flat = true;
                 table.root.decode_flat::<O>(bytes, h.size, block_length)
             } else {
                 table
                     .root
-                    .decode_plain::<O>(bytes, h.size, block_length, version, &mut entries)
-                    .map(|end| (end, entries))
+                    .decode_plain::<O>(bytes, h.size, block_length, version)
             };
+            let done = done.map(|end| (end, end));
             match done {
                 Some(done) => Some(done),
                 None => {
@@ -472,7 +542,7 @@ impl SbeColumns {
         } else {
             None
         };
-        let (end, entries) = match plain {
+        let (end, weight) = match plain {
             Some(done) => done,
             None => {
                 flat = false;
@@ -504,34 +574,22 @@ impl SbeColumns {
                 });
             }
         }
-        self.row_done(ti, offset, timestamp, entries);
+        self.row_done(ti, offset, timestamp, weight);
         Ok(end)
     }
 
     /// The rest of a message's row once its blocks are staged: its `_offset` and
-    /// `_timestamp`, the table's entries, the batch-cut test and the gather every
-    /// [`GATHER_EVERY`] messages.
-    #[inline(always)]
-    fn row_done(&mut self, ti: usize, offset: u64, timestamp: Option<i64>, entries: u64) {
+    /// `_timestamp`, its weight ([`Table::counted`]), and the batch-cut test and gather when
+    /// they are due.
+    fn row_done(&mut self, ti: usize, offset: u64, timestamp: Option<i64>, weight: usize) {
+        let with_ts = self.options.timestamp;
         let Some(table) = self.tables.get_mut(ti) else {
             return;
         };
-        let hc = &mut table.header;
-        hc.offset.push(offset);
-        if self.options.timestamp {
-            hc.timestamp.push(timestamp.unwrap_or(0));
-            hc.timestamp_valid.push(timestamp.is_some());
+        table.header.push(offset, timestamp, with_ts);
+        if table.counted(weight) {
+            self.row_checks(ti);
         }
-        let entries = usize::try_from(entries).unwrap_or(usize::MAX);
-        table.entries = table.entries.saturating_add(entries);
-        // The usual message: too soon for any test of `row_checks` to turn true.
-        let weight = entries.saturating_add(1);
-        if table.countdown > 1 && weight < table.weight_room {
-            table.countdown -= 1;
-            table.weight_room -= weight;
-            return;
-        }
-        self.row_checks(ti);
     }
 
     /// The batch-cut test and the gather every [`GATHER_EVERY`] messages, then how soon they
@@ -542,7 +600,7 @@ impl SbeColumns {
             return;
         };
         let (rows, limit) = (table.root.rows, self.options.batch_rows);
-        let weight = rows.saturating_add(table.entries);
+        let weight = rows.saturating_add(table.root.entries());
         let heavy = limit.saturating_mul(16);
         if (weight >= heavy
             || rows >= limit
@@ -631,7 +689,7 @@ fn checked_walk<O: Order>(
     block_length: u64,
     version: u32,
     limits: Limits,
-) -> Result<(usize, u64), DecodeError> {
+) -> Result<(usize, usize), DecodeError> {
     let rows = table.root.rows;
     let mut cx = Cx {
         buf: bytes,
@@ -640,7 +698,10 @@ fn checked_walk<O: Order>(
         entries: 0,
     };
     match table.root.decode::<O>(&mut cx, start, block_length) {
-        Ok(end) => Ok((end, cx.entries)),
+        Ok(end) => Ok((
+            end,
+            usize::try_from(cx.entries.saturating_add(1)).unwrap_or(usize::MAX),
+        )),
         Err(e) => {
             table.root.truncate(rows);
             Err(within(e, &table.name))
@@ -677,7 +738,6 @@ fn finish_table(
         cols.push(Arc::new(ts));
     }
     cols.extend(t.root.finish(cut)?);
-    t.entries = 0;
     t.countdown = 0;
     t.weight_room = 0;
     RecordBatch::try_new(t.schema.clone(), cols)

@@ -67,7 +67,6 @@ impl BlockCols {
         start: usize,
         block_length: u64,
         version: u32,
-        entries: &mut u64,
     ) -> Option<usize> {
         let bl = usize::try_from(block_length).ok()?;
         if bl < self.need {
@@ -83,7 +82,7 @@ impl BlockCols {
         self.rows += 1;
         let mut pos = end;
         for g in &mut self.groups {
-            pos = g.decode_plain::<O>(buf, pos, version, entries)?;
+            pos = g.decode_plain::<O>(buf, pos, version)?;
         }
         for v in &mut self.vars {
             pos = v.decode::<O>(buf, version, pos).ok()?;
@@ -93,17 +92,17 @@ impl BlockCols {
 
     /// [`Self::decode_plain`] for the flattest shape, the usual market-data message: a root
     /// block and groups of fixed-size entries, no var data, no version-gated field anywhere
-    /// (checked by the caller, `Table::flat`). Returns the end and the entries staged. The
-    /// same rows, with what only the other shapes need left out: no acting versions kept,
-    /// no var data, the entries counted in a register, and the entries' extent multiplied
-    /// without an overflow test once both factors are known to fit in 32 bits.
+    /// (checked by the caller, `Table::flat`). Returns the end. The same rows, with what
+    /// only the other shapes need left out: no acting versions kept, no var data, and the
+    /// entries' extent multiplied without an overflow test once both factors are known to
+    /// fit in 32 bits.
     #[inline]
     pub(super) fn decode_flat<O: Order>(
         &mut self,
         buf: &[u8],
         start: usize,
         block_length: u64,
-    ) -> Option<(usize, u64)> {
+    ) -> Option<usize> {
         let len = buf.len();
         let bl = usize::try_from(block_length).ok()?;
         let mut pos = start.checked_add(bl)?;
@@ -112,7 +111,6 @@ impl BlockCols {
         }
         self.staged.copy_from(buf, start, self.stride)?;
         self.rows += 1;
-        let mut entries = 0u64;
         for g in &mut self.groups {
             let (gbl, count) = g.dims.read_in::<O>(buf.get(pos..)?)?;
             let body = &mut g.body;
@@ -135,11 +133,10 @@ impl BlockCols {
                 }
             }
             body.rows += count;
-            entries += count as u64;
             g.offsets.push(i32::try_from(body.rows).ok()?);
             pos = end;
         }
-        Some((pos, entries))
+        Some(pos)
     }
 
     /// [`Self::decode_flat`] where every group's dimension holds its block length and count
@@ -152,43 +149,20 @@ impl BlockCols {
         buf: &[u8],
         start: usize,
         block_length: u64,
-    ) -> Option<(usize, u64)> {
+    ) -> Option<usize> {
         let bl = usize::try_from(block_length).ok()?;
         if bl < self.need {
             return None;
         }
         let block = buf.get(start..)?.get(..bl)?;
-        self.staged.copy_from(block, 0, self.stride)?;
+        self.staged.push(block.get(..self.stride)?)?;
         self.rows += 1;
         // `pos` <= `buf.len()` from here on.
         let mut pos = start + bl;
-        let mut entries = 0u64;
         for g in &mut self.groups {
-            let at = g.pair_at?;
-            let (gbl, count) = wire::read_u16_pair::<O>(buf.get(pos..)?, at)?;
-            let (gbl, count) = (usize::from(gbl), usize::from(count));
-            let body = &mut g.body;
-            // A block length of 0 (entries charged to the budget) never passes: `need` > 0.
-            if gbl < body.need {
-                return None;
-            }
-            // Below 2^32 each, added to an offset within `buf`: no overflow.
-            let first = pos + g.dimension.size;
-            let end = first + gbl * count;
-            let run = buf.get(first..end)?;
-            if gbl == body.stride {
-                body.staged.copy_from(run, 0, run.len())?;
-            } else {
-                for k in 0..count {
-                    body.staged.copy_from(run, k * gbl, body.stride)?;
-                }
-            }
-            body.rows += count;
-            entries += count as u64;
-            g.offsets.push(i32::try_from(body.rows).ok()?);
-            pos = end;
+            pos = g.stage_flat_u16::<O>(buf, pos)?;
         }
-        Some((pos, entries))
+        Some(pos)
     }
 
     /// Appends one row: the block's first `stride` bytes (one copy), and its acting version
@@ -257,6 +231,35 @@ impl BlockCols {
 }
 
 impl GroupCols {
+    /// One group of [`BlockCols::decode_flat_u16`] at `pos` (within `buf`); returns the
+    /// offset past it.
+    #[inline(always)]
+    fn stage_flat_u16<O: Order>(&mut self, buf: &[u8], pos: usize) -> Option<usize> {
+        // `pos` is within `buf` and `pair_at` inside the dimension: no overflow.
+        let (gbl, count) = wire::read_u16_pair::<O>(buf, pos + self.pair_at?)?;
+        let (gbl, count) = (usize::from(gbl), usize::from(count));
+        let body = &mut self.body;
+        // Below 2^32, added to an offset within `buf`: no overflow.
+        let n = gbl * count;
+        let first = pos + self.dimension.size;
+        let run = buf.get(first..)?.get(..n)?;
+        if gbl == body.run_block {
+            body.staged.push(run)?;
+        } else if gbl < body.need {
+            // A block length of 0 (entries charged to the budget) never passes: `need` > 0.
+            return None;
+        } else {
+            for k in 0..count {
+                body.staged.copy_from(run, k * gbl, body.stride)?;
+            }
+        }
+        body.rows += count;
+        self.offsets.push(i32::try_from(body.rows).ok()?);
+        Some(first + n)
+    }
+}
+
+impl GroupCols {
     pub(super) fn decode<O: Order>(
         &mut self,
         cx: &mut Cx,
@@ -303,13 +306,7 @@ impl GroupCols {
     /// `count` entries of at least the fields' extent, staged in one copy when each entry is
     /// exactly a row.
     #[inline(always)]
-    fn decode_plain<O: Order>(
-        &mut self,
-        buf: &[u8],
-        pos: usize,
-        version: u32,
-        entries: &mut u64,
-    ) -> Option<usize> {
+    fn decode_plain<O: Order>(&mut self, buf: &[u8], pos: usize, version: u32) -> Option<usize> {
         // The pair's bytes are checked by the read, the rest of the dimension by the test of
         // the end below (`first` <= `end`).
         let (bl, count) = self.dims.read_in::<O>(buf.get(pos..)?)?;
@@ -332,7 +329,6 @@ impl GroupCols {
         }
         body.push_version(version);
         body.rows += count;
-        *entries += count as u64;
         self.offsets.push(i32::try_from(body.rows).ok()?);
         Some(end)
     }
