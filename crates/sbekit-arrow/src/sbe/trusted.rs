@@ -47,11 +47,11 @@ impl AsciiText {
 
     /// Appends the 8-byte values at `offset` of each of the first `rows` rows of `stride`
     /// bytes in `staged`, each cut at its first NUL, in one pass: each value is read as a
-    /// word, its first NUL found by the zero-byte test, and it is stored whole as one 8-byte
-    /// write into room reserved up front, the end moving by its length (so the next value
-    /// overwrites its tail). The ASCII test is one OR over every value, judged at the end.
-    /// False, appending nothing, when a value is not all ASCII, the rows do not hold the
-    /// values, or the column would pass `i32::MAX` bytes.
+    /// word, stored whole as one 8-byte write at the column's end (room reserved up front,
+    /// tested once), and the end moved by the value's length, found by word arithmetic
+    /// ([`ascii_len8`]), so the next value overwrites the tail. The ASCII test is one OR over
+    /// every value, judged at the end. False, appending nothing, when a value is not all
+    /// ASCII, the rows do not hold the values, or the column would pass `i32::MAX` bytes.
     pub(super) fn extend8(
         &mut self,
         staged: &[u8],
@@ -71,47 +71,63 @@ impl AsciiText {
             .is_some_and(|end| end <= staged.len());
         let start = self.data.len();
         let room = rows.saturating_mul(8);
-        // `stride` 0 (no row can hold a value) would also stop `chunks` below.
+        // `stride` 0: no row can hold a value of its own.
         if !in_rows || stride == 0 || start.saturating_add(room) > i32::MAX as usize {
             return false;
         }
         // 8 bytes of slack: the last value is stored whole too.
         self.data.reserve(room + 8);
         self.offsets.reserve(rows);
-        let (Some(data), Some(offsets)) = (
-            self.data.spare_capacity_mut().get_mut(..room + 8),
-            self.offsets.spare_capacity_mut().get_mut(..rows),
-        ) else {
-            return false;
-        };
-        // Rows shifted to start at the value: each value is the first 8 bytes of a chunk
-        // (every chunk holds them, checked above). Whole chunks when the rows are padded
-        // past the last (`Staging::pad`): a loop with no length test per row.
-        let shifted = staged.get(offset..).unwrap_or_default();
-        let word = |row: &[u8]| row.first_chunk::<8>().map_or(0, |v| u64::from_le_bytes(*v));
-        let whole = rows.checked_mul(stride).and_then(|n| shifted.get(..n));
-        let packed = match whole {
-            Some(w) => pack8(w.chunks_exact(stride).map(word), data, offsets, start),
-            None => pack8(shifted.chunks(stride).map(word), data, offsets, start),
-        };
-        // Every offset written (one per value, and `rows` values, as `in_rows` says), and all
-        // ASCII: else nothing is kept.
-        let Some((end, any, written)) = packed else {
-            return false;
-        };
-        if written != rows || any & NUL_HI != 0 {
+        let (olen, first) = (self.offsets.len(), staged.get(offset..).unwrap_or_default());
+        debug_assert!(self.data.capacity() >= start + room + 8);
+        debug_assert!(self.offsets.capacity() >= olen + rows && last * stride + 8 <= first.len());
+        let (src, data) = (first.as_ptr(), self.data.as_mut_ptr());
+        let offsets = self.offsets.spare_capacity_mut().as_mut_ptr();
+        let (mut end, mut any) = (start, 0u64);
+        // SAFETY (each use, value `i`): `i <= last`, so the 8 bytes at `i * stride` of `first`
+        // end at most at `last * stride + 8 <= first.len()` (tested above, without overflow),
+        // and `[u8; 8]` has alignment 1. Each value moves `end` by at most 8, so before value
+        // `i` it is at most `start + 8 * i`, and `end + 8 <= start + room + 8`, within the
+        // capacity reserved: the 8-byte write lies in the allocation. Slot `i` of the
+        // offsets' spare room exists (`rows` reserved); writing initialises it. `end` stays
+        // at most `start + room`, within i32 (tested above).
+        macro_rules! one {
+            ($i:expr) => {
+                // SAFETY: above; `$i < rows` at every use.
+                unsafe {
+                    let x = u64::from_le_bytes(src.add($i * stride).cast::<[u8; 8]>().read());
+                    any |= x;
+                    data.add(end).cast::<[u8; 8]>().write(x.to_le_bytes());
+                    end += ascii_len8(x);
+                    (*offsets.add($i)).write(end as i32);
+                }
+            };
+        }
+        // Four values a step: the loop's own instructions once per four.
+        let mut i = 0;
+        while i + 4 <= rows {
+            one!(i);
+            one!(i + 1);
+            one!(i + 2);
+            one!(i + 3);
+            i += 4;
+        }
+        while i < rows {
+            one!(i);
+            i += 1;
+        }
+        if any & NUL_HI != 0 {
             return false;
         }
-        debug_assert!(end <= room);
-        // SAFETY: the `end` bytes after `start` were written (each value's 8 bytes at its
-        // running end, the first `len` of which stay; `end` never passes `room`, within the
-        // room reserved), and all are ASCII (`any` holds every bit of every value); the
-        // `rows` offsets after the old ones were written (`written == rows`, tested above),
-        // each `start` plus the running end,
-        // so they never fall and the last is the new `data.len()`.
+        debug_assert!(end <= start + room);
+        // SAFETY: the bytes from `start` to `end` were written (each value's 8 bytes at the
+        // running end, of which its length stays, `end` within the capacity) and all are
+        // ASCII (`any` holds every bit of every value, and no high bit is set); the `rows`
+        // offsets after the old ones were written, each the running end, which never falls
+        // and whose last is `end`, the new `data.len()`.
         unsafe {
-            self.data.set_len(start + end);
-            self.offsets.set_len(self.offsets.len() + rows);
+            self.data.set_len(end);
+            self.offsets.set_len(olen + rows);
         }
         true
     }
@@ -188,71 +204,80 @@ pub(super) fn dictionary(
     Some(unsafe { DictionaryArray::new_unchecked(keys, values) })
 }
 
-/// Appends `value(row)` for each row of `rows` to `out`: written straight into room reserved
-/// up front (an indexed loop, no capacity test per value, no zeroing first), then counted in.
+/// Appends the `N`-byte value at the start of each of `rows` rows of `stride` bytes in `src`
+/// (which starts at the first row's value), turned into a `T` by `read`, to `out`: one bounds
+/// test for the whole run, then reads and writes with no test per value, eight rows a step
+/// (the compiler does not unroll a loop of raw reads by itself, and a byte column's loop is
+/// not unrolled at all). False, appending nothing, when `src` does not hold every value.
 #[inline(always)]
-pub(super) fn extend_from_chunks<T>(
+pub(super) fn gather_strided<const N: usize, T>(
     out: &mut Vec<T>,
-    rows: std::slice::ChunksExact<'_, u8>,
-    value: impl Fn(&[u8]) -> T,
-) {
-    let (len, n) = (out.len(), rows.len());
-    out.reserve(n);
-    let spare = out.spare_capacity_mut();
-    let written = spare.len().min(n);
-    for (d, row) in spare.iter_mut().zip(rows) {
-        d.write(value(row));
+    src: &[u8],
+    stride: usize,
+    rows: usize,
+    read: impl Fn([u8; N]) -> T,
+) -> bool {
+    let Some(last) = rows.checked_sub(1) else {
+        return true;
+    };
+    // The last row's value ends within `src`: so does every earlier one's.
+    let end = last.checked_mul(stride).and_then(|at| at.checked_add(N));
+    if end.is_none_or(|end| end > src.len()) {
+        return false;
     }
-    debug_assert!(written == n, "room for every row was reserved");
-    // SAFETY: the zip wrote the first min(spare.len(), n) = `written` elements of the spare
-    // capacity, in order, each with a value; those are now initialised and follow `len`.
-    unsafe { out.set_len(len + written) };
+    out.reserve(rows);
+    let len = out.len();
+    debug_assert!(out.capacity() - len >= rows && last * stride + N <= src.len());
+    let (from, to) = (src.as_ptr(), out.spare_capacity_mut().as_mut_ptr());
+    // SAFETY (each use): called with `i < rows`, so `i <= last` and `i * stride + N <= last *
+    // stride + N <= src.len()` (tested above, without overflow): the `N` bytes at `i *
+    // stride` lie within `src` (`[u8; N]` has alignment 1); room for `rows` values past
+    // `len` was reserved and `to` is its start, so slot `i` is within it, and writing
+    // initialises it.
+    macro_rules! one {
+        ($i:expr) => {
+            // SAFETY: above; `$i < rows` at every use.
+            unsafe { (*to.add($i)).write(read(from.add($i * stride).cast::<[u8; N]>().read())) }
+        };
+    }
+    // The distances of rows 1 to 7 from the first of eight, each in a register (opaque to
+    // the compiler, which would otherwise chain the addresses with an add per row): eight
+    // loads from one pointer, then the pointers move on.
+    let at: [usize; 7] = std::hint::black_box(std::array::from_fn(|k| (k + 1) * stride));
+    let (mut row, mut slot) = (from, to);
+    for _ in 0..rows / 8 {
+        // SAFETY: eight of the `rows` rows, from row `i`, the rows done so far (`row` is
+        // `from + i * stride`, `row + at[k - 1]` is `from + (i + k) * stride`, `slot` is
+        // `to + i`, and `i + 7 < rows`): each read and write is one of `one!`'s, at row
+        // `i + k`. `slot` moves within the room reserved, `row` by wrapping (never read past).
+        unsafe {
+            (*slot).write(read(row.cast::<[u8; N]>().read()));
+            for (k, &d) in at.iter().enumerate() {
+                (*slot.add(k + 1)).write(read(row.add(d).cast::<[u8; N]>().read()));
+            }
+            row = row.wrapping_add(8 * stride);
+            slot = slot.add(8);
+        }
+    }
+    let mut i = rows / 8 * 8;
+    while i < rows {
+        one!(i);
+        i += 1;
+    }
+    // SAFETY: the `rows` slots after `len` were each written above, in room reserved for them.
+    unsafe { out.set_len(len + rows) };
+    true
 }
 
-/// The loop of [`AsciiText::extend8`]: each value of `values` stored whole at the running
-/// end of `data` (which must have room for 8 bytes past the last value's end: 8 per value
-/// and 8 more), the end moved by the value's length up to its first NUL, `start` plus that
-/// end written to the value's entry of `offsets` (as many as the values). Returns the end,
-/// the OR of every value (its high bits say whether all were ASCII) and how many values (and
-/// offsets) were written, at most `offsets.len()`; `None`, writing
-/// nothing, when `data` is shorter than 8 bytes per offset.
+/// The length of an 8-byte ASCII value read little-endian as `x`, up to its first NUL (8 when
+/// it has none). Adding 0x7F to an ASCII byte sets its high bit unless the byte is 0, and
+/// never carries into the next byte; so the lowest high bit still clear is the first NUL.
+/// For bytes that are not ASCII the result is still at most 8 (and the caller discards it).
 #[inline(always)]
-fn pack8(
-    values: impl Iterator<Item = u64>,
-    data: &mut [std::mem::MaybeUninit<u8>],
-    offsets: &mut [std::mem::MaybeUninit<i32>],
-    start: usize,
-) -> Option<(usize, u64, usize)> {
-    // Room for 8 bytes per value taken (at most one per offset), tested once: each value's
-    // store then needs no test of its own.
-    if offsets.len().checked_mul(8).is_none_or(|n| n > data.len()) {
-        return None;
-    }
-    let mut end = 0usize;
-    let mut any = 0u64;
-    let mut written = 0usize;
-    for (i, (x, o)) in values.zip(offsets.iter_mut()).enumerate() {
-        any |= x;
-        // The lowest byte flagged by the zero-byte test is the first NUL; none: 64 / 8.
-        let zero = x.wrapping_sub(NUL_LO) & !x & NUL_HI;
-        let len = (zero.trailing_zeros() / 8) as usize;
-        debug_assert!(end <= 8 * i && end + 8 <= data.len());
-        // SAFETY: each value moves `end` by at most 8, so before value `i` it is at most
-        // `8 * i`, and `i < offsets.len()` (the zip); thus `end + 8 <= 8 * offsets.len() <=
-        // data.len()` (tested above) and the 8 bytes at `end` lie within `data`. `[u8; 8]`
-        // has alignment 1, and writing initialises the `MaybeUninit` bytes.
-        unsafe {
-            data.as_mut_ptr()
-                .add(end)
-                .cast::<[u8; 8]>()
-                .write(x.to_le_bytes());
-        }
-        end += len;
-        // At most `start` + 8 per value, which the caller keeps within i32.
-        o.write((start + end) as i32);
-        written = i + 1;
-    }
-    Some((end, any, written))
+pub(super) fn ascii_len8(x: u64) -> usize {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let zero = !x.wrapping_add(LOW7) & NUL_HI;
+    (zero.trailing_zeros() / 8) as usize
 }
 
 #[cfg(test)]
@@ -261,32 +286,139 @@ mod tests {
     use arrow_array::Array;
 
     #[test]
-    fn pack8_writes_only_with_room_for_every_value() {
-        use std::mem::MaybeUninit;
-        let words = [
-            u64::from_le_bytes(*b"AB\0\0\0\0\0\0"),
-            u64::from_le_bytes(*b"CDEFGHIJ"),
-        ];
-        let mut offsets = [MaybeUninit::<i32>::uninit(); 2];
-        // 15 bytes: less than 8 per offset, refused before anything is written.
-        let mut short = [MaybeUninit::<u8>::uninit(); 15];
-        assert!(pack8(words.into_iter(), &mut short, &mut offsets, 0).is_none());
-        let mut data = [MaybeUninit::<u8>::uninit(); 16];
-        let (end, _, written) = pack8(words.into_iter(), &mut data, &mut offsets, 5).expect("room");
-        assert_eq!((end, written), (10, 2));
-        // Fewer values than offsets: only those are written, and said.
-        let mut three = [MaybeUninit::<i32>::uninit(); 3];
-        let mut room = [MaybeUninit::<u8>::uninit(); 24];
-        let got = pack8(words.into_iter(), &mut room, &mut three, 0).map(|p| p.2);
-        assert_eq!(got, Some(2));
-        // SAFETY: `pack8` wrote the first `end` bytes.
-        let bytes: Vec<u8> = data[..end]
-            .iter()
-            .map(|b| unsafe { b.assume_init() })
-            .collect();
-        // SAFETY: `pack8` wrote both offsets.
-        let offs = offsets.map(|o| unsafe { o.assume_init() });
-        assert_eq!((&bytes[..], offs), (&b"ABCDEFGHIJ"[..], [7, 15]));
+    fn ascii_len8_finds_the_first_nul() {
+        // Every ASCII byte value at every position, a NUL at every position after it.
+        for c in 1..=0x7Fu8 {
+            for at in 0..8 {
+                let mut v = [b'A'; 8];
+                v[at] = c;
+                assert_eq!(ascii_len8(u64::from_le_bytes(v)), 8, "{c:#x} at {at}");
+                for nul in 0..8 {
+                    let mut w = v;
+                    w[nul] = 0;
+                    // The first NUL counts, whatever follows it (a NUL too, or not).
+                    let want = nul_in_word(u64::from_le_bytes(w)).unwrap_or(8);
+                    assert_eq!(want, nul.min(if c == 0 { at } else { 8 }));
+                    assert_eq!(ascii_len8(u64::from_le_bytes(w)), want, "{c:#x} {at} {nul}");
+                }
+            }
+        }
+        assert_eq!(ascii_len8(0), 0);
+        // Bytes above 0x7F: no meaning, but never more than 8.
+        for x in [u64::MAX, 0x80, 0xFF00_FF00_FF00_FF00, 0x0080_8080_8080_80FF] {
+            assert!(ascii_len8(x) <= 8);
+        }
+    }
+
+    #[test]
+    fn extend8_cuts_at_every_nul_position_and_every_stride() {
+        // Strides that are and are not multiples of 8, offsets within the row, and values
+        // with their first NUL at each position (or none), against `push`.
+        for stride in [8, 9, 11, 16, 29, 30] {
+            for offset in 0..=(stride - 8).min(3) {
+                let rows = 19;
+                let mut staged = vec![b'-'; rows * stride];
+                for r in 0..rows {
+                    let v = &mut staged[r * stride + offset..r * stride + offset + 8];
+                    v.copy_from_slice(b"ABCDEFGH");
+                    if r % 9 < 8 {
+                        v[r % 9] = 0;
+                    }
+                }
+                let mut words = AsciiText::new(Vec::new(), Vec::new());
+                let mut one_by_one = AsciiText::new(Vec::new(), Vec::new());
+                assert!(words.extend8(&staged, stride, offset, rows));
+                for r in 0..rows {
+                    let at = r * stride + offset;
+                    assert!(one_by_one.push(&staged[at..at + 8]));
+                }
+                assert!(words.invariant());
+                assert_eq!(
+                    (&words.data, &words.offsets),
+                    (&one_by_one.data, &one_by_one.offsets)
+                );
+                // A byte above 0x7F in any one value: nothing appended.
+                for r in [0, rows / 2, rows - 1] {
+                    let mut bad = staged.clone();
+                    bad[r * stride + offset + 7] = 0xC3;
+                    let (data, offsets) = (words.data.clone(), words.offsets.clone());
+                    assert!(!words.extend8(&bad, stride, offset, rows));
+                    assert_eq!((&words.data, &words.offsets), (&data, &offsets));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strided_gathers_agree_with_reads_one_by_one() {
+        // Every width, both byte orders, strides that are not multiples of the width, row
+        // counts around the eight-row step, and sources that end exactly at the last value.
+        let src: Vec<u8> = (0..2000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        for stride in [1, 2, 3, 4, 5, 8, 9, 13, 29, 30, 64] {
+            for rows in [0, 1, 7, 8, 9, 16, 17, 30] {
+                fn check<const N: usize, T: PartialEq + std::fmt::Debug>(
+                    src: &[u8],
+                    stride: usize,
+                    rows: usize,
+                    read: impl Fn([u8; N]) -> T + Copy,
+                ) {
+                    if N > stride {
+                        return;
+                    }
+                    let want: Vec<T> = (0..rows)
+                        .map(|r| read(src[r * stride..r * stride + N].try_into().unwrap()))
+                        .collect();
+                    let exact = rows.saturating_sub(1) * stride + N;
+                    let mut got = Vec::new();
+                    assert!(gather_strided(
+                        &mut got,
+                        &src[..exact.min(src.len())],
+                        stride,
+                        rows,
+                        read
+                    ));
+                    assert_eq!(got, want, "N {N} stride {stride} rows {rows}");
+                    // One byte short of the last value: refused, nothing appended.
+                    if rows > 0 {
+                        let mut short = Vec::new();
+                        assert!(!gather_strided(
+                            &mut short,
+                            &src[..exact - 1],
+                            stride,
+                            rows,
+                            read
+                        ));
+                        assert!(short.is_empty());
+                    }
+                }
+                check::<1, u8>(&src, stride, rows, |a| a[0]);
+                check::<2, u16>(&src, stride, rows, u16::from_le_bytes);
+                check::<2, u16>(&src, stride, rows, u16::from_be_bytes);
+                check::<4, u32>(&src, stride, rows, u32::from_le_bytes);
+                check::<4, u32>(&src, stride, rows, u32::from_be_bytes);
+                check::<8, u64>(&src, stride, rows, u64::from_le_bytes);
+                check::<8, u64>(&src, stride, rows, u64::from_be_bytes);
+            }
+        }
+        // Appends after what the column holds; a row count whose extent overflows is refused.
+        let mut out = vec![9u16];
+        assert!(gather_strided(&mut out, &src, 3, 2, u16::from_le_bytes));
+        assert_eq!(
+            out,
+            [
+                9,
+                u16::from_le_bytes([src[0], src[1]]),
+                u16::from_le_bytes([src[3], src[4]])
+            ]
+        );
+        assert!(!gather_strided(
+            &mut out,
+            &src,
+            usize::MAX,
+            3,
+            u16::from_le_bytes
+        ));
+        assert_eq!(out.len(), 3);
     }
 
     #[test]
@@ -354,20 +486,6 @@ mod tests {
                 assert_eq!((words.data.len(), words.offsets), (0, vec![0]));
             }
         }
-    }
-
-    #[test]
-    fn rows_extend_a_column() {
-        let staged: Vec<u8> = (0..40u8).collect();
-        let mut out = vec![7u16];
-        extend_from_chunks(&mut out, staged[1..].chunks_exact(6), |r| {
-            u16::from_le_bytes([r[0], r[1]])
-        });
-        // Rows of 6 bytes from byte 1: 6 whole rows, the rest dropped.
-        assert_eq!(out, [7, 0x0201, 0x0807, 0x0e0d, 0x1413, 0x1a19, 0x201f]);
-        let mut empty: Vec<u64> = Vec::new();
-        extend_from_chunks(&mut empty, staged[..3].chunks_exact(4), |_| 1);
-        assert!(empty.is_empty());
     }
 
     #[test]
