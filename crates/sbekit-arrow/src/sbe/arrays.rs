@@ -56,7 +56,8 @@ impl BlockCols {
         }
         for g in &mut self.groups {
             let offsets = std::mem::replace(&mut g.offsets, first_offset(rows, cut.pool));
-            let offsets = cut.pool.buffer(offsets);
+            let offsets = rising_offsets(offsets, cut.pool)
+                .ok_or_else(|| Error::Arrow(format!("group {}: falling offsets", g.name)))?;
             let child_fields = Fields::from(g.body.fields());
             let child_rows = g.body.rows;
             let children = g.body.finish(cut)?;
@@ -64,13 +65,8 @@ impl BlockCols {
                 StructArray::try_new_with_length(child_fields.clone(), children, None, child_rows)
                     .map_err(|e| Error::Arrow(format!("group {}: {e}", g.name)))?;
             let item = Arc::new(Field::new("item", DataType::Struct(child_fields), true));
-            let list = ListArray::try_new(
-                item,
-                OffsetBuffer::new(ScalarBuffer::from(offsets)),
-                Arc::new(entries),
-                None,
-            )
-            .map_err(|e| Error::Arrow(format!("group {}: {e}", g.name)))?;
+            let list = ListArray::try_new(item, offsets, Arc::new(entries), None)
+                .map_err(|e| Error::Arrow(format!("group {}: {e}", g.name)))?;
             out.push(Arc::new(list));
         }
         for v in &mut self.vars {
@@ -124,7 +120,7 @@ impl BlockCols {
     }
 
     /// Appends every leaf's values in the staged rows to its column (`gathered`) and empties
-    /// the staging, a tile of [`TILE`] rows at a time: each tile is read from memory once and
+    /// the staging, a tile of [`TILE_BYTES`] at a time: each tile is read from memory once and
     /// stays in L1 while every column takes its values from it. Called every few hundred
     /// messages, so that the staging stays small. Char arrays are gathered as ASCII text, cut
     /// and packed straight from the rows; from the first tile that is not all ASCII on, the
@@ -144,8 +140,10 @@ impl BlockCols {
         let staged = self.staged.padded();
         let mut first = 0;
         let pending = rows - self.done;
+        // Whole rows, at least one, however wide.
+        let tile = (TILE_BYTES / stride.max(1)).max(1);
         while first < pending {
-            let n = TILE.min(pending - first);
+            let n = tile.min(pending - first);
             let tile = staged.get(first * stride..).unwrap_or_default();
             for (leaf, g) in self.leaves.iter().zip(self.gathered.iter_mut()) {
                 let text = match g {
@@ -202,8 +200,10 @@ impl BlockCols {
     }
 }
 
-/// Rows per tile of [`BlockCols::gather_tiled`]: a few KB of staging, well within L1.
-const TILE: usize = 256;
+/// Bytes of staged rows per tile of [`BlockCols::gather_pending`]: well within L1, and as
+/// many rows as fit, so that each column's call (its set-up, ~100 instructions) is spread
+/// over as many values as it can be.
+const TILE_BYTES: usize = 16 * 1024;
 
 /// A leaf's column gathered out of the staged rows.
 #[derive(Debug)]
@@ -338,7 +338,8 @@ pub(super) fn var_array(
     data: Vec<u8>,
     cut: &mut Cut,
 ) -> Result<ArrayRef, Error> {
-    let offs = OffsetBuffer::new(ScalarBuffer::from(cut.pool.buffer(offsets)));
+    let offs = rising_offsets(offsets, cut.pool)
+        .ok_or_else(|| Error::Arrow("var data: falling offsets".into()))?;
     if !is_text {
         return Ok(Arc::new(BinaryArray::new(
             offs,

@@ -193,15 +193,53 @@ pub(super) fn dictionary(
     keys: PrimitiveArray<Int32Type>,
     values: ArrayRef,
 ) -> Option<DictionaryArray<Int32Type>> {
-    let n = values.len();
-    // One branch-free pass: every key, null or not, as an unsigned index below `n`.
-    let max = keys.values().iter().fold(0u32, |m, &k| m.max(k as u32));
-    if !keys.is_empty() && (max as usize) >= n {
+    // One branch-free pass over every key, null or not: with `top` the largest valid key, a
+    // key `k` in `0..=top` leaves both `k` and `top - k` non-negative, and any other sets
+    // the sign bit of one of them (`top - k` cannot overflow for `k >= 0`; a negative `k`
+    // is caught by its own sign). An OR of both over all keys, which the compiler vectorises.
+    let Some(top) = values
+        .len()
+        .checked_sub(1)
+        .map(|t| t.min(i32::MAX as usize) as i32)
+    else {
+        return keys.is_empty().then(|| {
+            // SAFETY: no keys, so none out of range; the keys' type is Int32.
+            unsafe { DictionaryArray::new_unchecked(keys, values) }
+        });
+    };
+    let signs = keys
+        .values()
+        .iter()
+        .fold(0i32, |acc, &k| acc | k | top.wrapping_sub(k));
+    if signs < 0 {
         return None;
     }
-    // SAFETY: every key (a negative one reads as a u32 above `i32::MAX`) was just checked
-    // to be below `values.len()`; the keys' type is Int32, as the data type says.
+    // SAFETY: every key was just checked to be in `0..=top`, below `values.len()`; the keys'
+    // type is Int32, as the data type says.
     Some(unsafe { DictionaryArray::new_unchecked(keys, values) })
+}
+
+/// An offset buffer over `offsets` (list entries, string or var-data bytes: running counts),
+/// without `OffsetBuffer::new`'s test of each pair, which is a branch per offset; `None`
+/// when they are empty, start below 0 or fall somewhere. The same facts, tested in one
+/// branch-free pass that the compiler vectorises.
+pub(super) fn rising_offsets(offsets: Vec<i32>, pool: &mut Pool) -> Option<OffsetBuffer<i32>> {
+    let (&first, rest) = offsets.split_first()?;
+    // Every offset and every difference to the one before, ORed: the sign is set when some
+    // offset is negative or falls. (Where both offsets are non-negative the difference is
+    // exact; where one is not, its own sign is in the OR.)
+    let falls = offsets
+        .iter()
+        .zip(rest)
+        .fold(first, |acc, (&a, &b)| acc | b | b.wrapping_sub(a));
+    if falls < 0 {
+        return None;
+    }
+    let offsets = ScalarBuffer::<i32>::from(pool.buffer(offsets));
+    // SAFETY: the offsets are not empty, the first is at least 0 and none falls (tested
+    // above: every offset is non-negative, so each difference is exact, and none is
+    // negative); these are all that `OffsetBuffer::new` asserts.
+    Some(unsafe { OffsetBuffer::new_unchecked(offsets) })
 }
 
 /// Appends the `N`-byte value at the start of each of `rows` rows of `stride` bytes in `src`
@@ -513,6 +551,35 @@ mod tests {
     }
 
     #[test]
+    fn offsets_are_taken_only_when_they_rise_from_zero_or_more() {
+        let mut pool = Pool::default();
+        for good in [vec![0], vec![0, 0, 3, 3, 9], vec![5, 6], vec![0, i32::MAX]] {
+            let b = rising_offsets(good.clone(), &mut pool).expect("rising");
+            assert_eq!(&b[..], &good[..]);
+        }
+        let mut long: Vec<i32> = (0..100).collect();
+        assert!(rising_offsets(long.clone(), &mut pool).is_some());
+        // A fall, or a negative offset, anywhere (first, middle, last).
+        for at in [0, 1, 50, 99] {
+            for v in [-1, i32::MIN] {
+                long[at] = v;
+                assert!(
+                    rising_offsets(long.clone(), &mut pool).is_none(),
+                    "{at} {v}"
+                );
+            }
+            long[at] = at as i32;
+        }
+        long[60] = 58;
+        assert!(rising_offsets(long.clone(), &mut pool).is_none());
+        long[60] = 60;
+        long[99] = 97;
+        assert!(rising_offsets(long.clone(), &mut pool).is_none());
+        assert!(rising_offsets(vec![i32::MAX, 0], &mut pool).is_none());
+        assert!(rising_offsets(Vec::new(), &mut pool).is_none());
+    }
+
+    #[test]
     fn dictionary_keys_are_checked() {
         let values: ArrayRef = Arc::new(StringArray::from(vec!["A", "B"]));
         let ok = PrimitiveArray::<Int32Type>::from(vec![0, 1, 1, 0]);
@@ -521,6 +588,16 @@ mod tests {
         for bad in [vec![0, 2], vec![-1, 0]] {
             assert!(dictionary(PrimitiveArray::from(bad), values.clone()).is_none());
         }
+        // Every key at and around the bounds, alone and among good keys.
+        for bad in [2, 3, i32::MAX, -1, -2, i32::MIN, i32::MIN + 1] {
+            for at in [0, 5, 16] {
+                let mut keys = vec![1; 17];
+                keys[at] = bad;
+                assert!(dictionary(PrimitiveArray::from(keys), values.clone()).is_none());
+            }
+        }
+        let edge = PrimitiveArray::<Int32Type>::from(vec![1; 33]);
+        assert!(dictionary(edge, values.clone()).is_some());
         let empty: ArrayRef = Arc::new(StringArray::from(Vec::<&str>::new()));
         assert!(dictionary(PrimitiveArray::from(Vec::<i32>::new()), empty.clone()).is_some());
         assert!(dictionary(PrimitiveArray::from(vec![0]), empty).is_none());
