@@ -104,8 +104,11 @@ impl BlockCols {
             .leaves
             .iter()
             .zip(&self.chars)
-            .map(|(leaf, &is_chars)| {
-                if is_chars && leaf.width > 0 && stride > 0 {
+            .zip(&self.key_tables)
+            .map(|((leaf, &is_chars), table)| {
+                if table.is_some() {
+                    Gathered::Keys(pool.vec(room))
+                } else if is_chars && leaf.width > 0 && stride > 0 {
                     // 8 bytes of slack: values are stored as whole words (`extend8`).
                     let bytes = room.saturating_mul(leaf.width);
                     Gathered::Ascii(AsciiText::new(
@@ -145,13 +148,23 @@ impl BlockCols {
         while first < pending {
             let n = tile.min(pending - first);
             let tile = staged.get(first * stride..).unwrap_or_default();
-            for (leaf, g) in self.leaves.iter().zip(self.gathered.iter_mut()) {
-                let text = match g {
-                    Gathered::Store(s) => {
+            let tables = self.key_tables.iter();
+            for ((leaf, g), table) in self.leaves.iter().zip(self.gathered.iter_mut()).zip(tables) {
+                let text = match (&mut *g, table) {
+                    (Gathered::Store(s), _) => {
                         s.extend_rows(leaf.offset, tile, stride, n, big);
                         continue;
                     }
-                    Gathered::Ascii(text) => text,
+                    (Gathered::Keys(keys), Some(table)) => {
+                        extend_keys(keys, table, tile, stride, leaf.offset, n);
+                        continue;
+                    }
+                    // Keys without their table (never: both come from `key_tables`).
+                    (Gathered::Keys(keys), None) => {
+                        keys.resize(keys.len() + n, 0);
+                        continue;
+                    }
+                    (Gathered::Ascii(text), _) => text,
                 };
                 let (at, before) = (leaf.offset, text.len());
                 // Common widths as constants: each value a copy of known size.
@@ -212,6 +225,69 @@ pub(super) enum Gathered {
     Store(Store),
     /// A char array's values, all ASCII so far, as text.
     Ascii(AsciiText),
+    /// A one-byte enum's values as dictionary keys, through its [`KeyTable`].
+    Keys(Vec<i32>),
+}
+
+/// The dictionary key of each raw value of a one-byte enum: its position among the enum's
+/// values (the first, if listed twice), -1 for the null value, and `-2 - raw` for a value
+/// the enum does not list, which is turned into an entry of its own when the batch is cut.
+pub(super) type KeyTable = [i32; 256];
+
+/// The [`KeyTable`] of an enum with these values (`bits`) and null value.
+pub(super) fn key_table(bits: &[u64], null: u64) -> Box<KeyTable> {
+    let mut table: Box<KeyTable> = Box::new(std::array::from_fn(|raw| -2 - raw as i32));
+    for (k, &b) in bits.iter().enumerate().rev() {
+        if let Some(t) = usize::try_from(b).ok().and_then(|b| table.get_mut(b)) {
+            *t = k as i32;
+        }
+    }
+    if let Some(t) = usize::try_from(null).ok().and_then(|b| table.get_mut(b)) {
+        *t = -1;
+    }
+    table
+}
+
+/// The key tables of the one-byte enums in `n` present at every version (`since` 0): those
+/// leaves are gathered as keys. Others (wider, or absent in some rows) stay raw values.
+pub(super) fn mark_keys(n: &Node, leaves: &[Leaf], tables: &mut [Option<Box<KeyTable>>]) {
+    match n {
+        Node::Struct { fields } => fields
+            .iter()
+            .for_each(|(_, f)| mark_keys(f, leaves, tables)),
+        Node::Leaf {
+            leaf,
+            kind: LeafKind::Enum { bits, null, .. },
+        } => {
+            let plain = leaves
+                .get(*leaf)
+                .is_some_and(|l| l.width == 1 && l.since == 0);
+            if let (true, Some(t)) = (plain, tables.get_mut(*leaf)) {
+                *t = Some(key_table(bits, *null));
+            }
+        }
+        Node::Leaf { .. } => {}
+    }
+}
+
+/// Appends the key of the byte at `offset` of each of `rows` rows of `stride` bytes in
+/// `staged` to `keys`: one table load per value, in place of a gather of the raw bytes and
+/// a second pass through the table when the batch is cut.
+fn extend_keys(
+    keys: &mut Vec<i32>,
+    table: &KeyTable,
+    staged: &[u8],
+    stride: usize,
+    offset: usize,
+    rows: usize,
+) {
+    let values = staged.get(offset..).unwrap_or_default();
+    if !gather_strided(keys, values, stride, rows, |[b]: [u8; 1]| {
+        table[usize::from(b)]
+    }) {
+        // Rows the staging does not hold (which cannot happen): the key of a zero byte.
+        keys.resize(keys.len() + rows, table[0]);
+    }
 }
 
 /// Marks the leaves of the char-array columns in `n`.
@@ -406,6 +482,8 @@ pub(super) fn node_array(
                     block.gate(leaf, Store::Fixed(fixed, leaf.width))
                 }
                 Some(Gathered::Store(store)) => block.gate(leaf, store),
+                // A one-byte enum present in every row: its keys, gathered already.
+                Some(Gathered::Keys(keys)) => return keys_array(kind, keys, cut),
                 None => return Err(Error::Arrow("column not gathered".into())),
             };
             leaf_array(kind, store, absent, rows, cut)
@@ -574,16 +652,7 @@ pub(super) fn leaf_array(
                 Store::W8(v) => keys.extend(v, absent.as_ref()),
                 Store::Fixed(..) => return Err(Error::Arrow("enum column of an array".into())),
             }
-            let (keys, nulls, dict) = keys.finish();
-            let keys_array = PrimitiveArray::<Int32Type>::new(pool.buffer(keys).into(), nulls);
-            let values: ArrayRef = Arc::new(StringArray::from(dict));
-            match dictionary(keys_array.clone(), values.clone()) {
-                Some(d) => Arc::new(d),
-                None => Arc::new(
-                    DictionaryArray::<Int32Type>::try_new(keys_array, values)
-                        .map_err(|e| Error::Arrow(e.to_string()))?,
-                ),
-            }
+            keys.into_array(pool)?
         }
         LeafKind::Set { choices } => {
             let mut arrays: Vec<ArrayRef> = Vec::with_capacity(choices.len());
@@ -610,6 +679,36 @@ pub(super) fn leaf_array(
             )
         }
     })
+}
+
+/// The dictionary array of a one-byte enum's keys gathered through its [`KeyTable`]: the
+/// keys of values the enum does not list become entries of their own, the null value's
+/// keys null.
+fn keys_array(kind: &LeafKind, keys: Vec<i32>, cut: &mut Cut) -> Result<ArrayRef, Error> {
+    let LeafKind::Enum {
+        bits,
+        names,
+        null,
+        signed_width,
+    } = kind
+    else {
+        return Err(Error::Arrow("keys of a column that is not an enum".into()));
+    };
+    // Usually every value is listed: the keys are the dictionary's as they are.
+    let keys = match listed_dictionary(keys, names, cut.pool) {
+        Ok(array) => return Ok(array),
+        Err(keys) => keys,
+    };
+    let mut keys = EnumKeys {
+        bits,
+        dict: names.clone(),
+        unknown: HashMap::new(),
+        null: *null,
+        signed_width: *signed_width,
+        keys,
+    };
+    keys.resolve(0);
+    keys.into_array(cut.pool)
 }
 
 pub(super) fn sign_extend(raw: u64, width: usize) -> i64 {
@@ -639,6 +738,13 @@ fn bit_column<T: Copy + Into<u64>>(values: &[T], bit: u32) -> BooleanBuffer {
     })
 }
 
+/// True when some key may be below -1 (a value the table does not list): never false when
+/// one is, and false for keys from -1 to `i32::MAX - 1`. One branch-free pass (the sign of
+/// each key plus one, ORed), which the compiler vectorises, where `any` stops at each key.
+fn any_below_null(keys: &[i32]) -> bool {
+    keys.iter().fold(0i32, |acc, &k| acc | k.wrapping_add(1)) < 0
+}
+
 /// Dictionary keys of an enum column: known values by their position, unknown ones as
 /// entries of their own (their number), the null value and absent rows as null.
 struct EnumKeys<'a> {
@@ -653,20 +759,9 @@ struct EnumKeys<'a> {
 impl EnumKeys<'_> {
     /// Appends the keys of `values`; null rows get the key -1 until [`Self::finish`].
     fn extend<T: Copy + Into<u64>>(&mut self, values: &[T], absent: Option<&NullBuffer>) {
-        // Values below 256 (every u8 enum, most others) by a table built once per column.
-        const UNKNOWN: i32 = -2;
-        let mut table = [UNKNOWN; 256];
-        for (k, &b) in self.bits.iter().enumerate().rev() {
-            if let Some(t) = usize::try_from(b).ok().and_then(|b| table.get_mut(b)) {
-                *t = k as i32;
-            }
-        }
-        if let Some(t) = usize::try_from(self.null)
-            .ok()
-            .and_then(|b| table.get_mut(b))
-        {
-            *t = -1;
-        }
+        // Values below 256 (every u8 enum, most others) by a table, those above as unknown
+        // (-2 less the value, which they are not) and fixed below.
+        let table = key_table(self.bits, self.null);
         let start = self.keys.len();
         // Every value through the table first (a trusted-length map, no call, no branch per
         // value), then the few it does not hold (one vectorised scan finds whether any).
@@ -674,12 +769,12 @@ impl EnumKeys<'_> {
             let raw: u64 = v.into();
             match table.get(raw as usize) {
                 Some(&k) if raw < 256 => k,
-                _ => UNKNOWN,
+                _ => -2,
             }
         }));
-        if self.keys[start..].contains(&UNKNOWN) {
+        if any_below_null(self.keys.get(start..).unwrap_or_default()) {
             for (i, &v) in values.iter().enumerate() {
-                if self.keys[start + i] == UNKNOWN {
+                if self.keys[start + i] < -1 {
                     self.keys[start + i] = self.slow_key(v.into());
                 }
             }
@@ -691,6 +786,34 @@ impl EnumKeys<'_> {
                 }
             }
         }
+    }
+
+    /// Turns the keys from `start` on that a [`KeyTable`] gave a value it does not list
+    /// (`-2 - raw`) into that value's own entry (one vectorised scan finds whether any).
+    fn resolve(&mut self, start: usize) {
+        if !any_below_null(self.keys.get(start..).unwrap_or_default()) {
+            return;
+        }
+        for i in start..self.keys.len() {
+            if let Some(&k) = self.keys.get(i).filter(|&&k| k < -1) {
+                let raw = (-2i64 - i64::from(k)) as u64;
+                self.keys[i] = self.unknown_key(raw);
+            }
+        }
+    }
+
+    /// The dictionary array of the keys.
+    fn into_array(self, pool: &mut Pool) -> Result<ArrayRef, Error> {
+        let (keys, nulls, dict) = self.finish();
+        let keys_array = PrimitiveArray::<Int32Type>::new(pool.buffer(keys).into(), nulls);
+        let values: ArrayRef = Arc::new(StringArray::from(dict));
+        Ok(match dictionary(keys_array.clone(), values.clone()) {
+            Some(d) => Arc::new(d),
+            None => Arc::new(
+                DictionaryArray::<Int32Type>::try_new(keys_array, values)
+                    .map_err(|e| Error::Arrow(e.to_string()))?,
+            ),
+        })
     }
 
     /// A value the table does not hold: the null value, a known value above 255, or unknown.

@@ -271,6 +271,9 @@ pub(super) struct BlockCols {
     pub(super) gathered: Vec<Gathered>,
     /// Which leaves are char arrays (tried as ASCII text).
     pub(super) chars: Vec<bool>,
+    /// The key table of each leaf that is a one-byte enum present at every version, built
+    /// once here: its values are gathered straight into dictionary keys.
+    pub(super) key_tables: Vec<Option<Box<KeyTable>>>,
     /// Rows of the last batch: the room each column asks for at the next batch's start.
     pub(super) last_rows: usize,
 }
@@ -287,13 +290,16 @@ impl BlockCols {
         let gated = leaves.iter().any(|l| l.since > 0);
         let need = stride.max(required.last().map_or(0, |&(_, len)| len));
         let mut chars = vec![false; leaves.len()];
+        let mut key_tables: Vec<Option<Box<KeyTable>>> = leaves.iter().map(|_| None).collect();
         for (_, n) in &nodes {
             mark_chars(n, &mut chars);
+            mark_keys(n, &leaves, &mut key_tables);
         }
         BlockCols {
             done: 0,
             gathered: Vec::new(),
             chars,
+            key_tables,
             last_rows: 0,
             leaves,
             nodes,

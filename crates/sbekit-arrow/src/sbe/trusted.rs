@@ -193,30 +193,47 @@ pub(super) fn dictionary(
     keys: PrimitiveArray<Int32Type>,
     values: ArrayRef,
 ) -> Option<DictionaryArray<Int32Type>> {
-    // One branch-free pass over every key, null or not: with `top` the largest valid key, a
-    // key `k` in `0..=top` leaves both `k` and `top - k` non-negative, and any other sets
-    // the sign bit of one of them (`top - k` cannot overflow for `k >= 0`; a negative `k`
-    // is caught by its own sign). An OR of both over all keys, which the compiler vectorises.
-    let Some(top) = values
-        .len()
-        .checked_sub(1)
-        .map(|t| t.min(i32::MAX as usize) as i32)
-    else {
-        return keys.is_empty().then(|| {
-            // SAFETY: no keys, so none out of range; the keys' type is Int32.
-            unsafe { DictionaryArray::new_unchecked(keys, values) }
-        });
-    };
-    let signs = keys
-        .values()
-        .iter()
-        .fold(0i32, |acc, &k| acc | k | top.wrapping_sub(k));
-    if signs < 0 {
+    // Every key, null or not.
+    if !keys_below(keys.values(), values.len()) {
         return None;
     }
-    // SAFETY: every key was just checked to be in `0..=top`, below `values.len()`; the keys'
-    // type is Int32, as the data type says.
+    // SAFETY: every key was just checked to be below `values.len()`, and not negative; the
+    // keys' type is Int32, as the data type says.
     Some(unsafe { DictionaryArray::new_unchecked(keys, values) })
+}
+
+/// A dictionary array of `keys` into `names`, none of them null, when every key is in
+/// `0..names.len()`: the usual batch of an enum column, all its values listed. Else the keys
+/// back, untouched, for the general path (unknown values, nulls).
+pub(super) fn listed_dictionary(
+    keys: Vec<i32>,
+    names: &[String],
+    pool: &mut Pool,
+) -> Result<ArrayRef, Vec<i32>> {
+    if !keys_below(&keys, names.len()) {
+        return Err(keys);
+    }
+    let keys = PrimitiveArray::<Int32Type>::new(pool.buffer(keys).into(), None);
+    let values: ArrayRef = Arc::new(StringArray::from(names.to_vec()));
+    // SAFETY: every key was just checked to be below `names.len()`, the dictionary's
+    // length, and not negative; the keys' type is Int32, as the data type says.
+    Ok(Arc::new(unsafe {
+        DictionaryArray::new_unchecked(keys, values)
+    }))
+}
+
+/// True when every key is in `0..n`. One branch-free pass, which the compiler vectorises:
+/// with `top` the largest valid key, a key `k` in `0..=top` leaves both `k` and `top - k`
+/// non-negative, and any other sets the sign bit of one of them (`top - k` cannot overflow
+/// for `k >= 0`; a negative `k` is caught by its own sign); so the OR of both over all keys.
+fn keys_below(keys: &[i32], n: usize) -> bool {
+    let Some(top) = n.checked_sub(1) else {
+        return keys.is_empty();
+    };
+    let top = i32::try_from(top).unwrap_or(i32::MAX);
+    keys.iter()
+        .fold(0i32, |acc, &k| acc | k | top.wrapping_sub(k))
+        >= 0
 }
 
 /// An offset buffer over `offsets` (list entries, string or var-data bytes: running counts),
@@ -596,6 +613,20 @@ mod tests {
                 assert!(dictionary(PrimitiveArray::from(keys), values.clone()).is_none());
             }
         }
+        // The listed form: the keys back, untouched, when one is out of range.
+        let names = ["A".to_string(), "B".to_string()];
+        let mut pool = Pool::default();
+        let a = listed_dictionary(vec![1, 0, 1], &names, &mut pool).expect("listed");
+        assert!(a.to_data().validate_full().is_ok());
+        assert_eq!(a.null_count(), 0);
+        for bad in [vec![0, 2, 1], vec![1, -1], vec![i32::MIN]] {
+            assert_eq!(
+                listed_dictionary(bad.clone(), &names, &mut pool).err(),
+                Some(bad)
+            );
+        }
+        assert!(listed_dictionary(vec![0], &[], &mut pool).is_err());
+        assert!(listed_dictionary(Vec::new(), &[], &mut pool).is_ok());
         let edge = PrimitiveArray::<Int32Type>::from(vec![1; 33]);
         assert!(dictionary(edge, values.clone()).is_some());
         let empty: ArrayRef = Arc::new(StringArray::from(Vec::<&str>::new()));
