@@ -117,7 +117,7 @@ impl BlockCols {
             .zip(&self.key_tables)
             .map(|((leaf, &is_chars), table)| {
                 if table.is_some() {
-                    Gathered::Keys(pool.vec(room))
+                    Gathered::Keys(TableKeys::new(pool.vec(room)))
                 } else if is_chars && leaf.width > 0 && stride > 0 {
                     // 8 bytes of slack: values are stored as whole words (`extend8`).
                     let bytes = room.saturating_mul(leaf.width);
@@ -166,12 +166,12 @@ impl BlockCols {
                         continue;
                     }
                     (Gathered::Keys(keys), Some(table)) => {
-                        extend_keys(keys, table, tile, stride, leaf.offset, n);
+                        keys.extend(table, tile, stride, leaf.offset, n);
                         continue;
                     }
-                    // Keys without their table (never: both come from `key_tables`).
+                    // Keys without their table (never: both come from `key_tables`): null.
                     (Gathered::Keys(keys), None) => {
-                        keys.resize(keys.len() + n, 0);
+                        keys.nulls(n);
                         continue;
                     }
                     (Gathered::Ascii(text), _) => text,
@@ -236,26 +236,7 @@ pub(super) enum Gathered {
     /// A char array's values, all ASCII so far, as text.
     Ascii(AsciiText),
     /// A one-byte enum's values as dictionary keys, through its [`KeyTable`].
-    Keys(Vec<i32>),
-}
-
-/// The dictionary key of each raw value of a one-byte enum: its position among the enum's
-/// values (the first, if listed twice), -1 for the null value, and `-2 - raw` for a value
-/// the enum does not list, which is turned into an entry of its own when the batch is cut.
-pub(super) type KeyTable = [i32; 256];
-
-/// The [`KeyTable`] of an enum with these values (`bits`) and null value.
-pub(super) fn key_table(bits: &[u64], null: u64) -> Box<KeyTable> {
-    let mut table: Box<KeyTable> = Box::new(std::array::from_fn(|raw| -2 - raw as i32));
-    for (k, &b) in bits.iter().enumerate().rev() {
-        if let Some(t) = usize::try_from(b).ok().and_then(|b| table.get_mut(b)) {
-            *t = k as i32;
-        }
-    }
-    if let Some(t) = usize::try_from(null).ok().and_then(|b| table.get_mut(b)) {
-        *t = -1;
-    }
-    table
+    Keys(TableKeys),
 }
 
 /// The key tables of the one-byte enums in `n` present at every version (`since` 0): those
@@ -273,30 +254,10 @@ pub(super) fn mark_keys(n: &Node, leaves: &[Leaf], tables: &mut [Option<Box<KeyT
                 .get(*leaf)
                 .is_some_and(|l| l.width == 1 && l.since == 0);
             if let (true, Some(t)) = (plain, tables.get_mut(*leaf)) {
-                *t = Some(key_table(bits, *null));
+                *t = Some(KeyTable::new(bits, *null));
             }
         }
         Node::Leaf { .. } => {}
-    }
-}
-
-/// Appends the key of the byte at `offset` of each of `rows` rows of `stride` bytes in
-/// `staged` to `keys`: one table load per value, in place of a gather of the raw bytes and
-/// a second pass through the table when the batch is cut.
-fn extend_keys(
-    keys: &mut Vec<i32>,
-    table: &KeyTable,
-    staged: &[u8],
-    stride: usize,
-    offset: usize,
-    rows: usize,
-) {
-    let values = staged.get(offset..).unwrap_or_default();
-    if !gather_strided(keys, values, stride, rows, |[b]: [u8; 1]| {
-        table[usize::from(b)]
-    }) {
-        // Rows the staging does not hold (which cannot happen): the key of a zero byte.
-        keys.resize(keys.len() + rows, table[0]);
     }
 }
 
@@ -694,7 +655,7 @@ pub(super) fn leaf_array(
 /// The dictionary array of a one-byte enum's keys gathered through its [`KeyTable`]: the
 /// keys of values the enum does not list become entries of their own, the null value's
 /// keys null.
-fn keys_array(kind: &LeafKind, keys: Vec<i32>, cut: &mut Cut) -> Result<ArrayRef, Error> {
+fn keys_array(kind: &LeafKind, keys: TableKeys, cut: &mut Cut) -> Result<ArrayRef, Error> {
     let LeafKind::Enum {
         bits,
         names,
@@ -771,16 +732,13 @@ impl EnumKeys<'_> {
     fn extend<T: Copy + Into<u64>>(&mut self, values: &[T], absent: Option<&NullBuffer>) {
         // Values below 256 (every u8 enum, most others) by a table, those above as unknown
         // (-2 less the value, which they are not) and fixed below.
-        let table = key_table(self.bits, self.null);
+        let table = KeyTable::new(self.bits, self.null);
         let start = self.keys.len();
         // Every value through the table first (a trusted-length map, no call, no branch per
         // value), then the few it does not hold (one vectorised scan finds whether any).
         self.keys.extend(values.iter().map(|&v| {
             let raw: u64 = v.into();
-            match table.get(raw as usize) {
-                Some(&k) if raw < 256 => k,
-                _ => -2,
-            }
+            table.key(raw).unwrap_or(-2)
         }));
         if any_below_null(self.keys.get(start..).unwrap_or_default()) {
             for (i, &v) in values.iter().enumerate() {

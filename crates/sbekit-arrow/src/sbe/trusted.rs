@@ -201,21 +201,120 @@ pub(super) fn dictionary(
     Some(unsafe { DictionaryArray::new_unchecked(keys, values) })
 }
 
-/// A dictionary array of `keys` into `names`, none of them null, when every key is in
-/// `0..names.len()`: the usual batch of an enum column, all its values listed. Else the keys
-/// back, untouched, for the general path (unknown values, nulls).
-pub(super) fn listed_dictionary(
+/// The dictionary key of each raw value of a one-byte enum: its position among the enum's
+/// listed values (the first, if listed twice), -1 for the null value, and `-2 - raw` for a
+/// value the enum does not list, which is turned into an entry of its own when the batch is
+/// cut. Every key is negative or below [`Self::listed`] (built so, fields private).
+#[derive(Debug)]
+pub(super) struct KeyTable {
+    keys: [i32; 256],
+    listed: usize,
+}
+
+impl KeyTable {
+    /// The table of an enum whose listed values are `bits`, with the null value `null`.
+    pub(super) fn new(bits: &[u64], null: u64) -> Box<KeyTable> {
+        let mut keys: [i32; 256] = std::array::from_fn(|raw| -2 - raw as i32);
+        for (k, &b) in bits.iter().enumerate().rev() {
+            if let Some(t) = usize::try_from(b).ok().and_then(|b| keys.get_mut(b)) {
+                // Below `bits.len()`, or negative if past i32 (never: 256 entries at most).
+                *t = i32::try_from(k).unwrap_or(-1);
+            }
+        }
+        if let Some(t) = usize::try_from(null).ok().and_then(|b| keys.get_mut(b)) {
+            *t = -1;
+        }
+        Box::new(KeyTable {
+            keys,
+            listed: bits.len(),
+        })
+    }
+
+    /// The key of `raw`, when it is below 256.
+    pub(super) fn key(&self, raw: u64) -> Option<i32> {
+        usize::try_from(raw)
+            .ok()
+            .and_then(|r| self.keys.get(r))
+            .copied()
+    }
+}
+
+/// The keys of a one-byte enum column, gathered through [`KeyTable`]s only (fields private),
+/// so that each is negative or below `listed`.
+#[derive(Debug)]
+pub(super) struct TableKeys {
     keys: Vec<i32>,
+    listed: usize,
+}
+
+impl TableKeys {
+    /// No keys yet, over the memory of `keys` (its contents are dropped).
+    pub(super) fn new(mut keys: Vec<i32>) -> TableKeys {
+        keys.clear();
+        TableKeys { keys, listed: 0 }
+    }
+
+    /// Keys so far.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Appends the key in `table` of the byte at `offset` of each of `rows` rows of `stride`
+    /// bytes in `staged`: one table load per value, in place of a gather of the raw bytes
+    /// and a second pass through the table when the batch is cut.
+    pub(super) fn extend(
+        &mut self,
+        table: &KeyTable,
+        staged: &[u8],
+        stride: usize,
+        offset: usize,
+        rows: usize,
+    ) {
+        // Keys below the largest table's `listed` (the same table each time, in practice).
+        self.listed = self.listed.max(table.listed);
+        let (keys, values) = (&mut self.keys, staged.get(offset..).unwrap_or_default());
+        if !gather_strided(keys, values, stride, rows, |[b]: [u8; 1]| {
+            table.keys[usize::from(b)]
+        }) {
+            // Rows the staging does not hold (which cannot happen): a zero byte's key.
+            keys.resize(keys.len() + rows, table.keys[0]);
+        }
+    }
+
+    /// Appends `n` null keys.
+    pub(super) fn nulls(&mut self, n: usize) {
+        self.keys.resize(self.keys.len() + n, -1);
+    }
+
+    /// The keys.
+    #[cfg(test)]
+    pub(super) fn into_vec(self) -> Vec<i32> {
+        self.keys
+    }
+}
+
+/// A dictionary array of `keys` into `names`, none of them null, when every key is a listed
+/// value's: the usual batch of an enum column. Else the keys back, untouched, for the general
+/// path (unlisted values, nulls).
+pub(super) fn listed_dictionary(
+    keys: TableKeys,
     names: &[String],
     pool: &mut Pool,
 ) -> Result<ArrayRef, Vec<i32>> {
-    if !keys_below(&keys, names.len()) {
-        return Err(keys);
+    // Each key is negative or below `listed` (`TableKeys`): none negative, one OR of every
+    // key (vectorised), and `listed` within the names, suffice.
+    let negative = keys.keys.iter().fold(0i32, |acc, &k| acc | k) < 0;
+    if negative || keys.listed > names.len() {
+        return Err(keys.keys);
     }
-    let keys = PrimitiveArray::<Int32Type>::new(pool.buffer(keys).into(), None);
+    debug_assert!(keys_below(&keys.keys, names.len()));
+    let keys = PrimitiveArray::<Int32Type>::new(pool.buffer(keys.keys).into(), None);
     let values: ArrayRef = Arc::new(StringArray::from(names.to_vec()));
-    // SAFETY: every key was just checked to be below `names.len()`, the dictionary's
-    // length, and not negative; the keys' type is Int32, as the data type says.
+    // SAFETY: every key is at least 0 (tested above) and below `listed` (the invariant of
+    // `TableKeys`: gathered through `KeyTable`s, whose keys are negative or below their
+    // `listed`, the largest of which `TableKeys::listed` holds), which is at most
+    // `names.len()`, the dictionary's length (tested above); the keys' type is Int32.
     Ok(Arc::new(unsafe {
         DictionaryArray::new_unchecked(keys, values)
     }))
@@ -612,20 +711,6 @@ mod tests {
                 assert!(dictionary(PrimitiveArray::from(keys), values.clone()).is_none());
             }
         }
-        // The listed form: the keys back, untouched, when one is out of range.
-        let names = ["A".to_string(), "B".to_string()];
-        let mut pool = Pool::default();
-        let a = listed_dictionary(vec![1, 0, 1], &names, &mut pool).expect("listed");
-        assert!(a.to_data().validate_full().is_ok());
-        assert_eq!(a.null_count(), 0);
-        for bad in [vec![0, 2, 1], vec![1, -1], vec![i32::MIN]] {
-            assert_eq!(
-                listed_dictionary(bad.clone(), &names, &mut pool).err(),
-                Some(bad)
-            );
-        }
-        assert!(listed_dictionary(vec![0], &[], &mut pool).is_err());
-        assert!(listed_dictionary(Vec::new(), &[], &mut pool).is_ok());
         let edge = PrimitiveArray::<Int32Type>::from(vec![1; 33]);
         assert!(dictionary(edge, values.clone()).is_some());
         let empty: ArrayRef = Arc::new(StringArray::from(Vec::<&str>::new()));

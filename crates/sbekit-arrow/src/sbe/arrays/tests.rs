@@ -209,11 +209,12 @@ fn enum_keys_gathered_through_the_table_agree_with_raw_values() {
             null: 255,
             signed_width,
         };
-        let mut keys = Vec::new();
-        let table = key_table(&bits, 255);
+        let mut keys = TableKeys::new(Vec::new());
+        let table = KeyTable::new(&bits, 255);
         // In two parts, as the gathers take them.
-        extend_keys(&mut keys, &table, &staged, 7, 3, 100);
-        extend_keys(&mut keys, &table, &staged[700..], 7, 3, raw.len() - 100);
+        keys.extend(&table, &staged, 7, 3, 100);
+        keys.extend(&table, &staged[700..], 7, 3, raw.len() - 100);
+        assert_eq!(keys.len(), raw.len());
         let (mut fallbacks, mut pool) = (0, Pool::default());
         let mut cut = Cut {
             big: false,
@@ -234,7 +235,39 @@ fn enum_keys_gathered_through_the_table_agree_with_raw_values() {
         assert_eq!(d.null_count(), 2);
     }
     // Rows that do not hold the values (which the gathers never ask for): a zero byte's key.
-    let mut keys = vec![9];
-    extend_keys(&mut keys, &key_table(&bits, 255), &staged[..5], 7, 3, 2);
-    assert_eq!(keys, [9, 0, 0]);
+    let mut keys = TableKeys::new(vec![9]);
+    keys.nulls(1);
+    keys.extend(&KeyTable::new(&bits, 255), &staged[..5], 7, 3, 2);
+    assert_eq!(keys.into_vec(), [-1, 0, 0]);
+}
+
+#[test]
+fn listed_keys_become_the_dictionary_as_they_are() {
+    let bits = [3u64, 9, 4];
+    let names: Vec<String> = ["A", "B", "C"].map(String::from).into();
+    let table = KeyTable::new(&bits, 255);
+    // Rows of 2 bytes: listed values only, then one more row each of null and unlisted.
+    let staged = [3u8, 0, 9, 0, 4, 0, 3, 0, 255, 0, 7, 0, 0, 0];
+    let mut pool = Pool::default();
+    let mut keys = TableKeys::new(Vec::new());
+    keys.extend(&table, &staged, 2, 0, 4);
+    let a = listed_dictionary(keys, &names, &mut pool).expect("all listed");
+    assert!(a.to_data().validate_full().is_ok());
+    let d = a
+        .as_any()
+        .downcast_ref::<DictionaryArray<Int32Type>>()
+        .expect("dictionary");
+    assert_eq!(d.keys().values().to_vec(), [0, 1, 2, 0]);
+    for (rows, want) in [(5, vec![0, 1, 2, 0, -1]), (6, vec![0, 1, 2, 0, -1, -9])] {
+        let mut keys = TableKeys::new(Vec::new());
+        keys.extend(&table, &staged, 2, 0, rows);
+        assert_eq!(listed_dictionary(keys, &names, &mut pool).err(), Some(want));
+    }
+    // A table listing more values than the names: refused, keys back.
+    let mut keys = TableKeys::new(Vec::new());
+    keys.extend(&table, &staged, 2, 0, 1);
+    assert_eq!(
+        listed_dictionary(keys, &names[..2], &mut pool).err(),
+        Some(vec![0])
+    );
 }
