@@ -84,18 +84,20 @@ impl AsciiText {
         let (src, data) = (first.as_ptr(), self.data.as_mut_ptr());
         let offsets = self.offsets.spare_capacity_mut().as_mut_ptr();
         let (mut end, mut any) = (start, 0u64);
-        // SAFETY (each use, value `i`): `i <= last`, so the 8 bytes at `i * stride` of `first`
-        // end at most at `last * stride + 8 <= first.len()` (tested above, without overflow),
-        // and `[u8; 8]` has alignment 1. Each value moves `end` by at most 8, so before value
-        // `i` it is at most `start + 8 * i`, and `end + 8 <= start + room + 8`, within the
-        // capacity reserved: the 8-byte write lies in the allocation. Slot `i` of the
-        // offsets' spare room exists (`rows` reserved); writing initialises it. `end` stays
-        // at most `start + room`, within i32 (tested above).
+        // SAFETY (each use, value `i`, read at `at`, which every use makes `src + i *
+        // stride`): `i <= last`, so the 8 bytes at `i * stride` of `first` end at most at
+        // `last * stride + 8 <= first.len()` (tested above, without overflow): `at` points
+        // into `first` (its wrapping arithmetic never wrapped), and `[u8; 8]` has alignment 1.
+        // Each value moves `end` by at most 8, so before value `i` it is at most `start + 8 *
+        // i`, and `end + 8 <= start + room + 8`, within the capacity reserved: the 8-byte
+        // write lies in the allocation. Slot `i` of the offsets' spare room exists (`rows`
+        // reserved); writing initialises it. `end` stays at most `start + room`, within i32
+        // (tested above).
         macro_rules! one {
-            ($i:expr) => {
-                // SAFETY: above; `$i < rows` at every use.
+            ($at:expr, $i:expr) => {
+                // SAFETY: above; `$i < rows` and `$at` is `src + $i * stride` at every use.
                 unsafe {
-                    let x = u64::from_le_bytes(src.add($i * stride).cast::<[u8; 8]>().read());
+                    let x = u64::from_le_bytes($at.cast::<[u8; 8]>().read());
                     any |= x;
                     data.add(end).cast::<[u8; 8]>().write(x.to_le_bytes());
                     end += ascii_len8(x);
@@ -103,16 +105,18 @@ impl AsciiText {
                 }
             };
         }
-        // Eight values a step: the loop's own instructions once per eight.
-        let mut i = 0;
+        // Eight values a step from one pointer: the loop's own instructions once per eight.
+        let (at, mut row, mut i) = (eight_rows(stride), src, 0);
         while i + 8 <= rows {
-            for k in 0..8 {
-                one!(i + k);
+            for (k, &d) in at.iter().enumerate() {
+                // `row` is `src + i * stride`, so `row + d` is `src + (i + k) * stride`.
+                one!(row.wrapping_add(d), i + k);
             }
+            row = row.wrapping_add(8 * stride);
             i += 8;
         }
         while i < rows {
-            one!(i);
+            one!(src.wrapping_add(i * stride), i);
             i += 1;
         }
         if any & NUL_HI != 0 {
@@ -357,6 +361,17 @@ pub(super) fn rising_offsets(offsets: Vec<i32>, pool: &mut Pool) -> Option<Offse
     Some(unsafe { OffsetBuffer::new_unchecked(offsets) })
 }
 
+/// The distances of eight rows of `stride` bytes from the first: `k * stride` for row `k`.
+/// Those of the odd rows are opaque to the compiler (which would otherwise chain the
+/// addresses, an add per row) and each take a register; rows 2, 4 and 6 are rows 1 and 3
+/// scaled by 2 or 4, which an address can hold. So a step of eight rows reads each from one
+/// pointer with no add between them, and leaves registers to spare.
+#[inline(always)]
+fn eight_rows(stride: usize) -> [usize; 8] {
+    let [d1, d3, d5, d7] = std::hint::black_box([1, 3, 5, 7].map(|k| k * stride));
+    [0, d1, 2 * d1, d3, 4 * d1, d5, 2 * d3, d7]
+}
+
 /// Appends the `N`-byte value at the start of each of `rows` rows of `stride` bytes in `src`
 /// (which starts at the first row's value), turned into a `T` by `read`, to `out`: one bounds
 /// test for the whole run, then reads and writes with no test per value, eight rows a step
@@ -393,20 +408,16 @@ pub(super) fn gather_strided<const N: usize, T>(
             unsafe { (*to.add($i)).write(read(from.add($i * stride).cast::<[u8; N]>().read())) }
         };
     }
-    // The distances of rows 1 to 7 from the first of eight, each in a register (opaque to
-    // the compiler, which would otherwise chain the addresses with an add per row): eight
-    // loads from one pointer, then the pointers move on.
-    let at: [usize; 7] = std::hint::black_box(std::array::from_fn(|k| (k + 1) * stride));
+    let at = eight_rows(stride);
     let (mut row, mut slot) = (from, to);
     for _ in 0..rows / 8 {
         // SAFETY: eight of the `rows` rows, from row `i`, the rows done so far (`row` is
-        // `from + i * stride`, `row + at[k - 1]` is `from + (i + k) * stride`, `slot` is
+        // `from + i * stride`, `row + at[k]` is `from + (i + k) * stride`, `slot` is
         // `to + i`, and `i + 7 < rows`): each read and write is one of `one!`'s, at row
         // `i + k`. `slot` moves within the room reserved, `row` by wrapping (never read past).
         unsafe {
-            (*slot).write(read(row.cast::<[u8; N]>().read()));
             for (k, &d) in at.iter().enumerate() {
-                (*slot.add(k + 1)).write(read(row.add(d).cast::<[u8; N]>().read()));
+                (*slot.add(k)).write(read(row.add(d).cast::<[u8; N]>().read()));
             }
             row = row.wrapping_add(8 * stride);
             slot = slot.add(8);
