@@ -88,22 +88,12 @@ impl BlockCols {
         !self.gated || leaf.since == 0 || self.versions.iter().all(|&(_, v)| v >= leaf.since)
     }
 
-    /// Gathers the staged rows of this block (see [`Self::gather_pending`]), and those of
-    /// every group below it that has staged a tile's worth ([`TILE_BYTES`]): a group with
-    /// few or narrow entries waits, so that each of its columns' calls (their set-up) is
-    /// spread over a whole tile of rows rather than over a few.
+    /// Gathers the staged rows of this block and of every group below it (see
+    /// [`Self::gather_pending`]).
     pub(super) fn gather_all_pending(&mut self, big: bool, pool: &mut Pool) {
         self.gather_pending(big, pool);
-        self.gather_full_groups(big, pool);
-    }
-
-    /// The groups' part of [`Self::gather_all_pending`].
-    fn gather_full_groups(&mut self, big: bool, pool: &mut Pool) {
         for g in &mut self.groups {
-            if g.body.staged.len() >= TILE_BYTES {
-                g.body.gather_pending(big, pool);
-            }
-            g.body.gather_full_groups(big, pool);
+            g.body.gather_all_pending(big, pool);
         }
     }
 
