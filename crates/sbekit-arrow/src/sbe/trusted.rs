@@ -1,12 +1,20 @@
-//! The two places where the columnar decode builds Arrow arrays without Arrow's own checks
-//! of what it is given (UTF-8 at every offset, rising offsets, dictionary keys in range),
-//! because the decode has just established the same facts more cheaply. The only `unsafe`
-//! in this crate; each call says why it is sound, and debug builds check the invariant again.
+//! Where the columnar decode skips a check that its own work makes redundant: Arrow arrays
+//! built without Arrow's checks of what they are given (UTF-8 at every offset, rising
+//! offsets, dictionary keys in range), because the decode has just established the same
+//! facts more cheaply, and gathers that read and write with one bounds test per run rather
+//! than one per value. The only `unsafe` in this crate; each use says why it is sound, and
+//! debug builds check the invariant again.
 //!
-//! * [`AsciiText`]: char-array values appended one by one, each refused unless all ASCII;
-//!   its fields are private to this module, so its invariant holds by construction.
+//! * [`AsciiText`]: char-array values appended only when all ASCII, the 8-byte ones a word at
+//!   a time ([`AsciiText::extend8`]); its fields are private to this module, so its
+//!   invariant holds by construction.
+//! * [`gather_strided`]: a column's values out of the staged rows, eight rows a step.
+//! * [`rising_offsets`]: list, string and var-data offsets, tested rising in one
+//!   vectorised pass (Arrow's test is a branch per offset).
 //! * [`dictionary`]: enum keys, checked in range by one vectorised pass here (Arrow's check
-//!   tests each key's validity bit as well, a branch per key).
+//!   tests each key's validity bit as well, a branch per key); [`listed_dictionary`]: keys
+//!   gathered through [`KeyTable`]s into [`TableKeys`] (fields private: each key negative or
+//!   below its table's count of listed values), for which one OR over the keys suffices.
 #![allow(unsafe_code)]
 
 use super::*;
