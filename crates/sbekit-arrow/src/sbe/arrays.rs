@@ -56,7 +56,8 @@ impl BlockCols {
         }
         for g in &mut self.groups {
             let offsets = std::mem::replace(&mut g.offsets, first_offset(rows, cut.pool));
-            let offsets = cut.pool.buffer(offsets);
+            let offsets = rising_offsets(offsets, cut.pool)
+                .ok_or_else(|| Error::Arrow(format!("group {}: falling offsets", g.name)))?;
             let child_fields = Fields::from(g.body.fields());
             let child_rows = g.body.rows;
             let children = g.body.finish(cut)?;
@@ -64,13 +65,8 @@ impl BlockCols {
                 StructArray::try_new_with_length(child_fields.clone(), children, None, child_rows)
                     .map_err(|e| Error::Arrow(format!("group {}: {e}", g.name)))?;
             let item = Arc::new(Field::new("item", DataType::Struct(child_fields), true));
-            let list = ListArray::try_new(
-                item,
-                OffsetBuffer::new(ScalarBuffer::from(offsets)),
-                Arc::new(entries),
-                None,
-            )
-            .map_err(|e| Error::Arrow(format!("group {}: {e}", g.name)))?;
+            let list = ListArray::try_new(item, offsets, Arc::new(entries), None)
+                .map_err(|e| Error::Arrow(format!("group {}: {e}", g.name)))?;
             out.push(Arc::new(list));
         }
         for v in &mut self.vars {
@@ -108,8 +104,11 @@ impl BlockCols {
             .leaves
             .iter()
             .zip(&self.chars)
-            .map(|(leaf, &is_chars)| {
-                if is_chars && leaf.width > 0 && stride > 0 {
+            .zip(&self.key_tables)
+            .map(|((leaf, &is_chars), table)| {
+                if table.is_some() {
+                    Gathered::Keys(TableKeys::new(pool.vec(room)))
+                } else if is_chars && leaf.width > 0 && stride > 0 {
                     // 8 bytes of slack: values are stored as whole words (`extend8`).
                     let bytes = room.saturating_mul(leaf.width);
                     Gathered::Ascii(AsciiText::new(
@@ -124,7 +123,7 @@ impl BlockCols {
     }
 
     /// Appends every leaf's values in the staged rows to its column (`gathered`) and empties
-    /// the staging, a tile of [`TILE`] rows at a time: each tile is read from memory once and
+    /// the staging, a tile of [`TILE_BYTES`] at a time: each tile is read from memory once and
     /// stays in L1 while every column takes its values from it. Called every few hundred
     /// messages, so that the staging stays small. Char arrays are gathered as ASCII text, cut
     /// and packed straight from the rows; from the first tile that is not all ASCII on, the
@@ -144,16 +143,28 @@ impl BlockCols {
         let staged = self.staged.padded();
         let mut first = 0;
         let pending = rows - self.done;
+        // Whole rows, at least one, however wide.
+        let tile = (TILE_BYTES / stride.max(1)).max(1);
         while first < pending {
-            let n = TILE.min(pending - first);
+            let n = tile.min(pending - first);
             let tile = staged.get(first * stride..).unwrap_or_default();
-            for (leaf, g) in self.leaves.iter().zip(self.gathered.iter_mut()) {
-                let text = match g {
-                    Gathered::Store(s) => {
+            let tables = self.key_tables.iter();
+            for ((leaf, g), table) in self.leaves.iter().zip(self.gathered.iter_mut()).zip(tables) {
+                let text = match (&mut *g, table) {
+                    (Gathered::Store(s), _) => {
                         s.extend_rows(leaf.offset, tile, stride, n, big);
                         continue;
                     }
-                    Gathered::Ascii(text) => text,
+                    (Gathered::Keys(keys), Some(table)) => {
+                        keys.extend(table, tile, stride, leaf.offset, n);
+                        continue;
+                    }
+                    // Keys without their table (never: both come from `key_tables`): null.
+                    (Gathered::Keys(keys), None) => {
+                        keys.nulls(n);
+                        continue;
+                    }
+                    (Gathered::Ascii(text), _) => text,
                 };
                 let (at, before) = (leaf.offset, text.len());
                 // Common widths as constants: each value a copy of known size.
@@ -202,8 +213,10 @@ impl BlockCols {
     }
 }
 
-/// Rows per tile of [`BlockCols::gather_tiled`]: a few KB of staging, well within L1.
-const TILE: usize = 256;
+/// Bytes of staged rows per tile of [`BlockCols::gather_pending`]: well within L1, and as
+/// many rows as fit, so that each column's call (its set-up, ~100 instructions) is spread
+/// over as many values as it can be.
+const TILE_BYTES: usize = 16 * 1024;
 
 /// A leaf's column gathered out of the staged rows.
 #[derive(Debug)]
@@ -212,6 +225,30 @@ pub(super) enum Gathered {
     Store(Store),
     /// A char array's values, all ASCII so far, as text.
     Ascii(AsciiText),
+    /// A one-byte enum's values as dictionary keys, through its [`KeyTable`].
+    Keys(TableKeys),
+}
+
+/// The key tables of the one-byte enums in `n` present at every version (`since` 0): those
+/// leaves are gathered as keys. Others (wider, or absent in some rows) stay raw values.
+pub(super) fn mark_keys(n: &Node, leaves: &[Leaf], tables: &mut [Option<Box<KeyTable>>]) {
+    match n {
+        Node::Struct { fields } => fields
+            .iter()
+            .for_each(|(_, f)| mark_keys(f, leaves, tables)),
+        Node::Leaf {
+            leaf,
+            kind: LeafKind::Enum { bits, null, .. },
+        } => {
+            let plain = leaves
+                .get(*leaf)
+                .is_some_and(|l| l.width == 1 && l.since == 0);
+            if let (true, Some(t)) = (plain, tables.get_mut(*leaf)) {
+                *t = Some(KeyTable::new(bits, *null));
+            }
+        }
+        Node::Leaf { .. } => {}
+    }
 }
 
 /// Marks the leaves of the char-array columns in `n`.
@@ -338,7 +375,8 @@ pub(super) fn var_array(
     data: Vec<u8>,
     cut: &mut Cut,
 ) -> Result<ArrayRef, Error> {
-    let offs = OffsetBuffer::new(ScalarBuffer::from(cut.pool.buffer(offsets)));
+    let offs = rising_offsets(offsets, cut.pool)
+        .ok_or_else(|| Error::Arrow("var data: falling offsets".into()))?;
     if !is_text {
         return Ok(Arc::new(BinaryArray::new(
             offs,
@@ -405,6 +443,8 @@ pub(super) fn node_array(
                     block.gate(leaf, Store::Fixed(fixed, leaf.width))
                 }
                 Some(Gathered::Store(store)) => block.gate(leaf, store),
+                // A one-byte enum present in every row: its keys, gathered already.
+                Some(Gathered::Keys(keys)) => return keys_array(kind, keys, cut),
                 None => return Err(Error::Arrow("column not gathered".into())),
             };
             leaf_array(kind, store, absent, rows, cut)
@@ -573,16 +613,7 @@ pub(super) fn leaf_array(
                 Store::W8(v) => keys.extend(v, absent.as_ref()),
                 Store::Fixed(..) => return Err(Error::Arrow("enum column of an array".into())),
             }
-            let (keys, nulls, dict) = keys.finish();
-            let keys_array = PrimitiveArray::<Int32Type>::new(pool.buffer(keys).into(), nulls);
-            let values: ArrayRef = Arc::new(StringArray::from(dict));
-            match dictionary(keys_array.clone(), values.clone()) {
-                Some(d) => Arc::new(d),
-                None => Arc::new(
-                    DictionaryArray::<Int32Type>::try_new(keys_array, values)
-                        .map_err(|e| Error::Arrow(e.to_string()))?,
-                ),
-            }
+            keys.into_array(pool)?
         }
         LeafKind::Set { choices } => {
             let mut arrays: Vec<ArrayRef> = Vec::with_capacity(choices.len());
@@ -609,6 +640,36 @@ pub(super) fn leaf_array(
             )
         }
     })
+}
+
+/// The dictionary array of a one-byte enum's keys gathered through its [`KeyTable`]: the
+/// keys of values the enum does not list become entries of their own, the null value's
+/// keys null.
+fn keys_array(kind: &LeafKind, keys: TableKeys, cut: &mut Cut) -> Result<ArrayRef, Error> {
+    let LeafKind::Enum {
+        bits,
+        names,
+        null,
+        signed_width,
+    } = kind
+    else {
+        return Err(Error::Arrow("keys of a column that is not an enum".into()));
+    };
+    // Usually every value is listed: the keys are the dictionary's as they are.
+    let keys = match listed_dictionary(keys, names, cut.pool) {
+        Ok(array) => return Ok(array),
+        Err(keys) => keys,
+    };
+    let mut keys = EnumKeys {
+        bits,
+        dict: names.clone(),
+        unknown: HashMap::new(),
+        null: *null,
+        signed_width: *signed_width,
+        keys,
+    };
+    keys.resolve(0);
+    keys.into_array(cut.pool)
 }
 
 pub(super) fn sign_extend(raw: u64, width: usize) -> i64 {
@@ -638,6 +699,13 @@ fn bit_column<T: Copy + Into<u64>>(values: &[T], bit: u32) -> BooleanBuffer {
     })
 }
 
+/// True when some key may be below -1 (a value the table does not list): never false when
+/// one is, and false for keys from -1 to `i32::MAX - 1`. One branch-free pass (the sign of
+/// each key plus one, ORed), which the compiler vectorises, where `any` stops at each key.
+fn any_below_null(keys: &[i32]) -> bool {
+    keys.iter().fold(0i32, |acc, &k| acc | k.wrapping_add(1)) < 0
+}
+
 /// Dictionary keys of an enum column: known values by their position, unknown ones as
 /// entries of their own (their number), the null value and absent rows as null.
 struct EnumKeys<'a> {
@@ -652,33 +720,19 @@ struct EnumKeys<'a> {
 impl EnumKeys<'_> {
     /// Appends the keys of `values`; null rows get the key -1 until [`Self::finish`].
     fn extend<T: Copy + Into<u64>>(&mut self, values: &[T], absent: Option<&NullBuffer>) {
-        // Values below 256 (every u8 enum, most others) by a table built once per column.
-        const UNKNOWN: i32 = -2;
-        let mut table = [UNKNOWN; 256];
-        for (k, &b) in self.bits.iter().enumerate().rev() {
-            if let Some(t) = usize::try_from(b).ok().and_then(|b| table.get_mut(b)) {
-                *t = k as i32;
-            }
-        }
-        if let Some(t) = usize::try_from(self.null)
-            .ok()
-            .and_then(|b| table.get_mut(b))
-        {
-            *t = -1;
-        }
+        // Values below 256 (every u8 enum, most others) by a table, those above as unknown
+        // (-2 less the value, which they are not) and fixed below.
+        let table = KeyTable::new(self.bits, self.null);
         let start = self.keys.len();
         // Every value through the table first (a trusted-length map, no call, no branch per
         // value), then the few it does not hold (one vectorised scan finds whether any).
         self.keys.extend(values.iter().map(|&v| {
             let raw: u64 = v.into();
-            match table.get(raw as usize) {
-                Some(&k) if raw < 256 => k,
-                _ => UNKNOWN,
-            }
+            table.key(raw).unwrap_or(-2)
         }));
-        if self.keys[start..].contains(&UNKNOWN) {
+        if any_below_null(self.keys.get(start..).unwrap_or_default()) {
             for (i, &v) in values.iter().enumerate() {
-                if self.keys[start + i] == UNKNOWN {
+                if self.keys[start + i] < -1 {
                     self.keys[start + i] = self.slow_key(v.into());
                 }
             }
@@ -690,6 +744,34 @@ impl EnumKeys<'_> {
                 }
             }
         }
+    }
+
+    /// Turns the keys from `start` on that a [`KeyTable`] gave a value it does not list
+    /// (`-2 - raw`) into that value's own entry (one vectorised scan finds whether any).
+    fn resolve(&mut self, start: usize) {
+        if !any_below_null(self.keys.get(start..).unwrap_or_default()) {
+            return;
+        }
+        for i in start..self.keys.len() {
+            if let Some(&k) = self.keys.get(i).filter(|&&k| k < -1) {
+                let raw = (-2i64 - i64::from(k)) as u64;
+                self.keys[i] = self.unknown_key(raw);
+            }
+        }
+    }
+
+    /// The dictionary array of the keys.
+    fn into_array(self, pool: &mut Pool) -> Result<ArrayRef, Error> {
+        let (keys, nulls, dict) = self.finish();
+        let keys_array = PrimitiveArray::<Int32Type>::new(pool.buffer(keys).into(), nulls);
+        let values: ArrayRef = Arc::new(StringArray::from(dict));
+        Ok(match dictionary(keys_array.clone(), values.clone()) {
+            Some(d) => Arc::new(d),
+            None => Arc::new(
+                DictionaryArray::<Int32Type>::try_new(keys_array, values)
+                    .map_err(|e| Error::Arrow(e.to_string()))?,
+            ),
+        })
     }
 
     /// A value the table does not hold: the null value, a known value above 255, or unknown.

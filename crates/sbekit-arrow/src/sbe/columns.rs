@@ -161,29 +161,16 @@ fn column<const N: usize, T: Default>(
         out.resize_with(len, T::default);
         return;
     }
-    // Rows shifted to start at the field, each a whole `stride`-byte chunk (the staging is
-    // padded past its last row, `Staging::pad`), so that each value is the first `N` bytes
-    // of a chunk of a length fixed for the loop. A trusted-length iterator: one reservation,
-    // no capacity check per value.
-    let span = rows
-        .checked_mul(stride)
-        .and_then(|n| n.checked_add(offset))
-        .and_then(|end| staged.get(offset..end));
-    match span {
-        // Into room reserved up front, zipped with the rows: an indexed loop the compiler
-        // unrolls, no length or capacity test per value, and no zeroing first.
-        Some(shifted) => extend_from_chunks(out, shifted.chunks_exact(stride), |row| {
-            read(row.first_chunk::<N>().copied().unwrap_or([0; N]))
-        }),
-        // Not padded: row by row, the last one possibly short.
-        None => out.extend(
-            staged
-                .get(offset..)
-                .unwrap_or_default()
+    // One bounds test for the run, then no test per value (`trusted`).
+    let shifted = staged.get(offset..).unwrap_or_default();
+    if !gather_strided(out, shifted, stride, rows, &read) {
+        // Rows the staging does not hold (which cannot happen): row by row, zeros past them.
+        out.extend(
+            shifted
                 .chunks(stride)
                 .take(rows)
                 .map(|row| read(row.first_chunk::<N>().copied().unwrap_or([0; N]))),
-        ),
+        );
     }
     out.resize_with(len, T::default);
 }
@@ -287,6 +274,9 @@ pub(super) struct BlockCols {
     pub(super) gathered: Vec<Gathered>,
     /// Which leaves are char arrays (tried as ASCII text).
     pub(super) chars: Vec<bool>,
+    /// The key table of each leaf that is a one-byte enum present at every version, built
+    /// once here: its values are gathered straight into dictionary keys.
+    pub(super) key_tables: Vec<Option<Box<KeyTable>>>,
     /// Rows of the last batch: the room each column asks for at the next batch's start.
     pub(super) last_rows: usize,
 }
@@ -303,14 +293,17 @@ impl BlockCols {
         let gated = leaves.iter().any(|l| l.since > 0);
         let need = stride.max(required.last().map_or(0, |&(_, len)| len));
         let mut chars = vec![false; leaves.len()];
+        let mut key_tables: Vec<Option<Box<KeyTable>>> = leaves.iter().map(|_| None).collect();
         for (_, n) in &nodes {
             mark_chars(n, &mut chars);
+            mark_keys(n, &leaves, &mut key_tables);
         }
         BlockCols {
             run_block: if stride >= need { stride } else { usize::MAX },
             done: 0,
             gathered: Vec::new(),
             chars,
+            key_tables,
             last_rows: 0,
             leaves,
             nodes,

@@ -87,7 +87,7 @@ pub(super) fn compact_chars(v: &mut Vec<u8>, w: usize, offsets: &mut Vec<i32>) {
 }
 
 /// A string column from offsets and UTF-8 bytes. The callers build the offsets as the running
-/// length of `data` (never falling, first 0), which `OffsetBuffer::new` asserts; Arrow checks
+/// length of `data` (never falling, first 0), which [`rising_offsets`] tests; Arrow checks
 /// the rest (last offset within `data`, UTF-8 at every offset).
 pub(super) fn string_array(
     offsets: Vec<i32>,
@@ -95,13 +95,11 @@ pub(super) fn string_array(
     nulls: Option<NullBuffer>,
     pool: &mut Pool,
 ) -> Result<ArrayRef, Error> {
-    StringArray::try_new(
-        OffsetBuffer::new(ScalarBuffer::from(pool.buffer(offsets))),
-        pool.buffer(data),
-        nulls,
-    )
-    .map(|a| Arc::new(a) as ArrayRef)
-    .map_err(|e| Error::Arrow(e.to_string()))
+    let offsets = rising_offsets(offsets, pool)
+        .ok_or_else(|| Error::Arrow("char array: falling offsets".into()))?;
+    StringArray::try_new(offsets, pool.buffer(data), nulls)
+        .map(|a| Arc::new(a) as ArrayRef)
+        .map_err(|e| Error::Arrow(e.to_string()))
 }
 
 /// Appends the string that `bytes` stand for under `encoding` to `b`, by the rule of

@@ -1,12 +1,20 @@
-//! The two places where the columnar decode builds Arrow arrays without Arrow's own checks
-//! of what it is given (UTF-8 at every offset, rising offsets, dictionary keys in range),
-//! because the decode has just established the same facts more cheaply. The only `unsafe`
-//! in this crate; each call says why it is sound, and debug builds check the invariant again.
+//! Where the columnar decode skips a check that its own work makes redundant: Arrow arrays
+//! built without Arrow's checks of what they are given (UTF-8 at every offset, rising
+//! offsets, dictionary keys in range), because the decode has just established the same
+//! facts more cheaply, and gathers that read and write with one bounds test per run rather
+//! than one per value. The only `unsafe` in this crate; each use says why it is sound, and
+//! debug builds check the invariant again.
 //!
-//! * [`AsciiText`]: char-array values appended one by one, each refused unless all ASCII;
-//!   its fields are private to this module, so its invariant holds by construction.
+//! * [`AsciiText`]: char-array values appended only when all ASCII, the 8-byte ones a word at
+//!   a time ([`AsciiText::extend8`]); its fields are private to this module, so its
+//!   invariant holds by construction.
+//! * [`gather_strided`]: a column's values out of the staged rows, eight rows a step.
+//! * [`rising_offsets`]: list, string and var-data offsets, tested rising in one
+//!   vectorised pass (Arrow's test is a branch per offset).
 //! * [`dictionary`]: enum keys, checked in range by one vectorised pass here (Arrow's check
-//!   tests each key's validity bit as well, a branch per key).
+//!   tests each key's validity bit as well, a branch per key); [`listed_dictionary`]: keys
+//!   gathered through [`KeyTable`]s into [`TableKeys`] (fields private: each key negative or
+//!   below its table's count of listed values), for which one OR over the keys suffices.
 #![allow(unsafe_code)]
 
 use super::*;
@@ -47,11 +55,11 @@ impl AsciiText {
 
     /// Appends the 8-byte values at `offset` of each of the first `rows` rows of `stride`
     /// bytes in `staged`, each cut at its first NUL, in one pass: each value is read as a
-    /// word, its first NUL found by the zero-byte test, and it is stored whole as one 8-byte
-    /// write into room reserved up front, the end moving by its length (so the next value
-    /// overwrites its tail). The ASCII test is one OR over every value, judged at the end.
-    /// False, appending nothing, when a value is not all ASCII, the rows do not hold the
-    /// values, or the column would pass `i32::MAX` bytes.
+    /// word, stored whole as one 8-byte write at the column's end (room reserved up front,
+    /// tested once), and the end moved by the value's length, found by word arithmetic
+    /// ([`ascii_len8`]), so the next value overwrites the tail. The ASCII test is one OR over
+    /// every value, judged at the end. False, appending nothing, when a value is not all
+    /// ASCII, the rows do not hold the values, or the column would pass `i32::MAX` bytes.
     pub(super) fn extend8(
         &mut self,
         staged: &[u8],
@@ -71,47 +79,66 @@ impl AsciiText {
             .is_some_and(|end| end <= staged.len());
         let start = self.data.len();
         let room = rows.saturating_mul(8);
-        // `stride` 0 (no row can hold a value) would also stop `chunks` below.
+        // `stride` 0: no row can hold a value of its own.
         if !in_rows || stride == 0 || start.saturating_add(room) > i32::MAX as usize {
             return false;
         }
         // 8 bytes of slack: the last value is stored whole too.
         self.data.reserve(room + 8);
         self.offsets.reserve(rows);
-        let (Some(data), Some(offsets)) = (
-            self.data.spare_capacity_mut().get_mut(..room + 8),
-            self.offsets.spare_capacity_mut().get_mut(..rows),
-        ) else {
-            return false;
-        };
-        // Rows shifted to start at the value: each value is the first 8 bytes of a chunk
-        // (every chunk holds them, checked above). Whole chunks when the rows are padded
-        // past the last (`Staging::pad`): a loop with no length test per row.
-        let shifted = staged.get(offset..).unwrap_or_default();
-        let word = |row: &[u8]| row.first_chunk::<8>().map_or(0, |v| u64::from_le_bytes(*v));
-        let whole = rows.checked_mul(stride).and_then(|n| shifted.get(..n));
-        let packed = match whole {
-            Some(w) => pack8(w.chunks_exact(stride).map(word), data, offsets, start),
-            None => pack8(shifted.chunks(stride).map(word), data, offsets, start),
-        };
-        // Every offset written (one per value, and `rows` values, as `in_rows` says), and all
-        // ASCII: else nothing is kept.
-        let Some((end, any, written)) = packed else {
-            return false;
-        };
-        if written != rows || any & NUL_HI != 0 {
+        let (olen, first) = (self.offsets.len(), staged.get(offset..).unwrap_or_default());
+        debug_assert!(self.data.capacity() >= start + room + 8);
+        debug_assert!(self.offsets.capacity() >= olen + rows && last * stride + 8 <= first.len());
+        let (src, data) = (first.as_ptr(), self.data.as_mut_ptr());
+        let offsets = self.offsets.spare_capacity_mut().as_mut_ptr();
+        let (mut end, mut any) = (start, 0u64);
+        // SAFETY (each use, value `i`, read at `at`, which every use makes `src + i *
+        // stride`): `i <= last`, so the 8 bytes at `i * stride` of `first` end at most at
+        // `last * stride + 8 <= first.len()` (tested above, without overflow): `at` points
+        // into `first` (its wrapping arithmetic never wrapped), and `[u8; 8]` has alignment 1.
+        // Each value moves `end` by at most 8, so before value `i` it is at most `start + 8 *
+        // i`, and `end + 8 <= start + room + 8`, within the capacity reserved: the 8-byte
+        // write lies in the allocation. Slot `i` of the offsets' spare room exists (`rows`
+        // reserved); writing initialises it. `end` stays at most `start + room`, within i32
+        // (tested above).
+        macro_rules! one {
+            ($at:expr, $i:expr) => {
+                // SAFETY: above; `$i < rows` and `$at` is `src + $i * stride` at every use.
+                unsafe {
+                    let x = u64::from_le_bytes($at.cast::<[u8; 8]>().read());
+                    any |= x;
+                    data.add(end).cast::<[u8; 8]>().write(x.to_le_bytes());
+                    end += ascii_len8(x);
+                    (*offsets.add($i)).write(end as i32);
+                }
+            };
+        }
+        // Eight values a step from one pointer: the loop's own instructions once per eight.
+        let (at, mut row, mut i) = (eight_rows(stride), src, 0);
+        while i + 8 <= rows {
+            for (k, &d) in at.iter().enumerate() {
+                // `row` is `src + i * stride`, so `row + d` is `src + (i + k) * stride`.
+                one!(row.wrapping_add(d), i + k);
+            }
+            row = row.wrapping_add(8 * stride);
+            i += 8;
+        }
+        while i < rows {
+            one!(src.wrapping_add(i * stride), i);
+            i += 1;
+        }
+        if any & NUL_HI != 0 {
             return false;
         }
-        debug_assert!(end <= room);
-        // SAFETY: the `end` bytes after `start` were written (each value's 8 bytes at its
-        // running end, the first `len` of which stay; `end` never passes `room`, within the
-        // room reserved), and all are ASCII (`any` holds every bit of every value); the
-        // `rows` offsets after the old ones were written (`written == rows`, tested above),
-        // each `start` plus the running end,
-        // so they never fall and the last is the new `data.len()`.
+        debug_assert!(end <= start + room);
+        // SAFETY: the bytes from `start` to `end` were written (each value's 8 bytes at the
+        // running end, of which its length stays, `end` within the capacity) and all are
+        // ASCII (`any` holds every bit of every value, and no high bit is set); the `rows`
+        // offsets after the old ones were written, each the running end, which never falls
+        // and whose last is `end`, the new `data.len()`.
         unsafe {
-            self.data.set_len(start + end);
-            self.offsets.set_len(self.offsets.len() + rows);
+            self.data.set_len(end);
+            self.offsets.set_len(olen + rows);
         }
         true
     }
@@ -177,82 +204,252 @@ pub(super) fn dictionary(
     keys: PrimitiveArray<Int32Type>,
     values: ArrayRef,
 ) -> Option<DictionaryArray<Int32Type>> {
-    let n = values.len();
-    // One branch-free pass: every key, null or not, as an unsigned index below `n`.
-    let max = keys.values().iter().fold(0u32, |m, &k| m.max(k as u32));
-    if !keys.is_empty() && (max as usize) >= n {
+    // Every key, null or not.
+    if !keys_below(keys.values(), values.len()) {
         return None;
     }
-    // SAFETY: every key (a negative one reads as a u32 above `i32::MAX`) was just checked
-    // to be below `values.len()`; the keys' type is Int32, as the data type says.
+    // SAFETY: every key was just checked to be below `values.len()`, and not negative; the
+    // keys' type is Int32, as the data type says.
     Some(unsafe { DictionaryArray::new_unchecked(keys, values) })
 }
 
-/// Appends `value(row)` for each row of `rows` to `out`: written straight into room reserved
-/// up front (an indexed loop, no capacity test per value, no zeroing first), then counted in.
-#[inline(always)]
-pub(super) fn extend_from_chunks<T>(
-    out: &mut Vec<T>,
-    rows: std::slice::ChunksExact<'_, u8>,
-    value: impl Fn(&[u8]) -> T,
-) {
-    let (len, n) = (out.len(), rows.len());
-    out.reserve(n);
-    let spare = out.spare_capacity_mut();
-    let written = spare.len().min(n);
-    for (d, row) in spare.iter_mut().zip(rows) {
-        d.write(value(row));
-    }
-    debug_assert!(written == n, "room for every row was reserved");
-    // SAFETY: the zip wrote the first min(spare.len(), n) = `written` elements of the spare
-    // capacity, in order, each with a value; those are now initialised and follow `len`.
-    unsafe { out.set_len(len + written) };
+/// The dictionary key of each raw value of a one-byte enum: its position among the enum's
+/// listed values (the first, if listed twice), -1 for the null value, and `-2 - raw` for a
+/// value the enum does not list, which is turned into an entry of its own when the batch is
+/// cut. Every key is negative or below [`Self::listed`] (built so, fields private).
+#[derive(Debug)]
+pub(super) struct KeyTable {
+    keys: [i32; 256],
+    listed: usize,
 }
 
-/// The loop of [`AsciiText::extend8`]: each value of `values` stored whole at the running
-/// end of `data` (which must have room for 8 bytes past the last value's end: 8 per value
-/// and 8 more), the end moved by the value's length up to its first NUL, `start` plus that
-/// end written to the value's entry of `offsets` (as many as the values). Returns the end,
-/// the OR of every value (its high bits say whether all were ASCII) and how many values (and
-/// offsets) were written, at most `offsets.len()`; `None`, writing
-/// nothing, when `data` is shorter than 8 bytes per offset.
-#[inline(always)]
-fn pack8(
-    values: impl Iterator<Item = u64>,
-    data: &mut [std::mem::MaybeUninit<u8>],
-    offsets: &mut [std::mem::MaybeUninit<i32>],
-    start: usize,
-) -> Option<(usize, u64, usize)> {
-    // Room for 8 bytes per value taken (at most one per offset), tested once: each value's
-    // store then needs no test of its own.
-    if offsets.len().checked_mul(8).is_none_or(|n| n > data.len()) {
+impl KeyTable {
+    /// The table of an enum whose listed values are `bits`, with the null value `null`.
+    pub(super) fn new(bits: &[u64], null: u64) -> Box<KeyTable> {
+        let mut keys: [i32; 256] = std::array::from_fn(|raw| -2 - raw as i32);
+        for (k, &b) in bits.iter().enumerate().rev() {
+            if let Some(t) = usize::try_from(b).ok().and_then(|b| keys.get_mut(b)) {
+                // Below `bits.len()`, or negative if past i32 (never: 256 entries at most).
+                *t = i32::try_from(k).unwrap_or(-1);
+            }
+        }
+        if let Some(t) = usize::try_from(null).ok().and_then(|b| keys.get_mut(b)) {
+            *t = -1;
+        }
+        Box::new(KeyTable {
+            keys,
+            listed: bits.len(),
+        })
+    }
+
+    /// The key of `raw`, when it is below 256.
+    pub(super) fn key(&self, raw: u64) -> Option<i32> {
+        usize::try_from(raw)
+            .ok()
+            .and_then(|r| self.keys.get(r))
+            .copied()
+    }
+}
+
+/// The keys of a one-byte enum column, gathered through [`KeyTable`]s only (fields private),
+/// so that each is negative or below `listed`.
+#[derive(Debug)]
+pub(super) struct TableKeys {
+    keys: Vec<i32>,
+    listed: usize,
+}
+
+impl TableKeys {
+    /// No keys yet, over the memory of `keys` (its contents are dropped).
+    pub(super) fn new(mut keys: Vec<i32>) -> TableKeys {
+        keys.clear();
+        TableKeys { keys, listed: 0 }
+    }
+
+    /// Keys so far.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Appends the key in `table` of the byte at `offset` of each of `rows` rows of `stride`
+    /// bytes in `staged`: one table load per value, in place of a gather of the raw bytes
+    /// and a second pass through the table when the batch is cut.
+    pub(super) fn extend(
+        &mut self,
+        table: &KeyTable,
+        staged: &[u8],
+        stride: usize,
+        offset: usize,
+        rows: usize,
+    ) {
+        // Keys below the largest table's `listed` (the same table each time, in practice).
+        self.listed = self.listed.max(table.listed);
+        let (keys, values) = (&mut self.keys, staged.get(offset..).unwrap_or_default());
+        if !gather_strided(keys, values, stride, rows, |[b]: [u8; 1]| {
+            table.keys[usize::from(b)]
+        }) {
+            // Rows the staging does not hold (which cannot happen): a zero byte's key.
+            keys.resize(keys.len() + rows, table.keys[0]);
+        }
+    }
+
+    /// Appends `n` null keys.
+    pub(super) fn nulls(&mut self, n: usize) {
+        self.keys.resize(self.keys.len() + n, -1);
+    }
+
+    /// The keys.
+    #[cfg(test)]
+    pub(super) fn into_vec(self) -> Vec<i32> {
+        self.keys
+    }
+}
+
+/// A dictionary array of `keys` into `names`, none of them null, when every key is a listed
+/// value's: the usual batch of an enum column. Else the keys back, untouched, for the general
+/// path (unlisted values, nulls).
+pub(super) fn listed_dictionary(
+    keys: TableKeys,
+    names: &[String],
+    pool: &mut Pool,
+) -> Result<ArrayRef, Vec<i32>> {
+    // Each key is negative or below `listed` (`TableKeys`): none negative, one OR of every
+    // key (vectorised), and `listed` within the names, suffice.
+    let negative = keys.keys.iter().fold(0i32, |acc, &k| acc | k) < 0;
+    if negative || keys.listed > names.len() {
+        return Err(keys.keys);
+    }
+    debug_assert!(keys_below(&keys.keys, names.len()));
+    let keys = PrimitiveArray::<Int32Type>::new(pool.buffer(keys.keys).into(), None);
+    let values: ArrayRef = Arc::new(StringArray::from(names.to_vec()));
+    // SAFETY: every key is at least 0 (tested above) and below `listed` (the invariant of
+    // `TableKeys`: gathered through `KeyTable`s, whose keys are negative or below their
+    // `listed`, the largest of which `TableKeys::listed` holds), which is at most
+    // `names.len()`, the dictionary's length (tested above); the keys' type is Int32.
+    Ok(Arc::new(unsafe {
+        DictionaryArray::new_unchecked(keys, values)
+    }))
+}
+
+/// True when every key is in `0..n`. One branch-free pass, which the compiler vectorises:
+/// with `top` the largest valid key, a key `k` in `0..=top` leaves both `k` and `top - k`
+/// non-negative, and any other sets the sign bit of one of them (`top - k` cannot overflow
+/// for `k >= 0`; a negative `k` is caught by its own sign); so the OR of both over all keys.
+fn keys_below(keys: &[i32], n: usize) -> bool {
+    let Some(top) = n.checked_sub(1) else {
+        return keys.is_empty();
+    };
+    let top = i32::try_from(top).unwrap_or(i32::MAX);
+    keys.iter()
+        .fold(0i32, |acc, &k| acc | k | top.wrapping_sub(k))
+        >= 0
+}
+
+/// An offset buffer over `offsets` (list entries, string or var-data bytes: running counts),
+/// without `OffsetBuffer::new`'s test of each pair, which is a branch per offset; `None`
+/// when they are empty, start below 0 or fall somewhere. The same facts, tested in one
+/// branch-free pass that the compiler vectorises.
+pub(super) fn rising_offsets(offsets: Vec<i32>, pool: &mut Pool) -> Option<OffsetBuffer<i32>> {
+    let (&first, rest) = offsets.split_first()?;
+    // Every offset and every difference to the one before, ORed: the sign is set when some
+    // offset is negative or falls. (Where both offsets are non-negative the difference is
+    // exact; where one is not, its own sign is in the OR.)
+    let falls = offsets
+        .iter()
+        .zip(rest)
+        .fold(first, |acc, (&a, &b)| acc | b | b.wrapping_sub(a));
+    if falls < 0 {
         return None;
     }
-    let mut end = 0usize;
-    let mut any = 0u64;
-    let mut written = 0usize;
-    for (i, (x, o)) in values.zip(offsets.iter_mut()).enumerate() {
-        any |= x;
-        // The lowest byte flagged by the zero-byte test is the first NUL; none: 64 / 8.
-        let zero = x.wrapping_sub(NUL_LO) & !x & NUL_HI;
-        let len = (zero.trailing_zeros() / 8) as usize;
-        debug_assert!(end <= 8 * i && end + 8 <= data.len());
-        // SAFETY: each value moves `end` by at most 8, so before value `i` it is at most
-        // `8 * i`, and `i < offsets.len()` (the zip); thus `end + 8 <= 8 * offsets.len() <=
-        // data.len()` (tested above) and the 8 bytes at `end` lie within `data`. `[u8; 8]`
-        // has alignment 1, and writing initialises the `MaybeUninit` bytes.
-        unsafe {
-            data.as_mut_ptr()
-                .add(end)
-                .cast::<[u8; 8]>()
-                .write(x.to_le_bytes());
-        }
-        end += len;
-        // At most `start` + 8 per value, which the caller keeps within i32.
-        o.write((start + end) as i32);
-        written = i + 1;
+    let offsets = ScalarBuffer::<i32>::from(pool.buffer(offsets));
+    // SAFETY: the offsets are not empty, the first is at least 0 and none falls (tested
+    // above: every offset is non-negative, so each difference is exact, and none is
+    // negative); these are all that `OffsetBuffer::new` asserts.
+    Some(unsafe { OffsetBuffer::new_unchecked(offsets) })
+}
+
+/// The distances of eight rows of `stride` bytes from the first: `k * stride` for row `k`.
+/// Those of the odd rows are opaque to the compiler (which would otherwise chain the
+/// addresses, an add per row) and each take a register; rows 2, 4 and 6 are rows 1 and 3
+/// scaled by 2 or 4, which an address can hold. So a step of eight rows reads each from one
+/// pointer with no add between them, and leaves registers to spare.
+#[inline(always)]
+fn eight_rows(stride: usize) -> [usize; 8] {
+    let [d1, d3, d5, d7] = std::hint::black_box([1, 3, 5, 7].map(|k| k * stride));
+    [0, d1, 2 * d1, d3, 4 * d1, d5, 2 * d3, d7]
+}
+
+/// Appends the `N`-byte value at the start of each of `rows` rows of `stride` bytes in `src`
+/// (which starts at the first row's value), turned into a `T` by `read`, to `out`: one bounds
+/// test for the whole run, then reads and writes with no test per value, eight rows a step
+/// (the compiler does not unroll a loop of raw reads by itself, and a byte column's loop is
+/// not unrolled at all). False, appending nothing, when `src` does not hold every value.
+#[inline(always)]
+pub(super) fn gather_strided<const N: usize, T>(
+    out: &mut Vec<T>,
+    src: &[u8],
+    stride: usize,
+    rows: usize,
+    read: impl Fn([u8; N]) -> T,
+) -> bool {
+    let Some(last) = rows.checked_sub(1) else {
+        return true;
+    };
+    // The last row's value ends within `src`: so does every earlier one's.
+    let end = last.checked_mul(stride).and_then(|at| at.checked_add(N));
+    if end.is_none_or(|end| end > src.len()) {
+        return false;
     }
-    Some((end, any, written))
+    out.reserve(rows);
+    let len = out.len();
+    debug_assert!(out.capacity() - len >= rows && last * stride + N <= src.len());
+    let (from, to) = (src.as_ptr(), out.spare_capacity_mut().as_mut_ptr());
+    // SAFETY (each use): called with `i < rows`, so `i <= last` and `i * stride + N <= last *
+    // stride + N <= src.len()` (tested above, without overflow): the `N` bytes at `i *
+    // stride` lie within `src` (`[u8; N]` has alignment 1); room for `rows` values past
+    // `len` was reserved and `to` is its start, so slot `i` is within it, and writing
+    // initialises it.
+    macro_rules! one {
+        ($i:expr) => {
+            // SAFETY: above; `$i < rows` at every use.
+            unsafe { (*to.add($i)).write(read(from.add($i * stride).cast::<[u8; N]>().read())) }
+        };
+    }
+    let at = eight_rows(stride);
+    let (mut row, mut slot) = (from, to);
+    for _ in 0..rows / 8 {
+        // SAFETY: eight of the `rows` rows, from row `i`, the rows done so far (`row` is
+        // `from + i * stride`, `row + at[k]` is `from + (i + k) * stride`, `slot` is
+        // `to + i`, and `i + 7 < rows`): each read and write is one of `one!`'s, at row
+        // `i + k`. `slot` moves within the room reserved, `row` by wrapping (never read past).
+        unsafe {
+            for (k, &d) in at.iter().enumerate() {
+                (*slot.add(k)).write(read(row.add(d).cast::<[u8; N]>().read()));
+            }
+            row = row.wrapping_add(8 * stride);
+            slot = slot.add(8);
+        }
+    }
+    let mut i = rows / 8 * 8;
+    while i < rows {
+        one!(i);
+        i += 1;
+    }
+    // SAFETY: the `rows` slots after `len` were each written above, in room reserved for them.
+    unsafe { out.set_len(len + rows) };
+    true
+}
+
+/// The length of an 8-byte ASCII value read little-endian as `x`, up to its first NUL (8 when
+/// it has none). Adding 0x7F to an ASCII byte sets its high bit unless the byte is 0, and
+/// never carries into the next byte; so the lowest high bit still clear is the first NUL.
+/// For bytes that are not ASCII the result is still at most 8 (and the caller discards it).
+#[inline(always)]
+pub(super) fn ascii_len8(x: u64) -> usize {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let zero = !x.wrapping_add(LOW7) & NUL_HI;
+    (zero.trailing_zeros() / 8) as usize
 }
 
 #[cfg(test)]
@@ -261,32 +458,139 @@ mod tests {
     use arrow_array::Array;
 
     #[test]
-    fn pack8_writes_only_with_room_for_every_value() {
-        use std::mem::MaybeUninit;
-        let words = [
-            u64::from_le_bytes(*b"AB\0\0\0\0\0\0"),
-            u64::from_le_bytes(*b"CDEFGHIJ"),
-        ];
-        let mut offsets = [MaybeUninit::<i32>::uninit(); 2];
-        // 15 bytes: less than 8 per offset, refused before anything is written.
-        let mut short = [MaybeUninit::<u8>::uninit(); 15];
-        assert!(pack8(words.into_iter(), &mut short, &mut offsets, 0).is_none());
-        let mut data = [MaybeUninit::<u8>::uninit(); 16];
-        let (end, _, written) = pack8(words.into_iter(), &mut data, &mut offsets, 5).expect("room");
-        assert_eq!((end, written), (10, 2));
-        // Fewer values than offsets: only those are written, and said.
-        let mut three = [MaybeUninit::<i32>::uninit(); 3];
-        let mut room = [MaybeUninit::<u8>::uninit(); 24];
-        let got = pack8(words.into_iter(), &mut room, &mut three, 0).map(|p| p.2);
-        assert_eq!(got, Some(2));
-        // SAFETY: `pack8` wrote the first `end` bytes.
-        let bytes: Vec<u8> = data[..end]
-            .iter()
-            .map(|b| unsafe { b.assume_init() })
-            .collect();
-        // SAFETY: `pack8` wrote both offsets.
-        let offs = offsets.map(|o| unsafe { o.assume_init() });
-        assert_eq!((&bytes[..], offs), (&b"ABCDEFGHIJ"[..], [7, 15]));
+    fn ascii_len8_finds_the_first_nul() {
+        // Every ASCII byte value at every position, a NUL at every position after it.
+        for c in 1..=0x7Fu8 {
+            for at in 0..8 {
+                let mut v = [b'A'; 8];
+                v[at] = c;
+                assert_eq!(ascii_len8(u64::from_le_bytes(v)), 8, "{c:#x} at {at}");
+                for nul in 0..8 {
+                    let mut w = v;
+                    w[nul] = 0;
+                    // The first NUL counts, whatever follows it (a NUL too, or not).
+                    let want = nul_in_word(u64::from_le_bytes(w)).unwrap_or(8);
+                    assert_eq!(want, nul.min(if c == 0 { at } else { 8 }));
+                    assert_eq!(ascii_len8(u64::from_le_bytes(w)), want, "{c:#x} {at} {nul}");
+                }
+            }
+        }
+        assert_eq!(ascii_len8(0), 0);
+        // Bytes above 0x7F: no meaning, but never more than 8.
+        for x in [u64::MAX, 0x80, 0xFF00_FF00_FF00_FF00, 0x0080_8080_8080_80FF] {
+            assert!(ascii_len8(x) <= 8);
+        }
+    }
+
+    #[test]
+    fn extend8_cuts_at_every_nul_position_and_every_stride() {
+        // Strides that are and are not multiples of 8, offsets within the row, and values
+        // with their first NUL at each position (or none), against `push`.
+        for stride in [8, 9, 11, 16, 29, 30] {
+            for offset in 0..=(stride - 8).min(3) {
+                let rows = 19;
+                let mut staged = vec![b'-'; rows * stride];
+                for r in 0..rows {
+                    let v = &mut staged[r * stride + offset..r * stride + offset + 8];
+                    v.copy_from_slice(b"ABCDEFGH");
+                    if r % 9 < 8 {
+                        v[r % 9] = 0;
+                    }
+                }
+                let mut words = AsciiText::new(Vec::new(), Vec::new());
+                let mut one_by_one = AsciiText::new(Vec::new(), Vec::new());
+                assert!(words.extend8(&staged, stride, offset, rows));
+                for r in 0..rows {
+                    let at = r * stride + offset;
+                    assert!(one_by_one.push(&staged[at..at + 8]));
+                }
+                assert!(words.invariant());
+                assert_eq!(
+                    (&words.data, &words.offsets),
+                    (&one_by_one.data, &one_by_one.offsets)
+                );
+                // A byte above 0x7F in any one value: nothing appended.
+                for r in [0, rows / 2, rows - 1] {
+                    let mut bad = staged.clone();
+                    bad[r * stride + offset + 7] = 0xC3;
+                    let (data, offsets) = (words.data.clone(), words.offsets.clone());
+                    assert!(!words.extend8(&bad, stride, offset, rows));
+                    assert_eq!((&words.data, &words.offsets), (&data, &offsets));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strided_gathers_agree_with_reads_one_by_one() {
+        // Every width, both byte orders, strides that are not multiples of the width, row
+        // counts around the eight-row step, and sources that end exactly at the last value.
+        let src: Vec<u8> = (0..2000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        for stride in [1, 2, 3, 4, 5, 8, 9, 13, 29, 30, 64] {
+            for rows in [0, 1, 7, 8, 9, 16, 17, 30] {
+                fn check<const N: usize, T: PartialEq + std::fmt::Debug>(
+                    src: &[u8],
+                    stride: usize,
+                    rows: usize,
+                    read: impl Fn([u8; N]) -> T + Copy,
+                ) {
+                    if N > stride {
+                        return;
+                    }
+                    let want: Vec<T> = (0..rows)
+                        .map(|r| read(src[r * stride..r * stride + N].try_into().unwrap()))
+                        .collect();
+                    let exact = rows.saturating_sub(1) * stride + N;
+                    let mut got = Vec::new();
+                    assert!(gather_strided(
+                        &mut got,
+                        &src[..exact.min(src.len())],
+                        stride,
+                        rows,
+                        read
+                    ));
+                    assert_eq!(got, want, "N {N} stride {stride} rows {rows}");
+                    // One byte short of the last value: refused, nothing appended.
+                    if rows > 0 {
+                        let mut short = Vec::new();
+                        assert!(!gather_strided(
+                            &mut short,
+                            &src[..exact - 1],
+                            stride,
+                            rows,
+                            read
+                        ));
+                        assert!(short.is_empty());
+                    }
+                }
+                check::<1, u8>(&src, stride, rows, |a| a[0]);
+                check::<2, u16>(&src, stride, rows, u16::from_le_bytes);
+                check::<2, u16>(&src, stride, rows, u16::from_be_bytes);
+                check::<4, u32>(&src, stride, rows, u32::from_le_bytes);
+                check::<4, u32>(&src, stride, rows, u32::from_be_bytes);
+                check::<8, u64>(&src, stride, rows, u64::from_le_bytes);
+                check::<8, u64>(&src, stride, rows, u64::from_be_bytes);
+            }
+        }
+        // Appends after what the column holds; a row count whose extent overflows is refused.
+        let mut out = vec![9u16];
+        assert!(gather_strided(&mut out, &src, 3, 2, u16::from_le_bytes));
+        assert_eq!(
+            out,
+            [
+                9,
+                u16::from_le_bytes([src[0], src[1]]),
+                u16::from_le_bytes([src[3], src[4]])
+            ]
+        );
+        assert!(!gather_strided(
+            &mut out,
+            &src,
+            usize::MAX,
+            3,
+            u16::from_le_bytes
+        ));
+        assert_eq!(out.len(), 3);
     }
 
     #[test]
@@ -357,20 +661,6 @@ mod tests {
     }
 
     #[test]
-    fn rows_extend_a_column() {
-        let staged: Vec<u8> = (0..40u8).collect();
-        let mut out = vec![7u16];
-        extend_from_chunks(&mut out, staged[1..].chunks_exact(6), |r| {
-            u16::from_le_bytes([r[0], r[1]])
-        });
-        // Rows of 6 bytes from byte 1: 6 whole rows, the rest dropped.
-        assert_eq!(out, [7, 0x0201, 0x0807, 0x0e0d, 0x1413, 0x1a19, 0x201f]);
-        let mut empty: Vec<u64> = Vec::new();
-        extend_from_chunks(&mut empty, staged[..3].chunks_exact(4), |_| 1);
-        assert!(empty.is_empty());
-    }
-
-    #[test]
     fn a_broken_invariant_is_caught() {
         for t in [
             AsciiText {
@@ -395,6 +685,35 @@ mod tests {
     }
 
     #[test]
+    fn offsets_are_taken_only_when_they_rise_from_zero_or_more() {
+        let mut pool = Pool::default();
+        for good in [vec![0], vec![0, 0, 3, 3, 9], vec![5, 6], vec![0, i32::MAX]] {
+            let b = rising_offsets(good.clone(), &mut pool).expect("rising");
+            assert_eq!(&b[..], &good[..]);
+        }
+        let mut long: Vec<i32> = (0..100).collect();
+        assert!(rising_offsets(long.clone(), &mut pool).is_some());
+        // A fall, or a negative offset, anywhere (first, middle, last).
+        for at in [0, 1, 50, 99] {
+            for v in [-1, i32::MIN] {
+                long[at] = v;
+                assert!(
+                    rising_offsets(long.clone(), &mut pool).is_none(),
+                    "{at} {v}"
+                );
+            }
+            long[at] = at as i32;
+        }
+        long[60] = 58;
+        assert!(rising_offsets(long.clone(), &mut pool).is_none());
+        long[60] = 60;
+        long[99] = 97;
+        assert!(rising_offsets(long.clone(), &mut pool).is_none());
+        assert!(rising_offsets(vec![i32::MAX, 0], &mut pool).is_none());
+        assert!(rising_offsets(Vec::new(), &mut pool).is_none());
+    }
+
+    #[test]
     fn dictionary_keys_are_checked() {
         let values: ArrayRef = Arc::new(StringArray::from(vec!["A", "B"]));
         let ok = PrimitiveArray::<Int32Type>::from(vec![0, 1, 1, 0]);
@@ -403,6 +722,16 @@ mod tests {
         for bad in [vec![0, 2], vec![-1, 0]] {
             assert!(dictionary(PrimitiveArray::from(bad), values.clone()).is_none());
         }
+        // Every key at and around the bounds, alone and among good keys.
+        for bad in [2, 3, i32::MAX, -1, -2, i32::MIN, i32::MIN + 1] {
+            for at in [0, 5, 16] {
+                let mut keys = vec![1; 17];
+                keys[at] = bad;
+                assert!(dictionary(PrimitiveArray::from(keys), values.clone()).is_none());
+            }
+        }
+        let edge = PrimitiveArray::<Int32Type>::from(vec![1; 33]);
+        assert!(dictionary(edge, values.clone()).is_some());
         let empty: ArrayRef = Arc::new(StringArray::from(Vec::<&str>::new()));
         assert!(dictionary(PrimitiveArray::from(Vec::<i32>::new()), empty.clone()).is_some());
         assert!(dictionary(PrimitiveArray::from(vec![0]), empty).is_none());

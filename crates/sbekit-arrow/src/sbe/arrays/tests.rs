@@ -190,3 +190,84 @@ fn enum_keys_known_unknown_null_and_absent() {
     assert_eq!(valid, [true, true, false, true, true, false]);
     assert_eq!(dict, ["A", "B", "C", "7"]);
 }
+
+#[test]
+fn enum_keys_gathered_through_the_table_agree_with_raw_values() {
+    // Known values (one listed twice), the null value, unknown values, every byte value,
+    // in rows of 7 bytes with the enum at offset 3; signed and unsigned display.
+    let bits = [0u64, 1, 1, 200, 300];
+    let names: Vec<String> = ["A", "B", "B2", "C", "D"].map(String::from).into();
+    let raw: Vec<u8> = (0..=255u8).chain([1, 255, 7, 7, 200, 0]).collect();
+    let mut staged = vec![0xEEu8; raw.len() * 7 + 8];
+    for (i, &b) in raw.iter().enumerate() {
+        staged[i * 7 + 3] = b;
+    }
+    for signed_width in [None, Some(1)] {
+        let kind = LeafKind::Enum {
+            bits: bits.to_vec(),
+            names: names.clone(),
+            null: 255,
+            signed_width,
+        };
+        let mut keys = TableKeys::new(Vec::new());
+        let table = KeyTable::new(&bits, 255);
+        // In two parts, as the gathers take them.
+        keys.extend(&table, &staged, 7, 3, 100);
+        keys.extend(&table, &staged[700..], 7, 3, raw.len() - 100);
+        assert_eq!(keys.len(), raw.len());
+        let (mut fallbacks, mut pool) = (0, Pool::default());
+        let mut cut = Cut {
+            big: false,
+            fallbacks: &mut fallbacks,
+            pool: &mut pool,
+        };
+        let got = keys_array(&kind, keys, &mut cut).expect("keys");
+        let want =
+            leaf_array(&kind, Store::W1(raw.clone()), None, raw.len(), &mut cut).expect("raw");
+        assert_eq!(got.to_data(), want.to_data(), "{signed_width:?}");
+        assert!(got.to_data().validate_full().is_ok());
+        let d = got
+            .as_any()
+            .downcast_ref::<DictionaryArray<Int32Type>>()
+            .expect("dictionary");
+        // 5 names and one entry per unknown byte value (256 less 0, 1, 200 and null 255).
+        assert_eq!(d.values().len(), 5 + 252);
+        assert_eq!(d.null_count(), 2);
+    }
+    // Rows that do not hold the values (which the gathers never ask for): a zero byte's key.
+    let mut keys = TableKeys::new(vec![9]);
+    keys.nulls(1);
+    keys.extend(&KeyTable::new(&bits, 255), &staged[..5], 7, 3, 2);
+    assert_eq!(keys.into_vec(), [-1, 0, 0]);
+}
+
+#[test]
+fn listed_keys_become_the_dictionary_as_they_are() {
+    let bits = [3u64, 9, 4];
+    let names: Vec<String> = ["A", "B", "C"].map(String::from).into();
+    let table = KeyTable::new(&bits, 255);
+    // Rows of 2 bytes: listed values only, then one more row each of null and unlisted.
+    let staged = [3u8, 0, 9, 0, 4, 0, 3, 0, 255, 0, 7, 0, 0, 0];
+    let mut pool = Pool::default();
+    let mut keys = TableKeys::new(Vec::new());
+    keys.extend(&table, &staged, 2, 0, 4);
+    let a = listed_dictionary(keys, &names, &mut pool).expect("all listed");
+    assert!(a.to_data().validate_full().is_ok());
+    let d = a
+        .as_any()
+        .downcast_ref::<DictionaryArray<Int32Type>>()
+        .expect("dictionary");
+    assert_eq!(d.keys().values().to_vec(), [0, 1, 2, 0]);
+    for (rows, want) in [(5, vec![0, 1, 2, 0, -1]), (6, vec![0, 1, 2, 0, -1, -9])] {
+        let mut keys = TableKeys::new(Vec::new());
+        keys.extend(&table, &staged, 2, 0, rows);
+        assert_eq!(listed_dictionary(keys, &names, &mut pool).err(), Some(want));
+    }
+    // A table listing more values than the names: refused, keys back.
+    let mut keys = TableKeys::new(Vec::new());
+    keys.extend(&table, &staged, 2, 0, 1);
+    assert_eq!(
+        listed_dictionary(keys, &names[..2], &mut pool).err(),
+        Some(vec![0])
+    );
+}
