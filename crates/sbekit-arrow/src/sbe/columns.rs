@@ -481,13 +481,15 @@ impl Staging {
     #[inline(always)]
     pub(super) fn push(&mut self, src: &[u8]) -> Option<()> {
         let (start, n) = (self.len, src.len());
-        // `len` and `n` are lengths of slices (at most `isize::MAX` each): no overflow.
-        let dst = match self.bytes.get_mut(start..start + n) {
+        // Never fails (`len` and `n` are lengths of slices, at most `isize::MAX` each), and
+        // tells the compiler that `start <= end`: one test of the room below, not two.
+        let end = start.checked_add(n)?;
+        let dst = match self.bytes.get_mut(start..end) {
             Some(dst) => dst,
             None => self.grown(n)?,
         };
         copy_inline(dst, src);
-        self.len = start + n;
+        self.len = end;
         Some(())
     }
 

@@ -426,14 +426,20 @@ impl SbeColumns {
         timestamp: Option<i64>,
     ) -> Result<usize, DecodeError> {
         match self.repeat::<O>(bytes, offset, timestamp) {
-            Some(end) => Ok(end),
+            Some((end, due)) => {
+                if let (true, Some(hot)) = (due, self.hot) {
+                    self.row_checks(hot.table);
+                }
+                Ok(end)
+            }
             None => self.append_new::<O>(bytes, offset, timestamp),
         }
     }
 
     /// The usual message: the same header bytes as the last one, which took the flat walk.
     /// One compare decides the table, the walk and the header run. `None` (no row left
-    /// behind) for anything else, which [`Self::append_new`] decodes from scratch. A function
+    /// behind) for anything else, which [`Self::append_new`] decodes from scratch; else the
+    /// message's end, and whether `row_checks` is due ([`Table::counted`]). A function
     /// of its own, out of line (and `append` inline in its caller), so that the registers of
     /// this path are allocated for it alone: inlined into one function with the others, its
     /// group loop kept its offsets on the stack (~50 instructions a message more).
@@ -443,7 +449,7 @@ impl SbeColumns {
         bytes: &[u8],
         offset: u64,
         timestamp: Option<i64>,
-    ) -> Option<usize> {
+    ) -> Option<(usize, bool)> {
         let hot = self.hot?;
         if u64::from_ne_bytes(*bytes.first_chunk::<8>()?) != hot.word {
             return None;
@@ -461,10 +467,7 @@ impl SbeColumns {
         if let Some(end) = done {
             // Every entry of the flat walk is at least a byte after the header: the
             // message's length bounds its weight.
-            if table.counted(end) {
-                self.row_checks(hot.table);
-            }
-            return Some(end);
+            return Some((end, table.counted(end)));
         }
         table.root.truncate(rows);
         table.header.truncate(rows);
