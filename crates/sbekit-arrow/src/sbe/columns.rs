@@ -543,6 +543,11 @@ fn copy_inline(dst: &mut [u8], src: &[u8]) {
     } else if n <= 64 {
         mv::<32>(dst, src, 0);
         mv::<32>(dst, src, n - 32);
+    } else if n <= 96 {
+        // A few entries of ~30 bytes: three moves, not four.
+        mv::<32>(dst, src, 0);
+        mv::<32>(dst, src, 32);
+        mv::<32>(dst, src, n - 32);
     } else if n <= Staging::INLINE {
         mv::<64>(dst, src, 0);
         mv::<64>(dst, src, n - 64);
@@ -634,7 +639,7 @@ mod tests {
         let mut s = Staging::default();
         let mut want = Vec::new();
         // Lengths around every chunk size, from the middle and up to the end of the buffer.
-        for n in (0..=40).chain([63, 64, 65, 255, 256, 257]) {
+        for n in (0..=40).chain([63, 64, 65, 95, 96, 97, 127, 128, 129, 255, 256, 257]) {
             for at in [3, 512 - n] {
                 s.copy_from(&buf, at, n).expect("in the buffer");
                 want.extend_from_slice(&buf[at..at + n]);
