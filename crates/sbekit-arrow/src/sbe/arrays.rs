@@ -592,20 +592,8 @@ pub(super) fn leaf_array(
                     .map_err(|e| Error::Arrow(e.to_string()))?,
             )
         }
-        LeafKind::Enum {
-            bits,
-            names,
-            null,
-            signed_width,
-        } => {
-            let mut keys = EnumKeys {
-                bits,
-                dict: names.clone(),
-                unknown: HashMap::new(),
-                null: *null,
-                signed_width: *signed_width,
-                keys: pool.vec(rows),
-            };
+        LeafKind::Enum { .. } => {
+            let mut keys = EnumKeys::of(kind, pool.vec(rows))?;
             match &store {
                 Store::W1(v) => keys.extend(v, absent.as_ref()),
                 Store::W2(v) => keys.extend(v, absent.as_ref()),
@@ -646,13 +634,7 @@ pub(super) fn leaf_array(
 /// keys of values the enum does not list become entries of their own, the null value's
 /// keys null.
 fn keys_array(kind: &LeafKind, keys: TableKeys, cut: &mut Cut) -> Result<ArrayRef, Error> {
-    let LeafKind::Enum {
-        bits,
-        names,
-        null,
-        signed_width,
-    } = kind
-    else {
+    let LeafKind::Enum { names, .. } = kind else {
         return Err(Error::Arrow("keys of a column that is not an enum".into()));
     };
     // Usually every value is listed: the keys are the dictionary's as they are.
@@ -660,14 +642,7 @@ fn keys_array(kind: &LeafKind, keys: TableKeys, cut: &mut Cut) -> Result<ArrayRe
         Ok(array) => return Ok(array),
         Err(keys) => keys,
     };
-    let mut keys = EnumKeys {
-        bits,
-        dict: names.clone(),
-        unknown: HashMap::new(),
-        null: *null,
-        signed_width: *signed_width,
-        keys,
-    };
+    let mut keys = EnumKeys::of(kind, keys)?;
     keys.resolve(0);
     keys.into_array(cut.pool)
 }
@@ -717,7 +692,30 @@ struct EnumKeys<'a> {
     keys: Vec<i32>,
 }
 
-impl EnumKeys<'_> {
+impl<'a> EnumKeys<'a> {
+    /// The keys of the enum column `kind`, starting as `keys`; an error for any other kind.
+    fn of(kind: &'a LeafKind, keys: Vec<i32>) -> Result<EnumKeys<'a>, Error> {
+        let LeafKind::Enum {
+            bits,
+            names,
+            null,
+            signed_width,
+        } = kind
+        else {
+            return Err(Error::Arrow(
+                "enum keys of a column that is not an enum".into(),
+            ));
+        };
+        Ok(EnumKeys {
+            bits,
+            dict: names.clone(),
+            unknown: HashMap::new(),
+            null: *null,
+            signed_width: *signed_width,
+            keys,
+        })
+    }
+
     /// Appends the keys of `values`; null rows get the key -1 until [`Self::finish`].
     fn extend<T: Copy + Into<u64>>(&mut self, values: &[T], absent: Option<&NullBuffer>) {
         // Values below 256 (every u8 enum, most others) by a table, those above as unknown
