@@ -3,6 +3,7 @@
 //! that never panics and never reaches outside the buffer.
 
 use proptest::prelude::*;
+use sbekit_runtime::bounds::MAX_EMPTY_ENTRIES;
 use sbekit_runtime::bounds::{
     block, block_covers, block_then, block_trusted, charge_empty, fixed_group_end,
     fixed_group_end_trusted, group_dims, group_dims_trusted, var_data_trusted,
@@ -280,6 +281,58 @@ proptest! {
     }
 }
 
+/// `group_dims`' documented rule: the dimension must be inside `buf` and its count at most the
+/// maximum; a non-empty group's block length must reach the minimum, while an empty group's
+/// may be shorter (it reads no entry, as `sbekit decode` accepts it). Checked both ways: every
+/// accepted dimension obeys the rule, and every dimension that obeys it is accepted as read.
+fn group_dims_follow_their_rule(buf: &[u8], pos: usize, min: usize) -> Result<(), TestCaseError> {
+    let read = pos
+        .checked_add(4)
+        .and_then(|end| buf.get(pos..end))
+        .map(|d| le_dims(d.try_into().expect("four bytes")));
+    let got = group_dims(buf, pos, min, 50, le_dims);
+    match read {
+        None => prop_assert!(got.is_err(), "a dimension outside the buffer was accepted"),
+        Some((bl, n)) => {
+            let allowed = n <= 50 && (bl >= min || n == 0);
+            prop_assert_eq!(
+                got.ok(),
+                allowed.then_some((bl, n)),
+                "block {} count {} min {}",
+                bl,
+                n,
+                min
+            );
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn empty_groups_may_have_short_blocks_non_empty_ones_may_not() {
+    // The all-zero buffer proptest once shrank to: count 0, block length 0 below a minimum of 1.
+    assert_eq!(group_dims(&[0u8; 4], 0, 1, 50, le_dims), Ok((0, 0)));
+    let one_entry = [0u8, 0, 1, 0];
+    assert_eq!(
+        group_dims(&one_entry, 0, 1, 50, le_dims).unwrap_err().kind,
+        DecodeErrorKind::BlockLengthTooShort {
+            minimum: 1,
+            found: 0
+        }
+    );
+    for (bl, n, min) in [
+        (0u16, 0u16, 7usize),
+        (3, 0, 7),
+        (7, 1, 7),
+        (2, 1, 7),
+        (9, 51, 0),
+    ] {
+        let mut buf = bl.to_le_bytes().to_vec();
+        buf.extend_from_slice(&n.to_le_bytes());
+        group_dims_follow_their_rule(&buf, 0, min).unwrap();
+    }
+}
+
 proptest! {
     /// Whatever the lengths, counts and offsets: no panic, and every end reported as valid is
     /// inside the buffer and consistent with the arithmetic.
@@ -300,15 +353,24 @@ proptest! {
             block::<3>(&buf, pos, block_len).ok(),
             block_trusted::<3>(&buf, pos, block_len)
         );
-        if let Ok((bl, n)) = group_dims(&buf, pos, min, 50, le_dims) {
-            prop_assert!(bl >= min && n <= 50);
-            prop_assert!(pos.checked_add(4).is_some_and(|e| e <= buf.len()));
-        }
+        group_dims_follow_their_rule(&buf, pos, min)?;
         match fixed_group_end(&buf, pos, 4, block_len, count) {
             Ok(end) => {
                 prop_assert!(end <= buf.len());
                 prop_assert_eq!(end, fixed_group_end_trusted(pos, 4, block_len, count));
-                prop_assert!(block_len > 0 || count <= buf.len());
+                // The entries end exactly where their bytes do. Entries of an empty block take
+                // none, so the input does not bound their count: the message's budget does
+                // (`charge_empty`, as documented), and it refuses what the input could not hold.
+                prop_assert_eq!(Some(end), block_len.checked_mul(count).and_then(|n| (pos + 4).checked_add(n)));
+                if block_len == 0 {
+                    let mut budget = MAX_EMPTY_ENTRIES;
+                    prop_assert_eq!(
+                        charge_empty(&mut budget, 0, count, pos).is_ok(),
+                        count <= MAX_EMPTY_ENTRIES
+                    );
+                } else {
+                    prop_assert!(count <= buf.len());
+                }
             }
             Err(e) => prop_assert!(e.offset == pos || e.offset == pos.saturating_add(4)),
         }
@@ -321,5 +383,24 @@ proptest! {
         let n = FixedGroupIter::<Byte>::checked(&buf, pos, block_len, count, 0).count();
         prop_assert!(n == 0 || n == count);
         prop_assert!(n == 0 || block_len.saturating_mul(n) <= buf.len());
+    }
+}
+
+proptest! {
+    /// Group dimensions near the edges of the rule (counts of 0 and around the maximum, block
+    /// lengths around the minimum), which random buffers reach only rarely.
+    #[test]
+    fn group_dims_rule_at_its_edges(
+        bl in 0u16..12,
+        n in prop_oneof![Just(0u16), 1u16..4, 48u16..53, Just(u16::MAX)],
+        min in 0usize..10,
+        pos in 0usize..3,
+        cut in 0usize..2,
+    ) {
+        let mut buf = vec![0xA5; pos];
+        buf.extend_from_slice(&bl.to_le_bytes());
+        buf.extend_from_slice(&n.to_le_bytes());
+        buf.truncate(buf.len() - cut);
+        group_dims_follow_their_rule(&buf, pos, min)?;
     }
 }

@@ -25,6 +25,7 @@ pub use omi::OMI_CAPTURES;
 pub use process::{dir_entries, output_with_stdin};
 pub use schema::{SchemaXml, STANDARD_HEADER};
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The `shared` directory beside the workspace root (it may not exist).
@@ -69,14 +70,17 @@ pub fn require(relative: &str, test: &str) -> Option<PathBuf> {
 /// tool that is not installed).
 ///
 /// Under CI (`CI=true`) this panics, so the test fails and a green CI run means every test
-/// really ran; elsewhere it prints a loud `*** SKIPPED test: why ***` line on stderr and
-/// returns, and the caller returns early.
+/// really ran; elsewhere it prints a loud `*** SKIPPED test: why ***` line on stderr (past the
+/// harness's output capture, so that `cargo test` shows it) and returns, and the caller returns
+/// early.
 #[track_caller]
 pub fn skip(test: &str, why: impl std::fmt::Display) {
     if is_ci() {
         panic!("{test}: {why} (CI=true makes a skip a failure)");
     }
-    eprintln!("\n*** SKIPPED {test}: {why} ***\n");
+    // Straight to the process's stderr: the test harness captures `eprintln!` of a test that
+    // passes, which would hide the skip from the person it is meant for.
+    let _ = writeln!(std::io::stderr(), "\n*** SKIPPED {test}: {why} ***\n");
 }
 
 /// Like [`require`], for a path under the reference SBE conformance directory.

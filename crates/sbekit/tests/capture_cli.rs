@@ -364,14 +364,12 @@ fn duckdb_python(test: &str) -> Option<PathBuf> {
     if ok {
         return Some(p);
     }
-    assert!(
-        !sbekit_testdata::is_ci(),
-        "{test}: no Python with duckdb at {}",
-        p.display()
-    );
-    eprintln!(
-        "\n*** SKIPPED {test}: no Python with duckdb at {} (run .ci/run's venv step or set SBEKIT_PYTHON) ***\n",
-        p.display()
+    sbekit_testdata::skip(
+        test,
+        format_args!(
+            "no Python with duckdb at {} (run .ci/run's venv step or set SBEKIT_PYTHON)",
+            p.display()
+        ),
     );
     None
 }
