@@ -88,7 +88,7 @@ pub fn json_hpp(ctx: &Ctx) -> String {
         composite(&mut o, ctx, k);
     }
     for (m, n) in p.messages.iter().zip(&ctx.n.msgs) {
-        body(&mut o, ctx, &m.body, n);
+        body(&mut o, ctx, &m.body, n, true);
     }
     for n in &ctx.n.msgs {
         o.doc("The message as one line of JSON (no newline), as `sbekit decode` prints it; `Out` is anything with `append(const char*, std::size_t)`, such as `std::string`.");
@@ -161,11 +161,11 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
     o.line("}");
 }
 
-fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames) {
+fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
     let mut gi = 0;
     for s in &b.sections {
         if let Section::Group { body: gb, .. } = s {
-            body(o, ctx, gb, &n.children[gi]);
+            body(o, ctx, gb, &n.children[gi], false);
             gi += 1;
         }
     }
@@ -177,6 +177,20 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames) {
     ));
     o.line("(void)sbe_d;");
     put(o, "{");
+    if top && ctx.plan.version > 0 {
+        // `sbekit decode` marks a message of an older writer with its version, so that
+        // `sbekit encode` writes it back at that version.
+        o.line(&format!(
+            "if (sbe_d.sbeActingVersion() < {}u) {{",
+            ctx.plan.version
+        ));
+        put(o, "\"$version\":");
+        o.line("::sbekit::rt::json_int(sbe_o, sbe_d.sbeActingVersion());");
+        if !b.fields.is_empty() || !b.sections.is_empty() {
+            put(o, ",");
+        }
+        o.line("}");
+    }
     fields_json(o, ctx, &b.fields, &n.fields);
     let mut first = b.fields.is_empty();
     let mut gi = 0;

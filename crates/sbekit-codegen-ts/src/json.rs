@@ -97,7 +97,7 @@ pub fn json_ts(ctx: &Ctx) -> String {
         o.line("}");
     }
     for (m, n) in ctx.plan.messages.iter().zip(&ctx.msgs) {
-        block_fns(&mut o, ctx, &m.body, n);
+        block_fns(&mut o, ctx, &m.body, n, true);
     }
     o.line("");
     o.doc("The message as one line of JSON, as `sbekit decode` prints it (null values of absent fields included).");
@@ -147,9 +147,9 @@ fn fn_name(prefix: &str, n: &BlockNames) -> String {
     format!("{prefix}_{}", n.dec)
 }
 
-fn block_fns(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
+fn block_fns(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames, top: bool) {
     for (g, cn) in groups(body).zip(&n.children) {
-        block_fns(o, ctx, g.body, cn);
+        block_fns(o, ctx, g.body, cn, false);
     }
     o.line(&format!(
         "function {}(d: {}): string {{",
@@ -157,6 +157,19 @@ fn block_fns(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
         n.dec
     ));
     o.line("let s = \"{\";");
+    if top && ctx.plan.version > 0 {
+        // `sbekit decode` marks a message of an older writer with its version, so that
+        // `sbekit encode` writes it back at that version.
+        let comma = if body.fields.is_empty() && body.sections.is_empty() {
+            ""
+        } else {
+            " + \",\""
+        };
+        o.line(&format!(
+            "if (d.$av < {}) s += \"\\\"$version\\\":\" + d.$av{comma};",
+            ctx.plan.version
+        ));
+    }
     let mut first = body.fields.is_empty();
     json_fields(o, ctx, &body.fields, &n.members.fields);
     for ((g, cn), gname) in groups(body).zip(&n.children).zip(&n.members.groups) {

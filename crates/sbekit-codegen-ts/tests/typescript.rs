@@ -135,7 +135,7 @@ fn check(ir: &sbekit_ir::Ir, cases: &[(Case, Vec<u8>)], lines: &[Value], what: &
             }
             Case::Flipped => {
                 if let Some(ts) = line.get("ok") {
-                    if let Ok((text, _)) = sbekit_otf::message_to_json(&dec, bytes, false) {
+                    if let Ok((text, _)) = sbekit_otf::message_to_decode_json(&dec, bytes, false) {
                         let rust: Value = serde_json::from_str(&text).expect("json");
                         assert!(
                             same(ts, &rust),
@@ -388,7 +388,19 @@ fn car_vectors_match_goldens_and_reencode_identically() {
             )
             .expect("golden");
             let want: Value = serde_json::from_str(&text).expect("golden json");
-            assert!(same(ts, &want), "{vector} with {pkg}: {ts}\ngolden: {want}");
+            // `sbekit decode` (and `toJson`) mark an older writer's message with
+            // `"$version"`; the reference's goldens do not. Only the car written at version 0
+            // is older than its schema.
+            let mut ts = ts.clone();
+            if let Value::Object(o) = &mut ts {
+                if let Some(v) = o.remove("$version") {
+                    assert_eq!(v, 0, "{vector}: $version");
+                }
+            }
+            assert!(
+                same(&ts, &want),
+                "{vector} with {pkg}: {ts}\ngolden: {want}"
+            );
         }
         if *identical {
             let re = unhex(ok["re"].as_str().expect("re-encoded"));

@@ -2,7 +2,8 @@
 //! conformance headers, compiled by one compiler process (C has no namespaces, but the prefixes
 //! keep the packages apart, and the shared runtime has an include guard).
 
-use crate::{check, tool_works, Error, Program, Schema};
+use crate::program::{check, tool_works, Program};
+use crate::{Error, Schema, Tamper};
 use std::path::Path;
 use std::process::Command;
 
@@ -19,7 +20,7 @@ pub fn cc() -> Option<String> {
         .map(str::to_string)
 }
 
-pub(crate) fn build_c(dir: &Path, schemas: &[Schema]) -> Result<Program, Error> {
+pub(crate) fn build_c(dir: &Path, schemas: &[Schema], tamper: Tamper) -> Result<Program, Error> {
     let cc = cc().ok_or_else(|| {
         Error::MissingToolchain(
             "a C11 compiler".into(),
@@ -39,6 +40,7 @@ pub(crate) fn build_c(dir: &Path, schemas: &[Schema]) -> Result<Program, Error> 
         incs.push(format!("-I{}", out.join("include").display()));
         main.push_str(&format!("#include \"{pkg}/conformance.h\"\n"));
     }
+    crate::tamper_with(dir, tamper);
     main.push_str("int main(int argc, char** argv) {\n    if (argc != 3) return 2;\n    switch (atoi(argv[2])) {\n");
     for i in 0..schemas.len() {
         main.push_str(&format!(

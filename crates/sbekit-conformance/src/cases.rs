@@ -6,12 +6,14 @@ use sbekit_otf::random::{random_message, Options as RandomOptions, Rng};
 /// One input message.
 pub(crate) struct Case {
     pub(crate) bytes: Vec<u8>,
-    /// Written at the schema's version: re-encoding must be byte-identical.
+    /// Written at the schema's version: re-encoding must be byte-identical, or what `sbekit
+    /// encode` writes where the bytes carry what the values cannot (see `verdict`).
     pub(crate) current: bool,
 }
 
-/// `per` random messages of each type at the schema's version, half as many at each older
-/// version and from a newer writer (longer blocks), then `per` damaged copies ([`mutate`]).
+/// `per` random messages of each type at the schema's version, half as many padded (longer
+/// blocks at the schema's version), at each older version and from a newer writer (longer
+/// blocks), then `per` damaged copies ([`mutate`]).
 pub(crate) fn random_cases(ir: &sbekit_ir::Ir, seed: u64, per: usize) -> Vec<Case> {
     let mut rng = Rng::new(0x5be_c0f0 ^ seed);
     let version = u32::try_from(ir.version).unwrap_or(0);
@@ -21,6 +23,20 @@ pub(crate) fn random_cases(ir: &sbekit_ir::Ir, seed: u64, per: usize) -> Vec<Cas
         let first = out.len();
         for _ in 0..per {
             let m = random_message(ir, msg, &mut rng, &RandomOptions::default());
+            out.push(Case {
+                bytes: m.bytes,
+                current: true,
+            });
+        }
+        // At the schema's version with longer blocks, as a venue that pads writes them: they
+        // cannot come back byte for byte (an encoder writes the schema's block lengths).
+        for k in 0..half {
+            let o = RandomOptions {
+                writer_version: Some(version),
+                extra_block: 1 + (k % 5),
+                ..RandomOptions::default()
+            };
+            let m = random_message(ir, msg, &mut rng, &o);
             out.push(Case {
                 bytes: m.bytes,
                 current: true,

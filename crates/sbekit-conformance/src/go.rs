@@ -1,7 +1,8 @@
 //! The Go conformance program: one Go module holding a package per schema (`s00`, `s01`, ...)
 //! and one command dispatching on the package index, built by one `go build`.
 
-use crate::{check, tool_works, Error, Program, Schema};
+use crate::program::{check, tool_works, Program};
+use crate::{Error, Schema, Tamper};
 use std::path::Path;
 use std::process::Command;
 
@@ -16,7 +17,7 @@ pub fn go() -> Option<String> {
 }
 
 /// Generates every schema's package into `dir`, writes the command and builds it.
-pub(crate) fn build_go(dir: &Path, schemas: &[Schema]) -> Result<Program, Error> {
+pub(crate) fn build_go(dir: &Path, schemas: &[Schema], tamper: Tamper) -> Result<Program, Error> {
     let go = go().ok_or_else(|| {
         Error::MissingToolchain(
             "go".into(),
@@ -38,6 +39,7 @@ pub(crate) fn build_go(dir: &Path, schemas: &[Schema]) -> Result<Program, Error>
             .map_err(|e| Error::Build(format!("{}: {e}", s.path.display())))?;
         pkgs.push((format!("{module}/{pkg}"), pkg));
     }
+    crate::tamper_with(dir, tamper);
     std::fs::write(dir.join("go.mod"), sbekit_codegen_go::go_mod(module))?;
     let cmd = dir.join("cmd/sbe_conformance");
     std::fs::create_dir_all(&cmd)?;

@@ -2,7 +2,8 @@
 //! (`s00`, `s01`, ...), all compiled by one `javac` run with a small driver, and run in one JVM
 //! that reads each schema's messages from a file and writes both modes' output beside it.
 
-use crate::{check, tool_works, Error, Outputs, Schema};
+use crate::program::{check, tool_works, Outputs};
+use crate::{Error, Schema, Tamper};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -53,7 +54,12 @@ pub fn java_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 /// Builds and runs the program over every schema's `inputs`; per schema, the output of the
 /// `json` and `reencode` modes.
-pub fn run_all(dir: &Path, schemas: &[Schema], inputs: &[Vec<u8>]) -> Result<Vec<Outputs>, Error> {
+pub fn run_all(
+    dir: &Path,
+    schemas: &[Schema],
+    inputs: &[Vec<u8>],
+    tamper: Tamper,
+) -> Result<Vec<Outputs>, Error> {
     for (tool, what) in [("javac", "a JDK 17 or later (javac)"), ("java", "java")] {
         if !tool_works(tool, "-version") {
             return Err(Error::MissingToolchain(
@@ -76,6 +82,7 @@ pub fn run_all(dir: &Path, schemas: &[Schema], inputs: &[Vec<u8>]) -> Result<Vec
         java_files(&out, &mut srcs)?;
         pkgs.push(pkg);
     }
+    crate::tamper_with(dir, tamper);
     let driver = dir.join("SbeConformanceAll.java");
     std::fs::write(&driver, DRIVER)?;
     srcs.push(driver);

@@ -31,8 +31,10 @@
 mod encode;
 mod json;
 mod plan;
+mod values;
 
 pub use json::{Doc, SyntaxError, MAX_DEPTH};
+pub use values::same_values;
 
 use json::Kind as J;
 use plan::{put_bits, Plan};

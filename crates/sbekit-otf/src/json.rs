@@ -187,6 +187,20 @@ pub fn message_to_json(
     Ok((json, len))
 }
 
+/// [`message_to_json`] as `sbekit decode` prints it: a message of an older writer than the
+/// decoder's schema is marked with its version ([`JsonPrinter::with_versions`]). This is the
+/// JSON every generated printer must print too (`sbekit conformance` compares against it).
+pub fn message_to_decode_json(
+    decoder: &Decoder,
+    buf: &[u8],
+    pretty: bool,
+) -> Result<(String, usize), DecodeError> {
+    let mut p = JsonPrinter::new(pretty).with_versions(decoder.schema_version());
+    let len = decoder.decode(buf, &mut p)?;
+    let json = String::from_utf8(p.take()).unwrap_or_default();
+    Ok((json, len))
+}
+
 impl Visitor for JsonPrinter {
     fn begin_message(&mut self, _message: &MessagePlan, header: &MessageHeader) {
         self.depth = 0;

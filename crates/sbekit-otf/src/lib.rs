@@ -67,7 +67,7 @@ pub mod text;
 mod value;
 
 pub use decode::{DecodeError, ErrorKind, Limits, NoopVisitor, Visitor};
-pub use json::{message_to_json, JsonPrinter};
+pub use json::{message_to_decode_json, message_to_json, JsonPrinter};
 pub use plan::{
     BlockPlan, Decoder, EnumNode, FieldNode, GroupPlan, HeaderPlan, MessageHeader, MessagePlan,
     NodeKind, PrimitiveNode, SetNode, Slot, VarDataPlan,

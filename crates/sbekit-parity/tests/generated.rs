@@ -221,7 +221,7 @@ fn generated_codecs_agree_with_the_reference_generated_java() {
                 .ok()
                 .and_then(|(t, _)| serde_json::from_str::<Value>(&t).ok());
             match (want, serde_json::from_str::<Value>(line)) {
-                (Some(w), Ok(g)) if sbekit_conformance::same_json(&w, &g) => {}
+                (Some(w), Ok(g)) if sbekit_testdata::same_json(&w, &g) => {}
                 (w, g) => failures.push(format!(
                     "{what}: sbekit's generated Java reads differently:\n  sbekit decode:  {w:?}\n  generated Java: {g:?}"
                 )),

@@ -40,34 +40,9 @@ pub fn unframe(b: &[u8]) -> Vec<Vec<u8>> {
     out
 }
 
-/// JSON documents compared as values: integers exactly, floats equal as `f64` or as `f32`
-/// (a `float` field printed by a language that widens it differently), objects without regard
-/// to key order; everything else exactly.
-pub fn same_json(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            if let (Some(p), Some(q)) = (x.as_i64(), y.as_i64()) {
-                return p == q;
-            }
-            if let (Some(p), Some(q)) = (x.as_u64(), y.as_u64()) {
-                return p == q;
-            }
-            match (x.as_f64(), y.as_f64()) {
-                (Some(p), Some(q)) => p == q || p as f32 == q as f32,
-                _ => false,
-            }
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
-        }
-        _ => a == b,
-    }
-}
+/// JSON documents compared as values: `sbekit_encode::same_values`, the one equality the
+/// conformance command judges by too.
+pub use sbekit_encode::same_values as same_json;
 
 /// Runs `cmd`; its stdout. Panics with its stderr when it cannot start or fails.
 pub fn run_ok(cmd: &mut Command, what: &str) -> Vec<u8> {

@@ -39,8 +39,8 @@ enum Command {
     Trades(cmd::trades::TradesArgs),
     /// Compare two versions of a schema: what breaks old or new readers, proven by execution.
     Compat(cmd::compat::CompatArgs),
-    /// Generate codecs from a schema: Rust (a crate or a module), TypeScript (an npm package)
-    /// or C++ (a header-only library).
+    /// Generate codecs from a schema: Rust, TypeScript, C++, C, Java, Go or C#, or a Wireshark
+    /// dissector.
     Generate(cmd::generate::GenerateArgs),
     /// Check a language's generated codecs against the schema-driven decoder (JSON and
     /// re-encoding), on random messages or a messages file.

@@ -118,38 +118,14 @@ pub fn unhex(s: &str) -> Vec<u8> {
         .collect()
 }
 
-/// True when two JSON values are equal, numbers compared as numbers (`49` equals `49.0`,
-/// and two texts of the same float32 are equal).
+/// True when two JSON values are equal, numbers compared as numbers (`49` equals `49.0`, and
+/// two texts of the same float32 are equal): the one equality `sbekit conformance` judges by.
 pub fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            if let (Some(p), Some(q)) = (x.as_i64(), y.as_i64()) {
-                return p == q;
-            }
-            if let (Some(p), Some(q)) = (x.as_u64(), y.as_u64()) {
-                return p == q;
-            }
-            if x.is_f64() || y.is_f64() {
-                // Shortest float32 text can break a tie either way (`-2244147.25` prints as
-                // `...7.2` in Rust, round half to even, and `...7.3` in JavaScript): two texts
-                // of one float32 are the same value.
-                let (p, q) = (x.as_f64(), y.as_f64());
-                return p == q || p.zip(q).is_some_and(|(p, q)| p as f32 == q as f32);
-            }
-            false
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
+    sbekit_testdata::same_json(a, b)
 }
 
 /// The JSON `sbekit decode` prints for one message.
 pub fn otf_json(dec: &sbekit_otf::Decoder, bytes: &[u8]) -> Value {
-    let (text, _) = sbekit_otf::message_to_json(dec, bytes, false).expect("otf decodes");
+    let (text, _) = sbekit_otf::message_to_decode_json(dec, bytes, false).expect("otf decodes");
     serde_json::from_str(&text).expect("otf json")
 }

@@ -315,6 +315,19 @@ impl Gen<'_> {
             w!(out, "fn sbe_json_b{me}<W: ::core::fmt::Write>(w: &mut W, d: &{p}Decoder<'_>) -> ::core::fmt::Result {{");
             w!(out, "let _ = d;");
             w!(out, "{}", put("{"));
+            if is_msg && self.s.version > 0 {
+                // `sbekit decode` marks a message of an older writer with its version, so that
+                // `sbekit encode` writes it back at that version.
+                w!(out, "if d.acting_version() < {} {{", self.s.version);
+                w!(
+                    out,
+                    "write!(w, \"\\\"$version\\\":{{}}\", d.acting_version())?;"
+                );
+                if !b.fields.is_empty() || !b.sections.is_empty() {
+                    w!(out, "{}", put(","));
+                }
+                w!(out, "}}");
+            }
         }
         self.fields_json(&fields, true, "d.acting_version()", 0);
         let mut first = b.fields.is_empty();

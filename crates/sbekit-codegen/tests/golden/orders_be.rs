@@ -2446,6 +2446,10 @@ fn sbe_json_b3<W: ::core::fmt::Write>(
 ) -> ::core::fmt::Result {
     let _ = d;
     w.write_str("{")?;
+    if d.acting_version() < 2 {
+        write!(w, "\"$version\":{}", d.acting_version())?;
+        w.write_str(",")?;
+    }
     w.write_str("\"orderId\":")?;
     {
         write!(w, "{}", d.order_id())?;
@@ -2705,6 +2709,10 @@ fn sbe_json_b5<W: ::core::fmt::Write>(
 ) -> ::core::fmt::Result {
     let _ = d;
     w.write_str("{")?;
+    if d.acting_version() < 2 {
+        write!(w, "\"$version\":{}", d.acting_version())?;
+        w.write_str(",")?;
+    }
     w.write_str("\"orderId\":")?;
     {
         write!(w, "{}", d.order_id())?;

@@ -51,6 +51,27 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional,
 from . import _sbekit
 from ._errors import DecodeError, SbekitError
 
+
+def _require_extra() -> None:
+    """Fails the import, naming the extra to install, when a module of ``sbekit[spark]`` is
+    missing (a bare ``ModuleNotFoundError`` from deep inside a Spark job says nothing)."""
+    import importlib
+
+    missing = []
+    for name in ("pyspark", "pyarrow", "pandas"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        raise ModuleNotFoundError(
+            f"sbekit.spark needs {', '.join(missing)}: pip install 'sbekit[spark]'",
+            name=missing[0],
+        )
+
+
+_require_extra()
+
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
     from pyspark.sql import DataFrame, SparkSession

@@ -302,10 +302,15 @@ fn stats_text(s: &Stats) -> String {
     }
     let _ = writeln!(t, "\nchannels:");
     for (ch, c) in &s.channels {
+        // A framing without sequence numbers has no range to show.
+        let seq = match (c.first_seq, c.last_seq) {
+            (Some(a), Some(b)) => format!("seq {a}..{b}"),
+            _ => "no sequence numbers".to_string(),
+        };
         let _ = writeln!(
             t,
-            "  {ch}: {} packets, {} messages, seq {:?}..{:?}, {} gaps ({} missing), {} duplicates",
-            c.packets, c.messages, c.first_seq, c.last_seq, c.gaps, c.missing, c.duplicates
+            "  {ch}: {} packets, {} messages, {seq}, {} gaps ({} missing), {} duplicates",
+            c.packets, c.messages, c.gaps, c.missing, c.duplicates
         );
     }
     if !s.unknown.is_empty() {
@@ -329,16 +334,46 @@ fn stats_text(s: &Stats) -> String {
         );
     }
     if let Some(a) = &s.arbitration {
+        let sides: Vec<String> = a
+            .from_side
+            .iter()
+            .zip(["A", "B", "C", "D"].iter().chain(std::iter::repeat(&"?")))
+            .map(|(n, side)| format!("{n} from {side}"))
+            .collect();
+        let ranges: Vec<String> = a
+            .unfilled
+            .iter()
+            .map(|&(lo, hi)| {
+                if lo == hi {
+                    lo.to_string()
+                } else {
+                    format!("{lo}..{hi}")
+                }
+            })
+            .collect();
         let _ = writeln!(
             t,
-            "arbitration: packets from each side {:?}, {} duplicates dropped, {} sequence numbers neither side had {:?}",
-            a.from_side, a.duplicates_dropped, a.unfilled_count, a.unfilled
+            "arbitration: packets {}, {} duplicates dropped, {} sequence numbers neither side had{}",
+            sides.join(", "),
+            a.duplicates_dropped,
+            a.unfilled_count,
+            if ranges.is_empty() { String::new() } else { format!(" ({})", ranges.join(", ")) }
         );
     }
+    let kinds: Vec<String> = s
+        .bad_by_kind
+        .iter()
+        .map(|(kind, n)| format!("{n} {kind}"))
+        .collect();
     let _ = writeln!(
         t,
-        "bad packets or messages: {} {:?}",
-        s.bad_count, s.bad_by_kind
+        "bad packets or messages: {}{}",
+        s.bad_count,
+        if kinds.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", kinds.join(", "))
+        }
     );
     if s.seconds > 0.0 {
         let _ = writeln!(

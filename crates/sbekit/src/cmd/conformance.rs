@@ -1,4 +1,5 @@
-//! `sbekit conformance --schema S --lang cpp|rust|ts|java|go|c|csharp [--messages FILE] [--keep DIR]`: checks the
+//! `sbekit conformance --schema S --lang cpp|rust|ts|java|go|c|csharp [--messages FILE | --capture
+//! FILE --profile P] [--keep DIR]`: checks the
 //! generated codecs of a language against the schema-driven decoder (`sbekit_conformance`).
 
 use super::Failure;
@@ -9,10 +10,18 @@ use std::process::ExitCode;
 const AFTER_HELP: &str = "\
 Generates the codecs into a scratch directory, builds the conformance program every generated
 package ships (one program for all the schemas given), pipes it u32le-framed messages and checks
-that its JSON equals `sbekit decode --framing u32le`'s (numbers as values; a top-level
-\"$version\" member is ignored) and that messages of the schema's version re-encode
-byte-identically (padding zeroed, as `sbekit encode` writes it). Without --messages: random
-messages of every type at the schema's version, every older version and from a newer writer.
+that its JSON equals `sbekit decode --framing u32le`'s, every member included (numbers as
+values; \"$version\" for an older writer's message), and that each message written at the
+schema's version re-encodes byte for byte, or, where its bytes carry what its values cannot
+(blocks longer than the schema's, padding, unknown set bits, bytes past a NUL), exactly as
+`sbekit encode` writes its values, differing only in bytes shown one by one to carry no value.
+Messages of other versions must re-encode to the same values at their own version. --keep
+writes DIR/<lang>.rules.tsv: the rule each message passed by, or DISAGREE.
+
+Messages: random ones of every type at the schema's version (also padded), every older
+version and from a newer writer, plus damaged copies; or a u32le-framed file (--messages); or
+every message of the schema in captures (--capture, with the framing profile of `sbekit
+capture`: messages of other schemas are counted, not checked).
 
 Exit status: 0 all agree, 1 any disagreement, 2 a missing toolchain (named: a C++17 compiler,
 a C11 compiler, cargo, node, tsc, javac, java, the Agrona jar in ~/.m2, go, mcs, mono) or bad arguments.
@@ -25,7 +34,8 @@ Examples:
   sbekit conformance --schema car.xml --lang c
   sbekit conformance --schema car.xml --lang csharp
   sbekit conformance --schema a.xml --schema b.xml --lang ts --keep out/
-  sbekit conformance --schema car.xml --lang cpp --messages cars.u32";
+  sbekit conformance --schema car.xml --lang cpp --messages cars.u32
+  sbekit conformance --schema mdp3.xml --lang java --capture feed.pcap --profile cme-mdp3";
 
 /// Arguments of `sbekit conformance`.
 #[derive(Args)]
@@ -38,8 +48,19 @@ pub struct ConformanceArgs {
     #[arg(long)]
     lang: String,
     /// A u32le-framed file of messages to use instead of random ones (one schema only).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "capture")]
     messages: Option<PathBuf>,
+    /// A capture (pcap or pcap-ng, plain or gzip) whose messages of the schema to use instead
+    /// of random ones; repeat for several (one schema only; needs --profile).
+    #[arg(long, value_name = "FILE", requires = "profile")]
+    capture: Vec<PathBuf>,
+    /// The captures' framing: a profile of `sbekit capture` (cme-mdp3, b3-umdf,
+    /// coinbase-derivatives, sofh-le, sofh, optiq-mdg), a TOML file, or `custom`.
+    #[arg(short, long)]
+    profile: Option<String>,
+    /// KEY=VALUE items of a custom profile (with --profile custom).
+    #[arg(long = "define", value_name = "KEY=VALUE")]
+    define: Vec<String>,
     /// Keep `DIR/<lang>.jsonl`, `DIR/<lang>.reencoded.u32` and the build.
     #[arg(long, value_name = "DIR")]
     keep: Option<PathBuf>,
@@ -56,6 +77,18 @@ pub fn run(args: ConformanceArgs) -> Result<ExitCode, Failure> {
     let lang = args.lang.parse().map_err(Failure::usage)?;
     let mut opts = sbekit_conformance::Options::new(args.schema, lang);
     opts.messages = args.messages;
+    if !args.capture.is_empty() {
+        if opts.schemas.len() != 1 {
+            return Err(Failure::usage("--capture takes the messages of one schema"));
+        }
+        let spec = args.profile.as_deref().unwrap_or_default();
+        let profile =
+            sbekit_feed::profile::Profile::resolve(spec, &args.define).map_err(Failure::usage)?;
+        opts.captures = vec![sbekit_conformance::Captures {
+            files: args.capture,
+            profile,
+        }];
+    }
     opts.keep = args.keep;
     opts.seed = args.seed;
     opts.per_message = args.per_message;

@@ -1,0 +1,105 @@
+//! `sbekit conformance` on real traffic (issue 35): the shared captures of CME MDP 3.0 (UDP
+//! and TCP), CME iLink 3, B3 UMDF and EntryPoint and Coinbase Derivatives, read through their
+//! `sbekit capture` profiles, checked in every language: one program per language holds a
+//! package per (schema, profile). Skips loudly without `../shared` or a toolchain; fails in CI.
+
+use sbekit_conformance::{run, Captures, Lang, Options};
+use sbekit_feed::profile::Profile;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+fn check(lang: Lang, test: &str) {
+    // Captures grouped by (schema, profile), in a stable order.
+    let mut groups: BTreeMap<(&str, &str), Vec<PathBuf>> = BTreeMap::new();
+    for (file, profile, schema) in sbekit_testdata::OMI_CAPTURES {
+        let Some(path) = sbekit_testdata::require(&format!("data/omi/{file}"), test) else {
+            return;
+        };
+        groups.entry((schema, profile)).or_default().push(path);
+    }
+    let mut schemas = Vec::new();
+    let mut captures = Vec::new();
+    for ((schema, profile), files) in groups {
+        let Some(s) = sbekit_testdata::require(&format!("schemas/omi/{schema}"), test) else {
+            return;
+        };
+        schemas.push(s);
+        captures.push(Captures {
+            files,
+            profile: Profile::resolve(profile, &[]).expect("built-in profile"),
+        });
+    }
+    assert!(
+        schemas.len() >= 6,
+        "{} (schema, profile) pairs",
+        schemas.len()
+    );
+    let mut opts = Options::new(schemas, lang);
+    opts.captures = captures;
+    match run(&opts) {
+        Ok(sum) => {
+            eprintln!("{test}: {}", sum.line());
+            for e in &sum.examples {
+                eprintln!("{e}");
+            }
+            assert_eq!(sum.disagreements, 0, "{}", sum.line());
+            assert_eq!(sum.json_equal, sum.messages, "{}", sum.line());
+            // Every capture holds at least one message of its schema.
+            assert!(
+                sum.messages >= sbekit_testdata::OMI_CAPTURES.len(),
+                "{}",
+                sum.line()
+            );
+        }
+        Err(sbekit_conformance::Error::MissingToolchain(what, how)) => {
+            sbekit_testdata::skip(test, format_args!("{what} not found ({how})"));
+        }
+        Err(e) => panic!("{test}: {e}"),
+    }
+}
+
+#[test]
+fn cpp_reads_real_captures_as_sbekit_does() {
+    check(Lang::Cpp, "cpp_reads_real_captures_as_sbekit_does");
+}
+
+#[test]
+fn rust_reads_real_captures_as_sbekit_does() {
+    check(Lang::Rust, "rust_reads_real_captures_as_sbekit_does");
+}
+
+#[test]
+fn typescript_reads_real_captures_as_sbekit_does() {
+    if std::env::var_os("SBEKIT_TSC").is_none() {
+        // The pinned compiler `npm ci` installs for the TypeScript generator's tests.
+        let tsc = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../sbekit-codegen-ts/tests/node/node_modules/.bin/tsc");
+        if tsc.exists() {
+            std::env::set_var("SBEKIT_TSC", tsc);
+        }
+    }
+    check(
+        Lang::TypeScript,
+        "typescript_reads_real_captures_as_sbekit_does",
+    );
+}
+
+#[test]
+fn java_reads_real_captures_as_sbekit_does() {
+    check(Lang::Java, "java_reads_real_captures_as_sbekit_does");
+}
+
+#[test]
+fn go_reads_real_captures_as_sbekit_does() {
+    check(Lang::Go, "go_reads_real_captures_as_sbekit_does");
+}
+
+#[test]
+fn c_reads_real_captures_as_sbekit_does() {
+    check(Lang::C, "c_reads_real_captures_as_sbekit_does");
+}
+
+#[test]
+fn csharp_reads_real_captures_as_sbekit_does() {
+    check(Lang::CSharp, "csharp_reads_real_captures_as_sbekit_does");
+}
