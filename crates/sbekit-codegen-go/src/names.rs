@@ -32,13 +32,47 @@ impl Scope {
 
     /// `want`, or `want` with `_` appended until it is free; taken.
     pub fn take(&mut self, want: &str) -> String {
+        self.take_family(want, |s| vec![s.to_string()])
+    }
+
+    /// `want`, or `want` with `_` appended, such that every identifier `family` derives from
+    /// it is free; all of them taken. For the package-level names the generator derives from a
+    /// type's (`Decode<Msg>`, `<Msg>Encoder`, ...): a message named `Error` must not give a
+    /// `DecodeError` that the runtime already declares.
+    pub fn take_family(&mut self, want: &str, family: impl Fn(&str) -> Vec<String>) -> String {
         let mut s = Language::Go.escape(want);
-        while self.0.contains(&s) {
+        while family(&s).iter().any(|n| self.0.contains(n)) {
             s.push('_');
         }
-        self.0.insert(s.clone());
+        self.0.extend(family(&s));
         s
     }
+}
+
+/// The package-level identifiers the generator derives from a body's decoder type `dec`
+/// (`messages/decoders.rs`, `messages/encoders.rs`, `json.rs`): a message's `Decode<Msg>` and
+/// `New<Msg>Encoder`, a group's iterator and writer, and for both the encoder, its state and
+/// block-length helper and the copy function.
+fn derived(dec: &str, msg: bool) -> Vec<String> {
+    let mut low = dec.to_string();
+    if let Some(f) = low.get_mut(0..1) {
+        f.make_ascii_lowercase();
+    }
+    let mut v = vec![
+        dec.to_string(),
+        format!("{dec}Encoder"),
+        format!("copy{dec}"),
+        format!("{low}State"),
+        format!("{low}BlockLength"),
+    ];
+    if msg {
+        v.push(format!("Decode{dec}"));
+        v.push(format!("New{dec}Encoder"));
+    } else {
+        v.push(format!("{dec}Iter"));
+        v.push(format!("{dec}Writer"));
+    }
+    v
 }
 
 /// Methods every decoder has.
@@ -262,13 +296,10 @@ impl Names {
 }
 
 fn body_names(b: &Body, name: &str, top: &mut Scope, path: String, group: bool) -> BodyNames {
-    let dec = top.take(name);
-    let enc = top.take(&format!("{dec}Encoder"));
+    let dec = top.take_family(name, |d| derived(d, !group));
+    let enc = format!("{dec}Encoder");
     let (iter, writer) = if group {
-        (
-            top.take(&format!("{dec}Iter")),
-            top.take(&format!("{dec}Writer")),
-        )
+        (format!("{dec}Iter"), format!("{dec}Writer"))
     } else {
         (String::new(), String::new())
     };

@@ -14,6 +14,9 @@ fn own() -> Vec<PathBuf> {
         "crates/sbekit-codegen-tests/schemas/orders-be.xml",
         "crates/sbekit-codegen-tests/schemas/versioned-v1.xml",
         "crates/sbekit-codegen-tests/schemas/keywords.xml",
+        // Messages named `Error`, `DecodeError`, `Message`, ...: runtime identifiers of the
+        // generated languages (a message `Error` once broke the Go build).
+        "crates/sbekit-codegen-tests/schemas/hostile-names.xml",
     ]
     .iter()
     .map(|p| root.join(p))
