@@ -106,7 +106,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, d: &str, base: 
         } => {
             let e = &ctx.plan.enums[ty];
             let en = &ctx.n.enums[ty];
-            let i = e.values.iter().position(|v| &v.0 == c).unwrap_or(0);
+            let i = e.constant_index(c);
             doc(o, f, "constant");
             o.line(&format!(
                 "static inline {} {name}(const {d}* d) {{ (void)d; return {}; }}",

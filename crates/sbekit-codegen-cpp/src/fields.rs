@@ -83,7 +83,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
         } => {
             let e = &ctx.plan.enums[ty];
             let en = &ctx.n.enums[ty];
-            let i = e.values.iter().position(|v| &v.0 == c).unwrap_or(0);
+            let i = e.constant_index(c);
             doc(o, f, "constant");
             o.line(&format!(
                 "static constexpr {} {name}() noexcept {{ return {}::{}; }}",

@@ -89,11 +89,9 @@ pub fn getter(o: &mut Out, ctx: &Ctx, i: usize, f: &Field, n: &FieldNames) {
         } => {
             let e = &ctx.plan.enums[ty];
             let en = &ctx.n.enums[ty];
-            let k = e
-                .values
-                .iter()
-                .position(|v| &v.0 == c)
-                .unwrap_or(usize::MAX);
+            // The same value as every other generator renders (the first one, were the
+            // name not listed; C# once rendered the null value there).
+            let k = e.constant_index(c);
             doc(o, f, "constant");
             let v = e.values.get(k).map_or(e.null.clone(), |v| v.1.clone());
             o.line(&format!(

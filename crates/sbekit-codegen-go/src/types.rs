@@ -282,7 +282,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, src: &Src) {
         } => {
             let e = &ctx.plan.enums[ty];
             let en = &ctx.n.enums[ty];
-            let i = e.values.iter().position(|v| &v.0 == c).unwrap_or(0);
+            let i = e.constant_index(c);
             doc(o, f, &format!("{name} is constant"));
             o.line(&format!(
                 "func ({recv}) {name}() {} {{ return {} }}",

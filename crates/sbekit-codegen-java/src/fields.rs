@@ -89,7 +89,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, i: usize, f: &Field, n: &FieldNames) {
         } => {
             let e = &ctx.plan.enums[ty];
             let en = &ctx.n.enums[ty];
-            let k = e.values.iter().position(|v| &v.0 == c).unwrap_or(0);
+            let k = e.constant_index(c);
             doc(o, f, "constant");
             o.line(&format!(
                 "public {} {name}() {{ return {}.{}; }}",

@@ -407,6 +407,15 @@ pub struct EnumDef {
     pub values: Vec<(String, PrimitiveValue, Option<String>)>,
 }
 
+impl EnumDef {
+    /// The index in [`EnumDef::values`] of a constant field's value (`Kind::Enum`'s
+    /// `constant`). The plan only names listed values, so the name is always found; were it
+    /// not, every generator renders the enum's first value (index 0), as this says.
+    pub fn constant_index(&self, name: &str) -> usize {
+        self.values.iter().position(|v| v.0 == name).unwrap_or(0)
+    }
+}
+
 /// A bit set type.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetDef {

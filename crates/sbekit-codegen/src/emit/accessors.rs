@@ -22,9 +22,7 @@ impl Gen<'_> {
                 } => {
                     let t = type_name(ty);
                     let e = self.s.enums.get(ty);
-                    let idx = e
-                        .and_then(|e| e.values.iter().position(|x| &x.0 == v))
-                        .unwrap_or(0);
+                    let idx = e.map_or(0, |e| e.constant_index(v));
                     doc(out, desc, &fallback);
                     w!(out, "#[inline]");
                     w!(out, "pub const fn {id}(&self) -> {t} {{ {t}::ALL[{idx}] }}");
