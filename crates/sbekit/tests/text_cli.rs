@@ -207,3 +207,31 @@ fn capture_outputs_are_clean() {
     ]);
     assert!(!o.status.success());
 }
+
+/// Schema, IEX and compat commands: what they print has no debug form and ends every line.
+#[test]
+fn other_outputs_are_clean() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let md = root.join("schemas/market-data.xml");
+    let md = md.to_str().expect("utf8");
+    let v0 = root.join("crates/sbekit-codegen-tests/schemas/versioned-v0.xml");
+    let v1 = root.join("crates/sbekit-codegen-tests/schemas/versioned-v1.xml");
+    let (v0, v1) = (v0.to_str().expect("utf8"), v1.to_str().expect("utf8"));
+    assert!(run_clean(&["check", md]).status.success());
+    assert!(run_clean(&["inspect", md]).status.success());
+    let o = run_clean(&["compat", v0, v1]);
+    assert!(!o.stdout.is_empty() || !o.stderr.is_empty());
+    let _ = run_clean(&["compat", "--tier", "api", v1, v0]);
+    let iex = dir.path().join("day.pcapng");
+    let iex = iex.to_str().expect("utf8");
+    assert!(
+        run_clean(&["iex", "synth", "--messages", "5000", "-o", iex])
+            .status
+            .success()
+    );
+    assert!(run_clean(&["iex", "stats", iex]).status.success());
+    // A schema that does not exist: one error line, terminated.
+    let o = run_clean(&["inspect", "no-such-schema.xml"]);
+    assert!(!o.status.success());
+}
