@@ -48,6 +48,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    cmd::clock::mark_process_start();
     let cli = Cli::parse();
     cmd::finish(match cli.command {
         Command::Check(args) => cmd::schema::check(args),

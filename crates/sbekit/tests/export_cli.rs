@@ -442,3 +442,94 @@ fn a_split_utf8_sequence_loses_no_row() {
         .collect();
     assert_eq!(parquet, json, "Parquet and JSON give the same strings");
 }
+
+/// The seconds an export prints after ` in ` (its whole command's time, issue 36).
+fn printed_seconds(err: &str, head: &str) -> f64 {
+    let line = err
+        .lines()
+        .find(|l| l.starts_with(head) && l.contains(" files under "))
+        .unwrap_or_else(|| panic!("no `{head}` line in {err}"));
+    let after = line.rsplit_once(" in ").map(|(_, t)| t).unwrap_or_default();
+    let secs = after.split(" s").next().unwrap_or_default();
+    assert!(
+        line.contains(" s CPU, peak RSS ") || !cfg!(target_os = "linux"),
+        "no CPU time and peak RSS in: {line}"
+    );
+    secs.parse()
+        .unwrap_or_else(|e| panic!("seconds in `{line}`: {e}"))
+}
+
+/// Each export prints the command's whole time: no more than the process's wall time seen from
+/// outside, and most of it (starting the process and exiting are all that is left out).
+#[test]
+fn exports_print_the_whole_commands_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let day = dir.path().join("day.pcapng");
+    let o = sbekit(&["iex", "synth", "--messages", "150000", "-o", &s(&day)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cme = dir.path().join("cme.pcapng");
+    let o = sbekit(&[
+        "capture",
+        "synth",
+        "-p",
+        "cme-mdp3",
+        "-s",
+        &s(&schema()),
+        "-o",
+        &s(&cme),
+        "--messages",
+        "150000",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let runs: [(Vec<String>, &str); 2] = [
+        (
+            vec![
+                "iex",
+                "export",
+                "--to",
+                "parquet",
+                &s(&dir.path().join("iex")),
+                &s(&day),
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect(),
+            "sbekit iex export: ",
+        ),
+        (
+            vec![
+                "capture",
+                "export",
+                "-p",
+                "cme-mdp3",
+                "-s",
+                &s(&schema()),
+                "--to",
+                "parquet",
+                &s(&dir.path().join("cme")),
+                &s(&cme),
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect(),
+            "sbekit capture export: ",
+        ),
+    ];
+    for (args, head) in runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let t = std::time::Instant::now();
+        let o = sbekit(&args);
+        let wall = t.elapsed().as_secs_f64();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let printed = printed_seconds(&stderr(&o), head);
+        assert!(
+            printed <= wall,
+            "{head}printed {printed} s, the process took {wall} s"
+        );
+        assert!(
+            printed >= 0.7 * wall,
+            "{head}printed {printed} s of the process's {wall} s: not the whole command"
+        );
+    }
+}

@@ -512,6 +512,7 @@ fn write_error(path: &std::path::Path, e: io::Error) -> Failure {
 fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     use sbekit_arrow::capture::{CaptureColumns, Output};
     use sbekit_arrow::sink::{Format, PartitionedWriter, SinkOptions};
+    let clock = super::clock::CommandClock::whole_command();
     let [format, dir] = &a.to[..] else {
         return Err(Failure::usage("--to takes FORMAT DIR"));
     };
@@ -538,12 +539,14 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     for (table, n) in &rows {
         eprintln!("sbekit capture export: {table}: {n} rows");
     }
+    // The whole command's time (schema, reading, writing, the files made durable), not the
+    // read loop's alone.
     eprintln!(
-        "sbekit capture export: {} messages from {} packets into {} files under {dir} in {:.3} s; {} bad",
+        "sbekit capture export: {} messages from {} packets into {} files under {dir} in {}; {} bad",
         stats.messages,
         stats.packets,
         files.len(),
-        stats.seconds,
+        clock.report(),
         stats.bad_count
     );
     Ok(report_bad(&a.read, &stats))

@@ -316,7 +316,7 @@ fn export(
         total,
         "decode [{bar:40}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
     );
-    let start = std::time::Instant::now();
+    let clock = super::clock::CommandClock::whole_command();
     let (mut decoded, mut errors, mut done) = (0u64, 0u64, 0u64);
     for path in &args.inputs {
         let input: Box<dyn Read> =
@@ -347,13 +347,7 @@ fn export(
     }
     pb.finish_and_clear();
     let (rows, files) = out.finish().map_err(Failure::usage)?;
-    summary(
-        "decode",
-        &rows,
-        files.len(),
-        dir,
-        start.elapsed().as_secs_f64(),
-    );
+    summary("decode", &rows, files.len(), dir, &clock);
     report_fallbacks(cols.text_fallbacks());
     if errors > 0 {
         eprintln!("sbekit decode: {decoded} messages decoded, {errors} failed");
@@ -383,13 +377,14 @@ pub fn summary(
     rows: &std::collections::BTreeMap<String, u64>,
     files: usize,
     dir: &std::path::Path,
-    secs: f64,
+    clock: &super::clock::CommandClock,
 ) {
     let total: u64 = rows.values().sum();
     eprintln!(
-        "sbekit {what}: {total} rows in {} tables, {files} files under {} ({secs:.2} s)",
+        "sbekit {what}: {total} rows in {} tables, {files} files under {} in {}",
         rows.len(),
-        dir.display()
+        dir.display(),
+        clock.report()
     );
     for (table, n) in rows {
         eprintln!("  {table:<32} {n:>12}");

@@ -340,7 +340,7 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     let opts = ReadOptions {
         keep_going: a.keep_going,
     };
-    let start = Instant::now();
+    let clock = super::clock::CommandClock::whole_command();
     let mut failed = false;
     let mut done = 0u64;
     for path in &a.files {
@@ -371,13 +371,7 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     }
     pb.finish_and_clear();
     let (rows, files) = out.finish().map_err(Failure::usage)?;
-    super::decode::summary(
-        "iex export",
-        &rows,
-        files.len(),
-        dir,
-        start.elapsed().as_secs_f64(),
-    );
+    super::decode::summary("iex export", &rows, files.len(), dir, &clock);
     Ok(if failed {
         ExitCode::from(super::EXIT_INVALID)
     } else {

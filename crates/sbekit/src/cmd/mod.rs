@@ -11,6 +11,7 @@
 //!   the work done so far earned, never a panic.
 
 pub mod capture;
+pub mod clock;
 pub mod compat;
 pub mod conformance;
 pub mod decode;
