@@ -6,7 +6,6 @@
 use crate::fields::{is_array, value_type};
 use crate::names::{BodyNames, FieldNames};
 use crate::prim::{c_str, cty, is_float, is_signed, literal};
-use crate::types::gated_members;
 use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::{quote, utf8_declared};
@@ -148,7 +147,7 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
         "static inline void {}_sbe_json(sbekit_json* j, const {}* d) {{",
         n.dec, n.dec
     ));
-    let members = gated_members(ctx, k);
+    let members = ctx.plan.gated_members(k);
     o.line("(void)d;");
     put(o, "{");
     fields_json(o, ctx, &members, &n.members);

@@ -4,7 +4,7 @@
 use crate::fields::{getter, setter, Sink};
 use crate::prim::{cty, literal, ulit};
 use crate::{Ctx, Out};
-use sbekit_plan::{CompositeDef, Field};
+use sbekit_plan::CompositeDef;
 
 /// The text of `types.h`.
 pub fn types_h(ctx: &Ctx) -> String {
@@ -78,7 +78,7 @@ pub fn types_h(ctx: &Ctx) -> String {
 
 fn composite(o: &mut Out, ctx: &Ctx, k: &str, c: &CompositeDef) {
     let n = &ctx.n.comps[k];
-    let members = gated_members(ctx, k);
+    let members = ctx.plan.gated_members(k);
     o.doc(c.description.as_deref().unwrap_or(&format!(
         "Reads the `{k}` composite (a view of {} bytes).",
         c.size
@@ -118,22 +118,4 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, c: &CompositeDef) {
         setter(o, ctx, f, fname, &s);
     }
     o.line("");
-}
-
-/// Composite members as accessors render them. A member is gated by its own `sinceVersion` only
-/// when that version is newer than every field holding the composite
-/// ([`sbekit_plan::Plan::composite_holder_since`]): `sbekit decode` reads a member whenever the
-/// field holding it is present unless the member itself declares a newer version.
-pub fn gated_members(ctx: &Ctx, k: &str) -> Vec<Field> {
-    let Some(c) = ctx.plan.composites.get(k) else {
-        return Vec::new();
-    };
-    let holders = ctx.plan.composite_holder_since(k);
-    c.members
-        .iter()
-        .map(|m| Field {
-            since: if m.since > holders { m.since } else { 0 },
-            ..m.clone()
-        })
-        .collect()
 }

@@ -144,7 +144,7 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
         "inline void sbe_json(Out& sbe_o, const {}& sbe_d) {{",
         n.dec
     ));
-    let members = crate::types::gated_members(ctx, k);
+    let members = ctx.plan.gated_members(k);
     o.line("(void)sbe_d;");
     put(o, "{");
     fields_json(o, ctx, &members, &n.members);

@@ -111,7 +111,7 @@ pub fn types_hpp(ctx: &Ctx) -> String {
 
 fn composite(o: &mut Out, ctx: &Ctx, k: &str, c: &CompositeDef) {
     let n = &ctx.n.comps[k];
-    let members = gated_members(ctx, k);
+    let members = ctx.plan.gated_members(k);
     o.doc(c.description.as_deref().unwrap_or(&format!(
         "Reads the `{k}` composite (a view of {} bytes).",
         c.size
@@ -167,23 +167,4 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str, c: &CompositeDef) {
     o.line("::sbekit::rt::Cursor* sbe_c_ = nullptr;");
     o.line("};");
     o.line("");
-}
-
-/// Composite members as accessors render them. A member is gated by its own `sinceVersion` only
-/// when that version is newer than every field holding the composite: the layout shares one
-/// definition per composite, whose members carry the versions of the first field that uses it,
-/// and `sbekit decode` reads a member whenever the field holding it is present unless the
-/// member itself declares a newer version (`<ref ... sinceVersion="4"/>` in a composite).
-pub fn gated_members(ctx: &Ctx, k: &str) -> Vec<sbekit_plan::Field> {
-    let Some(c) = ctx.plan.composites.get(k) else {
-        return Vec::new();
-    };
-    let holders = ctx.plan.composite_holder_since(k);
-    c.members
-        .iter()
-        .map(|m| sbekit_plan::Field {
-            since: if m.since > holders { m.since } else { 0 },
-            ..m.clone()
-        })
-        .collect()
 }

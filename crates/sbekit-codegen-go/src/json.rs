@@ -4,7 +4,7 @@
 
 use crate::names::{BodyNames, FieldNames};
 use crate::prim::go_str;
-use crate::types::{gated_members, getter_optional, nullable};
+use crate::types::{getter_optional, nullable};
 use crate::{go_file, Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::{quote, utf8_declared};
@@ -52,7 +52,7 @@ pub fn json_go(ctx: &Ctx) -> String {
 
 fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
     let n = &ctx.n.comps[k];
-    let members = gated_members(ctx, k);
+    let members = ctx.plan.gated_members(k);
     o.doc("AppendJSON appends the composite as `sbekit decode` prints it.");
     o.line(&format!(
         "func (d {}) AppendJSON(dst []byte) []byte {{",

@@ -99,7 +99,7 @@ pub fn types_go(ctx: &Ctx) -> String {
     }
     for (k, c) in ctx.plan.composites.iter() {
         let n = &ctx.n.comps[k];
-        let members = gated_members(ctx, k);
+        let members = ctx.plan.gated_members(k);
         o.doc(&c.description.clone().unwrap_or_else(|| {
             format!(
                 "{} reads the `{k}` composite (a view of {} bytes).",
@@ -150,22 +150,6 @@ pub fn types_go(ctx: &Ctx) -> String {
         }
     }
     go_file(&ctx.n.pkg, &o.s)
-}
-
-/// A composite's members with the versions `sbekit decode` reads them at (see
-/// [`sbekit_plan::Plan::composite_holder_since`]).
-pub fn gated_members(ctx: &Ctx, k: &str) -> Vec<Field> {
-    let Some(c) = ctx.plan.composites.get(k) else {
-        return Vec::new();
-    };
-    let holders = ctx.plan.composite_holder_since(k);
-    c.members
-        .iter()
-        .map(|m| Field {
-            since: if m.since > holders { m.since } else { 0 },
-            ..m.clone()
-        })
-        .collect()
 }
 
 /// True when the getter returns `(v, ok)`: the field is newer than version 0, or it is an

@@ -288,27 +288,10 @@ fn set_src(ctx: &Ctx, k: &str, s: &SetDef) -> (String, String) {
     (dec, o.s)
 }
 
-/// Composite members as accessors render them: a member is gated by its own `sinceVersion`
-/// only when that is newer than every field holding the composite (as `sbekit decode` reads
-/// it; see [`sbekit_plan::Plan::composite_holder_since`]).
-pub fn gated_members(ctx: &Ctx, k: &str) -> Vec<sbekit_plan::Field> {
-    let Some(c) = ctx.plan.composites.get(k) else {
-        return Vec::new();
-    };
-    let holders = ctx.plan.composite_holder_since(k);
-    c.members
-        .iter()
-        .map(|m| sbekit_plan::Field {
-            since: if m.since > holders { m.since } else { 0 },
-            ..m.clone()
-        })
-        .collect()
-}
-
 fn composite_src(ctx: &Ctx, k: &str) -> (String, String) {
     let c = &ctx.plan.composites[k];
     let n = &ctx.n.comps[k];
-    let members = gated_members(ctx, k);
+    let members = ctx.plan.gated_members(k);
     let mut o = Out::default();
     head(&mut o, ctx, &["org.agrona.DirectBuffer"]);
     o.doc(c.description.as_deref().unwrap_or(&format!(
