@@ -39,13 +39,7 @@ pub struct Options {
 }
 
 /// One generated file: a path relative to the output directory and its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GeneratedFile {
-    /// Path inside the output directory (`include/baseline/messages.hpp`).
-    pub path: PathBuf,
-    /// File contents.
-    pub text: String,
-}
+pub use sbekit_fs::GeneratedFile;
 
 /// The runtime header every generated library carries (identical in every package).
 pub const RUNTIME_HPP: &str = include_str!("../runtime/sbekit_runtime.hpp");
@@ -122,13 +116,7 @@ pub fn write_package(
     dir: &Path,
     opts: &Options,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    for f in generate_layout(layout, opts)? {
-        let path = dir.join(&f.path);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        sbekit_fs::write(&path, f.text.as_bytes())?;
-    }
+    sbekit_fs::write_tree(dir, &generate_layout(layout, opts)?)?;
     Ok(())
 }
 

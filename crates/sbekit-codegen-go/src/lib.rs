@@ -38,13 +38,7 @@ pub struct Options {
 }
 
 /// One generated file: a path relative to the output directory and its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GeneratedFile {
-    /// Path inside the output directory (`baseline/messages.go`).
-    pub path: PathBuf,
-    /// File contents.
-    pub text: String,
-}
+pub use sbekit_fs::GeneratedFile;
 
 /// Why code could not be generated.
 #[derive(Debug)]
@@ -139,13 +133,7 @@ pub fn write_files(
     dir: &Path,
     files: &[GeneratedFile],
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    for f in files {
-        let path = dir.join(&f.path);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        sbekit_fs::write(&path, f.text.as_bytes())?;
-    }
+    sbekit_fs::write_tree(dir, files)?;
     Ok(())
 }
 

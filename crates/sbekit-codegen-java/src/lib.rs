@@ -41,13 +41,7 @@ pub struct Options {
 }
 
 /// One generated file: a path relative to the output directory and its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GeneratedFile {
-    /// Path inside the output directory (`src/main/java/baseline/CarDecoder.java`).
-    pub path: PathBuf,
-    /// File contents.
-    pub text: String,
-}
+pub use sbekit_fs::GeneratedFile;
 
 /// Why code could not be generated.
 #[derive(Debug)]
@@ -162,13 +156,7 @@ pub fn write_package(
     dir: &Path,
     opts: &Options,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    for f in generate_layout(layout, opts)? {
-        let path = dir.join(&f.path);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        sbekit_fs::write(&path, f.text.as_bytes())?;
-    }
+    sbekit_fs::write_tree(dir, &generate_layout(layout, opts)?)?;
     Ok(())
 }
 

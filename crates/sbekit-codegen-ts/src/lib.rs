@@ -41,14 +41,8 @@ pub struct Options {
     pub package_name: Option<String>,
 }
 
-/// One generated file: a path relative to the package directory and its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GeneratedFile {
-    /// Path inside the package (`src/messages.ts`).
-    pub path: PathBuf,
-    /// File contents.
-    pub text: String,
-}
+/// One generated file: a path relative to the output directory and its text.
+pub use sbekit_fs::GeneratedFile;
 
 /// The runtime module every generated package carries.
 pub const RUNTIME_TS: &str = include_str!("../runtime/runtime.ts");

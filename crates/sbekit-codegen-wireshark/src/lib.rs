@@ -72,13 +72,7 @@ pub struct Options {
 }
 
 /// One generated file: a path relative to the output directory and its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GeneratedFile {
-    /// Path inside the output directory.
-    pub path: PathBuf,
-    /// File contents.
-    pub text: String,
-}
+pub use sbekit_fs::GeneratedFile;
 
 /// Why a dissector could not be generated.
 #[derive(Debug)]

@@ -7,6 +7,8 @@
 //!   is synced so the rename itself survives a crash. Until the rename the target keeps its old
 //!   content; a writer dropped without [`AtomicFile::commit`], or one whose commit fails,
 //!   removes its temporary file.
+//! - [`GeneratedFile`] and [`write_tree`]: the files a code generator makes, written into a
+//!   directory the same way by every generator.
 //! - [`map`] and [`map_range`]: read-only memory maps, the one place with `unsafe` code.
 
 #![warn(missing_docs)]
@@ -23,6 +25,31 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut f = AtomicFile::create(path)?;
     f.write_all(bytes)?;
     f.commit()
+}
+
+/// One generated file: a path relative to the output directory and its text (what every
+/// code generator returns).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// Path inside the output directory (`include/baseline/messages.hpp`, `src/messages.ts`).
+    pub path: PathBuf,
+    /// File contents.
+    pub text: String,
+}
+
+/// Writes `files` under `dir`, creating directories as needed, each file atomically
+/// ([`write()`]): a failed run leaves no temporary file, and every file present is either its
+/// old content or the whole new one. An error names the file.
+pub fn write_tree(dir: &Path, files: &[GeneratedFile]) -> io::Result<()> {
+    for f in files {
+        let path = dir.join(&f.path);
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(named)?;
+        }
+        write(&path, f.text.as_bytes()).map_err(named)?;
+    }
+    Ok(())
 }
 
 /// A file being written that appears at its target path only when [`commit`](Self::commit)
