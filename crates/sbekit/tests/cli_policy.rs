@@ -1,4 +1,4 @@
-//! The CLI policy every subcommand follows (README, "Exit status and errors"): 0 on success,
+//! The CLI policy every subcommand follows (docs/guide/exit-status.md): 0 on success,
 //! 1 when the input is invalid or has findings, 2 for usage and I/O errors; fatal errors as
 //! one `sbekit: error: ...` line; a closed stdout pipe ends output quietly.
 

@@ -9,8 +9,8 @@ Euronext Optiq, custom framings) read from the schema alone.
     stats = sbekit.capture.stats("feed.pcap", schema="mdp3.xml", profile="cme-mdp3")
 
 Profiles: ``cme-mdp3``, ``b3-umdf``, ``coinbase-derivatives``, ``sofh-le``, ``sofh``,
-``optiq-mdg``, or the path of a TOML file describing a custom one (see the README's
-"Captures" section).
+``optiq-mdg``, or the path of a TOML file describing a custom one (see the guide's
+captures page, docs/guide/captures.md).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ coinbase-derivatives, sofh-le (TCP stream: CME iLink 3, B3 EntryPoint), sofh (FI
 big-endian, TCP stream), optiq-mdg (Euronext, LZ4 packets); a TOML file describing a custom
 one; or `custom` with --define KEY=VALUE items (header_size, seq=OFFSET:WIDTH,
 time=OFFSET:WIDTH, length_width, length_counts_itself, before_sbe, big_endian, transport).
-Layouts and sources: `cargo doc -p sbekit-feed` (module `profile`) and the README.
+Layouts and sources: `cargo doc -p sbekit-feed` (module `profile`) and docs/guide/captures.md.
 
 Examples:
   sbekit capture synth --profile cme-mdp3 --schema mdp3.xml --messages 100000 --gaps 3 -o a.pcapng

@@ -36,7 +36,7 @@ usage, schema or I/O errors.
 With --to parquet DIR (or --to arrow DIR for Arrow IPC streams), every message template becomes
 one table: DIR/type=<Message>/part-00000.parquet, with the header columns (_template_id,
 _schema_id, _acting_version, _block_length, _offset) and the message's fields (groups as lists
-of structs, enums dictionary-encoded; see the README). Several input files may be given; each
+of structs, enums dictionary-encoded; see docs/guide/arrow-parquet.md). Several input files may be given; each
 gets its own part files. Memory stays bounded, files appear under their final names only when
 complete, and the rows written per table are printed on stderr.
 

@@ -18,7 +18,7 @@ use std::process::ExitCode;
 Each input line is one message in the shape `sbekit decode` prints; blank lines are skipped.
 Enums take a name or a raw number, sets an object of booleans, a list of choice names or a raw
 number, 64-bit integers a number or a string; null or an omitted optional field writes the null
-value; constants are checked, not written; groups take arrays. See the README for every rule.
+value; constants are checked, not written; groups take arrays. Every rule: docs/guide/encoding.md.
 
 Lines are read and messages written one at a time, so any input size streams in constant
 memory. A bad line is reported on stderr with its line number, JSON path and reason, and nothing

@@ -1,6 +1,6 @@
 //! Subcommand implementations, and the policy they share.
 //!
-//! Every subcommand follows one policy (the README's "Exit status and errors"):
+//! Every subcommand follows one policy (docs/guide/exit-status.md):
 //! - exit status 0 on success; [`EXIT_INVALID`] (1) when the input is invalid or has findings
 //!   (schema errors, undecodable messages, a corrupt capture, a failed verification); and
 //!   [`EXIT_USAGE`] (2) for usage, I/O and environment errors (bad arguments, a file that cannot
