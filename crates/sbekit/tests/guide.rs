@@ -249,7 +249,9 @@ fn guide_blocks_run() {
                 .needs
                 .iter()
                 .filter_map(|need| match need.as_str() {
-                    "shared" => (!shared.is_dir()).then(|| {
+                    // An empty folder is no shared material (the newcomer run of `.ci/run`
+                    // points SBEKIT_SHARED_DIR at one).
+                    "shared" => (!has_entries(&shared)).then(|| {
                         format!("{} (the shared test material) not found", shared.display())
                     }),
                     file if file.starts_with("~/") => {
@@ -525,4 +527,9 @@ fn main() {}
         anchors("# A\n## A\n```\n# not a heading\n```\n#no"),
         ["a", "a-1"]
     );
+}
+
+/// True when `dir` is a folder with at least one entry.
+fn has_entries(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some())
 }
