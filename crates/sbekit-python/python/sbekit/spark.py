@@ -54,14 +54,17 @@ from ._errors import DecodeError, SbekitError
 
 def _require_extra() -> None:
     """Fails the import, naming the extra to install, when a module of ``sbekit[spark]`` is
-    missing (a bare ``ModuleNotFoundError`` from deep inside a Spark job says nothing)."""
-    import importlib
+    missing (a bare ``ModuleNotFoundError`` from deep inside a Spark job says nothing). Looks
+    the modules up without importing them: ``import sbekit.spark`` stays cheap."""
+    import importlib.util
 
     missing = []
     for name in ("pyspark", "pyarrow", "pandas"):
         try:
-            importlib.import_module(name)
-        except ImportError:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
             missing.append(name)
     if missing:
         raise ModuleNotFoundError(
