@@ -3,7 +3,10 @@
 //! `sbekit capture` profiles, checked in every language: one program per language holds a
 //! package per (schema, profile). Skips loudly without `../shared` or a toolchain; fails in CI.
 
-use sbekit_conformance::{run, Captures, Lang, Options};
+mod common;
+
+use common::run_or_skip;
+use sbekit_conformance::{Captures, Lang, Options};
 use sbekit_feed::profile::Profile;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -36,26 +39,21 @@ fn check(lang: Lang, test: &str) {
     );
     let mut opts = Options::new(schemas, lang);
     opts.captures = captures;
-    match run(&opts) {
-        Ok(sum) => {
-            eprintln!("{test}: {}", sum.line());
-            for e in &sum.examples {
-                eprintln!("{e}");
-            }
-            assert_eq!(sum.disagreements, 0, "{}", sum.line());
-            assert_eq!(sum.json_equal, sum.messages, "{}", sum.line());
-            // Every capture holds at least one message of its schema.
-            assert!(
-                sum.messages >= sbekit_testdata::OMI_CAPTURES.len(),
-                "{}",
-                sum.line()
-            );
-        }
-        Err(sbekit_conformance::Error::MissingToolchain(what, how)) => {
-            sbekit_testdata::skip(test, format_args!("{what} not found ({how})"));
-        }
-        Err(e) => panic!("{test}: {e}"),
+    let Some(sum) = run_or_skip(&opts, test) else {
+        return;
+    };
+    eprintln!("{test}: {}", sum.line());
+    for e in &sum.examples {
+        eprintln!("{e}");
     }
+    assert_eq!(sum.disagreements, 0, "{}", sum.line());
+    assert_eq!(sum.json_equal, sum.messages, "{}", sum.line());
+    // Every capture holds at least one message of its schema.
+    assert!(
+        sum.messages >= sbekit_testdata::OMI_CAPTURES.len(),
+        "{}",
+        sum.line()
+    );
 }
 
 #[test]

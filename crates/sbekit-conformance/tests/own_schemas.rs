@@ -3,6 +3,9 @@
 //! program per language for all the schemas. Skips loudly without a compiler (or `tsc`,
 //! `cargo`, a JDK or Agrona), fails under CI.
 
+mod common;
+
+use common::run_or_skip;
 use sbekit_conformance::{run, Lang, Options};
 use std::path::{Path, PathBuf};
 
@@ -237,17 +240,6 @@ fn real_traffic(dir: &Path) -> (PathBuf, PathBuf) {
     let file = dir.join("real.u32");
     std::fs::write(&file, &input).expect("messages");
     (schema, file)
-}
-
-fn run_or_skip(opts: &Options, test: &str) -> Option<sbekit_conformance::Summary> {
-    match run(opts) {
-        Ok(sum) => Some(sum),
-        Err(sbekit_conformance::Error::MissingToolchain(what, how)) => {
-            sbekit_testdata::skip(test, format_args!("{what} not found ({how})"));
-            None
-        }
-        Err(e) => panic!("{test}: {e}"),
-    }
 }
 
 /// Issue 35: padded blocks, unknown set bits and bytes past a NUL are no disagreement; the kept
