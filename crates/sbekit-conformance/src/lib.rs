@@ -111,8 +111,9 @@ pub struct Options {
     pub schemas: Vec<PathBuf>,
     /// The language whose codecs are checked.
     pub lang: Lang,
-    /// A u32le-framed messages file (only with one schema); default: random messages.
-    pub messages: Option<PathBuf>,
+    /// u32le-framed messages files, one per schema in order (or none: random messages; see
+    /// [`write_messages`] for files of them).
+    pub messages: Vec<PathBuf>,
     /// Captures to take the messages from instead, one entry per schema in order (or none).
     pub captures: Vec<Captures>,
     /// Keep `<lang>.jsonl` and `<lang>.reencoded.u32` (and the scratch build) here.
@@ -142,7 +143,7 @@ impl Options {
         Options {
             schemas,
             lang,
-            messages: None,
+            messages: Vec::new(),
             captures: Vec::new(),
             keep: None,
             seed: 1,
@@ -184,7 +185,7 @@ pub struct Summary {
     /// Messages of the schema's version re-encoded byte-identically.
     pub reencoded_identical: usize,
     /// Messages of the schema's version whose bytes carry what their values cannot, re-encoded
-    /// as `sbekit encode` writes their values (see [`verdict`]).
+    /// as `sbekit encode` writes their values, or with their raw text kept (see [`verdict`]).
     pub reencoded_canonical: usize,
     /// Disagreements (JSON or re-encoding).
     pub disagreements: usize,
@@ -230,6 +231,28 @@ impl Summary {
     }
 }
 
+/// Writes the random messages a run without `--messages` would check, one u32le-framed file
+/// per schema in `dir` (`NN-<schema file stem>.u32`, in the schemas' order), and returns their
+/// paths: each mixes messages at the schema's version (plain and padded), at every older
+/// version and from a newer writer with longer blocks, with random set bits (named or not),
+/// char arrays with bytes past a NUL, and damaged copies. Nothing is built.
+pub fn write_messages(opts: &Options, dir: &std::path::Path) -> Result<Vec<PathBuf>, Error> {
+    std::fs::create_dir_all(dir)?;
+    let mut out = Vec::new();
+    for (i, p) in opts.schemas.iter().enumerate() {
+        let ir = sbekit_schema::load_ir(p).map_err(|e| Error::Schema(p.clone(), e.to_string()))?;
+        let bytes: Vec<u8> = random_cases(&ir, opts.seed.wrapping_add(i as u64), opts.per_message)
+            .iter()
+            .flat_map(|c| frame(&c.bytes))
+            .collect();
+        let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+        let file = dir.join(format!("{i:02}-{stem}.u32"));
+        std::fs::write(&file, bytes)?;
+        out.push(file);
+    }
+    Ok(out)
+}
+
 /// One schema of a run, with everything the judge needs.
 struct Schema {
     path: PathBuf,
@@ -245,13 +268,18 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
     if opts.schemas.is_empty() {
         return Err(Error::Usage("no schema given".into()));
     }
-    if opts.messages.is_some() && opts.schemas.len() != 1 {
-        return Err(Error::Usage(
-            "--messages takes the messages of one schema".into(),
-        ));
+    if !opts.messages.is_empty() && opts.messages.len() != opts.schemas.len() {
+        return Err(Error::Usage(format!(
+            "--messages given {} for {} schemas: give one file per --schema, in the same order",
+            match opts.messages.len() {
+                1 => "once".to_string(),
+                n => format!("{n} times"),
+            },
+            opts.schemas.len()
+        )));
     }
     if !opts.captures.is_empty()
-        && (opts.captures.len() != opts.schemas.len() || opts.messages.is_some())
+        && (opts.captures.len() != opts.schemas.len() || !opts.messages.is_empty())
     {
         return Err(Error::Usage(
             "captures take the place of --messages, one set of files per schema".into(),
@@ -265,15 +293,19 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
             .map_err(|e| Error::Schema(p.clone(), e.to_string()))?;
         let decoder =
             sbekit_otf::Decoder::new(&ir).map_err(|e| Error::Schema(p.clone(), e.to_string()))?;
-        let cases = match &opts.messages {
-            Some(f) => read_frames(&std::fs::read(f)?)
-                .map_err(|e| Error::Usage(format!("{}: {e}", f.display())))?
-                .into_iter()
-                .map(|bytes| Case {
-                    current: header_version(&layout, &bytes) == Some(u64::from(layout.version)),
-                    bytes,
-                })
-                .collect(),
+        let cases = match opts.messages.get(i) {
+            Some(f) => {
+                let bytes =
+                    std::fs::read(f).map_err(|e| Error::Usage(format!("{}: {e}", f.display())))?;
+                read_frames(&bytes)
+                    .map_err(|e| Error::Usage(format!("{}: {e}", f.display())))?
+                    .into_iter()
+                    .map(|bytes| Case {
+                        current: header_version(&layout, &bytes) == Some(u64::from(layout.version)),
+                        bytes,
+                    })
+                    .collect()
+            }
             None => match opts.captures.get(i) {
                 Some(c) => {
                     let (cases, n) = capture::capture_cases(&decoder, c)?;

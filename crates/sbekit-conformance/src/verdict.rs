@@ -3,7 +3,8 @@
 //!
 //! Real traffic carries bytes that values cannot: blocks longer than the schema's (a newer
 //! writer, or a venue that pads), padding that is not zero, set bits the schema does not name,
-//! bytes after the NUL that ends a char array. An encoder writes the schema's block lengths and
+//! bytes after the NUL that ends a char array, text that is not valid in its declared encoding
+//! (which `sbekit decode` prints as Latin-1, so its JSON cannot say the bytes). An encoder writes the schema's block lengths and
 //! can keep only what its decoder hands it, so such a message cannot come back byte for byte;
 //! each rule below says exactly what it may differ in, and the `--keep` output names the rule
 //! that applied to every message.
@@ -27,6 +28,11 @@ pub(crate) enum Verdict {
     /// padding, bytes past a NUL. Each was tested alone: `sbekit encode`'s bytes with that one
     /// byte changed decode to the same values.
     CanonicalKeeping(Vec<usize>),
+    /// Written at the schema's version with text not valid in its declared encoding (`sbekit
+    /// decode` reads it as Latin-1, and `sbekit encode` would write that string's UTF-8): the
+    /// re-encoding decodes to the same values with as many Latin-1 readings (the codec kept
+    /// the text's bytes), and its header carries the block length `sbekit encode` writes.
+    RawText(u64),
     /// Written at another version: the re-encoding decodes to the same values (and an older
     /// writer's message keeps its version).
     SameValues,
@@ -53,6 +59,14 @@ impl Verdict {
                         .join(",")
                 ),
             ),
+            Verdict::RawText(n) => (
+                "raw-text",
+                if *n == 1 {
+                    "1 text value not valid in its encoding, kept as bytes".to_string()
+                } else {
+                    format!("{n} text values not valid in their encoding, kept as bytes")
+                },
+            ),
             Verdict::SameValues => ("same-values", String::new()),
             Verdict::JsonDiffers(what) | Verdict::ReencodingDiffers(what) => {
                 ("DISAGREE", what.lines().next().unwrap_or("").to_string())
@@ -71,6 +85,15 @@ const MAX_KEPT_BYTES: usize = 256;
 pub(crate) fn otf(dec: &sbekit_otf::Decoder, b: &[u8]) -> Option<Value> {
     let (text, _len) = sbekit_otf::message_to_decode_json(dec, b, false).ok()?;
     serde_json::from_str(&text).ok()
+}
+
+/// As [`otf`], with the number of text values `sbekit decode` read as Latin-1 because they
+/// were not valid in their declared encoding.
+fn otf_fallbacks(dec: &sbekit_otf::Decoder, b: &[u8]) -> Option<(Value, u64)> {
+    let mut p = sbekit_otf::JsonPrinter::new(false).with_versions(dec.schema_version());
+    dec.decode(b, &mut p).ok()?;
+    let v = serde_json::from_slice(p.output()).ok()?;
+    Some((v, p.text_fallbacks()))
 }
 
 /// The values of a decoded message without the top-level `"$version"` member: what a
@@ -138,6 +161,9 @@ pub(crate) fn judge(s: &Schema, i: usize, c: &Case, line: &str, got: &[u8]) -> V
             hex(got)
         ))
     };
+    if let Some((_, n @ 1..)) = otf_fallbacks(&s.decoder, &c.bytes) {
+        return raw_text(s, w, n, got, &expect, differ);
+    }
     if got.len() != expect.len() {
         return differ("another length than `sbekit encode` writes");
     }
@@ -164,6 +190,32 @@ pub(crate) fn judge(s: &Schema, i: usize, c: &Case, line: &str, got: &[u8]) -> V
         return differ("it decodes to other values");
     }
     Verdict::CanonicalKeeping(kept)
+}
+
+/// A message at the schema's version with `n` text values `sbekit decode` read as Latin-1:
+/// see [`Verdict::RawText`].
+fn raw_text(
+    s: &Schema,
+    w: &Value,
+    n: u64,
+    got: &[u8],
+    expect: &[u8],
+    differ: impl Fn(&str) -> Verdict,
+) -> Verdict {
+    match otf_fallbacks(&s.decoder, got) {
+        Some((v, m)) if sbekit_encode::same_values(&v, w) && m == n => {}
+        Some((_, m)) if m != n => {
+            return differ(&format!(
+                "{n} text values were not valid in their encoding, {m} after re-encoding"
+            ))
+        }
+        _ => return differ("it decodes to other values"),
+    }
+    let block = &s.layout.header.block_length;
+    if block.read(got, s.layout.byte_order) != block.read(expect, s.layout.byte_order) {
+        return differ("another block length than `sbekit encode` writes");
+    }
+    Verdict::RawText(n)
 }
 
 /// Why a message at the schema's version could not come back byte for byte although its
@@ -255,7 +307,7 @@ pub(crate) fn judge_all(s: &Schema, json: &[u8], re: &[u8], sum: &mut Summary) -
                 sum.json_equal += 1;
                 sum.reencoded_identical += 1;
             }
-            Verdict::Canonical(_) | Verdict::CanonicalKeeping(_) => {
+            Verdict::Canonical(_) | Verdict::CanonicalKeeping(_) | Verdict::RawText(_) => {
                 sum.json_equal += 1;
                 sum.reencoded_canonical += 1;
             }

@@ -122,7 +122,7 @@ fn rust_example_reencodes_older_versions_at_their_version() {
     let file = dir.path().join("in.u32");
     std::fs::write(&file, &input).expect("write");
     let mut opts = Options::new(vec![schema], Lang::Rust);
-    opts.messages = Some(file);
+    opts.messages = vec![file];
     opts.keep = Some(dir.path().join("keep"));
     let sum = match run(&opts) {
         Ok(sum) => sum,
@@ -182,8 +182,8 @@ fn json_is_compared_as_values_and_version_counts() {
     assert!(!sbekit_encode::same_values(&a, &c));
 }
 
-/// A schema with what real traffic carries that values cannot: a set with unnamed bits and a
-/// char array (bytes after its NUL).
+/// A schema with what real traffic carries that values cannot: a set with unnamed bits, a
+/// char array (bytes after its NUL) and UTF-8 var-data (bytes that are not UTF-8).
 const REAL_TRAFFIC_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="real" id="7" version="0" byteOrder="littleEndian">
   <types>
@@ -198,11 +198,19 @@ const REAL_TRAFFIC_XML: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
       <choice name="B">1</choice>
     </set>
     <type name="Sym" primitiveType="char" length="6"/>
+    <composite name="Utf8Text">
+      <type name="length" primitiveType="uint16"/>
+      <type name="varData" primitiveType="uint8" length="0" characterEncoding="UTF-8"/>
+    </composite>
   </types>
   <sbe:message name="Tick" id="1">
     <field name="px" id="1" type="int64"/>
     <field name="flags" id="2" type="Flags"/>
     <field name="sym" id="3" type="Sym"/>
+  </sbe:message>
+  <sbe:message name="Note" id="2">
+    <field name="seq" id="1" type="uint32"/>
+    <data name="text" id="2" type="Utf8Text"/>
   </sbe:message>
 </sbe:messageSchema>
 "#;
@@ -220,8 +228,21 @@ fn tick(px: i64, flags: u8, sym: [u8; 6], pad: usize) -> Vec<u8> {
     m
 }
 
+/// A `Note` (block 4 bytes: seq) with `pad` extra block bytes and `text` as its var-data.
+fn note(seq: u32, text: &[u8], pad: usize) -> Vec<u8> {
+    let mut m = Vec::new();
+    for v in [4 + pad as u16, 2, 7, 0] {
+        m.extend_from_slice(&v.to_le_bytes());
+    }
+    m.extend_from_slice(&seq.to_le_bytes());
+    m.extend(std::iter::repeat_n(0x5A, pad));
+    m.extend_from_slice(&(text.len() as u16).to_le_bytes());
+    m.extend_from_slice(text);
+    m
+}
+
 /// The messages of the real-traffic test: canonical, padded, unknown set bits, bytes past a
-/// NUL, and all three at once.
+/// NUL, and all three at once; then text that is not UTF-8, plain and padded.
 fn real_traffic(dir: &Path) -> (PathBuf, PathBuf) {
     let schema = dir.join("real.xml");
     std::fs::write(&schema, REAL_TRAFFIC_XML).expect("schema");
@@ -231,6 +252,8 @@ fn real_traffic(dir: &Path) -> (PathBuf, PathBuf) {
         tick(1, 0b1000_0101, *b"Q\0\0\0\0\0", 0),
         tick(2, 0b11, *b"AB\0XY\0", 0),
         tick(3, 0b1111_1111, *b"C\0junk", 9),
+        note(4, b"caf\xe9 \xd3", 0),
+        note(5, b"\xff\xfe ok", 3),
     ];
     let mut input = Vec::new();
     for m in &messages {
@@ -250,7 +273,7 @@ fn real_traffic_bytes_values_cannot_carry_are_no_false_alarm() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (schema, file) = real_traffic(dir.path());
     let mut opts = Options::new(vec![schema], Lang::C);
-    opts.messages = Some(file);
+    opts.messages = vec![file];
     opts.keep = Some(dir.path().join("keep"));
     let Some(sum) = run_or_skip(&opts, test) else {
         return;
@@ -259,7 +282,7 @@ fn real_traffic_bytes_values_cannot_carry_are_no_false_alarm() {
         eprintln!("{e}");
     }
     assert_eq!(sum.disagreements, 0, "{}", sum.line());
-    assert_eq!(sum.messages, 5);
+    assert_eq!(sum.messages, 7);
     let rules = std::fs::read_to_string(dir.path().join("keep/c.rules.tsv")).expect("rules");
     let rule = |i: usize| {
         let line = rules
@@ -284,7 +307,14 @@ fn real_traffic_bytes_values_cannot_carry_are_no_false_alarm() {
     }
     let (all, _) = rule(4);
     assert!(all.starts_with("canonical"), "{rules}");
-    assert!(sum.reencoded_canonical >= 2, "{}", sum.line());
+    // Not UTF-8: `sbekit decode` reads it as Latin-1, so `sbekit encode` would write other
+    // bytes; the codec keeps the text's bytes (byte for byte when nothing else differs; padded,
+    // with the schema's block length).
+    assert_eq!(rule(5).0, "identical", "{rules}");
+    let (r, why) = rule(6);
+    assert_eq!(r, "raw-text", "{rules}");
+    assert_eq!(why, "1 text value not valid in its encoding, kept as bytes");
+    assert!(sum.reencoded_canonical >= 3, "{}", sum.line());
 }
 
 /// Breaks the generated C getter of `px` (it adds one): the run must report disagreements.
@@ -318,7 +348,7 @@ fn a_wrong_getter_is_still_a_disagreement() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (schema, file) = real_traffic(dir.path());
     let mut opts = Options::new(vec![schema], Lang::C);
-    opts.messages = Some(file);
+    opts.messages = vec![file];
     opts.tamper = Some(break_px_getter);
     let Some(sum) = run_or_skip(&opts, test) else {
         return;
@@ -329,4 +359,57 @@ fn a_wrong_getter_is_still_a_disagreement() {
         "{}",
         sum.examples[0]
     );
+}
+
+/// Issue 35: the files `write_messages` writes (what `sbekit conformance --write-messages`
+/// writes, and CI feeds every language with `--messages`) mix padded messages, messages from a
+/// newer writer and unknown set bits (and damaged copies), and a run on them agrees.
+#[test]
+fn written_messages_mix_what_real_traffic_carries_and_agree() {
+    let test = "written_messages_mix_what_real_traffic_carries_and_agree";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (schema, _) = real_traffic(dir.path());
+    let mut opts = Options::new(vec![schema], Lang::C);
+    let files = sbekit_conformance::write_messages(&opts, &dir.path().join("msgs")).expect("write");
+    assert_eq!(files.len(), 1);
+    assert!(
+        files[0].ends_with("msgs/00-real.u32"),
+        "{}",
+        files[0].display()
+    );
+    let frames =
+        sbekit_conformance::read_frames(&std::fs::read(&files[0]).expect("read")).expect("frames");
+    let u16_at = |b: &[u8], at: usize| b.get(at..at + 2).map(|s| u16::from_le_bytes([s[0], s[1]]));
+    let (mut padded, mut newer, mut unknown_bits) = (0, 0, 0);
+    for f in &frames {
+        let (Some(block), Some(template), Some(version)) =
+            (u16_at(f, 0), u16_at(f, 2), u16_at(f, 6))
+        else {
+            continue;
+        };
+        let schema_block = if template == 1 { 15 } else { 4 };
+        match version {
+            0 if block > schema_block => padded += 1,
+            1.. => newer += 1,
+            _ => {}
+        }
+        // Tick's flags (offset 8 of the block): bits 0 and 1 are named.
+        if template == 1 && version == 0 && f.get(16).is_some_and(|b| b & !0b11 != 0) {
+            unknown_bits += 1;
+        }
+    }
+    assert!(
+        padded > 0 && newer > 0 && unknown_bits > 0,
+        "padded {padded}, newer {newer}, unknown bits {unknown_bits}"
+    );
+    opts.messages = files;
+    let Some(sum) = run_or_skip(&opts, test) else {
+        return;
+    };
+    for e in &sum.examples {
+        eprintln!("{e}");
+    }
+    assert_eq!(sum.messages, frames.len());
+    assert_eq!(sum.disagreements, 0, "{}", sum.line());
+    assert!(sum.reencoded_canonical > 0, "{}", sum.line());
 }

@@ -235,3 +235,55 @@ fn other_outputs_are_clean() {
     let o = run_clean(&["inspect", "no-such-schema.xml"]);
     assert!(!o.status.success());
 }
+
+/// `conformance --write-messages` prints one file per schema (a line each, for a shell loop),
+/// and a run given fewer `--messages` than schemas says so in one line and exits 2.
+#[test]
+fn conformance_messages_files_one_per_schema() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let md = root.join("schemas/market-data.xml");
+    let ob = root.join("crates/sbekit-codegen-tests/schemas/orders-be.xml");
+    let (md, ob) = (md.to_str().expect("utf8"), ob.to_str().expect("utf8"));
+    let out = dir.path().join("msgs");
+    let out = out.to_str().expect("utf8");
+    let o = run_clean(&[
+        "conformance",
+        "--schema",
+        md,
+        "--schema",
+        ob,
+        "--write-messages",
+        out,
+    ]);
+    assert!(o.status.success());
+    let files: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        files,
+        [
+            format!("{out}/00-market-data.u32"),
+            format!("{out}/01-orders-be.u32")
+        ]
+    );
+    for f in &files {
+        let bytes = std::fs::read(f).expect("written");
+        assert!(bytes.len() > 1000, "{f}: {} bytes", bytes.len());
+    }
+    let o = run_clean(&[
+        "conformance",
+        "--schema",
+        md,
+        "--schema",
+        ob,
+        "--lang",
+        "c",
+        "--messages",
+        &files[0],
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--messages given once for 2 schemas"), "{err}");
+}

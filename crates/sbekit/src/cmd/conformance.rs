@@ -1,6 +1,7 @@
 //! `sbekit conformance --schema S --lang cpp|rust|ts|java|go|c|csharp [--messages FILE | --capture
-//! FILE --profile P] [--keep DIR]`: checks the
-//! generated codecs of a language against the schema-driven decoder (`sbekit_conformance`).
+//! FILE --profile P] [--keep DIR]`: checks the generated codecs of a language against the
+//! schema-driven decoder (`sbekit_conformance`); `--write-messages DIR` writes the random
+//! messages instead, a file per schema.
 
 use super::Failure;
 use clap::Args;
@@ -14,14 +15,17 @@ that its JSON equals `sbekit decode --framing u32le`'s, every member included (n
 values; \"$version\" for an older writer's message), and that each message written at the
 schema's version re-encodes byte for byte, or, where its bytes carry what its values cannot
 (blocks longer than the schema's, padding, unknown set bits, bytes past a NUL), exactly as
-`sbekit encode` writes its values, differing only in bytes shown one by one to carry no value.
+`sbekit encode` writes its values, differing only in bytes shown one by one to carry no value
+(text not valid in its encoding, which `sbekit decode` reads as Latin-1, must keep its bytes).
 Messages of other versions must re-encode to the same values at their own version. --keep
 writes DIR/<lang>.rules.tsv: the rule each message passed by, or DISAGREE.
 
 Messages: random ones of every type at the schema's version (also padded), every older
-version and from a newer writer, plus damaged copies; or a u32le-framed file (--messages); or
-every message of the schema in captures (--capture, with the framing profile of `sbekit
-capture`: messages of other schemas are counted, not checked).
+version and from a newer writer, plus damaged copies; or u32le-framed files (--messages, one
+per --schema, in order); or every message of the schema in captures (--capture, with the
+framing profile of `sbekit capture`: messages of other schemas are counted, not checked).
+--write-messages DIR writes the random messages, DIR/NN-<schema>.u32 for the NNth schema, and
+builds nothing: the same input for every language, or for another tool.
 
 Exit status: 0 all agree, 1 any disagreement, 2 a missing toolchain (named: a C++17 compiler,
 a C11 compiler, cargo, node, tsc, javac, java, the Agrona jar in ~/.m2, go, mcs, mono) or bad arguments.
@@ -35,6 +39,9 @@ Examples:
   sbekit conformance --schema car.xml --lang csharp
   sbekit conformance --schema a.xml --schema b.xml --lang ts --keep out/
   sbekit conformance --schema car.xml --lang cpp --messages cars.u32
+  sbekit conformance --schema a.xml --schema b.xml --write-messages msgs/
+  sbekit conformance --schema a.xml --schema b.xml --lang go \
+      --messages msgs/00-a.u32 --messages msgs/01-b.u32
   sbekit conformance --schema mdp3.xml --lang java --capture feed.pcap --profile cme-mdp3";
 
 /// Arguments of `sbekit conformance`.
@@ -45,11 +52,15 @@ pub struct ConformanceArgs {
     #[arg(short, long, required = true)]
     schema: Vec<PathBuf>,
     /// The generated codecs to check: `cpp` (`c++`), `rust`, `ts` (`typescript`), `java`, `go`, `c` or `csharp` (`cs`).
-    #[arg(long)]
-    lang: String,
-    /// A u32le-framed file of messages to use instead of random ones (one schema only).
-    #[arg(long, conflicts_with = "capture")]
-    messages: Option<PathBuf>,
+    #[arg(long, required_unless_present = "write_messages")]
+    lang: Option<String>,
+    /// A u32le-framed file of messages to use instead of random ones; one per --schema, in
+    /// the same order.
+    #[arg(long, value_name = "FILE", conflicts_with = "capture")]
+    messages: Vec<PathBuf>,
+    /// Write the random messages to DIR (`NN-<schema>.u32`, one per --schema) and stop.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["messages", "capture", "lang", "keep"])]
+    write_messages: Option<PathBuf>,
     /// A capture (pcap or pcap-ng, plain or gzip) whose messages of the schema to use instead
     /// of random ones; repeat for several (one schema only; needs --profile).
     #[arg(long, value_name = "FILE", requires = "profile")]
@@ -74,8 +85,21 @@ pub struct ConformanceArgs {
 
 /// Runs `sbekit conformance`.
 pub fn run(args: ConformanceArgs) -> Result<ExitCode, Failure> {
-    let lang = args.lang.parse().map_err(Failure::usage)?;
+    let lang = match &args.lang {
+        Some(l) => l.parse().map_err(Failure::usage)?,
+        // Only --write-messages goes without a language: nothing is built.
+        None => sbekit_conformance::Lang::Rust,
+    };
     let mut opts = sbekit_conformance::Options::new(args.schema, lang);
+    opts.seed = args.seed;
+    opts.per_message = args.per_message;
+    if let Some(dir) = &args.write_messages {
+        let files = sbekit_conformance::write_messages(&opts, dir).map_err(failure)?;
+        for f in files {
+            println!("{}", f.display());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     opts.messages = args.messages;
     if !args.capture.is_empty() {
         if opts.schemas.len() != 1 {
@@ -90,12 +114,7 @@ pub fn run(args: ConformanceArgs) -> Result<ExitCode, Failure> {
         }];
     }
     opts.keep = args.keep;
-    opts.seed = args.seed;
-    opts.per_message = args.per_message;
-    let sum = sbekit_conformance::run(&opts).map_err(|e| match e {
-        sbekit_conformance::Error::Schema(..) => Failure::invalid(e),
-        _ => Failure::usage(e),
-    })?;
+    let sum = sbekit_conformance::run(&opts).map_err(failure)?;
     for e in &sum.examples {
         eprintln!("{e}");
     }
@@ -105,4 +124,12 @@ pub fn run(args: ConformanceArgs) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::from(super::EXIT_INVALID)
     })
+}
+
+/// A schema that does not load is invalid input (exit 1); the rest are usage or tool errors.
+fn failure(e: sbekit_conformance::Error) -> Failure {
+    match e {
+        sbekit_conformance::Error::Schema(..) => Failure::invalid(e),
+        _ => Failure::usage(e),
+    }
 }
