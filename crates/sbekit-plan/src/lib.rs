@@ -45,6 +45,7 @@ mod build;
 mod checks;
 pub mod json;
 pub mod names;
+pub mod program;
 
 pub use checks::{Check, CheckError};
 pub use names::{Case, Language, NameKind};

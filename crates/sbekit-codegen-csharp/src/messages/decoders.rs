@@ -349,7 +349,6 @@ pub(super) fn group_fns(o: &mut Out, b: &Body, n: &BodyNames, sec: Option<&Secti
 pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     let d = &n.dec;
     let name = &m.body.name;
-    let h = &ctx.plan.header;
     o.doc("Checks the message at `offset` of `buffer` (`length` bytes available from there, header included) once: header, block lengths, every group count and var-data length. Throws `SbeDecodeException` (kind, byte offset from the message start, element path) for malformed input, leaving the decoder as it was; after it, accessors cannot fail.");
     o.line(&format!(
         "public {d} Wrap(byte[] buffer, int offset, int length) {{"
@@ -361,73 +360,10 @@ pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     o.line("byte[] sbe_b = buffer;");
     o.line("int sbe_o = offset;");
     o.line("int sbe_n = length;");
-    let mut hdr = 0;
-    let mut sec = 0;
-    let has_groups = m.checks.iter().any(|c| matches!(c, Check::Group { .. }));
-    for c in &m.checks {
-        match c {
-            Check::Header { size } => {
-                hdr = *size;
-                o.line(&format!(
-                    "if (sbe_n < {size}) {}",
-                    err("TRUNCATED", "0", name)
-                ));
-            }
-            Check::SchemaId { .. } if h.schema_id.is_constant() => {}
-            Check::SchemaId { slot, expected } => o.line(&format!(
-                "if ({} != {}) {}",
-                slot_load(slot, "sbe_b", "sbe_o"),
-                long_lit(*expected),
-                err("WRONG_SCHEMA_ID", &slot.offset.to_string(), name)
-            )),
-            Check::TemplateId { slot, expected } => o.line(&format!(
-                "if ({} != {}) {}",
-                header_value(&h.template_id, slot, "sbe_o"),
-                long_lit(*expected),
-                err("WRONG_TEMPLATE_ID", &slot.offset.to_string(), name)
-            )),
-            Check::RootBlock {
-                block_length,
-                version,
-                required,
-            } => {
-                o.line(&format!(
-                    "long sbe_bl = {};",
-                    header_value(&h.block_length, block_length, "sbe_o")
-                ));
-                o.line(&format!(
-                    "long sbe_av = {};",
-                    header_value(&h.version, version, "sbe_o")
-                ));
-                if let Some(req) = required_expr(required, "sbe_av") {
-                    o.line(&format!(
-                        "if ({}) {}",
-                        ucmp("sbe_bl", "<", &req),
-                        err(
-                            "BLOCK_LENGTH_TOO_SHORT",
-                            &block_length.offset.to_string(),
-                            name
-                        )
-                    ));
-                }
-                o.line(&format!(
-                    "if ({}) {}",
-                    ucmp("sbe_bl", ">", &format!("sbe_n - {hdr}")),
-                    err("TRUNCATED", &hdr.to_string(), name)
-                ));
-                o.line(&format!("int sbe_q = {hdr} + (int) sbe_bl;"));
-                if has_groups {
-                    o.line("long sbe_budget = SbeSchema.MaxEmptyEntries;");
-                }
-            }
-            Check::Group { .. } | Check::VarData { .. } => {
-                // Kept in locals until every check passed: a failed wrap changes nothing.
-                o.line(&format!("int sbe_s{sec} = sbe_o + sbe_q;"));
-                sec += 1;
-                section_check(o, c, 1);
-            }
-        }
+    for l in program::lines(m, &CsChecks) {
+        o.line(&l);
     }
+    let (hdr, sec) = (ctx.plan.header.size, m.body.sections.len());
     for i in 0..sec {
         o.line(&format!("sbe_sec[{i}] = sbe_s{i};"));
     }
@@ -448,152 +384,30 @@ pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     ));
 }
 
-/// The checks of one section at `sbe_q` (relative to the message start `sbe_o`).
-pub(super) fn section_check(o: &mut Out, c: &Check, depth: usize) {
-    match c {
-        Check::Group {
-            path,
-            since,
-            dim_size,
-            block_length,
-            count,
-            required,
-            entry,
-            ..
-        } => {
-            let (bl, cnt, i) = (
-                format!("sbe_bl{depth}"),
-                format!("sbe_c{depth}"),
-                format!("sbe_i{depth}"),
-            );
-            match since_cond(*since, "sbe_av") {
-                Some(c) => o.line(&format!("if ({c}) {{")),
-                None => o.line("{"),
-            }
-            o.line(&format!(
-                "if (sbe_n - sbe_q < {dim_size}) {}",
-                err("TRUNCATED", "sbe_q", path)
-            ));
-            o.line(&format!(
-                "long {bl} = {};",
-                slot_load(block_length, "sbe_b", "sbe_o + sbe_q")
-            ));
-            o.line(&format!(
-                "long {cnt} = {};",
-                slot_load(count, "sbe_b", "sbe_o + sbe_q")
-            ));
-            if count.max != u64::MAX {
-                o.line(&format!(
-                    "if ({}) {}",
-                    ucmp(&cnt, ">", &ulong_lit(count.max)),
-                    err(
-                        "INVALID_DIMENSION",
-                        &format!("sbe_q + {}", count.offset),
-                        path
-                    )
-                ));
-            }
-            if let Some(req) = required_expr(required, "sbe_av") {
-                // As `sbekit decode`: the entry block length of a group without entries
-                // describes no bytes, and is not checked.
-                o.line(&format!(
-                    "if ({cnt} != 0 && {}) {}",
-                    ucmp(&bl, "<", &req),
-                    err(
-                        "BLOCK_LENGTH_TOO_SHORT",
-                        &format!("sbe_q + {}", block_length.offset),
-                        path
-                    )
-                ));
-            }
-            o.line(&format!("sbe_q += {dim_size};"));
-            o.line(&format!("if ({bl} == 0) {{"));
-            o.line(&format!(
-                "if ({}) {}",
-                ucmp(&cnt, ">", "sbe_budget"),
-                err("EMPTY_ENTRY_BUDGET", "sbe_q", path)
-            ));
-            o.line(&format!("sbe_budget -= {cnt};"));
-            o.line("}");
-            if entry.is_empty() {
-                if block_length.width() <= 4 && count.width() <= 4 {
-                    // Below 2^32 each, the product is exact in 64 unsigned bits: no division.
-                    o.line(&format!(
-                        "if ({}) {}",
-                        ucmp(&format!("{bl} * {cnt}"), ">", "sbe_n - sbe_q"),
-                        err("TRUNCATED", "sbe_q", path)
-                    ));
-                } else {
-                    o.line(&format!(
-                        "if ({bl} != 0 && {}) {}",
-                        ucmp(
-                            &cnt,
-                            ">",
-                            &format!(
-                                "unchecked((ulong) (sbe_n - sbe_q)) / unchecked((ulong) {bl})"
-                            )
-                        ),
-                        err("TRUNCATED", "sbe_q", path)
-                    ));
-                }
-                o.line(&format!("sbe_q += (int) ({bl} * {cnt});"));
-            } else {
-                o.line(&format!(
-                    "for (long {i} = 0; {}; {i}++) {{",
-                    ucmp(&i, "<", &cnt)
-                ));
-                o.line(&format!(
-                    "if ({}) {}",
-                    ucmp(&bl, ">", "sbe_n - sbe_q"),
-                    err("TRUNCATED", "sbe_q", path)
-                ));
-                o.line(&format!("sbe_q += (int) {bl};"));
-                for e in entry {
-                    section_check(o, e, depth + 1);
-                }
-                o.line("}");
-            }
-            o.line("}");
-        }
-        Check::VarData {
-            path,
-            since,
-            length,
-            data_offset,
-        } => {
-            let l = *data_offset;
-            let len = format!("sbe_l{depth}");
-            match since_cond(*since, "sbe_av") {
-                Some(c) => o.line(&format!("if ({c}) {{")),
-                None => o.line("{"),
-            }
-            o.line(&format!(
-                "if (sbe_n - sbe_q < {l}) {}",
-                err("TRUNCATED", "sbe_q", path)
-            ));
-            o.line(&format!(
-                "long {len} = {};",
-                slot_load(length, "sbe_b", "sbe_o + sbe_q")
-            ));
-            if length.max != u64::MAX {
-                o.line(&format!(
-                    "if ({}) {}",
-                    ucmp(&len, ">", &ulong_lit(length.max)),
-                    err(
-                        "INVALID_DIMENSION",
-                        &format!("sbe_q + {}", length.offset),
-                        path
-                    )
-                ));
-            }
-            o.line(&format!(
-                "if ({}) {}",
-                ucmp(&len, ">", &format!("sbe_n - sbe_q - {l}")),
-                err("TRUNCATED", &format!("sbe_q + {l}"), path)
-            ));
-            o.line(&format!("sbe_q += {l} + (int) {len};"));
-            o.line("}");
-        }
-        _ => {}
+/// C#'s syntax for the plan's check program (`sbekit_plan::program`): unsigned comparisons
+/// through `ulong` casts.
+struct CsChecks;
+
+impl CheckSyntax for CsChecks {
+    fn fail(&self, f: &Fail) -> String {
+        err(f.error.screaming(), &self.at(f.at), &f.path)
+    }
+    fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
+        ucmp(a, op, b)
+    }
+    fn unsigned_div(&self, a: &str, b: &str) -> String {
+        format!("unchecked((ulong) ({a})) / unchecked((ulong) {b})")
+    }
+    fn literal(&self, v: u64) -> String {
+        long_lit(v)
+    }
+    fn unsigned_literal(&self, v: u64) -> String {
+        ulong_lit(v)
+    }
+    fn load_at(&self, slot: &Slot, pos: &str) -> String {
+        slot_load(slot, "sbe_b", pos)
+    }
+    fn budget_max(&self) -> String {
+        "SbeSchema.MaxEmptyEntries".into()
     }
 }

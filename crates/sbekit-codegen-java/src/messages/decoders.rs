@@ -386,7 +386,6 @@ pub(super) fn group_fns(o: &mut Out, b: &Body, n: &BodyNames, sec: Option<&Secti
 pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     let d = &n.dec;
     let name = &m.body.name;
-    let h = &ctx.plan.header;
     o.doc("Checks the message at `offset` of `buffer` (`length` bytes available from there, header included) once: header, block lengths, every group count and var-data length. Throws `SbeDecodeException` (kind, byte offset from the message start, element path) for malformed input, leaving the decoder as it was; after it, accessors cannot fail.");
     o.line(&format!(
         "public {d} wrap(final DirectBuffer buffer, final int offset, final int length) {{"
@@ -398,71 +397,10 @@ pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     o.line("final DirectBuffer sbe_b = buffer;");
     o.line("final int sbe_o = offset;");
     o.line("final int sbe_n = length;");
-    let mut hdr = 0;
-    let mut sec = 0;
-    let has_groups = m.checks.iter().any(|c| matches!(c, Check::Group { .. }));
-    for c in &m.checks {
-        match c {
-            Check::Header { size } => {
-                hdr = *size;
-                o.line(&format!(
-                    "if (sbe_n < {size}) {}",
-                    err("TRUNCATED", "0", name)
-                ));
-            }
-            Check::SchemaId { .. } if h.schema_id.is_constant() => {}
-            Check::SchemaId { slot, expected } => o.line(&format!(
-                "if ({} != {}) {}",
-                slot_load(slot, "sbe_b", "sbe_o"),
-                long_lit(*expected),
-                err("WRONG_SCHEMA_ID", &slot.offset.to_string(), name)
-            )),
-            Check::TemplateId { slot, expected } => o.line(&format!(
-                "if ({} != {}) {}",
-                header_value(&h.template_id, slot, "sbe_o"),
-                long_lit(*expected),
-                err("WRONG_TEMPLATE_ID", &slot.offset.to_string(), name)
-            )),
-            Check::RootBlock {
-                block_length,
-                version,
-                required,
-            } => {
-                o.line(&format!(
-                    "final long sbe_bl = {};",
-                    header_value(&h.block_length, block_length, "sbe_o")
-                ));
-                o.line(&format!(
-                    "final long sbe_av = {};",
-                    header_value(&h.version, version, "sbe_o")
-                ));
-                if let Some(req) = required_expr(required, "sbe_av") {
-                    o.line(&format!(
-                        "if (Long.compareUnsigned(sbe_bl, {req}) < 0) {}",
-                        err(
-                            "BLOCK_LENGTH_TOO_SHORT",
-                            &block_length.offset.to_string(),
-                            name
-                        )
-                    ));
-                }
-                o.line(&format!(
-                    "if (Long.compareUnsigned(sbe_bl, sbe_n - {hdr}) > 0) {}",
-                    err("TRUNCATED", &hdr.to_string(), name)
-                ));
-                o.line(&format!("int sbe_q = {hdr} + (int) sbe_bl;"));
-                if has_groups {
-                    o.line("long sbe_budget = SbeSchema.MAX_EMPTY_ENTRIES;");
-                }
-            }
-            Check::Group { .. } | Check::VarData { .. } => {
-                // Kept in locals until every check passed: a failed wrap changes nothing.
-                o.line(&format!("final int sbe_s{sec} = sbe_o + sbe_q;"));
-                sec += 1;
-                section_check(o, c, 1);
-            }
-        }
+    for l in program::lines(m, &JavaChecks) {
+        o.line(&l);
     }
+    let (hdr, sec) = (ctx.plan.header.size, m.body.sections.len());
     for i in 0..sec {
         o.line(&format!("sbe_sec[{i}] = sbe_s{i};"));
     }
@@ -483,137 +421,33 @@ pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     ));
 }
 
-/// The checks of one section at `sbe_q` (relative to the message start `sbe_o`).
-pub(super) fn section_check(o: &mut Out, c: &Check, depth: usize) {
-    match c {
-        Check::Group {
-            path,
-            since,
-            dim_size,
-            block_length,
-            count,
-            required,
-            entry,
-            ..
-        } => {
-            let (bl, cnt, i) = (
-                format!("sbe_bl{depth}"),
-                format!("sbe_c{depth}"),
-                format!("sbe_i{depth}"),
-            );
-            match since_cond(*since, "sbe_av") {
-                Some(c) => o.line(&format!("if ({c}) {{")),
-                None => o.line("{"),
-            }
-            o.line(&format!(
-                "if (sbe_n - sbe_q < {dim_size}) {}",
-                err("TRUNCATED", "sbe_q", path)
-            ));
-            o.line(&format!(
-                "final long {bl} = {};",
-                slot_load(block_length, "sbe_b", "sbe_o + sbe_q")
-            ));
-            o.line(&format!(
-                "final long {cnt} = {};",
-                slot_load(count, "sbe_b", "sbe_o + sbe_q")
-            ));
-            if count.max != u64::MAX {
-                o.line(&format!(
-                    "if (Long.compareUnsigned({cnt}, {}) > 0) {}",
-                    long_lit(count.max),
-                    err(
-                        "INVALID_DIMENSION",
-                        &format!("sbe_q + {}", count.offset),
-                        path
-                    )
-                ));
-            }
-            if let Some(req) = required_expr(required, "sbe_av") {
-                o.line(&format!(
-                    "if ({cnt} != 0 && Long.compareUnsigned({bl}, {req}) < 0) {}",
-                    err(
-                        "BLOCK_LENGTH_TOO_SHORT",
-                        &format!("sbe_q + {}", block_length.offset),
-                        path
-                    )
-                ));
-            }
-            o.line(&format!("sbe_q += {dim_size};"));
-            o.line(&format!("if ({bl} == 0) {{"));
-            o.line(&format!(
-                "if (Long.compareUnsigned({cnt}, sbe_budget) > 0) {}",
-                err("EMPTY_ENTRY_BUDGET", "sbe_q", path)
-            ));
-            o.line(&format!("sbe_budget -= {cnt};"));
-            o.line("}");
-            if entry.is_empty() {
-                if block_length.width() <= 4 && count.width() <= 4 {
-                    // Below 2^32 each, the product is exact in 64 unsigned bits: no division.
-                    o.line(&format!(
-                        "if (Long.compareUnsigned({bl} * {cnt}, sbe_n - sbe_q) > 0) {}",
-                        err("TRUNCATED", "sbe_q", path)
-                    ));
-                } else {
-                    o.line(&format!(
-                        "if ({bl} != 0 && Long.compareUnsigned({cnt}, Long.divideUnsigned(sbe_n - sbe_q, {bl})) > 0) {}",
-                        err("TRUNCATED", "sbe_q", path)
-                    ));
-                }
-                o.line(&format!("sbe_q += (int) ({bl} * {cnt});"));
-            } else {
-                o.line(&format!(
-                    "for (long {i} = 0; Long.compareUnsigned({i}, {cnt}) < 0; {i}++) {{"
-                ));
-                o.line(&format!(
-                    "if (Long.compareUnsigned({bl}, sbe_n - sbe_q) > 0) {}",
-                    err("TRUNCATED", "sbe_q", path)
-                ));
-                o.line(&format!("sbe_q += (int) {bl};"));
-                for e in entry {
-                    section_check(o, e, depth + 1);
-                }
-                o.line("}");
-            }
-            o.line("}");
-        }
-        Check::VarData {
-            path,
-            since,
-            length,
-            data_offset,
-        } => {
-            let l = *data_offset;
-            let len = format!("sbe_l{depth}");
-            match since_cond(*since, "sbe_av") {
-                Some(c) => o.line(&format!("if ({c}) {{")),
-                None => o.line("{"),
-            }
-            o.line(&format!(
-                "if (sbe_n - sbe_q < {l}) {}",
-                err("TRUNCATED", "sbe_q", path)
-            ));
-            o.line(&format!(
-                "final long {len} = {};",
-                slot_load(length, "sbe_b", "sbe_o + sbe_q")
-            ));
-            if length.max != u64::MAX {
-                o.line(&format!(
-                    "if (Long.compareUnsigned({len}, {}) > 0) {}",
-                    long_lit(length.max),
-                    err(
-                        "INVALID_DIMENSION",
-                        &format!("sbe_q + {}", length.offset),
-                        path
-                    )
-                ));
-            }
-            o.line(&format!(
-                "if (Long.compareUnsigned({len}, sbe_n - sbe_q - {l}) > 0) {}",
-                err("TRUNCATED", &format!("sbe_q + {l}"), path)
-            ));
-            o.line(&format!("sbe_q += {l} + (int) {len};"));
-            o.line("}");
-        }
-        _ => {}
+/// Java's syntax for the plan's check program (`sbekit_plan::program`): unsigned comparisons
+/// through `Long`, locals `final`.
+struct JavaChecks;
+
+impl CheckSyntax for JavaChecks {
+    fn fail(&self, f: &Fail) -> String {
+        err(f.error.screaming(), &self.at(f.at), &f.path)
+    }
+    fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
+        format!("Long.compareUnsigned({a}, {b}) {op} 0")
+    }
+    fn unsigned_div(&self, a: &str, b: &str) -> String {
+        format!("Long.divideUnsigned({a}, {b})")
+    }
+    fn literal(&self, v: u64) -> String {
+        long_lit(v)
+    }
+    fn load_at(&self, slot: &Slot, pos: &str) -> String {
+        slot_load(slot, "sbe_b", pos)
+    }
+    fn budget_max(&self) -> String {
+        "SbeSchema.MAX_EMPTY_ENTRIES".into()
+    }
+    fn fixed_long(&self) -> &'static str {
+        "final long"
+    }
+    fn fixed_int(&self) -> &'static str {
+        "final int"
     }
 }

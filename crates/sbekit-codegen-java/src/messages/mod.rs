@@ -9,7 +9,8 @@ use crate::prim::{java_str, long_lit, slot_load, slot_store};
 use crate::types::head;
 use crate::{Ctx, Out};
 use sbekit_plan::json::{quote, utf8_declared};
-use sbekit_plan::{Body, Check, Kind, Message, Section};
+use sbekit_plan::program::{self, CheckSyntax, Fail};
+use sbekit_plan::{Body, Kind, Message, Section, Slot};
 
 mod decoders;
 mod encoders;
@@ -44,18 +45,7 @@ pub fn messages(ctx: &Ctx) -> Vec<(String, String)> {
 /// The block length needed at acting version `av` (an `int` expression), or `None` when it is
 /// 0 at every version.
 fn required_expr(required: &[(u32, usize)], av: &str) -> Option<String> {
-    if required.iter().all(|r| r.1 == 0) {
-        return None;
-    }
-    let mut e = "0".to_string();
-    for (v, len) in required {
-        e = if *v == 0 {
-            len.to_string()
-        } else {
-            format!("({av} >= {v} ? {len} : {e})")
-        };
-    }
-    Some(e)
+    program::required_expr(required, |v, len, e| format!("({av} >= {v} ? {len} : {e})"))
 }
 
 fn err(kind: &str, off: &str, path: &str) -> String {
@@ -67,16 +57,6 @@ fn err(kind: &str, off: &str, path: &str) -> String {
 
 fn since_cond(since: u32, av: &str) -> Option<String> {
     (since > 0).then(|| format!("{av} >= {since}"))
-}
-
-/// A header member's value as a `long`: its constant, or a load of its slot.
-fn header_value(f: &sbekit_plan::Field, slot: &sbekit_plan::Slot, pos: &str) -> String {
-    if let Kind::Prim(p) = &f.kind {
-        if let (true, Some(c)) = (f.is_constant(), &p.constant) {
-            return long_lit(sbekit_ir::layout::wire_bits(c, p.ty));
-        }
-    }
-    slot_load(slot, "sbe_b", pos)
 }
 
 fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {

@@ -1,0 +1,743 @@
+//! The up-front check as a program: [`Message::checks`](crate::Message::checks) lowered to
+//! primitive steps ([`Step`]) that a generator renders one for one through [`CheckSyntax`].
+//!
+//! The algorithm lives here once: which bytes must be there before a read, which comparisons
+//! are made and in which order, when a product is exact in 64 bits (multiply, never divide),
+//! where a failure is reported and with which error. A generator supplies only its syntax:
+//! names of locals, how a slot is loaded, how unsigned comparisons and failures are written.
+//! [`render`] writes the statements in the C family's shape (`if (c) stmt`, blocks in braces);
+//! a language of another shape overrides the statement methods of [`CheckSyntax`].
+
+use crate::checks::{Check, CheckError};
+use crate::{Message, Slot};
+
+/// A value the program keeps while it checks (generators name them: [`CheckSyntax::local`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Local {
+    /// The root block length from the header.
+    RootBlock,
+    /// The acting version from the header.
+    Version,
+    /// The entry block length of the group at this nesting depth (1 for the root's groups).
+    Block(usize),
+    /// The count of the group at this depth.
+    Count(usize),
+    /// The entry index of the group at this depth.
+    Index(usize),
+    /// The length of the var data at this depth.
+    Length(usize),
+    /// What is left of the empty-entry budget.
+    Budget,
+}
+
+/// Where a failure is reported, as a byte offset from the message start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum At {
+    /// A fixed offset (0: the message start; a header member's offset).
+    Offset(usize),
+    /// The cursor (where the structure being checked starts).
+    Cursor,
+    /// The cursor plus a member's offset inside the structure.
+    CursorPlus(usize),
+}
+
+/// A failed step: the error, where, and the element's path (`Car.fuelFigures`, or the message
+/// name for the header and root block).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fail {
+    /// The error raised.
+    pub error: CheckError,
+    /// Where.
+    pub at: At,
+    /// The element path.
+    pub path: String,
+}
+
+/// A header member's value: its constant (not read from the wire) or its slot.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HeaderValue {
+    /// A constant member's value (its wire bits).
+    Constant(u64),
+    /// A slot of the header, read at the message start.
+    Slot(Slot),
+}
+
+impl HeaderValue {
+    fn of(slot: &Slot) -> HeaderValue {
+        match slot.constant {
+            Some(c) => HeaderValue::Constant(c),
+            None => HeaderValue::Slot(*slot),
+        }
+    }
+}
+
+/// One primitive step. "Left" is what the input holds from the cursor on; every comparison
+/// of lengths is unsigned.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// The input holds `size` bytes (the header), or `fail`.
+    NeedHeader {
+        /// Header size.
+        size: usize,
+        /// Raised when it does not.
+        fail: Fail,
+    },
+    /// A header member equals `expected`, or `fail`.
+    HeaderEquals {
+        /// The member.
+        value: HeaderValue,
+        /// The value it must have.
+        expected: u64,
+        /// Raised when it does not.
+        fail: Fail,
+    },
+    /// `local` takes a header member's value.
+    LetHeader {
+        /// The local declared.
+        local: Local,
+        /// The member.
+        value: HeaderValue,
+    },
+    /// `block` covers the fields of the acting version (`required`: `(version, bytes)` in
+    /// ascending versions), or `fail`; with `unless_empty`, only checked when that count is
+    /// not zero (an empty group's block length describes no bytes).
+    BlockCovers {
+        /// The block length.
+        block: Local,
+        /// What each version needs (never all zero: the step is left out then).
+        required: Vec<(u32, usize)>,
+        /// The count that must not be zero for the check to apply.
+        unless_empty: Option<Local>,
+        /// Raised when it does not.
+        fail: Fail,
+    },
+    /// The root block fits after the header (`block > length - header` fails).
+    RootFits {
+        /// The root block length.
+        block: Local,
+        /// Header size.
+        header: usize,
+        /// Raised when it does not.
+        fail: Fail,
+    },
+    /// The cursor starts after the root block (`header + block`).
+    StartCursor {
+        /// Header size.
+        header: usize,
+        /// The root block length.
+        block: Local,
+    },
+    /// The empty-entry budget starts full (only for messages with groups).
+    StartBudget,
+    /// Section `index` of the root starts at the cursor (kept until every step passed).
+    MarkSection {
+        /// The section's index among the root's sections.
+        index: usize,
+    },
+    /// Steps of a section present from `since` on (`None`: always); a scope for its locals.
+    Scope {
+        /// `sinceVersion` when above 0.
+        since: Option<u32>,
+        /// The section's steps.
+        steps: Vec<Step>,
+    },
+    /// `bytes` are left, or `fail`.
+    Need {
+        /// How many.
+        bytes: usize,
+        /// Raised when they are not.
+        fail: Fail,
+    },
+    /// `local` takes the value of `slot` of the structure at the cursor.
+    Load {
+        /// The local declared.
+        local: Local,
+        /// The slot, its offset inside the structure.
+        slot: Slot,
+    },
+    /// `local` is at most `max`, or `fail`.
+    AtMost {
+        /// The value.
+        local: Local,
+        /// Its largest valid value.
+        max: u64,
+        /// Raised when it is larger.
+        fail: Fail,
+    },
+    /// The cursor moves `bytes` on.
+    Advance {
+        /// How far.
+        bytes: usize,
+    },
+    /// When `block` is 0, `count` is charged to the budget (more than is left fails).
+    ChargeEmpty {
+        /// The entry block length.
+        block: Local,
+        /// The count.
+        count: Local,
+        /// Raised when the budget is exceeded.
+        fail: Fail,
+    },
+    /// `count` entries of `block` bytes are left: with `exact`, their product (both slots
+    /// under 2^32, so exact in 64 bits) against what is left; else `count` against what is
+    /// left divided by a non-zero `block`.
+    EntriesFit {
+        /// The entry block length.
+        block: Local,
+        /// The count.
+        count: Local,
+        /// True when the product is exact in 64 unsigned bits.
+        exact: bool,
+        /// Raised when they are not left.
+        fail: Fail,
+    },
+    /// The cursor moves past `count` entries of `block` bytes.
+    AdvanceEntries {
+        /// The entry block length.
+        block: Local,
+        /// The count.
+        count: Local,
+    },
+    /// `steps` once per entry, `index` from 0 to `count`.
+    Repeat {
+        /// The index declared.
+        index: Local,
+        /// The count.
+        count: Local,
+        /// Each entry's steps.
+        steps: Vec<Step>,
+    },
+    /// `local` bytes are left after `skip` more, or `fail`.
+    Fits {
+        /// The length.
+        local: Local,
+        /// Bytes before them (a var-data length prefix).
+        skip: usize,
+        /// Raised when they are not left.
+        fail: Fail,
+    },
+    /// The cursor moves `skip + local` bytes on.
+    AdvanceBy {
+        /// The length.
+        local: Local,
+        /// Bytes before it.
+        skip: usize,
+    },
+}
+
+/// The check program of a message, in wire order.
+pub fn of_message(m: &Message) -> Vec<Step> {
+    let name = &m.body.name;
+    let fail = |error, at| Fail {
+        error,
+        at,
+        path: name.clone(),
+    };
+    let has_groups = m.checks.iter().any(|c| matches!(c, Check::Group { .. }));
+    let mut out = Vec::new();
+    let mut header = 0;
+    let mut section = 0;
+    for c in &m.checks {
+        match c {
+            Check::Header { size } => {
+                header = *size;
+                out.push(Step::NeedHeader {
+                    size: *size,
+                    fail: fail(CheckError::Truncated, At::Offset(0)),
+                });
+            }
+            // A constant schema id is the schema's by definition.
+            Check::SchemaId { slot, .. } if slot.constant.is_some() => {}
+            Check::SchemaId { slot, expected } => out.push(Step::HeaderEquals {
+                value: HeaderValue::of(slot),
+                expected: *expected,
+                fail: fail(CheckError::WrongSchemaId, At::Offset(slot.offset)),
+            }),
+            Check::TemplateId { slot, expected } => out.push(Step::HeaderEquals {
+                value: HeaderValue::of(slot),
+                expected: *expected,
+                fail: fail(CheckError::WrongTemplateId, At::Offset(slot.offset)),
+            }),
+            Check::RootBlock {
+                block_length,
+                version,
+                required,
+            } => {
+                out.push(Step::LetHeader {
+                    local: Local::RootBlock,
+                    value: HeaderValue::of(block_length),
+                });
+                out.push(Step::LetHeader {
+                    local: Local::Version,
+                    value: HeaderValue::of(version),
+                });
+                if required.iter().any(|r| r.1 > 0) {
+                    out.push(Step::BlockCovers {
+                        block: Local::RootBlock,
+                        required: required.to_vec(),
+                        unless_empty: None,
+                        fail: fail(
+                            CheckError::BlockLengthTooShort,
+                            At::Offset(block_length.offset),
+                        ),
+                    });
+                }
+                out.push(Step::RootFits {
+                    block: Local::RootBlock,
+                    header,
+                    fail: fail(CheckError::Truncated, At::Offset(header)),
+                });
+                out.push(Step::StartCursor {
+                    header,
+                    block: Local::RootBlock,
+                });
+                if has_groups {
+                    out.push(Step::StartBudget);
+                }
+            }
+            Check::Group { .. } | Check::VarData { .. } => {
+                out.push(Step::MarkSection { index: section });
+                section += 1;
+                out.push(section_steps(c, 1));
+            }
+        }
+    }
+    out
+}
+
+/// The steps of one section (a group or var data) at nesting `depth`.
+fn section_steps(c: &Check, depth: usize) -> Step {
+    let at = |path: &str, error, at| Fail {
+        error,
+        at,
+        path: path.to_string(),
+    };
+    let mut steps = Vec::new();
+    let since = match c {
+        Check::Group {
+            path,
+            since,
+            dim_size,
+            block_length,
+            count,
+            required,
+            entry,
+            ..
+        } => {
+            let (block, n) = (Local::Block(depth), Local::Count(depth));
+            steps.push(Step::Need {
+                bytes: *dim_size,
+                fail: at(path, CheckError::Truncated, At::Cursor),
+            });
+            steps.push(Step::Load {
+                local: block,
+                slot: *block_length,
+            });
+            steps.push(Step::Load {
+                local: n,
+                slot: *count,
+            });
+            if count.max != u64::MAX {
+                steps.push(Step::AtMost {
+                    local: n,
+                    max: count.max,
+                    fail: at(
+                        path,
+                        CheckError::InvalidDimension,
+                        At::CursorPlus(count.offset),
+                    ),
+                });
+            }
+            if required.iter().any(|r| r.1 > 0) {
+                steps.push(Step::BlockCovers {
+                    block,
+                    required: required.to_vec(),
+                    unless_empty: Some(n),
+                    fail: at(
+                        path,
+                        CheckError::BlockLengthTooShort,
+                        At::CursorPlus(block_length.offset),
+                    ),
+                });
+            }
+            steps.push(Step::Advance { bytes: *dim_size });
+            steps.push(Step::ChargeEmpty {
+                block,
+                count: n,
+                fail: at(path, CheckError::EmptyEntryBudget, At::Cursor),
+            });
+            let truncated = at(path, CheckError::Truncated, At::Cursor);
+            if entry.is_empty() {
+                steps.push(Step::EntriesFit {
+                    block,
+                    count: n,
+                    // Below 2^32 each, the product is exact in 64 unsigned bits: no division.
+                    exact: block_length.width() <= 4 && count.width() <= 4,
+                    fail: truncated,
+                });
+                steps.push(Step::AdvanceEntries { block, count: n });
+            } else {
+                let mut each = vec![
+                    Step::Fits {
+                        local: block,
+                        skip: 0,
+                        fail: truncated,
+                    },
+                    Step::AdvanceBy {
+                        local: block,
+                        skip: 0,
+                    },
+                ];
+                each.extend(entry.iter().map(|e| section_steps(e, depth + 1)));
+                steps.push(Step::Repeat {
+                    index: Local::Index(depth),
+                    count: n,
+                    steps: each,
+                });
+            }
+            *since
+        }
+        Check::VarData {
+            path,
+            since,
+            length,
+            data_offset,
+        } => {
+            let len = Local::Length(depth);
+            let l = *data_offset;
+            steps.push(Step::Need {
+                bytes: l,
+                fail: at(path, CheckError::Truncated, At::Cursor),
+            });
+            steps.push(Step::Load {
+                local: len,
+                slot: *length,
+            });
+            if length.max != u64::MAX {
+                steps.push(Step::AtMost {
+                    local: len,
+                    max: length.max,
+                    fail: at(
+                        path,
+                        CheckError::InvalidDimension,
+                        At::CursorPlus(length.offset),
+                    ),
+                });
+            }
+            steps.push(Step::Fits {
+                local: len,
+                skip: l,
+                fail: at(path, CheckError::Truncated, At::CursorPlus(l)),
+            });
+            steps.push(Step::AdvanceBy {
+                local: len,
+                skip: l,
+            });
+            *since
+        }
+        _ => unreachable!("only sections nest"),
+    };
+    Step::Scope {
+        since: (since > 0).then_some(since),
+        steps,
+    }
+}
+
+/// The block length needed at acting version `av`, built with `pick(version, bytes, else)`
+/// for each version that adds bytes (`required` in ascending versions); `None` when it is 0
+/// at every version.
+pub fn required_expr(
+    required: &[(u32, usize)],
+    pick: impl Fn(u32, usize, &str) -> String,
+) -> Option<String> {
+    if required.iter().all(|r| r.1 == 0) {
+        return None;
+    }
+    let mut e = "0".to_string();
+    for (v, len) in required {
+        e = if *v == 0 {
+            len.to_string()
+        } else {
+            pick(*v, *len, &e)
+        };
+    }
+    Some(e)
+}
+
+/// What a language supplies to render a check program: expressions, names and the
+/// statements whose shape is its own. The defaults write C-family statements over the locals
+/// `sbe_*`, the message at `sbe_o` of `sbe_b`, `sbe_n` bytes long, and the cursor `sbe_q`.
+pub trait CheckSyntax {
+    /// The statement that raises `f`.
+    fn fail(&self, f: &Fail) -> String;
+    /// `a op b`, `a` and `b` compared as unsigned 64-bit integers.
+    fn unsigned(&self, a: &str, op: &str, b: &str) -> String;
+    /// `a / b` as unsigned 64-bit integers.
+    fn unsigned_div(&self, a: &str, b: &str) -> String;
+    /// A literal of a 64-bit value compared with a header member.
+    fn literal(&self, v: u64) -> String;
+    /// A slot's value as a 64-bit integer, the structure starting at `pos` of the input.
+    fn load_at(&self, slot: &Slot, pos: &str) -> String;
+    /// The empty-entry budget's starting value (the schema's constant).
+    fn budget_max(&self) -> String;
+    /// A literal of a 64-bit value in an unsigned comparison (a slot's `max`).
+    fn unsigned_literal(&self, v: u64) -> String {
+        self.literal(v)
+    }
+    /// Where a failure is reported, as an expression of the offset from the message start.
+    fn at(&self, a: At) -> String {
+        match a {
+            At::Offset(n) => n.to_string(),
+            At::Cursor => self.cursor(),
+            At::CursorPlus(k) => format!("{} + {k}", self.cursor()),
+        }
+    }
+    /// A local's name.
+    fn local(&self, l: Local) -> String {
+        match l {
+            Local::RootBlock => "sbe_bl".into(),
+            Local::Version => "sbe_av".into(),
+            Local::Block(d) => format!("sbe_bl{d}"),
+            Local::Count(d) => format!("sbe_c{d}"),
+            Local::Index(d) => format!("sbe_i{d}"),
+            Local::Length(d) => format!("sbe_l{d}"),
+            Local::Budget => "sbe_budget".into(),
+        }
+    }
+    /// The type that declares a 64-bit local that does not change (`long`, `final long`).
+    fn fixed_long(&self) -> &'static str {
+        "long"
+    }
+    /// The type that declares an `int` local that does not change.
+    fn fixed_int(&self) -> &'static str {
+        "int"
+    }
+    /// A header member's value at the message start.
+    fn header_value(&self, v: &HeaderValue) -> String {
+        match v {
+            HeaderValue::Constant(c) => self.literal(*c),
+            HeaderValue::Slot(s) => self.load_at(s, "sbe_o"),
+        }
+    }
+    /// A slot of the structure at the cursor.
+    fn load(&self, slot: &Slot) -> String {
+        self.load_at(slot, &format!("sbe_o + {}", self.cursor()))
+    }
+    /// The statement declaring `local` with a 64-bit value.
+    fn declare(&self, local: Local, value: &str) -> String {
+        format!("{} {} = {value};", self.fixed_long(), self.local(local))
+    }
+    /// The statement that notes where section `index` starts: a local until every step
+    /// passed, so that a failed check changes nothing.
+    fn mark_section(&self, index: usize) -> String {
+        format!(
+            "{} sbe_s{index} = sbe_o + {};",
+            self.fixed_int(),
+            self.cursor()
+        )
+    }
+    /// The statement that starts the empty-entry budget.
+    fn start_budget(&self) -> String {
+        format!(
+            "long {} = {};",
+            self.local(Local::Budget),
+            self.budget_max()
+        )
+    }
+    /// The input's length from the message start.
+    fn length(&self) -> String {
+        "sbe_n".into()
+    }
+    /// The cursor (bytes from the message start).
+    fn cursor(&self) -> String {
+        "sbe_q".into()
+    }
+    /// `expr` as the cursor's integer type.
+    fn to_cursor(&self, expr: &str) -> String {
+        format!("(int) {expr}")
+    }
+    /// The statement that declares the cursor at `value`.
+    fn declare_cursor(&self, value: &str) -> String {
+        format!("int {} = {value};", self.cursor())
+    }
+    /// `local >= since` for the acting version.
+    fn since(&self, since: u32) -> String {
+        format!("{} >= {since}", self.local(Local::Version))
+    }
+    /// The expression for `(av >= version) ? bytes : otherwise`.
+    fn pick(&self, version: u32, bytes: usize, otherwise: &str) -> String {
+        format!("({} ? {bytes} : {otherwise})", self.since(version))
+    }
+    /// One statement run when `cond` holds.
+    fn when(&self, cond: &str, stmt: &str) -> String {
+        format!("if ({cond}) {stmt}")
+    }
+    /// Opens a block run when `cond` holds (`None`: always).
+    fn open(&self, cond: Option<&str>) -> String {
+        match cond {
+            Some(c) => format!("if ({c}) {{"),
+            None => "{".to_string(),
+        }
+    }
+    /// Closes a block.
+    fn close(&self) -> String {
+        "}".to_string()
+    }
+    /// Opens a loop of `index` over `0..count`.
+    fn open_loop(&self, index: Local, count: Local) -> String {
+        let i = self.local(index);
+        format!(
+            "for (long {i} = 0; {}; {i}++) {{",
+            self.unsigned(&i, "<", &self.local(count))
+        )
+    }
+    /// `count != 0` (or however the language tests it).
+    fn nonzero(&self, count: &str) -> String {
+        format!("{count} != 0")
+    }
+    /// `a - b`, bytes.
+    fn minus(&self, a: &str, b: &str) -> String {
+        format!("{a} - {b}")
+    }
+}
+
+/// The check program of message `m` rendered through `syntax`, a line per statement.
+pub fn lines(m: &Message, syntax: &dyn CheckSyntax) -> Vec<String> {
+    let mut out = Vec::new();
+    render(&of_message(m), syntax, &mut out);
+    out
+}
+
+/// Renders `steps` as lines through `syntax`.
+pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
+    let left = || s.minus(&s.length(), &s.cursor());
+    for step in steps {
+        match step {
+            Step::NeedHeader { size, fail } => {
+                out.push(s.when(&format!("{} < {size}", s.length()), &s.fail(fail)))
+            }
+            Step::HeaderEquals {
+                value,
+                expected,
+                fail,
+            } => out.push(s.when(
+                &format!("{} != {}", s.header_value(value), s.literal(*expected)),
+                &s.fail(fail),
+            )),
+            Step::LetHeader { local, value } => out.push(s.declare(*local, &s.header_value(value))),
+            Step::BlockCovers {
+                block,
+                required,
+                unless_empty,
+                fail,
+            } => {
+                let Some(req) = required_expr(required, |v, b, e| s.pick(v, b, e)) else {
+                    continue;
+                };
+                let short = s.unsigned(&s.local(*block), "<", &req);
+                let cond = match unless_empty {
+                    Some(n) => format!("{} && {short}", s.nonzero(&s.local(*n))),
+                    None => short,
+                };
+                out.push(s.when(&cond, &s.fail(fail)));
+            }
+            Step::RootFits {
+                block,
+                header,
+                fail,
+            } => out.push(s.when(
+                &s.unsigned(
+                    &s.local(*block),
+                    ">",
+                    &s.minus(&s.length(), &header.to_string()),
+                ),
+                &s.fail(fail),
+            )),
+            Step::StartCursor { header, block } => {
+                out.push(s.declare_cursor(&format!("{header} + {}", s.to_cursor(&s.local(*block)))))
+            }
+            Step::StartBudget => out.push(s.start_budget()),
+            Step::MarkSection { index } => out.push(s.mark_section(*index)),
+            Step::Scope { since, steps } => {
+                out.push(s.open(since.map(|v| s.since(v)).as_deref()));
+                render(steps, s, out);
+                out.push(s.close());
+            }
+            Step::Need { bytes, fail } => {
+                out.push(s.when(&format!("{} < {bytes}", left()), &s.fail(fail)))
+            }
+            Step::Load { local, slot } => out.push(s.declare(*local, &s.load(slot))),
+            Step::AtMost { local, max, fail } => out.push(s.when(
+                &s.unsigned(&s.local(*local), ">", &s.unsigned_literal(*max)),
+                &s.fail(fail),
+            )),
+            Step::Advance { bytes } => out.push(format!("{} += {bytes};", s.cursor())),
+            Step::ChargeEmpty { block, count, fail } => {
+                let (b, n, budget) = (s.local(*block), s.local(*count), s.local(Local::Budget));
+                out.push(s.open(Some(&format!("{b} == 0"))));
+                out.push(s.when(&s.unsigned(&n, ">", &budget), &s.fail(fail)));
+                out.push(format!("{budget} -= {n};"));
+                out.push(s.close());
+            }
+            Step::EntriesFit {
+                block,
+                count,
+                exact,
+                fail,
+            } => {
+                let (b, n) = (s.local(*block), s.local(*count));
+                let cond = if *exact {
+                    s.unsigned(&format!("{b} * {n}"), ">", &left())
+                } else {
+                    format!(
+                        "{b} != 0 && {}",
+                        s.unsigned(&n, ">", &s.unsigned_div(&left(), &b))
+                    )
+                };
+                out.push(s.when(&cond, &s.fail(fail)));
+            }
+            Step::AdvanceEntries { block, count } => out.push(format!(
+                "{} += {};",
+                s.cursor(),
+                s.to_cursor(&format!("({} * {})", s.local(*block), s.local(*count)))
+            )),
+            Step::Repeat {
+                index,
+                count,
+                steps,
+            } => {
+                out.push(s.open_loop(*index, *count));
+                render(steps, s, out);
+                out.push(s.close());
+            }
+            Step::Fits { local, skip, fail } => {
+                let room = match skip {
+                    0 => left(),
+                    k => s.minus(&left(), &k.to_string()),
+                };
+                out.push(s.when(&s.unsigned(&s.local(*local), ">", &room), &s.fail(fail)));
+            }
+            Step::AdvanceBy { local, skip } => {
+                let by = s.to_cursor(&s.local(*local));
+                out.push(match skip {
+                    0 => format!("{} += {by};", s.cursor()),
+                    k => format!("{} += {k} + {by};", s.cursor()),
+                });
+            }
+        }
+    }
+}
+
+impl CheckError {
+    /// The error's name in `SCREAMING_SNAKE` case (`BLOCK_LENGTH_TOO_SHORT`).
+    pub fn screaming(self) -> &'static str {
+        match self {
+            CheckError::Truncated => "TRUNCATED",
+            CheckError::WrongSchemaId => "WRONG_SCHEMA_ID",
+            CheckError::WrongTemplateId => "WRONG_TEMPLATE_ID",
+            CheckError::BlockLengthTooShort => "BLOCK_LENGTH_TOO_SHORT",
+            CheckError::InvalidDimension => "INVALID_DIMENSION",
+            CheckError::EmptyEntryBudget => "EMPTY_ENTRY_BUDGET",
+        }
+    }
+}
