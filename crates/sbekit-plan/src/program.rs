@@ -512,16 +512,23 @@ pub trait CheckSyntax {
     fn fixed_int(&self) -> &'static str {
         "int"
     }
+    /// Where the message starts in the input.
+    fn message_start(&self) -> String {
+        "sbe_o".into()
+    }
     /// A header member's value at the message start.
     fn header_value(&self, v: &HeaderValue) -> String {
         match v {
             HeaderValue::Constant(c) => self.literal(*c),
-            HeaderValue::Slot(s) => self.load_at(s, "sbe_o"),
+            HeaderValue::Slot(s) => self.load_at(s, &self.message_start()),
         }
     }
     /// A slot of the structure at the cursor.
     fn load(&self, slot: &Slot) -> String {
-        self.load_at(slot, &format!("sbe_o + {}", self.cursor()))
+        self.load_at(
+            slot,
+            &format!("{} + {}", self.message_start(), self.cursor()),
+        )
     }
     /// The statement declaring `local` with a 64-bit value.
     fn declare(&self, local: Local, value: &str) -> String {
@@ -552,9 +559,30 @@ pub trait CheckSyntax {
     fn cursor(&self) -> String {
         "sbe_q".into()
     }
-    /// `expr` as the cursor's integer type.
+    /// `expr` (a local, or a product of two) as the cursor's integer type.
     fn to_cursor(&self, expr: &str) -> String {
-        format!("(int) {expr}")
+        if expr.contains(' ') {
+            format!("(int) ({expr})")
+        } else {
+            format!("(int) {expr}")
+        }
+    }
+    /// What ends a statement.
+    fn end(&self) -> &'static str {
+        ";"
+    }
+    /// `len` bytes are more than `room` (unsigned): the test of a length against what is left.
+    fn exceeds(&self, len: &str, room: &str) -> String {
+        self.unsigned(len, ">", room)
+    }
+    /// `entries * block` bytes are more than `room`, the product exact in 64 bits.
+    fn product_exceeds(&self, block: &str, count: &str, room: &str) -> String {
+        self.unsigned(&format!("{block} * {count}"), ">", room)
+    }
+    /// The block length needed at the acting version (`None` when 0 at every version).
+    fn required(&self, block: Local, required: &[(u32, usize)]) -> Option<String> {
+        let _ = block;
+        required_expr(required, |v, b, e| self.pick(v, b, e))
     }
     /// The statement that declares the cursor at `value`.
     fn declare_cursor(&self, value: &str) -> String {
@@ -568,7 +596,7 @@ pub trait CheckSyntax {
     fn pick(&self, version: u32, bytes: usize, otherwise: &str) -> String {
         format!("({} ? {bytes} : {otherwise})", self.since(version))
     }
-    /// One statement run when `cond` holds.
+    /// One statement run when `cond` holds (lines may be split by `\n`).
     fn when(&self, cond: &str, stmt: &str) -> String {
         format!("if ({cond}) {stmt}")
     }
@@ -601,11 +629,14 @@ pub trait CheckSyntax {
     }
 }
 
-/// The check program of message `m` rendered through `syntax`, a line per statement.
+/// The check program of message `m` rendered through `syntax`, one line each.
 pub fn lines(m: &Message, syntax: &dyn CheckSyntax) -> Vec<String> {
     let mut out = Vec::new();
     render(&of_message(m), syntax, &mut out);
-    out
+    out.iter()
+        .flat_map(|l| l.split('\n'))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Renders `steps` as lines through `syntax`.
@@ -631,7 +662,7 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 unless_empty,
                 fail,
             } => {
-                let Some(req) = required_expr(required, |v, b, e| s.pick(v, b, e)) else {
+                let Some(req) = s.required(*block, required) else {
                     continue;
                 };
                 let short = s.unsigned(&s.local(*block), "<", &req);
@@ -646,11 +677,7 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 header,
                 fail,
             } => out.push(s.when(
-                &s.unsigned(
-                    &s.local(*block),
-                    ">",
-                    &s.minus(&s.length(), &header.to_string()),
-                ),
+                &s.exceeds(&s.local(*block), &s.minus(&s.length(), &header.to_string())),
                 &s.fail(fail),
             )),
             Step::StartCursor { header, block } => {
@@ -671,12 +698,12 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 &s.unsigned(&s.local(*local), ">", &s.unsigned_literal(*max)),
                 &s.fail(fail),
             )),
-            Step::Advance { bytes } => out.push(format!("{} += {bytes};", s.cursor())),
+            Step::Advance { bytes } => out.push(format!("{} += {bytes}{}", s.cursor(), s.end())),
             Step::ChargeEmpty { block, count, fail } => {
                 let (b, n, budget) = (s.local(*block), s.local(*count), s.local(Local::Budget));
                 out.push(s.open(Some(&format!("{b} == 0"))));
                 out.push(s.when(&s.unsigned(&n, ">", &budget), &s.fail(fail)));
-                out.push(format!("{budget} -= {n};"));
+                out.push(format!("{budget} -= {n}{}", s.end()));
                 out.push(s.close());
             }
             Step::EntriesFit {
@@ -687,7 +714,7 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
             } => {
                 let (b, n) = (s.local(*block), s.local(*count));
                 let cond = if *exact {
-                    s.unsigned(&format!("{b} * {n}"), ">", &left())
+                    s.product_exceeds(&b, &n, &left())
                 } else {
                     format!(
                         "{b} != 0 && {}",
@@ -697,9 +724,10 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 out.push(s.when(&cond, &s.fail(fail)));
             }
             Step::AdvanceEntries { block, count } => out.push(format!(
-                "{} += {};",
+                "{} += {}{}",
                 s.cursor(),
-                s.to_cursor(&format!("({} * {})", s.local(*block), s.local(*count)))
+                s.to_cursor(&format!("{} * {}", s.local(*block), s.local(*count))),
+                s.end()
             )),
             Step::Repeat {
                 index,
@@ -715,13 +743,13 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                     0 => left(),
                     k => s.minus(&left(), &k.to_string()),
                 };
-                out.push(s.when(&s.unsigned(&s.local(*local), ">", &room), &s.fail(fail)));
+                out.push(s.when(&s.exceeds(&s.local(*local), &room), &s.fail(fail)));
             }
             Step::AdvanceBy { local, skip } => {
                 let by = s.to_cursor(&s.local(*local));
                 out.push(match skip {
-                    0 => format!("{} += {by};", s.cursor()),
-                    k => format!("{} += {k} + {by};", s.cursor()),
+                    0 => format!("{} += {by}{}", s.cursor(), s.end()),
+                    k => format!("{} += {k} + {by}{}", s.cursor(), s.end()),
                 });
             }
         }

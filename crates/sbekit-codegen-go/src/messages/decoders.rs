@@ -268,74 +268,18 @@ pub(super) fn iter(o: &mut Out, ctx: &Ctx, sec: &Section, b: &Body, n: &BodyName
 /// `Wrap`: the plan's checks, in wire order.
 pub(super) fn wrap(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     let d = &n.dec;
-    let name = go_str(&m.body.name);
-    let h = &ctx.plan.header;
     o.doc("Wrap checks the message at the start of b (header, block lengths, every group count and var-data length) and points the decoder at it. On failure the error is a *DecodeError with the kind, byte offset and element path, and the decoder is left as it was.");
     o.line(&format!("func (d *{d}) Wrap(b []byte) error {{"));
     o.line("n := uint64(len(b))");
-    let has_groups = m.checks.iter().any(|c| matches!(c, Check::Group { .. }));
-    let mut hdr = 0;
-    let mut sec = 0;
-    for c in &m.checks {
-        match c {
-            Check::Header { size } => {
-                hdr = *size;
-                iff(
-                    o,
-                    &format!("n < {size}"),
-                    &format!("return derr(ErrTruncated, 0, 0, {name})"),
-                );
-            }
-            Check::SchemaId { .. } if h.schema_id.is_constant() => {}
-            Check::SchemaId { slot, expected } => iff(
-                o,
-                &format!("{} != {expected}", slot_load(ctx, slot, "b", "0")),
-                &format!("return derr(ErrWrongSchemaID, {}, 0, {name})", slot.offset),
-            ),
-            Check::TemplateId { slot, expected } => iff(
-                o,
-                &format!("{} != {expected}", header_value(ctx, &h.template_id, slot)),
-                &format!(
-                    "return derr(ErrWrongTemplateID, {}, 0, {name})",
-                    slot.offset
-                ),
-            ),
-            Check::RootBlock {
-                block_length,
-                version,
-                ..
-            } => {
-                o.line(&format!(
-                    "bl := {}",
-                    header_value(ctx, &h.block_length, block_length)
-                ));
-                o.line(&format!("av := {}", header_value(ctx, &h.version, version)));
-                iff(
-                    o,
-                    &format!("bl < {}Required(av)", n.low),
-                    &format!(
-                        "return derr(ErrBlockLengthTooShort, {}, 0, {name})",
-                        block_length.offset
-                    ),
-                );
-                iff(
-                    o,
-                    &format!("n-{hdr} < bl"),
-                    &format!("return derr(ErrTruncated, {hdr}, 0, {name})"),
-                );
-                o.line(&format!("q := {hdr} + bl"));
-                o.line(&format!("var sec [{}]int", m.body.sections.len() + 1));
-                if has_groups {
-                    o.line("budget := uint64(MaxEmptyEntries)");
-                }
-            }
-            Check::Group { .. } | Check::VarData { .. } => {
-                o.line(&format!("sec[{sec}] = int(q)"));
-                sec += 1;
-                section_check(o, ctx, c, 1);
-            }
-        }
+    let syntax = GoChecks {
+        ctx,
+        low: &n.low,
+        sections: m.body.sections.len(),
+    };
+    for l in program::lines(m, &syntax) {
+        o.line(&l);
     }
+    let (hdr, sec) = (ctx.plan.header.size, m.body.sections.len());
     o.line(&format!("sec[{sec}] = int(q)"));
     o.line("d.buf, d.p, d.av, d.sec = b, 0, av, sec");
     o.line(&format!("d.blk = b[{hdr} : {hdr}+bl]"));
@@ -344,155 +288,134 @@ pub(super) fn wrap(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     o.line("");
 }
 
-/// A header member's value as a `uint64`: its constant (not on the wire) or a load of its slot.
-pub(super) fn header_value(ctx: &Ctx, f: &sbekit_plan::Field, slot: &sbekit_plan::Slot) -> String {
-    if let Kind::Prim(p) = &f.kind {
-        if let (true, Some(c)) = (f.is_constant(), &p.constant) {
-            return format!("uint64({})", crate::prim::int_digits(c, p.ty));
-        }
-    }
-    slot_load(ctx, slot, "b", "0")
+/// Go's syntax for the plan's check program (`sbekit_plan::program`): `uint64` locals
+/// declared with `:=`, the message at the start of `b`, `n` bytes, the cursor `q`; a failure
+/// returns a `*DecodeError`.
+struct GoChecks<'a> {
+    ctx: &'a Ctx<'a>,
+    /// The message's lower-camel name: its decoder declares `<low>Required(v)`.
+    low: &'a str,
+    /// The root's sections (`sec` holds their starts and the end).
+    sections: usize,
 }
 
-/// The checks of one section at `q`.
-pub(super) fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
-    match c {
-        Check::Group {
-            path,
-            since,
-            dim_size,
-            block_length,
-            count,
-            required,
-            entry,
-            ..
-        } => {
-            let path = go_str(path);
-            let (bl, cnt, i) = (
-                format!("bl{depth}"),
-                format!("c{depth}"),
-                format!("i{depth}"),
-            );
-            if *since > 0 {
-                o.line(&format!("if av >= {since} {{"));
-            } else {
-                o.line("{");
-            }
-            iff(
-                o,
-                &format!("n-q < {dim_size}"),
-                &format!("return derr(ErrTruncated, q, 0, {path})"),
-            );
-            o.line(&format!(
-                "{bl} := {}",
-                slot_load(ctx, block_length, "b", "q")
-            ));
-            o.line(&format!("{cnt} := {}", slot_load(ctx, count, "b", "q")));
-            if count.max != u64::MAX {
-                iff(
-                    o,
-                    &format!("{cnt} > {}", count.max),
-                    &format!(
-                        "return derr(ErrInvalidDimension, q, {}, {path})",
-                        count.offset
-                    ),
-                );
-            }
-            if required.iter().any(|r| r.1 > 0) {
-                let mut rs: Vec<&(u32, usize)> = required.iter().collect();
-                rs.sort();
-                let req = if rs.len() == 1 && rs[0].0 == 0 {
-                    rs[0].1.to_string()
-                } else {
-                    // Inline: the entry's required function is declared for its decoder.
-                    let mut e = String::from("0");
-                    for (v, len) in &rs {
-                        e = if *v == 0 {
-                            len.to_string()
-                        } else {
-                            format!("pick(av >= {v}, {len}, {e})")
-                        };
-                    }
-                    e
-                };
-                iff(
-                    o,
-                    &format!("{cnt} > 0 && {bl} < {req}"),
-                    &format!(
-                        "return derr(ErrBlockLengthTooShort, q, {}, {path})",
-                        block_length.offset
-                    ),
-                );
-            }
-            o.line(&format!("q += {dim_size}"));
-            o.line(&format!("if {bl} == 0 {{"));
-            iff(
-                o,
-                &format!("{cnt} > budget"),
-                &format!("return derr(ErrEmptyEntryBudget, q, 0, {path})"),
-            );
-            o.line(&format!("budget -= {cnt}"));
-            o.line("}");
-            if entry.is_empty() {
-                iff(
-                    o,
-                    &format!("{bl} != 0 && {cnt} > (n-q)/{bl}"),
-                    &format!("return derr(ErrTruncated, q, 0, {path})"),
-                );
-                o.line(&format!("q += {bl} * {cnt}"));
-            } else {
-                o.line(&format!("for {i} := uint64(0); {i} < {cnt}; {i}++ {{"));
-                iff(
-                    o,
-                    &format!("n-q < {bl}"),
-                    &format!("return derr(ErrTruncated, q, 0, {path})"),
-                );
-                o.line(&format!("q += {bl}"));
-                for e in entry {
-                    section_check(o, ctx, e, depth + 1);
-                }
-                o.line("}");
-            }
-            o.line("}");
+impl CheckSyntax for GoChecks<'_> {
+    fn fail(&self, f: &Fail) -> String {
+        let kind = match f.error {
+            CheckError::Truncated => "ErrTruncated",
+            CheckError::WrongSchemaId => "ErrWrongSchemaID",
+            CheckError::WrongTemplateId => "ErrWrongTemplateID",
+            CheckError::BlockLengthTooShort => "ErrBlockLengthTooShort",
+            CheckError::InvalidDimension => "ErrInvalidDimension",
+            CheckError::EmptyEntryBudget => "ErrEmptyEntryBudget",
+        };
+        // derr(kind, base, offset inside the structure, path).
+        let at = match f.at {
+            At::Offset(k) => format!("{k}, 0"),
+            At::Cursor => "q, 0".into(),
+            At::CursorPlus(k) => format!("q, {k}"),
+        };
+        format!("return derr({kind}, {at}, {})", go_str(&f.path))
+    }
+    fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
+        format!("{a} {op} {b}")
+    }
+    fn unsigned_div(&self, a: &str, b: &str) -> String {
+        format!("({a})/{b}")
+    }
+    fn literal(&self, v: u64) -> String {
+        v.to_string()
+    }
+    fn load_at(&self, slot: &Slot, pos: &str) -> String {
+        slot_load(self.ctx, slot, "b", pos)
+    }
+    fn budget_max(&self) -> String {
+        "uint64(MaxEmptyEntries)".into()
+    }
+    fn local(&self, l: Local) -> String {
+        match l {
+            Local::RootBlock => "bl".into(),
+            Local::Version => "av".into(),
+            Local::Block(d) => format!("bl{d}"),
+            Local::Count(d) => format!("c{d}"),
+            Local::Index(d) => format!("i{d}"),
+            Local::Length(d) => format!("l{d}"),
+            Local::Budget => "budget".into(),
         }
-        Check::VarData {
-            path,
-            since,
-            length,
-            data_offset,
-        } => {
-            let path = go_str(path);
-            let l = *data_offset;
-            let len = format!("l{depth}");
-            if *since > 0 {
-                o.line(&format!("if av >= {since} {{"));
-            } else {
-                o.line("{");
-            }
-            iff(
-                o,
-                &format!("n-q < {l}"),
-                &format!("return derr(ErrTruncated, q, 0, {path})"),
-            );
-            o.line(&format!("{len} := {}", slot_load(ctx, length, "b", "q")));
-            if length.max != u64::MAX {
-                iff(
-                    o,
-                    &format!("{len} > {}", length.max),
-                    &format!(
-                        "return derr(ErrInvalidDimension, q, {}, {path})",
-                        length.offset
-                    ),
-                );
-            }
-            iff(
-                o,
-                &format!("n-q-{l} < {len}"),
-                &format!("return derr(ErrTruncated, q, {l}, {path})"),
-            );
-            o.line(&format!("q += {l} + {len}"));
-            o.line("}");
+    }
+    fn message_start(&self) -> String {
+        "0".into()
+    }
+    fn header_value(&self, v: &HeaderValue) -> String {
+        match v {
+            HeaderValue::Constant(c) => format!("uint64({c})"),
+            HeaderValue::Slot(s) => self.load_at(s, "0"),
         }
-        _ => {}
+    }
+    fn load(&self, slot: &Slot) -> String {
+        self.load_at(slot, "q")
+    }
+    fn declare(&self, local: Local, value: &str) -> String {
+        format!("{} := {value}", self.local(local))
+    }
+    fn mark_section(&self, index: usize) -> String {
+        format!("sec[{index}] = int(q)")
+    }
+    fn start_budget(&self) -> String {
+        format!("budget := {}", self.budget_max())
+    }
+    fn length(&self) -> String {
+        "n".into()
+    }
+    fn cursor(&self) -> String {
+        "q".into()
+    }
+    fn to_cursor(&self, expr: &str) -> String {
+        expr.to_string()
+    }
+    fn declare_cursor(&self, value: &str) -> String {
+        format!("q := {value}\nvar sec [{}]int", self.sections + 1)
+    }
+    fn end(&self) -> &'static str {
+        ""
+    }
+    fn exceeds(&self, len: &str, room: &str) -> String {
+        format!("{room} < {len}")
+    }
+    fn product_exceeds(&self, block: &str, count: &str, room: &str) -> String {
+        format!("{block}*{count} > {room}")
+    }
+    fn required(&self, block: Local, required: &[(u32, usize)]) -> Option<String> {
+        match block {
+            // The root's is a function of the decoder's (its accessors use it too).
+            Local::RootBlock => Some(format!("{}Required(av)", self.low)),
+            _ => program::required_expr(required, |v, b, e| self.pick(v, b, e)),
+        }
+    }
+    fn pick(&self, version: u32, bytes: usize, otherwise: &str) -> String {
+        format!("pick({}, {bytes}, {otherwise})", self.since(version))
+    }
+    fn when(&self, cond: &str, stmt: &str) -> String {
+        // As gofmt writes it.
+        format!("if {cond} {{\n{stmt}\n}}")
+    }
+    fn open(&self, cond: Option<&str>) -> String {
+        match cond {
+            Some(c) => format!("if {c} {{"),
+            None => "{".to_string(),
+        }
+    }
+    fn open_loop(&self, index: Local, count: Local) -> String {
+        let i = self.local(index);
+        format!(
+            "for {i} := uint64(0); {i} < {}; {i}++ {{",
+            self.local(count)
+        )
+    }
+    fn nonzero(&self, count: &str) -> String {
+        format!("{count} > 0")
+    }
+    fn minus(&self, a: &str, b: &str) -> String {
+        format!("{a}-{b}")
     }
 }

@@ -11,7 +11,8 @@ use crate::names::BodyNames;
 use crate::prim::{go_str, slot_load, slot_store};
 use crate::types::{getter, setter, Sink, Src};
 use crate::{go_file, Ctx, Out};
-use sbekit_plan::{Body, Check, Kind, Message, RequiredLengths, Section};
+use sbekit_plan::program::{self, At, CheckSyntax, Fail, HeaderValue, Local};
+use sbekit_plan::{Body, CheckError, Kind, Message, RequiredLengths, Section, Slot};
 
 mod decoders;
 mod encoders;
