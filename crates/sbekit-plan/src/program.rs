@@ -443,22 +443,23 @@ fn section_steps(c: &Check, depth: usize) -> Step {
     }
 }
 
-/// The block length needed at acting version `av`, built with `pick(version, bytes, else)`
-/// for each version that adds bytes (`required` in ascending versions); `None` when it is 0
-/// at every version.
+/// The block length needed at the acting version, built from `bytes(n)` literals and
+/// `pick(version, then, otherwise)` for each version that adds bytes (`required` in ascending
+/// versions); `None` when it is 0 at every version.
 pub fn required_expr(
     required: &[(u32, usize)],
-    pick: impl Fn(u32, usize, &str) -> String,
+    bytes: impl Fn(usize) -> String,
+    pick: impl Fn(u32, &str, &str) -> String,
 ) -> Option<String> {
     if required.iter().all(|r| r.1 == 0) {
         return None;
     }
-    let mut e = "0".to_string();
+    let mut e = bytes(0);
     for (v, len) in required {
         e = if *v == 0 {
-            len.to_string()
+            bytes(*len)
         } else {
-            pick(*v, *len, &e)
+            pick(*v, &bytes(*len), &e)
         };
     }
     Some(e)
@@ -492,16 +493,21 @@ pub trait CheckSyntax {
             At::CursorPlus(k) => format!("{} + {k}", self.cursor()),
         }
     }
+    /// What the names of the program's locals start with (`sbe_`, clear of schema names).
+    fn prefix(&self) -> &'static str {
+        "sbe_"
+    }
     /// A local's name.
     fn local(&self, l: Local) -> String {
+        let p = self.prefix();
         match l {
-            Local::RootBlock => "sbe_bl".into(),
-            Local::Version => "sbe_av".into(),
-            Local::Block(d) => format!("sbe_bl{d}"),
-            Local::Count(d) => format!("sbe_c{d}"),
-            Local::Index(d) => format!("sbe_i{d}"),
-            Local::Length(d) => format!("sbe_l{d}"),
-            Local::Budget => "sbe_budget".into(),
+            Local::RootBlock => format!("{p}bl"),
+            Local::Version => format!("{p}av"),
+            Local::Block(d) => format!("{p}bl{d}"),
+            Local::Count(d) => format!("{p}c{d}"),
+            Local::Index(d) => format!("{p}i{d}"),
+            Local::Length(d) => format!("{p}l{d}"),
+            Local::Budget => format!("{p}budget"),
         }
     }
     /// The type that declares a 64-bit local that does not change (`long`, `final long`).
@@ -553,11 +559,11 @@ pub trait CheckSyntax {
     }
     /// The input's length from the message start.
     fn length(&self) -> String {
-        "sbe_n".into()
+        format!("{}n", self.prefix())
     }
     /// The cursor (bytes from the message start).
     fn cursor(&self) -> String {
-        "sbe_q".into()
+        format!("{}q", self.prefix())
     }
     /// `expr` (a local, or a product of two) as the cursor's integer type.
     fn to_cursor(&self, expr: &str) -> String {
@@ -579,10 +585,14 @@ pub trait CheckSyntax {
     fn product_exceeds(&self, block: &str, count: &str, room: &str) -> String {
         self.unsigned(&format!("{block} * {count}"), ">", room)
     }
+    /// A number of bytes, as the block length's type.
+    fn bytes(&self, n: usize) -> String {
+        n.to_string()
+    }
     /// The block length needed at the acting version (`None` when 0 at every version).
     fn required(&self, block: Local, required: &[(u32, usize)]) -> Option<String> {
         let _ = block;
-        required_expr(required, |v, b, e| self.pick(v, b, e))
+        required_expr(required, |n| self.bytes(n), |v, b, e| self.pick(v, b, e))
     }
     /// The statement that declares the cursor at `value`.
     fn declare_cursor(&self, value: &str) -> String {
@@ -593,7 +603,7 @@ pub trait CheckSyntax {
         format!("{} >= {since}", self.local(Local::Version))
     }
     /// The expression for `(av >= version) ? bytes : otherwise`.
-    fn pick(&self, version: u32, bytes: usize, otherwise: &str) -> String {
+    fn pick(&self, version: u32, bytes: &str, otherwise: &str) -> String {
         format!("({} ? {bytes} : {otherwise})", self.since(version))
     }
     /// One statement run when `cond` holds (lines may be split by `\n`).

@@ -163,207 +163,102 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
 /// `decode`: the plan's checks, in wire order, then the decoder filled in.
 pub(super) fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     let d = &n.dec;
-    let name = &m.body.name;
     o.doc("Checks the message at the start of `b` (`n` bytes, header included) once: header, block lengths, every group count and var-data length. Returns 0 and fills `d` on success (accessors then cannot fail); otherwise an `sbekit_kind`, with the kind, byte offset and element path in `err` (when not NULL).");
     o.line(&format!(
         "static inline int {d}_decode({d}* d, const uint8_t* b, size_t n, sbekit_error* err) {{"
     ));
-    let mut hdr = 0;
-    let mut sec = 0;
-    let has_groups = m.checks.iter().any(|c| matches!(c, Check::Group { .. }));
-    let mut root = false;
-    for c in &m.checks {
-        match c {
-            Check::Header { size } => {
-                hdr = *size;
-                o.line(&format!("if (n < {size}) {}", err("TRUNCATED", "0", name)));
-            }
-            // A constant schema id is not on the wire: it is the schema's by definition.
-            Check::SchemaId { .. } if ctx.plan.header.schema_id.is_constant() => {}
-            Check::SchemaId { slot, expected } => o.line(&format!(
-                "if ({} != {}) {}",
-                slot_load(ctx, slot, "b"),
-                ulit(*expected),
-                err("WRONG_SCHEMA_ID", &slot.offset.to_string(), name)
-            )),
-            Check::TemplateId { slot, expected } => o.line(&format!(
-                "if ({} != {}) {}",
-                header_value(ctx, &ctx.plan.header.template_id, slot, "b"),
-                ulit(*expected),
-                err("WRONG_TEMPLATE_ID", &slot.offset.to_string(), name)
-            )),
-            Check::RootBlock {
-                block_length,
-                version,
-                required,
-            } => {
-                root = true;
-                o.line(&format!(
-                    "const size_t bl = {};",
-                    header_value(ctx, &ctx.plan.header.block_length, block_length, "b")
-                ));
-                o.line(&format!(
-                    "const uint64_t av = (uint64_t)({});",
-                    header_value(ctx, &ctx.plan.header.version, version, "b")
-                ));
-                o.line("size_t q;");
-                if has_groups {
-                    o.doc("Entries of empty-block groups cost work but no bytes: bounded as `sbekit decode` bounds them.");
-                    o.line("size_t budget = SBEKIT_MAX_EMPTY_ENTRIES;");
-                }
-                if let Some(req) = required_expr(required, "av") {
-                    o.line(&format!(
-                        "if (bl < {req}) {}",
-                        err(
-                            "BLOCK_LENGTH_TOO_SHORT",
-                            &block_length.offset.to_string(),
-                            name
-                        )
-                    ));
-                }
-                o.line(&format!(
-                    "if (n - {hdr} < bl) {}",
-                    err("TRUNCATED", &hdr.to_string(), name)
-                ));
-                o.line(&format!("q = {hdr} + bl;"));
-            }
-            Check::Group { .. } | Check::VarData { .. } => {
-                o.line(&format!("d->sec[{sec}] = q;"));
-                sec += 1;
-                section_check(o, ctx, c, 1);
-            }
-        }
+    for l in program::lines(m, &CChecks { ctx }) {
+        o.line(&l);
     }
-    if !root {
-        // Every plan has a root block check; without one there is nothing to decode.
-        o.line("(void)d;");
-        o.line(&err("TRUNCATED", "0", name));
-    } else {
-        o.line(&format!("d->sec[{sec}] = q;"));
-        o.line("d->b = b;");
-        o.line(&format!("d->p = {hdr};"));
-        o.line("d->bl = bl;");
-        o.line("d->av = av;");
-        o.line("d->end = q;");
-        o.line("(void)err;");
-        o.line("return 0;");
-    }
+    let (hdr, sec) = (ctx.plan.header.size, m.body.sections.len());
+    o.line(&format!("d->sec[{sec}] = q;"));
+    o.line("d->b = b;");
+    o.line(&format!("d->p = {hdr};"));
+    o.line("d->bl = bl;");
+    o.line("d->av = av;");
+    o.line("d->end = q;");
+    o.line("(void)err;");
+    o.line("return 0;");
     o.line("}");
 }
 
-/// The checks of one section at `q`.
-pub(super) fn section_check(o: &mut Out, ctx: &Ctx, c: &Check, depth: usize) {
-    match c {
-        Check::Group {
-            path,
-            since,
-            dim_size,
-            block_length,
-            count,
-            required,
-            entry,
-            ..
-        } => {
-            let (bl, cnt, i) = (
-                format!("bl{depth}"),
-                format!("c{depth}"),
-                format!("i{depth}"),
-            );
-            match since_cond(*since, "av") {
-                Some(c) => o.line(&format!("if ({c}) {{")),
-                None => o.line("{"),
-            }
-            o.line(&format!("size_t {bl}, {cnt};"));
-            if !entry.is_empty() {
-                o.line(&format!("size_t {i};"));
-            }
-            o.line(&format!(
-                "if (n - q < {dim_size}) {}",
-                err("TRUNCATED", "q", path)
-            ));
-            o.line(&format!(
-                "{bl} = {};",
-                slot_load(ctx, block_length, "b + q")
-            ));
-            o.line(&format!("{cnt} = {};", slot_load(ctx, count, "b + q")));
-            if count.max != u64::MAX {
-                o.line(&format!(
-                    "if ({cnt} > {}) {}",
-                    ulit(count.max),
-                    err("INVALID_DIMENSION", &format!("q + {}", count.offset), path)
-                ));
-            }
-            if let Some(req) = required_expr(required, "av") {
-                o.line(&format!(
-                    "if ({cnt} > 0 && {bl} < {req}) {}",
-                    err(
-                        "BLOCK_LENGTH_TOO_SHORT",
-                        &format!("q + {}", block_length.offset),
-                        path
-                    )
-                ));
-            }
-            o.line(&format!("q += {dim_size};"));
-            o.line(&format!("if ({bl} == 0) {{"));
-            o.line(&format!(
-                "if ({cnt} > budget) {}",
-                err("EMPTY_ENTRY_BUDGET", "q", path)
-            ));
-            o.line(&format!("budget -= {cnt};"));
-            o.line("}");
-            if entry.is_empty() {
-                // Narrow slots: the product cannot overflow 64 bits, so no division.
-                let test = if block_length.width() <= 4 && count.width() <= 4 {
-                    format!("(uint64_t){bl} * {cnt} > (uint64_t)(n - q)")
-                } else {
-                    format!("{bl} != 0 && {cnt} > (n - q) / {bl}")
-                };
-                o.line(&format!("if ({test}) {}", err("TRUNCATED", "q", path)));
-                o.line(&format!("q += {bl} * {cnt};"));
-            } else {
-                o.line(&format!("for ({i} = 0; {i} < {cnt}; ++{i}) {{"));
-                o.line(&format!(
-                    "if (n - q < {bl}) {}",
-                    err("TRUNCATED", "q", path)
-                ));
-                o.line(&format!("q += {bl};"));
-                for e in entry {
-                    section_check(o, ctx, e, depth + 1);
-                }
-                o.line("}");
-            }
-            o.line("}");
+/// C's syntax for the plan's check program (`sbekit_plan::program`): `size_t` locals, the
+/// message at `b`, `n` bytes, the cursor `q`; a failure returns `sbekit_fail`'s kind.
+struct CChecks<'a> {
+    ctx: &'a Ctx<'a>,
+}
+
+impl CheckSyntax for CChecks<'_> {
+    fn fail(&self, f: &Fail) -> String {
+        err(f.error.screaming(), &self.at(f.at), &f.path)
+    }
+    fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
+        format!("{a} {op} {b}")
+    }
+    fn unsigned_div(&self, a: &str, b: &str) -> String {
+        format!("({a}) / {b}")
+    }
+    fn literal(&self, v: u64) -> String {
+        ulit(v)
+    }
+    fn load_at(&self, slot: &Slot, pos: &str) -> String {
+        slot_load(self.ctx, slot, pos)
+    }
+    fn budget_max(&self) -> String {
+        "SBEKIT_MAX_EMPTY_ENTRIES".into()
+    }
+    fn prefix(&self) -> &'static str {
+        ""
+    }
+    fn message_start(&self) -> String {
+        "b".into()
+    }
+    fn header_value(&self, v: &HeaderValue) -> String {
+        match v {
+            HeaderValue::Constant(c) => format!("(size_t){c}u"),
+            HeaderValue::Slot(s) => self.load_at(s, "b"),
         }
-        Check::VarData {
-            path,
-            since,
-            length,
-            data_offset,
-        } => {
-            let l = *data_offset;
-            let len = format!("l{depth}");
-            match since_cond(*since, "av") {
-                Some(c) => o.line(&format!("if ({c}) {{")),
-                None => o.line("{"),
-            }
-            o.line(&format!("size_t {len};"));
-            o.line(&format!("if (n - q < {l}) {}", err("TRUNCATED", "q", path)));
-            o.line(&format!("{len} = {};", slot_load(ctx, length, "b + q")));
-            if length.max != u64::MAX {
-                o.line(&format!(
-                    "if ({len} > {}) {}",
-                    ulit(length.max),
-                    err("INVALID_DIMENSION", &format!("q + {}", length.offset), path)
-                ));
-            }
-            o.line(&format!(
-                "if (n - q - {l} < {len}) {}",
-                err("TRUNCATED", &format!("q + {l}"), path)
-            ));
-            o.line(&format!("q += {l} + {len};"));
-            o.line("}");
+    }
+    fn declare(&self, local: Local, value: &str) -> String {
+        match local {
+            Local::RootBlock => format!("const size_t bl = {value};"),
+            Local::Version => format!("const uint64_t av = (uint64_t)({value});"),
+            l => format!("size_t {} = {value};", self.local(l)),
         }
-        _ => {}
+    }
+    fn mark_section(&self, index: usize) -> String {
+        format!("d->sec[{index}] = q;")
+    }
+    fn start_budget(&self) -> String {
+        "// Entries of empty-block groups cost work but no bytes: bounded as `sbekit decode` bounds them.\nsize_t budget = SBEKIT_MAX_EMPTY_ENTRIES;".into()
+    }
+    fn to_cursor(&self, expr: &str) -> String {
+        expr.to_string()
+    }
+    fn declare_cursor(&self, value: &str) -> String {
+        format!("size_t q = {value};")
+    }
+    fn exceeds(&self, len: &str, room: &str) -> String {
+        format!("{room} < {len}")
+    }
+    fn product_exceeds(&self, block: &str, count: &str, room: &str) -> String {
+        format!("(uint64_t){block} * {count} > (uint64_t)({room})")
+    }
+    fn bytes(&self, n: usize) -> String {
+        format!("(size_t){n}")
+    }
+    fn since(&self, since: u32) -> String {
+        format!("av >= {since}u")
+    }
+    fn open_loop(&self, index: Local, count: Local) -> String {
+        let i = self.local(index);
+        format!(
+            "for (size_t {i} = 0; {i} < {}; ++{i}) {{",
+            self.local(count)
+        )
+    }
+    fn nonzero(&self, count: &str) -> String {
+        format!("{count} > 0")
     }
 }
 

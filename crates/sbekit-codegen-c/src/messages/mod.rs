@@ -6,7 +6,8 @@ use crate::fields::{getter, setter, Sink};
 use crate::names::BodyNames;
 use crate::prim::{c_str, cty, slot_load, slot_store, ulit};
 use crate::{Ctx, Out};
-use sbekit_plan::{Body, Check, Kind, Message, Section};
+use sbekit_plan::program::{self, CheckSyntax, Fail, HeaderValue, Local};
+use sbekit_plan::{Body, Kind, Message, Section, Slot};
 
 mod decoders;
 mod encoders;
@@ -24,28 +25,11 @@ fn err(kind: &str, off: &str, path: &str) -> String {
 /// The block length needed at acting version `av` (a `size_t` expression), or `None` when it is
 /// 0 at every version.
 fn required_expr(required: &[(u32, usize)], av: &str) -> Option<String> {
-    if required.iter().all(|r| r.1 == 0) {
-        return None;
-    }
-    let mut e = "(size_t)0".to_string();
-    for (v, len) in required {
-        e = if *v == 0 {
-            format!("(size_t){len}")
-        } else {
-            format!("({av} >= {v}u ? (size_t){len} : {e})")
-        };
-    }
-    Some(e)
-}
-
-/// A header member's value as a `size_t`: its constant (not on the wire) or a load of its slot.
-fn header_value(ctx: &Ctx, f: &sbekit_plan::Field, slot: &sbekit_plan::Slot, base: &str) -> String {
-    if let Kind::Prim(p) = &f.kind {
-        if let (true, Some(c)) = (f.is_constant(), &p.constant) {
-            return format!("(size_t){}u", crate::prim::int_digits(c, p.ty));
-        }
-    }
-    slot_load(ctx, slot, base)
+    program::required_expr(
+        required,
+        |n| format!("(size_t){n}"),
+        |v, len, e| format!("({av} >= {v}u ? {len} : {e})"),
+    )
 }
 
 fn since_cond(since: u32, av: &str) -> Option<String> {

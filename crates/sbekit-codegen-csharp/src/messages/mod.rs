@@ -39,7 +39,11 @@ pub fn messages(ctx: &Ctx) -> Vec<(String, String)> {
 /// The block length needed at acting version `av` (an `int` expression), or `None` when it is
 /// 0 at every version.
 fn required_expr(required: &[(u32, usize)], av: &str) -> Option<String> {
-    program::required_expr(required, |v, len, e| format!("({av} >= {v} ? {len} : {e})"))
+    program::required_expr(
+        required,
+        |n| n.to_string(),
+        |v, len, e| format!("({av} >= {v} ? {len} : {e})"),
+    )
 }
 
 /// `a op b` compared as unsigned 64-bit integers.

@@ -332,16 +332,8 @@ impl CheckSyntax for GoChecks<'_> {
     fn budget_max(&self) -> String {
         "uint64(MaxEmptyEntries)".into()
     }
-    fn local(&self, l: Local) -> String {
-        match l {
-            Local::RootBlock => "bl".into(),
-            Local::Version => "av".into(),
-            Local::Block(d) => format!("bl{d}"),
-            Local::Count(d) => format!("c{d}"),
-            Local::Index(d) => format!("i{d}"),
-            Local::Length(d) => format!("l{d}"),
-            Local::Budget => "budget".into(),
-        }
+    fn prefix(&self) -> &'static str {
+        ""
     }
     fn message_start(&self) -> String {
         "0".into()
@@ -364,12 +356,6 @@ impl CheckSyntax for GoChecks<'_> {
     fn start_budget(&self) -> String {
         format!("budget := {}", self.budget_max())
     }
-    fn length(&self) -> String {
-        "n".into()
-    }
-    fn cursor(&self) -> String {
-        "q".into()
-    }
     fn to_cursor(&self, expr: &str) -> String {
         expr.to_string()
     }
@@ -389,10 +375,10 @@ impl CheckSyntax for GoChecks<'_> {
         match block {
             // The root's is a function of the decoder's (its accessors use it too).
             Local::RootBlock => Some(format!("{}Required(av)", self.low)),
-            _ => program::required_expr(required, |v, b, e| self.pick(v, b, e)),
+            _ => program::required_expr(required, |n| n.to_string(), |v, b, e| self.pick(v, b, e)),
         }
     }
-    fn pick(&self, version: u32, bytes: usize, otherwise: &str) -> String {
+    fn pick(&self, version: u32, bytes: &str, otherwise: &str) -> String {
         format!("pick({}, {bytes}, {otherwise})", self.since(version))
     }
     fn when(&self, cond: &str, stmt: &str) -> String {
