@@ -2,11 +2,12 @@
 //! fail, the message's `decode` (the plan's checks, run once) and the group iterators.
 
 use crate::fields::getter;
-use crate::messages::{err, header_value, required_expr, since_cond};
+use crate::messages::{err, since_cond};
 use crate::names::BodyNames;
 use crate::prim::{cty, slot_load};
 use crate::{Ctx, Out};
-use sbekit_plan::{Body, Check, Kind, Message, Section};
+use sbekit_plan::program::{self, CheckSyntax, Fail, HeaderValue, Local};
+use sbekit_plan::{Body, Kind, Message, Section, Slot};
 
 pub(crate) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
     let k = b.sections.len();
@@ -178,353 +179,129 @@ pub(crate) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
 /// `decode`: the plan's checks, in wire order, then the trusted walk.
 fn decode_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     let d = &n.dec;
-    let name = &m.body.name;
     o.doc("Checks the message at the start of `b` (`n` bytes, header included) once: header, block lengths, every group count and var-data length. On success accessors cannot fail; on failure the error has the kind, byte offset and element path.");
     // Inlined into the caller, the decoder it returns stays in registers.
     o.line(&format!(
         "SBEKIT_ALWAYS_INLINE static ::sbekit::rt::Result<{d}> decode(const std::uint8_t* sbe_b, std::size_t sbe_n) noexcept {{"
     ));
-    let mut hdr = 0;
-    let mut sec = 0;
-    let has_groups = m.checks.iter().any(|c| matches!(c, Check::Group { .. }));
-    let sections: Vec<&Check> = m.checks.iter().filter(|c| is_section(c)).collect();
-    let mut head_done = false;
-    for c in &m.checks {
-        match c {
-            Check::Header { size } => {
-                hdr = *size;
-                o.line(&format!(
-                    "if (sbe_n < {size}) {}",
-                    err("Truncated", "0", name)
-                ));
-            }
-            // A constant schema id is not on the wire: it is the schema's by definition.
-            Check::SchemaId { .. } if ctx.plan.header.schema_id.is_constant() => {}
-            Check::SchemaId { slot, expected } => o.line(&format!(
-                "if ({} != {expected}u) {}",
-                slot_load(ctx, slot, "sbe_b"),
-                err("WrongSchemaId", &slot.offset.to_string(), name)
-            )),
-            Check::TemplateId { slot, expected } => o.line(&format!(
-                "if ({} != {expected}u) {}",
-                header_value(ctx, &ctx.plan.header.template_id, slot, "sbe_b"),
-                err("WrongTemplateId", &slot.offset.to_string(), name)
-            )),
-            Check::RootBlock {
-                block_length,
-                version,
-                required,
-            } => {
-                o.line(&format!(
-                    "const std::size_t sbe_bl = {};",
-                    header_value(ctx, &ctx.plan.header.block_length, block_length, "sbe_b")
-                ));
-                o.line(&format!(
-                    "const std::uint64_t sbe_av = static_cast<std::uint64_t>({});",
-                    header_value(ctx, &ctx.plan.header.version, version, "sbe_b")
-                ));
-                if let Some(req) = required_expr(required, "sbe_av") {
-                    o.line(&format!(
-                        "if (sbe_bl < {req}) {}",
-                        err(
-                            "BlockLengthTooShort",
-                            &block_length.offset.to_string(),
-                            name
-                        )
-                    ));
-                }
-                // The first section's head (a group's dimensions, a length) is checked with
-                // the block: one test on the way that succeeds, the exact error otherwise.
-                // Only for a block length below 2^32, so that the sum (in 64 bits) is exact.
-                let narrow =
-                    block_length.width() <= 4 || ctx.plan.header.block_length.is_constant();
-                match head(sections.first()).filter(|_| narrow) {
-                    Some((size, path)) => {
-                        merged_check(
-                            o,
-                            &format!("static_cast<std::uint64_t>(sbe_bl) + {size} > sbe_n - {hdr}"),
-                            &format!("sbe_n - {hdr} < sbe_bl"),
-                            err("Truncated", &hdr.to_string(), name),
-                            err("Truncated", &format!("{hdr} + sbe_bl"), &path),
-                        );
-                        head_done = true;
-                    }
-                    None => o.line(&format!(
-                        "if (sbe_n - {hdr} < sbe_bl) {}",
-                        err("Truncated", &hdr.to_string(), name)
-                    )),
-                }
-                if !m.body.sections.is_empty() {
-                    o.line(&format!("std::size_t sbe_q = {hdr} + sbe_bl;"));
-                    // The check walk records where the root's sections start, so the decoder
-                    // needs no second walk.
-                    o.line(&format!("{d} sbe_d;"));
-                }
-                if has_groups {
-                    o.doc("Entries of empty-block groups cost work but no bytes: bounded as `sbekit decode` bounds them.");
-                    o.line("std::size_t sbe_budget = SBEKIT_MAX_EMPTY_ENTRIES;");
-                }
-            }
-            Check::Group { .. } | Check::VarData { .. } => {
-                o.line(&format!("sbe_d.sbe_sec_[{sec}] = sbe_q;"));
-                sec += 1;
-                let next = head(sections.get(sec));
-                head_done = section_check(o, ctx, c, 1, head_done, next);
-            }
-        }
-    }
-    if !m
-        .checks
-        .iter()
-        .any(|c| matches!(c, Check::RootBlock { .. }))
-    {
-        // Every plan has a root block check; without one there is nothing to decode.
-        o.line(&err("Truncated", "0", name));
-    } else {
-        if m.body.sections.is_empty() {
-            o.line(&format!("return sbe_at(sbe_b, {hdr}, sbe_bl, sbe_av);"));
-        } else {
-            o.line(&format!("sbe_d.sbe_sec_[{sec}] = sbe_q;"));
-            o.line("sbe_d.sbe_b_ = sbe_b;");
-            o.line(&format!("sbe_d.sbe_p_ = {hdr};"));
-            o.line("sbe_d.sbe_bl_ = sbe_bl;");
-            o.line("sbe_d.sbe_av_ = sbe_av;");
-            o.line("sbe_d.sbe_end_ = sbe_q;");
-            o.line("return sbe_d;");
-        }
-    }
-    o.line("}");
-}
-
-/// A test that also covers the next section's head: `fast` fails when either does; on that
-/// (cold) branch `exact` tells which, so the error is the one the two tests in turn would give.
-fn merged_check(o: &mut Out, fast: &str, exact: &str, exact_err: String, next_err: String) {
-    o.line(&format!("if ({fast}) {{"));
-    o.line(&format!("if ({exact}) {exact_err}"));
-    o.line(&next_err);
-    o.line("}");
-}
-
-/// True for the checks of a group or var-data section.
-fn is_section(c: &Check) -> bool {
-    matches!(c, Check::Group { .. } | Check::VarData { .. })
-}
-
-/// The head of a section present at every version: the bytes it needs before anything else
-/// (a group's dimensions, a length) and its path. `None` for a section gated by a version.
-fn head(c: Option<&&Check>) -> Option<(usize, String)> {
-    match c {
-        Some(Check::Group {
-            path,
-            since: 0,
-            dim_size,
-            ..
-        }) => Some((*dim_size, path.clone())),
-        Some(Check::VarData {
-            path,
-            since: 0,
-            data_offset,
-            ..
-        }) => Some((*data_offset, path.clone())),
-        _ => None,
-    }
-}
-
-/// The checks of one section at `sbe_q`. `head_done`: its head was checked by the section
-/// before. `next`: the head of the section after, checked here with this one's last test when
-/// that test allows it. Returns whether it did.
-fn section_check(
-    o: &mut Out,
-    ctx: &Ctx,
-    c: &Check,
-    depth: usize,
-    head_done: bool,
-    next: Option<(usize, String)>,
-) -> bool {
-    // `next` is merged only when this section is present at every version, so that the test
-    // carrying it always runs.
-    let next = match c {
-        Check::Group { since: 0, .. } | Check::VarData { since: 0, .. } => next,
-        _ => None,
+    let syntax = CppChecks {
+        ctx,
+        dec: d,
+        sections: m.body.sections.len(),
     };
-    let mut merged = false;
-    match c {
-        Check::Group {
-            path,
-            since,
-            dim_size,
-            block_length,
-            count,
-            required,
-            entry,
-            ..
-        } => {
-            let (bl, cnt, i) = (
-                format!("sbe_bl{depth}"),
-                format!("sbe_c{depth}"),
-                format!("sbe_i{depth}"),
-            );
-            match since_cond(*since, "sbe_av") {
-                Some(c) => o.line(&format!("if ({c}) {{")),
-                None => o.line("{"),
-            }
-            if !head_done {
-                o.line(&format!(
-                    "if (sbe_n - sbe_q < {dim_size}) {}",
-                    err("Truncated", "sbe_q", path)
-                ));
-            }
-            o.line(&format!(
-                "const std::size_t {bl} = {};",
-                slot_load(ctx, block_length, "sbe_b + sbe_q")
-            ));
-            o.line(&format!(
-                "const std::size_t {cnt} = {};",
-                slot_load(ctx, count, "sbe_b + sbe_q")
-            ));
-            if count.max != u64::MAX {
-                o.line(&format!(
-                    "if ({cnt} > {}u) {}",
-                    count.max,
-                    err(
-                        "InvalidDimension",
-                        &format!("sbe_q + {}", count.offset),
-                        path
-                    )
-                ));
-            }
-            if let Some(req) = required_expr(required, "sbe_av") {
-                o.line(&format!(
-                    "if ({cnt} > 0 && {bl} < {req}) {}",
-                    err(
-                        "BlockLengthTooShort",
-                        &format!("sbe_q + {}", block_length.offset),
-                        path
-                    )
-                ));
-            }
-            o.line(&format!("sbe_q += {dim_size};"));
-            o.line(&format!("if ({bl} == 0) {{"));
-            o.line(&format!(
-                "if ({cnt} > sbe_budget) {}",
-                err("EmptyEntryBudget", "sbe_q", path)
-            ));
-            o.line(&format!("sbe_budget -= {cnt};"));
-            o.line("}");
-            if entry.is_empty() {
-                // Narrow slots: the product cannot overflow, so no division (tens of cycles).
-                if block_length.width() <= 4 && count.width() <= 4 {
-                    let size = format!("static_cast<std::uint64_t>({bl}) * {cnt}");
-                    match &next {
-                        Some((h, npath)) => {
-                            merged_check(
-                                o,
-                                &format!("{size} + {h} > sbe_n - sbe_q"),
-                                &format!("{size} > sbe_n - sbe_q"),
-                                err("Truncated", "sbe_q", path),
-                                err("Truncated", &format!("sbe_q + {bl} * {cnt}"), npath),
-                            );
-                            merged = true;
-                        }
-                        None => o.line(&format!(
-                            "if ({size} > sbe_n - sbe_q) {}",
-                            err("Truncated", "sbe_q", path)
-                        )),
-                    }
-                } else {
-                    o.line(&format!(
-                        "if ({bl} != 0 && {cnt} > (sbe_n - sbe_q) / {bl}) {}",
-                        err("Truncated", "sbe_q", path)
-                    ));
-                }
-                o.line(&format!("sbe_q += {bl} * {cnt};"));
-            } else {
-                o.line(&format!("for (std::size_t {i} = 0; {i} < {cnt}; ++{i}) {{"));
-                let inner: Vec<&Check> = entry.iter().filter(|e| is_section(e)).collect();
-                let mut done = false;
-                // Only for a block length below 2^32, so that the sum (in 64 bits) is exact.
-                match head(inner.first()).filter(|_| block_length.width() <= 4) {
-                    Some((h, ipath)) => {
-                        merged_check(
-                            o,
-                            &format!("static_cast<std::uint64_t>({bl}) + {h} > sbe_n - sbe_q"),
-                            &format!("sbe_n - sbe_q < {bl}"),
-                            err("Truncated", "sbe_q", path),
-                            err("Truncated", &format!("sbe_q + {bl}"), &ipath),
-                        );
-                        done = true;
-                    }
-                    None => o.line(&format!(
-                        "if (sbe_n - sbe_q < {bl}) {}",
-                        err("Truncated", "sbe_q", path)
-                    )),
-                }
-                o.line(&format!("sbe_q += {bl};"));
-                for (j, e) in inner.iter().enumerate() {
-                    done = section_check(o, ctx, e, depth + 1, done, head(inner.get(j + 1)));
-                }
-                o.line("}");
-            }
-            o.line("}");
-        }
-        Check::VarData {
-            path,
-            since,
-            length,
-            data_offset,
-        } => {
-            let l = *data_offset;
-            let len = format!("sbe_l{depth}");
-            match since_cond(*since, "sbe_av") {
-                Some(c) => o.line(&format!("if ({c}) {{")),
-                None => o.line("{"),
-            }
-            if !head_done {
-                o.line(&format!(
-                    "if (sbe_n - sbe_q < {l}) {}",
-                    err("Truncated", "sbe_q", path)
-                ));
-            }
-            o.line(&format!(
-                "const std::size_t {len} = {};",
-                slot_load(ctx, length, "sbe_b + sbe_q")
-            ));
-            if length.max != u64::MAX {
-                o.line(&format!(
-                    "if ({len} > {}u) {}",
-                    length.max,
-                    err(
-                        "InvalidDimension",
-                        &format!("sbe_q + {}", length.offset),
-                        path
-                    )
-                ));
-            }
-            // A checked length is small enough to add the next head to it.
-            // Only when the length was checked below 2^32, so that the sum (in 64 bits) is
-            // exact.
-            match (&next, length.max <= u64::from(u32::MAX)) {
-                (Some((h, npath)), true) => {
-                    merged_check(
-                        o,
-                        &format!("static_cast<std::uint64_t>({len}) + {h} > sbe_n - sbe_q - {l}"),
-                        &format!("sbe_n - sbe_q - {l} < {len}"),
-                        err("Truncated", &format!("sbe_q + {l}"), path),
-                        err("Truncated", &format!("sbe_q + {l} + {len}"), npath),
-                    );
-                    merged = true;
-                }
-                _ => o.line(&format!(
-                    "if (sbe_n - sbe_q - {l} < {len}) {}",
-                    err("Truncated", &format!("sbe_q + {l}"), path)
-                )),
-            }
-            o.line(&format!("sbe_q += {l} + {len};"));
-            o.line("}");
-        }
-        _ => {}
+    for l in program::lines(m, &syntax) {
+        o.line(&l);
     }
-    merged
+    let (hdr, sec) = (ctx.plan.header.size, m.body.sections.len());
+    if m.body.sections.is_empty() {
+        o.line(&format!("return sbe_at(sbe_b, {hdr}, sbe_bl, sbe_av);"));
+    } else {
+        o.line(&format!("sbe_d.sbe_sec_[{sec}] = sbe_q;"));
+        o.line("sbe_d.sbe_b_ = sbe_b;");
+        o.line(&format!("sbe_d.sbe_p_ = {hdr};"));
+        o.line("sbe_d.sbe_bl_ = sbe_bl;");
+        o.line("sbe_d.sbe_av_ = sbe_av;");
+        o.line("sbe_d.sbe_end_ = sbe_q;");
+        o.line("return sbe_d;");
+    }
+    o.line("}");
+}
+
+/// C++'s syntax for the plan's check program (`sbekit_plan::program`): `std::size_t` locals,
+/// the message at `sbe_b`, `sbe_n` bytes, the cursor `sbe_q`; a failure returns an
+/// `::sbekit::rt::Error`. It merges each section's head into the test before it.
+struct CppChecks<'a> {
+    ctx: &'a Ctx<'a>,
+    /// The message's decoder type (the check walk fills one in).
+    dec: &'a str,
+    /// The root's sections.
+    sections: usize,
+}
+
+impl CheckSyntax for CppChecks<'_> {
+    fn fail_at(&self, f: &Fail, at: &str) -> String {
+        err(f.error.name(), at, &f.path)
+    }
+    fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
+        format!("{a} {op} {b}")
+    }
+    fn unsigned_div(&self, a: &str, b: &str) -> String {
+        format!("({a}) / {b}")
+    }
+    fn literal(&self, v: u64) -> String {
+        format!("{v}u")
+    }
+    fn load_at(&self, slot: &Slot, pos: &str) -> String {
+        slot_load(self.ctx, slot, pos)
+    }
+    fn budget_max(&self) -> String {
+        "SBEKIT_MAX_EMPTY_ENTRIES".into()
+    }
+    fn merges(&self) -> bool {
+        true
+    }
+    fn widen(&self, expr: &str) -> String {
+        format!("static_cast<std::uint64_t>({expr})")
+    }
+    fn product(&self, block: &str, count: &str) -> String {
+        format!("static_cast<std::uint64_t>({block}) * {count}")
+    }
+    fn message_start(&self) -> String {
+        "sbe_b".into()
+    }
+    fn header_value(&self, v: &HeaderValue) -> String {
+        match v {
+            HeaderValue::Constant(c) => format!("static_cast<std::size_t>({c}u)"),
+            HeaderValue::Slot(s) => self.load_at(s, "sbe_b"),
+        }
+    }
+    fn declare(&self, local: Local, value: &str) -> String {
+        match local {
+            Local::Version => {
+                format!("const std::uint64_t sbe_av = static_cast<std::uint64_t>({value});")
+            }
+            l => format!("const std::size_t {} = {value};", self.local(l)),
+        }
+    }
+    fn mark_section(&self, index: usize) -> String {
+        format!("sbe_d.sbe_sec_[{index}] = sbe_q;")
+    }
+    fn start_budget(&self) -> String {
+        format!(
+            "/// Entries of empty-block groups cost work but no bytes: bounded as `sbekit decode` bounds them.\nstd::size_t sbe_budget = {};",
+            self.budget_max()
+        )
+    }
+    fn to_cursor(&self, expr: &str) -> String {
+        expr.to_string()
+    }
+    fn declare_cursor(&self, value: &str) -> String {
+        // The check walk records where the root's sections start, so the decoder needs no
+        // second walk; without sections there is nothing to walk.
+        match self.sections {
+            0 => String::new(),
+            _ => format!("std::size_t sbe_q = {value};\n{} sbe_d;", self.dec),
+        }
+    }
+    fn exceeds(&self, len: &str, room: &str) -> String {
+        format!("{room} < {len}")
+    }
+    fn bytes(&self, n: usize) -> String {
+        format!("std::size_t{{{n}}}")
+    }
+    fn since(&self, since: u32) -> String {
+        format!("sbe_av >= {since}u")
+    }
+    fn open_loop(&self, index: Local, count: Local) -> String {
+        let i = self.local(index);
+        format!(
+            "for (std::size_t {i} = 0; {i} < {}; ++{i}) {{",
+            self.local(count)
+        )
+    }
+    fn nonzero(&self, count: &str) -> String {
+        format!("{count} > 0")
+    }
 }
 
 pub(crate) fn iter(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {

@@ -8,7 +8,7 @@
 use crate::decoders::{decoder, iter};
 use crate::encoders::{encoder, writer};
 use crate::names::BodyNames;
-use crate::prim::{cpp_str, cty, slot_load};
+use crate::prim::{cpp_str, cty};
 use crate::types::guard;
 use crate::{Ctx, Out};
 use sbekit_plan::{Body, Kind, Message, Section};
@@ -25,36 +25,11 @@ pub(crate) fn err(kind: &str, off: &str, path: &str) -> String {
 /// The block length needed at acting version `av` (a `std::size_t` expression), or `None` when
 /// it is 0 at every version.
 pub(crate) fn required_expr(required: &[(u32, usize)], av: &str) -> Option<String> {
-    if required.iter().all(|r| r.1 == 0) {
-        return None;
-    }
-    let mut e = "std::size_t{0}".to_string();
-    for (v, len) in required {
-        e = if *v == 0 {
-            format!("std::size_t{{{len}}}")
-        } else {
-            format!("({av} >= {v}u ? std::size_t{{{len}}} : {e})")
-        };
-    }
-    Some(e)
-}
-
-/// A header member's value: its constant (not on the wire) or a load of its slot.
-pub(crate) fn header_value(
-    ctx: &Ctx,
-    f: &sbekit_plan::Field,
-    slot: &sbekit_plan::Slot,
-    base: &str,
-) -> String {
-    if let Kind::Prim(p) = &f.kind {
-        if let (true, Some(c)) = (f.is_constant(), &p.constant) {
-            return format!(
-                "static_cast<std::size_t>({}u)",
-                crate::prim::int_digits(c, p.ty)
-            );
-        }
-    }
-    slot_load(ctx, slot, base)
+    sbekit_plan::program::required_expr(
+        required,
+        |n| format!("std::size_t{{{n}}}"),
+        |v, len, e| format!("({av} >= {v}u ? {len} : {e})"),
+    )
 }
 
 /// The text of `messages.hpp`.

@@ -71,6 +71,19 @@ impl HeaderValue {
     }
 }
 
+/// The head of the next section (a group's dimensions, a var-data length prefix: the bytes
+/// it needs before anything is read), checked with the test before it: `length + bytes` bytes
+/// must be left, one test on the way that succeeds. It is merged only where the sum is exact
+/// in 64 bits and both tests always run (sections present at every version); the [`Step::Need`]
+/// it stands for is marked `merged`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Then {
+    /// The head's size.
+    pub bytes: usize,
+    /// The failure the head's own test raises (where the section starts).
+    pub fail: Fail,
+}
+
 /// One primitive step. "Left" is what the input holds from the cursor on; every comparison
 /// of lengths is unsigned.
 #[derive(Debug, Clone, PartialEq)]
@@ -119,6 +132,8 @@ pub enum Step {
         header: usize,
         /// Raised when it does not.
         fail: Fail,
+        /// The first section's head, which a merging syntax checks in the same test.
+        then: Option<Then>,
     },
     /// The cursor starts after the root block (`header + block`).
     StartCursor {
@@ -147,6 +162,8 @@ pub enum Step {
         bytes: usize,
         /// Raised when they are not.
         fail: Fail,
+        /// Checked already by the test before it (its [`Then`]) when the syntax merges.
+        merged: bool,
     },
     /// `local` takes the value of `slot` of the structure at the cursor.
     Load {
@@ -190,6 +207,9 @@ pub enum Step {
         exact: bool,
         /// Raised when they are not left.
         fail: Fail,
+        /// The next section's head, checked in the same test by a merging syntax (only
+        /// with `exact`).
+        then: Option<Then>,
     },
     /// The cursor moves past `count` entries of `block` bytes.
     AdvanceEntries {
@@ -215,6 +235,8 @@ pub enum Step {
         skip: usize,
         /// Raised when they are not left.
         fail: Fail,
+        /// The head of the section after them, checked in the same test by a merging syntax.
+        then: Option<Then>,
     },
     /// The cursor moves `skip + local` bytes on.
     AdvanceBy {
@@ -234,9 +256,12 @@ pub fn of_message(m: &Message) -> Vec<Step> {
         path: name.clone(),
     };
     let has_groups = m.checks.iter().any(|c| matches!(c, Check::Group { .. }));
+    let sections: Vec<&Check> = m.checks.iter().filter(|c| is_section(c)).collect();
     let mut out = Vec::new();
     let mut header = 0;
     let mut section = 0;
+    // Whether the section's head was merged into the test before it.
+    let mut merged = false;
     for c in &m.checks {
         match c {
             Check::Header { size } => {
@@ -282,10 +307,15 @@ pub fn of_message(m: &Message) -> Vec<Step> {
                         ),
                     });
                 }
+                // The sum of a block length and a head is exact below 2^32.
+                let narrow = block_length.width() <= 4 || block_length.constant.is_some();
+                let then = head(sections.first().copied()).filter(|_| narrow);
+                merged = then.is_some();
                 out.push(Step::RootFits {
                     block: Local::RootBlock,
                     header,
                     fail: fail(CheckError::Truncated, At::Offset(header)),
+                    then,
                 });
                 out.push(Step::StartCursor {
                     header,
@@ -298,15 +328,59 @@ pub fn of_message(m: &Message) -> Vec<Step> {
             Check::Group { .. } | Check::VarData { .. } => {
                 out.push(Step::MarkSection { index: section });
                 section += 1;
-                out.push(section_steps(c, 1));
+                let (step, next_merged) =
+                    section_steps(c, 1, merged, head(sections.get(section).copied()));
+                out.push(step);
+                merged = next_merged;
             }
         }
     }
     out
 }
 
-/// The steps of one section (a group or var data) at nesting `depth`.
-fn section_steps(c: &Check, depth: usize) -> Step {
+/// True for the checks of a group or var-data section.
+fn is_section(c: &Check) -> bool {
+    matches!(c, Check::Group { .. } | Check::VarData { .. })
+}
+
+/// The head of a section present at every version, as a [`Then`]; `None` for a section gated
+/// by a version (its test does not always run) or none.
+fn head(c: Option<&Check>) -> Option<Then> {
+    let (path, bytes) = match c {
+        Some(Check::Group {
+            path,
+            since: 0,
+            dim_size,
+            ..
+        }) => (path, *dim_size),
+        Some(Check::VarData {
+            path,
+            since: 0,
+            data_offset,
+            ..
+        }) => (path, *data_offset),
+        _ => return None,
+    };
+    Some(Then {
+        bytes,
+        fail: Fail {
+            error: CheckError::Truncated,
+            at: At::Cursor,
+            path: path.clone(),
+        },
+    })
+}
+
+/// The steps of one section (a group or var data) at nesting `depth`. `merged`: its head was
+/// checked by the test before it. `next`: the head of the section after it, which its last
+/// test carries where that is exact. Returns the section's scope and whether `next` was taken.
+fn section_steps(c: &Check, depth: usize, merged: bool, next: Option<Then>) -> (Step, bool) {
+    // Only a section present at every version carries the next head: its test always runs.
+    let next = match c {
+        Check::Group { since: 0, .. } | Check::VarData { since: 0, .. } => next,
+        _ => None,
+    };
+    let mut took = false;
     let at = |path: &str, error, at| Fail {
         error,
         at,
@@ -328,6 +402,7 @@ fn section_steps(c: &Check, depth: usize) -> Step {
             steps.push(Step::Need {
                 bytes: *dim_size,
                 fail: at(path, CheckError::Truncated, At::Cursor),
+                merged,
             });
             steps.push(Step::Load {
                 local: block,
@@ -368,27 +443,41 @@ fn section_steps(c: &Check, depth: usize) -> Step {
             });
             let truncated = at(path, CheckError::Truncated, At::Cursor);
             if entry.is_empty() {
+                // Below 2^32 each, the product is exact in 64 unsigned bits: no division.
+                let exact = block_length.width() <= 4 && count.width() <= 4;
+                let then = next.filter(|_| exact);
+                took = then.is_some();
                 steps.push(Step::EntriesFit {
                     block,
                     count: n,
-                    // Below 2^32 each, the product is exact in 64 unsigned bits: no division.
-                    exact: block_length.width() <= 4 && count.width() <= 4,
+                    exact,
                     fail: truncated,
+                    then,
                 });
                 steps.push(Step::AdvanceEntries { block, count: n });
             } else {
+                let inner: Vec<&Check> = entry.iter().filter(|e| is_section(e)).collect();
+                // The entry's block and its first section's head in one test, below 2^32.
+                let then = head(inner.first().copied()).filter(|_| block_length.width() <= 4);
+                let mut done = then.is_some();
                 let mut each = vec![
                     Step::Fits {
                         local: block,
                         skip: 0,
                         fail: truncated,
+                        then,
                     },
                     Step::AdvanceBy {
                         local: block,
                         skip: 0,
                     },
                 ];
-                each.extend(entry.iter().map(|e| section_steps(e, depth + 1)));
+                for (j, e) in inner.iter().enumerate() {
+                    let (step, next_done) =
+                        section_steps(e, depth + 1, done, head(inner.get(j + 1).copied()));
+                    each.push(step);
+                    done = next_done;
+                }
                 steps.push(Step::Repeat {
                     index: Local::Index(depth),
                     count: n,
@@ -408,6 +497,7 @@ fn section_steps(c: &Check, depth: usize) -> Step {
             steps.push(Step::Need {
                 bytes: l,
                 fail: at(path, CheckError::Truncated, At::Cursor),
+                merged,
             });
             steps.push(Step::Load {
                 local: len,
@@ -424,10 +514,14 @@ fn section_steps(c: &Check, depth: usize) -> Step {
                     ),
                 });
             }
+            // A length checked below 2^32 is small enough to add the next head to it.
+            let then = next.filter(|_| length.max <= u64::from(u32::MAX));
+            took = then.is_some();
             steps.push(Step::Fits {
                 local: len,
                 skip: l,
                 fail: at(path, CheckError::Truncated, At::CursorPlus(l)),
+                then,
             });
             steps.push(Step::AdvanceBy {
                 local: len,
@@ -437,10 +531,13 @@ fn section_steps(c: &Check, depth: usize) -> Step {
         }
         _ => unreachable!("only sections nest"),
     };
-    Step::Scope {
-        since: (since > 0).then_some(since),
-        steps,
-    }
+    (
+        Step::Scope {
+            since: (since > 0).then_some(since),
+            steps,
+        },
+        took,
+    )
 }
 
 /// The block length needed at the acting version, built from `bytes(n)` literals and
@@ -469,8 +566,29 @@ pub fn required_expr(
 /// statements whose shape is its own. The defaults write C-family statements over the locals
 /// `sbe_*`, the message at `sbe_o` of `sbe_b`, `sbe_n` bytes long, and the cursor `sbe_q`.
 pub trait CheckSyntax {
+    /// The statement that raises `f` at offset `at` (an expression from [`CheckSyntax::at`]
+    /// or [`CheckSyntax::at_expr`]).
+    fn fail_at(&self, f: &Fail, at: &str) -> String;
     /// The statement that raises `f`.
-    fn fail(&self, f: &Fail) -> String;
+    fn fail(&self, f: &Fail) -> String {
+        self.fail_at(f, &self.at(f.at))
+    }
+    /// An offset expression as [`CheckSyntax::fail_at`] takes it.
+    fn at_expr(&self, expr: &str) -> String {
+        expr.to_string()
+    }
+    /// True when the syntax checks a section's head with the test before it (see [`Then`]).
+    fn merges(&self) -> bool {
+        false
+    }
+    /// A length widened to 64 bits, so that adding a head to it is exact.
+    fn widen(&self, expr: &str) -> String {
+        expr.to_string()
+    }
+    /// `block * count` (both below 2^32) as a 64-bit product.
+    fn product(&self, block: &str, count: &str) -> String {
+        format!("{block} * {count}")
+    }
     /// `a op b`, `a` and `b` compared as unsigned 64-bit integers.
     fn unsigned(&self, a: &str, op: &str, b: &str) -> String;
     /// `a / b` as unsigned 64-bit integers.
@@ -487,11 +605,11 @@ pub trait CheckSyntax {
     }
     /// Where a failure is reported, as an expression of the offset from the message start.
     fn at(&self, a: At) -> String {
-        match a {
+        self.at_expr(&match a {
             At::Offset(n) => n.to_string(),
             At::Cursor => self.cursor(),
             At::CursorPlus(k) => format!("{} + {k}", self.cursor()),
-        }
+        })
     }
     /// What the names of the program's locals start with (`sbe_`, clear of schema names).
     fn prefix(&self) -> &'static str {
@@ -583,7 +701,7 @@ pub trait CheckSyntax {
     }
     /// `entries * block` bytes are more than `room`, the product exact in 64 bits.
     fn product_exceeds(&self, block: &str, count: &str, room: &str) -> String {
-        self.unsigned(&format!("{block} * {count}"), ">", room)
+        self.unsigned(&self.product(block, count), ">", room)
     }
     /// A number of bytes, as the block length's type.
     fn bytes(&self, n: usize) -> String {
@@ -644,6 +762,7 @@ pub fn lines(m: &Message, syntax: &dyn CheckSyntax) -> Vec<String> {
     let mut out = Vec::new();
     render(&of_message(m), syntax, &mut out);
     out.iter()
+        .filter(|l| !l.is_empty())
         .flat_map(|l| l.split('\n'))
         .map(str::to_string)
         .collect()
@@ -686,10 +805,18 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 block,
                 header,
                 fail,
-            } => out.push(s.when(
-                &s.exceeds(&s.local(*block), &s.minus(&s.length(), &header.to_string())),
-                &s.fail(fail),
-            )),
+                then,
+            } => {
+                let (b, room) = (s.local(*block), s.minus(&s.length(), &header.to_string()));
+                let test = s.exceeds(&b, &room);
+                match then.as_ref().filter(|_| s.merges()) {
+                    Some(t) => {
+                        let end = format!("{header} + {b}");
+                        merged(s, out, &s.widen(&b), &room, &test, fail, t, &end);
+                    }
+                    None => out.push(s.when(&test, &s.fail(fail))),
+                }
+            }
             Step::StartCursor { header, block } => {
                 out.push(s.declare_cursor(&format!("{header} + {}", s.to_cursor(&s.local(*block)))))
             }
@@ -700,7 +827,8 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 render(steps, s, out);
                 out.push(s.close());
             }
-            Step::Need { bytes, fail } => {
+            Step::Need { merged: true, .. } if s.merges() => {}
+            Step::Need { bytes, fail, .. } => {
                 out.push(s.when(&format!("{} < {bytes}", left()), &s.fail(fail)))
             }
             Step::Load { local, slot } => out.push(s.declare(*local, &s.load(slot))),
@@ -721,6 +849,7 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 count,
                 exact,
                 fail,
+                then,
             } => {
                 let (b, n) = (s.local(*block), s.local(*count));
                 let cond = if *exact {
@@ -731,7 +860,13 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                         s.unsigned(&n, ">", &s.unsigned_div(&left(), &b))
                     )
                 };
-                out.push(s.when(&cond, &s.fail(fail)));
+                match then.as_ref().filter(|_| s.merges() && *exact) {
+                    Some(t) => {
+                        let end = format!("{} + {b} * {n}", s.cursor());
+                        merged(s, out, &s.product(&b, &n), &left(), &cond, fail, t, &end);
+                    }
+                    None => out.push(s.when(&cond, &s.fail(fail))),
+                }
             }
             Step::AdvanceEntries { block, count } => out.push(format!(
                 "{} += {}{}",
@@ -748,12 +883,25 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 render(steps, s, out);
                 out.push(s.close());
             }
-            Step::Fits { local, skip, fail } => {
-                let room = match skip {
-                    0 => left(),
-                    k => s.minus(&left(), &k.to_string()),
+            Step::Fits {
+                local,
+                skip,
+                fail,
+                then,
+            } => {
+                let l = s.local(*local);
+                let (room, end) = match skip {
+                    0 => (left(), format!("{} + {l}", s.cursor())),
+                    k => (
+                        s.minus(&left(), &k.to_string()),
+                        format!("{} + {k} + {l}", s.cursor()),
+                    ),
                 };
-                out.push(s.when(&s.exceeds(&s.local(*local), &room), &s.fail(fail)));
+                let test = s.exceeds(&l, &room);
+                match then.as_ref().filter(|_| s.merges()) {
+                    Some(t) => merged(s, out, &s.widen(&l), &room, &test, fail, t, &end),
+                    None => out.push(s.when(&test, &s.fail(fail))),
+                }
             }
             Step::AdvanceBy { local, skip } => {
                 let by = s.to_cursor(&s.local(*local));
@@ -766,7 +914,40 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
     }
 }
 
+/// A test that also covers the next section's head: `len + head > room` fails when either
+/// does; on that (cold) branch `test` tells which, so the error is the one the two tests in
+/// turn would give (`end`: where the next section starts).
+#[allow(clippy::too_many_arguments)]
+fn merged(
+    s: &dyn CheckSyntax,
+    out: &mut Vec<String>,
+    len: &str,
+    room: &str,
+    test: &str,
+    fail: &Fail,
+    then: &Then,
+    end: &str,
+) {
+    let fast = s.unsigned(&format!("{len} + {}", then.bytes), ">", room);
+    out.push(s.open(Some(&fast)));
+    out.push(s.when(test, &s.fail(fail)));
+    out.push(s.fail_at(&then.fail, &s.at_expr(end)));
+    out.push(s.close());
+}
+
 impl CheckError {
+    /// The error's name in upper camel case (`BlockLengthTooShort`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckError::Truncated => "Truncated",
+            CheckError::WrongSchemaId => "WrongSchemaId",
+            CheckError::WrongTemplateId => "WrongTemplateId",
+            CheckError::BlockLengthTooShort => "BlockLengthTooShort",
+            CheckError::InvalidDimension => "InvalidDimension",
+            CheckError::EmptyEntryBudget => "EmptyEntryBudget",
+        }
+    }
+
     /// The error's name in `SCREAMING_SNAKE` case (`BLOCK_LENGTH_TOO_SHORT`).
     pub fn screaming(self) -> &'static str {
         match self {

@@ -189,8 +189,8 @@ struct CChecks<'a> {
 }
 
 impl CheckSyntax for CChecks<'_> {
-    fn fail(&self, f: &Fail) -> String {
-        err(f.error.screaming(), &self.at(f.at), &f.path)
+    fn fail_at(&self, f: &Fail, at: &str) -> String {
+        err(f.error.screaming(), at, &f.path)
     }
     fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
         format!("{a} {op} {b}")

@@ -300,7 +300,7 @@ struct GoChecks<'a> {
 }
 
 impl CheckSyntax for GoChecks<'_> {
-    fn fail(&self, f: &Fail) -> String {
+    fn fail_at(&self, f: &Fail, at: &str) -> String {
         let kind = match f.error {
             CheckError::Truncated => "ErrTruncated",
             CheckError::WrongSchemaId => "ErrWrongSchemaID",
@@ -309,13 +309,18 @@ impl CheckSyntax for GoChecks<'_> {
             CheckError::InvalidDimension => "ErrInvalidDimension",
             CheckError::EmptyEntryBudget => "ErrEmptyEntryBudget",
         };
+        format!("return derr({kind}, {at}, {})", go_str(&f.path))
+    }
+    fn at(&self, a: At) -> String {
         // derr(kind, base, offset inside the structure, path).
-        let at = match f.at {
+        match a {
             At::Offset(k) => format!("{k}, 0"),
             At::Cursor => "q, 0".into(),
             At::CursorPlus(k) => format!("q, {k}"),
-        };
-        format!("return derr({kind}, {at}, {})", go_str(&f.path))
+        }
+    }
+    fn at_expr(&self, expr: &str) -> String {
+        format!("{expr}, 0")
     }
     fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
         format!("{a} {op} {b}")

@@ -426,8 +426,8 @@ pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
 struct JavaChecks;
 
 impl CheckSyntax for JavaChecks {
-    fn fail(&self, f: &Fail) -> String {
-        err(f.error.screaming(), &self.at(f.at), &f.path)
+    fn fail_at(&self, f: &Fail, at: &str) -> String {
+        err(f.error.screaming(), at, &f.path)
     }
     fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
         format!("Long.compareUnsigned({a}, {b}) {op} 0")
