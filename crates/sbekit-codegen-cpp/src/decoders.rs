@@ -272,9 +272,6 @@ impl CheckSyntax for CppChecks<'_> {
             self.budget_max()
         )
     }
-    fn to_cursor(&self, expr: &str) -> String {
-        expr.to_string()
-    }
     fn declare_cursor(&self, value: &str) -> String {
         // The check walk records where the root's sections start, so the decoder needs no
         // second walk; without sections there is nothing to walk.
@@ -282,9 +279,6 @@ impl CheckSyntax for CppChecks<'_> {
             0 => String::new(),
             _ => format!("std::size_t sbe_q = {value};\n{} sbe_d;", self.dec),
         }
-    }
-    fn exceeds(&self, len: &str, room: &str) -> String {
-        format!("{room} < {len}")
     }
     fn bytes(&self, n: usize) -> String {
         format!("std::size_t{{{n}}}")
@@ -298,9 +292,6 @@ impl CheckSyntax for CppChecks<'_> {
             "for (std::size_t {i} = 0; {i} < {}; ++{i}) {{",
             self.local(count)
         )
-    }
-    fn nonzero(&self, count: &str) -> String {
-        format!("{count} > 0")
     }
 }
 

@@ -564,7 +564,8 @@ pub fn required_expr(
 
 /// What a language supplies to render a check program: expressions, names and the
 /// statements whose shape is its own. The defaults write C-family statements over the locals
-/// `sbe_*`, the message at `sbe_o` of `sbe_b`, `sbe_n` bytes long, and the cursor `sbe_q`.
+/// `sbe_*`, the message at `sbe_o` of `sbe_b`, `sbe_n` bytes long, and the cursor `sbe_q`,
+/// lengths as unsigned integers.
 pub trait CheckSyntax {
     /// The statement that raises `f` at offset `at` (an expression from [`CheckSyntax::at`]
     /// or [`CheckSyntax::at_expr`]).
@@ -683,12 +684,17 @@ pub trait CheckSyntax {
     fn cursor(&self) -> String {
         format!("{}q", self.prefix())
     }
+    /// True when lengths are signed 64-bit integers compared as unsigned (Java's and C#'s
+    /// `long`) and the cursor is a 32-bit `int`; false for unsigned lengths and cursor.
+    fn signed_lengths(&self) -> bool {
+        false
+    }
     /// `expr` (a local, or a product of two) as the cursor's integer type.
     fn to_cursor(&self, expr: &str) -> String {
-        if expr.contains(' ') {
-            format!("(int) ({expr})")
-        } else {
-            format!("(int) {expr}")
+        match (self.signed_lengths(), expr.contains(' ')) {
+            (false, _) => expr.to_string(),
+            (true, false) => format!("(int) {expr}"),
+            (true, true) => format!("(int) ({expr})"),
         }
     }
     /// What ends a statement.
@@ -697,7 +703,11 @@ pub trait CheckSyntax {
     }
     /// `len` bytes are more than `room` (unsigned): the test of a length against what is left.
     fn exceeds(&self, len: &str, room: &str) -> String {
-        self.unsigned(len, ">", room)
+        if self.signed_lengths() {
+            self.unsigned(len, ">", room)
+        } else {
+            format!("{room} < {len}")
+        }
     }
     /// `entries * block` bytes are more than `room`, the product exact in 64 bits.
     fn product_exceeds(&self, block: &str, count: &str, room: &str) -> String {
@@ -747,9 +757,13 @@ pub trait CheckSyntax {
             self.unsigned(&i, "<", &self.local(count))
         )
     }
-    /// `count != 0` (or however the language tests it).
+    /// `count` is not zero.
     fn nonzero(&self, count: &str) -> String {
-        format!("{count} != 0")
+        if self.signed_lengths() {
+            format!("{count} != 0")
+        } else {
+            format!("{count} > 0")
+        }
     }
     /// `a - b`, bytes.
     fn minus(&self, a: &str, b: &str) -> String {

@@ -232,14 +232,8 @@ impl CheckSyntax for CChecks<'_> {
     fn start_budget(&self) -> String {
         "// Entries of empty-block groups cost work but no bytes: bounded as `sbekit decode` bounds them.\nsize_t budget = SBEKIT_MAX_EMPTY_ENTRIES;".into()
     }
-    fn to_cursor(&self, expr: &str) -> String {
-        expr.to_string()
-    }
     fn declare_cursor(&self, value: &str) -> String {
         format!("size_t q = {value};")
-    }
-    fn exceeds(&self, len: &str, room: &str) -> String {
-        format!("{room} < {len}")
     }
     fn product_exceeds(&self, block: &str, count: &str, room: &str) -> String {
         format!("(uint64_t){block} * {count} > (uint64_t)({room})")
@@ -256,9 +250,6 @@ impl CheckSyntax for CChecks<'_> {
             "for (size_t {i} = 0; {i} < {}; ++{i}) {{",
             self.local(count)
         )
-    }
-    fn nonzero(&self, count: &str) -> String {
-        format!("{count} > 0")
     }
 }
 

@@ -407,6 +407,9 @@ impl CheckSyntax for CsChecks {
     fn load_at(&self, slot: &Slot, pos: &str) -> String {
         slot_load(slot, "sbe_b", pos)
     }
+    fn signed_lengths(&self) -> bool {
+        true
+    }
     fn budget_max(&self) -> String {
         "SbeSchema.MaxEmptyEntries".into()
     }

@@ -361,17 +361,11 @@ impl CheckSyntax for GoChecks<'_> {
     fn start_budget(&self) -> String {
         format!("budget := {}", self.budget_max())
     }
-    fn to_cursor(&self, expr: &str) -> String {
-        expr.to_string()
-    }
     fn declare_cursor(&self, value: &str) -> String {
         format!("q := {value}\nvar sec [{}]int", self.sections + 1)
     }
     fn end(&self) -> &'static str {
         ""
-    }
-    fn exceeds(&self, len: &str, room: &str) -> String {
-        format!("{room} < {len}")
     }
     fn product_exceeds(&self, block: &str, count: &str, room: &str) -> String {
         format!("{block}*{count} > {room}")
@@ -402,9 +396,6 @@ impl CheckSyntax for GoChecks<'_> {
             "for {i} := uint64(0); {i} < {}; {i}++ {{",
             self.local(count)
         )
-    }
-    fn nonzero(&self, count: &str) -> String {
-        format!("{count} > 0")
     }
     fn minus(&self, a: &str, b: &str) -> String {
         format!("{a}-{b}")

@@ -441,6 +441,9 @@ impl CheckSyntax for JavaChecks {
     fn load_at(&self, slot: &Slot, pos: &str) -> String {
         slot_load(slot, "sbe_b", pos)
     }
+    fn signed_lengths(&self) -> bool {
+        true
+    }
     fn budget_max(&self) -> String {
         "SbeSchema.MAX_EMPTY_ENTRIES".into()
     }
