@@ -8,7 +8,7 @@ use crate::names::{BodyNames, FieldNames};
 use crate::prim::{c_str, cty, is_float, is_signed, literal};
 use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
-use sbekit_plan::json::{quote, utf8_declared};
+use sbekit_plan::json::{quote, utf8_declared, Member};
 use sbekit_plan::{Body, Field, Kind, Section};
 
 /// `sbekit_json_put(j, "<text>", len);`
@@ -310,18 +310,19 @@ fn num_json(ty: P, x: &str) -> String {
 }
 
 fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
-    for (k, (f, n)) in fields.iter().zip(names).enumerate() {
-        let key = format!("{}{}:", if k == 0 { "" } else { "," }, quote(&f.name));
-        let fixed = ctx.plan.fixed_json(f);
-        if f.is_constant() {
-            put(o, &format!("{key}{fixed}"));
-            continue;
-        }
+    for m in ctx.plan.json_members(fields, true) {
+        let (index, f, key, fixed, optional) = match m {
+            Member::Fixed(text) => {
+                put(o, &text);
+                continue;
+            }
+            Member::Read(r) => (r.index, r.field, r.key, r.fixed, r.optional),
+        };
         put(o, &key);
-        let get = &n.get;
+        let get = &names[index].get;
+        let v = value_json(ctx, f, "x");
         if let Some((t, len)) = is_array(f) {
-            let v = value_json(ctx, f, "x");
-            if f.may_be_absent() {
+            if optional {
                 o.line(&format!(
                     "{{ {} x[{len}]; if ({get}(d, x)) {{ {v} }} else {{ {} }} }}",
                     cty(t),
@@ -333,8 +334,7 @@ fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
             continue;
         }
         let vt = value_type(ctx, f);
-        let v = value_json(ctx, f, "x");
-        if f.may_be_absent() {
+        if optional {
             o.line(&format!(
                 "{{ {vt} x; if ({get}(d, &x)) {{ {v} }} else {{ {} }} }}",
                 put_s(&fixed)

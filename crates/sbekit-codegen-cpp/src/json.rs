@@ -7,7 +7,7 @@ use crate::prim::{cpp_str, cty, is_float, literal};
 use crate::types::guard;
 use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
-use sbekit_plan::json::{quote, utf8_declared};
+use sbekit_plan::json::{quote, utf8_declared, Member};
 use sbekit_plan::{Body, Field, Kind, Section};
 
 /// `::sbekit::rt::put(sbe_o, "<text>");`
@@ -277,23 +277,22 @@ fn value_json(f: &Field, x: &str) -> String {
 }
 
 fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
-    for (k, (f, n)) in fields.iter().zip(names).enumerate() {
-        let key = format!("{}{}:", if k == 0 { "" } else { "," }, quote(&f.name));
-        let fixed = ctx.plan.fixed_json(f);
-        if f.is_constant() {
-            put(o, &format!("{key}{fixed}"));
-            continue;
-        }
-        put(o, &key);
-        let name = &n.name;
-        if f.may_be_absent() {
-            o.line(&format!(
-                "if (const auto sbe_x = sbe_d.{name}()) {{ {} }} else {{ ::sbekit::rt::put(sbe_o, {}); }}",
-                value_json(f, "*sbe_x"),
-                cpp_str(&fixed)
-            ));
-        } else {
-            o.line(&value_json(f, &format!("sbe_d.{name}()")));
+    for m in ctx.plan.json_members(fields, true) {
+        match m {
+            Member::Fixed(text) => put(o, &text),
+            Member::Read(r) => {
+                put(o, &r.key);
+                let name = &names[r.index].name;
+                if r.optional {
+                    o.line(&format!(
+                        "if (const auto sbe_x = sbe_d.{name}()) {{ {} }} else {{ ::sbekit::rt::put(sbe_o, {}); }}",
+                        value_json(r.field, "*sbe_x"),
+                        cpp_str(&r.fixed)
+                    ));
+                } else {
+                    o.line(&value_json(r.field, &format!("sbe_d.{name}()")));
+                }
+            }
         }
     }
 }

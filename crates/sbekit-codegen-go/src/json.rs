@@ -7,7 +7,7 @@ use crate::prim::go_str;
 use crate::types::{getter_optional, nullable};
 use crate::{go_file, Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
-use sbekit_plan::json::{quote, utf8_declared};
+use sbekit_plan::json::{quote, utf8_declared, Member};
 use sbekit_plan::{Body, Field, Kind, Section};
 
 /// `dst = append(dst, "<text>"...)`.
@@ -191,17 +191,17 @@ fn array_fn(ty: P) -> String {
 }
 
 fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
-    for (k, (f, n)) in fields.iter().zip(names).enumerate() {
-        let lead = if k > 0 { "," } else { "" };
-        let key = format!("{lead}{}:", quote(&f.name));
-        let fixed = ctx.plan.fixed_json(f);
-        if f.is_constant() {
-            put(o, &format!("{key}{fixed}"));
-            continue;
-        }
+    for m in ctx.plan.json_members(fields, true) {
+        let (index, f, key, fixed, optional) = match m {
+            Member::Fixed(text) => {
+                put(o, &text);
+                continue;
+            }
+            Member::Read(r) => (r.index, r.field, r.key, r.fixed, r.optional),
+        };
         put(o, &key);
-        let name = &n.get;
-        if getter_optional(f) {
+        let name = &names[index].get;
+        if optional {
             o.line(&format!("if x, ok := d.{name}(); ok {{"));
             o.line(&value_json(f, "x"));
             o.line("} else {");

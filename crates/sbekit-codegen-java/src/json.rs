@@ -6,7 +6,7 @@ use crate::names::FieldNames;
 use crate::prim::java_str;
 use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
-use sbekit_plan::json::{quote, utf8_declared};
+use sbekit_plan::json::{utf8_declared, Member};
 use sbekit_plan::{Field, Kind};
 
 /// Appends the literal text `t` to `out`.
@@ -54,28 +54,24 @@ fn value_json(ctx: &Ctx, f: &Field, n: &FieldNames) -> String {
     }
 }
 
-/// The JSON members of `fields` (the first preceded by a comma unless `first`).
+/// The JSON members of `fields` (the first preceded by a comma unless `first`): the plan's walk.
 pub fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames], first: bool) {
-    for (k, (f, n)) in fields.iter().zip(names).enumerate() {
-        let key = format!(
-            "{}{}:",
-            if k == 0 && first { "" } else { "," },
-            quote(&f.name)
-        );
-        let fixed = ctx.plan.fixed_json(f);
-        if f.is_constant() {
-            put(o, &format!("{key}{fixed}"));
-            continue;
-        }
-        put(o, &key);
-        if f.may_be_absent() {
-            o.line(&format!("if ({}()) {{", n.has));
-            o.line(&value_json(ctx, f, n));
-            o.line("} else {");
-            put(o, &fixed);
-            o.line("}");
-        } else {
-            o.line(&value_json(ctx, f, n));
+    for m in ctx.plan.json_members(fields, first) {
+        match m {
+            Member::Fixed(text) => put(o, &text),
+            Member::Read(r) => {
+                put(o, &r.key);
+                let n = &names[r.index];
+                if r.optional {
+                    o.line(&format!("if ({}()) {{", n.has));
+                    o.line(&value_json(ctx, r.field, n));
+                    o.line("} else {");
+                    put(o, &r.fixed);
+                    o.line("}");
+                } else {
+                    o.line(&value_json(ctx, r.field, n));
+                }
+            }
         }
     }
 }

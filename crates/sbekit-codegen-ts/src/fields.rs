@@ -16,24 +16,6 @@ fn is_optional(f: &Field) -> bool {
     f.presence == Presence::Optional
 }
 
-/// True when a field's getter can return `null`: it is newer than version 0, or it is an
-/// optional scalar or enum (null when it holds its null value).
-pub fn getter_nullable(f: &Field) -> bool {
-    !f.is_constant() && (f.since > 0 || setter_takes_null(f))
-}
-
-/// True when a field's setter accepts `null` (writing the null value).
-pub fn setter_takes_null(f: &Field) -> bool {
-    if !is_optional(f) {
-        return false;
-    }
-    match &f.kind {
-        Kind::Prim(p) => p.len == 1,
-        Kind::Enum { .. } => true,
-        _ => false,
-    }
-}
-
 fn doc(o: &mut Out, f: &Field, what: &str) {
     let mut d = f
         .description

@@ -4,13 +4,12 @@
 //! Together they let the tests compare the TypeScript codecs with the Rust ones value for
 //! value and byte for byte; users get a debugging printer and a re-encoder for free.
 
-use crate::fields::{getter_nullable, setter_takes_null};
 use crate::plan::{groups, vars};
 use crate::prim::{self, is_float, literal};
 use crate::{BlockNames, Ctx, FieldNames, Out};
 use sbekit_ir::PrimitiveType as P;
-use sbekit_plan::json::quote;
 use sbekit_plan::json::utf8_declared as utf8;
+use sbekit_plan::json::{quote, Member};
 use sbekit_plan::{Body, Field, Kind};
 
 /// The text of `json.ts`.
@@ -221,15 +220,15 @@ fn block_fns(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames, top: bool) {
 }
 
 fn json_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
-    for (k, (f, n)) in fields.iter().zip(names).enumerate() {
-        let raw_key = format!("{}{}:", if k == 0 { "" } else { "," }, quote(&f.name));
-        let key = quote(&raw_key);
-        let fixed = ctx.plan.fixed_json(f);
-        if f.is_constant() {
-            o.line(&format!("s += {};", quote(&format!("{raw_key}{fixed}"))));
-            continue;
-        }
-        let name = &n.name;
+    for m in ctx.plan.json_members(fields, true) {
+        let (at, f, key, fixed, optional) = match m {
+            Member::Fixed(text) => {
+                o.line(&format!("s += {};", quote(&text)));
+                continue;
+            }
+            Member::Read(r) => (r.index, r.field, quote(&r.key), r.fixed, r.optional),
+        };
+        let name = &names[at].name;
         let fmt = match &f.kind {
             Kind::Prim(p) if p.ty == P::Char && p.len == 1 => format!(
                 "rt.jtext(Uint8Array.of(x), {})",
@@ -262,7 +261,7 @@ fn json_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         };
         o.line("{");
         o.line(&format!("const x = d.{name}();"));
-        let val = if getter_nullable(f) {
+        let val = if optional {
             format!("(x === null ? {} : {fmt})", quote(&fixed))
         } else {
             fmt
@@ -287,7 +286,7 @@ fn copy_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         match &f.kind {
             Kind::Composite { ty } => {
                 let i = index(ctx.composite_index(ty));
-                if getter_nullable(f) {
+                if f.may_be_absent() {
                     o.line(&format!(
                         "{{ const x = d.{name}(); if (x !== null) $cc{i}(x, e.{name}()); }}"
                     ));
@@ -295,7 +294,7 @@ fn copy_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
                     o.line(&format!("$cc{i}(d.{name}(), e.{name}());"));
                 }
             }
-            _ if getter_nullable(f) && !setter_takes_null(f) => {
+            _ if f.may_be_absent() && !f.is_nullable() => {
                 o.line(&format!(
                     "{{ const x = d.{name}(); if (x !== null) e.{name}(x); }}"
                 ));

@@ -63,7 +63,61 @@ pub fn value(v: &PrimitiveValue, ty: P) -> String {
     }
 }
 
+/// One member of the JSON object a decoder prints for a block's or a composite's fields, in
+/// wire order: the walk every generator's printer renders.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Member<'a> {
+    /// A constant: its key and value, one literal text (the comma before it included).
+    Fixed(String),
+    /// A field read from the wire.
+    Read(ReadMember<'a>),
+}
+
+/// A member whose value is read from the wire ([`Member::Read`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadMember<'a> {
+    /// The field's index among the fields walked (to find its names).
+    pub index: usize,
+    /// The field.
+    pub field: &'a Field,
+    /// Its key and colon, with the comma before it unless it is the first member.
+    pub key: String,
+    /// What is printed when it has no value ([`Plan::fixed_json`]).
+    pub fixed: String,
+    /// True when a decoder may find it without a value ([`Field::may_be_absent`]): the printer
+    /// tests for the value and prints `fixed` without one.
+    pub optional: bool,
+}
+
 impl Plan {
+    /// The members of `fields` as `sbekit decode` prints them; the first has no comma before
+    /// it when `first`.
+    pub fn json_members<'a>(&self, fields: &'a [Field], first: bool) -> Vec<Member<'a>> {
+        fields
+            .iter()
+            .enumerate()
+            .map(|(index, field)| self.json_member(index, field, first))
+            .collect()
+    }
+
+    /// Member `index` of a walk over fields ([`Plan::json_members`]).
+    pub fn json_member<'a>(&self, index: usize, field: &'a Field, first: bool) -> Member<'a> {
+        let comma = if index == 0 && first { "" } else { "," };
+        let key = format!("{comma}{}:", quote(&field.name));
+        let fixed = self.fixed_json(field);
+        if field.is_constant() {
+            Member::Fixed(format!("{key}{fixed}"))
+        } else {
+            Member::Read(ReadMember {
+                index,
+                field,
+                key,
+                fixed,
+                optional: field.may_be_absent(),
+            })
+        }
+    }
+
     /// The JSON `sbekit decode` prints for field `f` when it is absent at the acting version
     /// (its null value) or, for a constant, always.
     pub fn fixed_json(&self, f: &Field) -> String {

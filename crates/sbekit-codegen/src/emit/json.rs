@@ -8,27 +8,27 @@
 //! (plus, for older acting versions, the encoders' blocks), so the codecs stay as they are.
 
 use super::*;
-use sbekit_plan::json::{quote, utf8_declared as utf8};
+use sbekit_plan::json::{quote, utf8_declared as utf8, Member};
 
 /// A Rust string literal that writes `s`.
 fn put(s: &str) -> String {
     format!("w.write_str({s:?})?;")
 }
 
-/// What a getter returns, beyond the value: `Option` when absent or null.
+/// What a getter returns, beyond the value: `Option` when absent (a body's field newer than
+/// version 0) or null. A composite's member newer than its field reads as its value: the
+/// printer gates it on the acting version instead.
 fn getter_optional(f: &Field, in_body: bool) -> bool {
-    if f.is_constant() {
-        return false;
+    if in_body {
+        f.may_be_absent()
+    } else {
+        f.is_nullable()
     }
-    (in_body && f.since > 0)
-        || matches!(f.kind, Kind::Enum { optional: true, .. })
-        || matches!(&f.kind, Kind::Prim(p) if p.len == 1 && p.presence == Presence::Optional)
 }
 
 /// True when the setter takes an `Option` (as the getter returns, for a nullable value).
 fn setter_optional(f: &Field) -> bool {
-    matches!(f.kind, Kind::Enum { optional: true, .. })
-        || matches!(&f.kind, Kind::Prim(p) if p.len == 1 && p.presence == Presence::Optional)
+    f.is_nullable()
 }
 
 impl Gen<'_> {
@@ -76,12 +76,13 @@ impl Gen<'_> {
     fn fields_json(&mut self, fields: &[(String, &Field)], in_body: bool, av: &str, gate: u32) {
         let mut out = String::new();
         for (k, (m, f)) in fields.iter().enumerate() {
-            let key = format!("{}{}:", if k == 0 { "" } else { "," }, quote(&f.name));
-            let fixed = self.s.fixed_json(f);
-            if f.is_constant() {
-                w!(out, "{}", put(&format!("{key}{fixed}")));
-                continue;
-            }
+            let (key, fixed) = match self.s.json_member(k, f, true) {
+                Member::Fixed(text) => {
+                    w!(out, "{}", put(&text));
+                    continue;
+                }
+                Member::Read(r) => (r.key, r.fixed),
+            };
             w!(out, "{}", put(&key));
             let id = escape_with(self.keywords, m);
             let body = if getter_optional(f, in_body) {
