@@ -4,7 +4,6 @@
 
 use crate::names::{BodyNames, FieldNames};
 use crate::prim::go_str;
-use crate::types::{getter_optional, nullable};
 use crate::{go_file, Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::{quote, utf8_declared, Member};
@@ -228,7 +227,7 @@ fn fields_copy(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         match &f.kind {
             Kind::Composite { ty } => {
                 let c = &ctx.n.comps[ty].dec;
-                if getter_optional(f) {
+                if f.may_be_absent() {
                     o.line(&format!("if x, ok := d.{get}(); ok {{"));
                     o.line(&format!("copy{c}(x, e.{set}())"));
                     o.line("}");
@@ -245,12 +244,12 @@ fn fields_copy(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
                     o.line(&format!("e.{set}(d.{}())", n.raw));
                 }
             }
-            _ if getter_optional(f) && !nullable(f) => {
+            _ if f.may_be_absent() && !f.is_nullable() => {
                 o.line(&format!("if x, ok := d.{get}(); ok {{"));
                 o.line(&format!("e.{set}(x)"));
                 o.line("}");
             }
-            _ if nullable(f) => {
+            _ if f.is_nullable() => {
                 // Absent or null, the getter's value is the null value.
                 o.line("{");
                 o.line(&format!("x, _ := d.{get}()"));

@@ -5,7 +5,7 @@
 use crate::names::FieldNames;
 use crate::prim::{go_bytes, gty, is_null, literal, load, load_bits, store};
 use crate::{go_file, Ctx, Out};
-use sbekit_ir::{Presence, PrimitiveType as P, PrimitiveValue};
+use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
 use sbekit_plan::{Field, Kind};
 
 /// The text of `types.go`.
@@ -152,24 +152,6 @@ pub fn types_go(ctx: &Ctx) -> String {
     go_file(&ctx.n.pkg, &o.s)
 }
 
-/// True when the getter returns `(v, ok)`: the field is newer than version 0, or it is an
-/// optional scalar or enum (`ok` false when it holds its null value).
-pub fn getter_optional(f: &Field) -> bool {
-    !f.is_constant() && (f.since > 0 || nullable(f))
-}
-
-/// True when the field's value has a null (optional scalars and enums).
-pub fn nullable(f: &Field) -> bool {
-    if f.is_constant() || f.presence != Presence::Optional {
-        return false;
-    }
-    match &f.kind {
-        Kind::Prim(p) => p.len == 1,
-        Kind::Enum { optional, .. } => *optional,
-        _ => false,
-    }
-}
-
 /// The Go value type of a (non-constant) field.
 pub fn value_type(ctx: &Ctx, f: &Field) -> String {
     match &f.kind {
@@ -279,7 +261,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, src: &Src) {
         _ => {}
     }
     let vt = value_type(ctx, f);
-    let opt = getter_optional(f);
+    let opt = f.may_be_absent();
     let ret = if opt {
         format!("({vt}, bool)")
     } else {
@@ -291,7 +273,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, src: &Src) {
         f,
         &format!(
             "{name} reads {}",
-            if nullable(f) {
+            if f.is_nullable() {
                 "an optional value (ok is false for the null value, which v then holds)"
             } else {
                 "a value"
@@ -328,7 +310,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, src: &Src) {
             o.line(&format!("return a{ok}"));
         }
         Kind::Prim(p) => {
-            if nullable(f) {
+            if f.is_nullable() {
                 o.line(&format!("x := {}", load(ctx, p.ty, blk, &off)));
                 o.line(&format!("return x, !({})", is_null("x", &p.null, p.ty)));
             } else {
@@ -343,7 +325,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, src: &Src) {
             } else {
                 x
             };
-            if nullable(f) {
+            if f.is_nullable() {
                 o.line(&format!("x := {x}"));
                 o.line(&format!("return x, x != {}", ctx.n.enums[ty].null));
             } else {
