@@ -18,6 +18,7 @@ fn main() {
         ("versioned-v1.xml", "versioned_v1.rs"),
         ("keywords.xml", "keywords.rs"),
         ("orders-be.xml", "orders_be.rs"),
+        ("hostile-names.xml", "hostile_names.rs"),
     ];
     for (f, out) in own_schemas {
         cfg.compile_as(&own.join(f), out)

@@ -90,6 +90,19 @@ pub mod orders_be {
     include!(concat!(env!("OUT_DIR"), "/orders_be.rs"));
 }
 
+/// `schemas/hostile-names.xml`: messages, types, fields and values named after every target
+/// language's keywords and every generator's runtime identifiers (issue 34); it must build with
+/// the same lints as the others.
+#[deny(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
+pub mod hostile_names {
+    include!(concat!(env!("OUT_DIR"), "/hostile_names.rs"));
+}
+
 /// `custom-header-type.xml`: a message header composite named `foo` (`headerType`).
 #[cfg(has_reference)]
 pub mod custom_header {

@@ -146,6 +146,23 @@ fn orders_be_big_endian_equals_capture_decode() {
     check("orders-be/sofh", &s, "sofh", "orders_be", 60);
 }
 
+/// Issue 34: the hostile-name schemas (keywords of every target language, every generator's
+/// runtime identifiers) give dissectors that load in tshark without a Lua error and dissect
+/// every message as `sbekit capture decode` reads it.
+#[test]
+fn hostile_names_load_and_equal_capture_decode() {
+    if !tshark("hostile_names_load_and_equal_capture_decode") {
+        return;
+    }
+    let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sbekit-codegen-tests/schemas");
+    for (schema, proto) in [
+        ("hostile-names.xml", "hostile_names"),
+        ("keywords.xml", "keywords"),
+    ] {
+        check(schema, &own.join(schema), "sofh-le", proto, 40);
+    }
+}
+
 /// The UDP payloads of a capture.
 fn udp_payloads(capture: &[u8]) -> Vec<Vec<u8>> {
     sbekit_capture::PacketReader::new(capture)

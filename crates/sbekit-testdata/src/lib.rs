@@ -88,6 +88,21 @@ pub fn require_reference(relative: &str, test: &str) -> Option<PathBuf> {
     require(&format!("conformance/reference-sbe/{relative}"), test)
 }
 
+/// The repository's schemas written to break generators (issue 34): names that are keywords of
+/// the target languages, and names of every generator's runtime identifiers and of what it
+/// declares per message (`crates/sbekit-codegen-tests/schemas/`).
+pub const HOSTILE_SCHEMAS: [&str; 2] = ["keywords.xml", "hostile-names.xml"];
+
+/// What a generator's strict build test compiles: the repository's [`HOSTILE_SCHEMAS`] always
+/// (no `../shared` needed), then the 80 schemas the reference tool accepts when `../shared` is
+/// there ([`reference_accepted_schemas`]: skipped loudly without it, a failure under CI).
+pub fn strict_build_schemas(test: &str) -> Vec<PathBuf> {
+    let own = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sbekit-codegen-tests/schemas");
+    let mut out: Vec<PathBuf> = HOSTILE_SCHEMAS.iter().map(|s| own.join(s)).collect();
+    out.extend(reference_accepted_schemas(test).unwrap_or_default());
+    out
+}
+
 /// The schemas the reference tool accepts (the 80 `exit_code` 0 rows of
 /// `derived/reference-verdicts-sbe-all-1.38.1.tsv`), as paths under [`reference_sbe_dir`]; `None`
 /// (skipped loudly, or a failure under CI) without `../shared`. `test` names the caller in the

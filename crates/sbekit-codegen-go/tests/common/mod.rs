@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// `go` if it runs; otherwise skips loudly (`None`), or panics under `CI=true`.
@@ -20,11 +20,6 @@ pub fn go(test: &str) -> Option<String> {
     }
     sbekit_testdata::skip(test, "go not found (install Go 1.21+ or set SBEKIT_GO)");
     None
-}
-
-/// The schemas the reference tool accepts (80), or `None` (skipped loudly) without `../shared`.
-pub fn accepted(test: &str) -> Option<Vec<PathBuf>> {
-    sbekit_testdata::reference_accepted_schemas(test)
 }
 
 /// Writes package `pkg` of `schema` into `root/pkg` (module `module`).
