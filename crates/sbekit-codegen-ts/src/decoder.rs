@@ -15,15 +15,12 @@ use sbekit_plan::{Body, RequiredLengths, Section};
 
 /// The block length a block needs at acting version `av` (a TypeScript expression).
 pub fn required_expr(required: &RequiredLengths, av: &str) -> String {
-    let mut e = "0".to_string();
-    for (v, len) in required {
-        e = if *v == 0 {
-            len.to_string()
-        } else {
-            format!("{av} >= {v} ? {len} : {e}")
-        };
-    }
-    e
+    sbekit_plan::program::required_expr(
+        required,
+        |n| n.to_string(),
+        |v, len, e| format!("{av} >= {v} ? {len} : {e}"),
+    )
+    .unwrap_or_else(|| "0".into())
 }
 
 /// Emits a message's decoder classes: nested groups first (classes are not hoisted).

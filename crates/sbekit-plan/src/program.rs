@@ -540,24 +540,37 @@ fn section_steps(c: &Check, depth: usize, merged: bool, next: Option<Then>) -> (
     )
 }
 
+/// The bytes a block needs at version 0, and each later version at which that changes with
+/// its new length, in ascending versions (`required` is the layout's `(version, bytes)` table;
+/// a version that adds only constants, or fields inside the old extent, changes nothing).
+pub fn required_changes(required: &[(u32, usize)]) -> (usize, Vec<(u32, usize)>) {
+    let mut base = 0;
+    let mut changes: Vec<(u32, usize)> = Vec::new();
+    for &(v, len) in required {
+        if v == 0 {
+            base = len;
+        } else if changes.last().map_or(base, |c| c.1) != len {
+            changes.push((v, len));
+        }
+    }
+    (base, changes)
+}
+
 /// The block length needed at the acting version, built from `bytes(n)` literals and
-/// `pick(version, then, otherwise)` for each version that adds bytes (`required` in ascending
-/// versions); `None` when it is 0 at every version.
+/// `pick(version, then, otherwise)` for each version at which it changes
+/// ([`required_changes`]); `None` when it is 0 at every version.
 pub fn required_expr(
     required: &[(u32, usize)],
     bytes: impl Fn(usize) -> String,
     pick: impl Fn(u32, &str, &str) -> String,
 ) -> Option<String> {
-    if required.iter().all(|r| r.1 == 0) {
+    let (base, changes) = required_changes(required);
+    if base == 0 && changes.is_empty() {
         return None;
     }
-    let mut e = bytes(0);
-    for (v, len) in required {
-        e = if *v == 0 {
-            bytes(*len)
-        } else {
-            pick(*v, &bytes(*len), &e)
-        };
+    let mut e = bytes(base);
+    for (v, len) in changes {
+        e = pick(v, &bytes(len), &e);
     }
     Some(e)
 }

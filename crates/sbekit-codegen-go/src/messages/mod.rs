@@ -40,17 +40,11 @@ fn iff(o: &mut Out, cond: &str, then: &str) {
 /// A function of the acting version `v` giving the block bytes a version needs.
 fn required_fn(o: &mut Out, name: &str, required: &RequiredLengths) {
     o.line(&format!("func {name}(v uint64) uint64 {{"));
-    let mut rs: Vec<&(u32, usize)> = required.iter().collect();
-    rs.sort();
-    let mut base = 0;
-    for (v, len) in rs.iter().rev() {
-        if *v == 0 {
-            base = *len;
-        } else {
-            iff(o, &format!("v >= {v}"), &format!("return {len}"));
-        }
+    let (base, changes) = program::required_changes(required);
+    for (v, len) in changes.iter().rev() {
+        iff(o, &format!("v >= {v}"), &format!("return {len}"));
     }
-    if rs.iter().all(|r| r.0 != 0) {
+    if required.iter().all(|r| r.0 != 0) {
         o.line("_ = v");
     }
     o.line(&format!("return {base}"));

@@ -63,17 +63,8 @@ fn required_expr(r: &sbekit_plan::RequiredLengths, min: usize) -> Option<String>
     if r.0.iter().all(|&(_, len)| len <= min) {
         return None;
     }
-    // The versions where the length changes, each with its new length (a version that adds
-    // only constants, or fields inside the old extent, changes nothing).
-    let mut base = 0;
-    let mut steps: Vec<(u32, usize)> = Vec::new();
-    for &(v, len) in &r.0 {
-        if v == 0 {
-            base = len;
-        } else if steps.last().map_or(base, |s| s.1) != len {
-            steps.push((v, len));
-        }
-    }
+    // The versions where the length changes, each with its new length.
+    let (base, steps) = sbekit_plan::program::required_changes(&r.0);
     let mut e = String::new();
     for &(v, len) in steps.iter().rev() {
         let _ = write!(e, "if acting_version >= {v} {{ {len} }} else ");
