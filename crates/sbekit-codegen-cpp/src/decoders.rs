@@ -222,12 +222,6 @@ impl CheckSyntax for CppChecks<'_> {
     fn fail_at(&self, f: &Fail, at: &str) -> String {
         err(f.error.name(), at, &f.path)
     }
-    fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
-        format!("{a} {op} {b}")
-    }
-    fn unsigned_div(&self, a: &str, b: &str) -> String {
-        format!("({a}) / {b}")
-    }
     fn literal(&self, v: u64) -> String {
         format!("{v}u")
     }

@@ -603,10 +603,15 @@ pub trait CheckSyntax {
     fn product(&self, block: &str, count: &str) -> String {
         format!("{block} * {count}")
     }
-    /// `a op b`, `a` and `b` compared as unsigned 64-bit integers.
-    fn unsigned(&self, a: &str, op: &str, b: &str) -> String;
+    /// `a op b`, `a` and `b` compared as unsigned 64-bit integers (as they are, where lengths
+    /// are unsigned).
+    fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
+        format!("{a} {op} {b}")
+    }
     /// `a / b` as unsigned 64-bit integers.
-    fn unsigned_div(&self, a: &str, b: &str) -> String;
+    fn unsigned_div(&self, a: &str, b: &str) -> String {
+        format!("({a}) / {b}")
+    }
     /// A literal of a 64-bit value compared with a header member.
     fn literal(&self, v: u64) -> String;
     /// A slot's value as a 64-bit integer, the structure starting at `pos` of the input.

@@ -192,12 +192,6 @@ impl CheckSyntax for CChecks<'_> {
     fn fail_at(&self, f: &Fail, at: &str) -> String {
         err(f.error.screaming(), at, &f.path)
     }
-    fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
-        format!("{a} {op} {b}")
-    }
-    fn unsigned_div(&self, a: &str, b: &str) -> String {
-        format!("({a}) / {b}")
-    }
     fn literal(&self, v: u64) -> String {
         ulit(v)
     }

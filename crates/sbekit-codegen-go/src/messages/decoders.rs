@@ -322,9 +322,6 @@ impl CheckSyntax for GoChecks<'_> {
     fn at_expr(&self, expr: &str) -> String {
         format!("{expr}, 0")
     }
-    fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
-        format!("{a} {op} {b}")
-    }
     fn unsigned_div(&self, a: &str, b: &str) -> String {
         format!("({a})/{b}")
     }
