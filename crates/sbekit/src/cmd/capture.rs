@@ -72,9 +72,8 @@ struct ExportArgs {
     /// Messages per Arrow batch.
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     batch_rows: usize,
-    /// Rows per Parquet row group, at most.
-    #[arg(long, value_name = "N", default_value_t = 1 << 20)]
-    row_group_rows: usize,
+    #[command(flatten)]
+    parquet: super::parquet_args::ParquetArgs,
 }
 
 /// The framing profile.
@@ -175,6 +174,16 @@ struct SynthArgs {
     /// LZ4-compress the packets (profiles with a compression flag: optiq-mdg).
     #[arg(long)]
     compress: bool,
+    /// Messages that look like a real channel's instead of random bytes: a small set of
+    /// instruments (--instruments) whose prices walk on a tick grid, skewed sizes, repeated
+    /// symbols and codes, and the template mix of an incremental channel (mostly book and trade
+    /// updates, few definitions). Use it to measure exports; the default (random values, all
+    /// templates equally) is a worst case for Parquet and a better test of decoders.
+    #[arg(long)]
+    realistic: bool,
+    /// Instruments of the --realistic market.
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    instruments: usize,
     /// Print a JSON summary on stdout.
     #[arg(long)]
     json: bool,
@@ -453,6 +462,7 @@ fn synth(a: SynthArgs) -> Result<ExitCode, Failure> {
         channel: a.channel,
         templates: a.templates.clone(),
         compress: a.compress,
+        realistic: a.realistic.then_some(a.instruments.max(1)),
         ..SynthConfig::default()
     };
     // Evenly spread drops and duplicates over the packets the messages fill (about
@@ -521,11 +531,10 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     let decoder = decoder_of(&a.read.schema, &layout)?;
     let mut out = PartitionedWriter::new(
         std::path::Path::new(dir),
-        SinkOptions {
+        a.parquet.apply(SinkOptions {
             format,
-            row_group_rows: a.row_group_rows.max(1),
             ..SinkOptions::default()
-        },
+        }),
     )
     .map_err(Failure::usage)?;
     let options = sbekit_arrow::Options {

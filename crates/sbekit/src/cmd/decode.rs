@@ -62,9 +62,8 @@ pub struct DecodeArgs {
     /// Messages per Arrow batch (with --to).
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     batch_rows: usize,
-    /// Rows per Parquet row group, at most (with --to).
-    #[arg(long, value_name = "N", default_value_t = 1 << 20)]
-    row_group_rows: usize,
+    #[command(flatten)]
+    parquet: super::parquet_args::ParquetArgs,
     /// How messages are delimited.
     #[arg(long, default_value = "sbe", value_parser = parse_framing)]
     framing: Framing,
@@ -285,11 +284,10 @@ fn export(
     let dir = std::path::Path::new(dir);
     let mut out = PartitionedWriter::new(
         dir,
-        SinkOptions {
+        args.parquet.apply(SinkOptions {
             format,
-            row_group_rows: args.row_group_rows,
             ..SinkOptions::default()
-        },
+        }),
     )
     .map_err(Failure::usage)?;
     let mut cols = sbekit_arrow::SbeColumns::new(

@@ -68,9 +68,8 @@ pub struct ExportArgs {
     /// Rows per Arrow batch.
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     batch_rows: usize,
-    /// Rows per Parquet row group, at most.
-    #[arg(long, value_name = "N", default_value_t = 1 << 20)]
-    row_group_rows: usize,
+    #[command(flatten)]
+    parquet: super::parquet_args::ParquetArgs,
 }
 
 /// Arguments of `sbekit iex stats`.
@@ -321,11 +320,10 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     let dir = std::path::Path::new(dir);
     let mut out = PartitionedWriter::new(
         dir,
-        SinkOptions {
+        a.parquet.apply(SinkOptions {
             format,
-            row_group_rows: a.row_group_rows,
             ..SinkOptions::default()
-        },
+        }),
     )
     .map_err(Failure::usage)?;
     let total: u64 = a

@@ -1,0 +1,41 @@
+//! The Parquet writer's flags, shared by `decode --to`, `capture export` and `iex export`
+//! (one writer, `sbekit_arrow::sink`, so one set of flags and one help text).
+
+use clap::Args;
+use sbekit_arrow::sink::{Codec, Dictionary, SinkOptions};
+
+/// How Parquet files are written.
+#[derive(Args, Debug, Clone)]
+pub struct ParquetArgs {
+    /// Rows per Parquet row group, at most.
+    #[arg(long, value_name = "N", default_value_t = 1 << 20)]
+    row_group_rows: usize,
+    /// Parquet page compression: `snappy` (default; fast, read everywhere) or `none` (about
+    /// 15% less CPU, larger files).
+    #[arg(long, value_name = "CODEC", default_value = "snappy")]
+    compression: Codec,
+    /// Parquet dictionary encoding: `auto` (default: each file decides per column from its
+    /// first batch, plain where the values are mostly distinct, such as timestamps, sequence
+    /// numbers and ids), `on` (every column, Parquet's own default; costs CPU on such columns)
+    /// or `off`.
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    dictionary: Dictionary,
+    /// Memory for open Parquet row groups, in MiB, across all files open at once (one per
+    /// table and partition): past it, the largest row groups are written out early (smaller
+    /// row groups, bounded memory whatever the input size or table count).
+    #[arg(long, value_name = "MIB", default_value_t = 96)]
+    writer_memory: usize,
+}
+
+impl ParquetArgs {
+    /// `base` with these settings.
+    pub fn apply(&self, base: SinkOptions) -> SinkOptions {
+        SinkOptions {
+            row_group_rows: self.row_group_rows.max(1),
+            compression: self.compression,
+            dictionary: self.dictionary,
+            memory_budget: self.writer_memory.max(1).saturating_mul(1 << 20),
+            ..base
+        }
+    }
+}
