@@ -165,9 +165,8 @@ struct OpenFile {
     buffered: usize,
 }
 
-/// Writes batches into `ROOT/k1=v1/k2=v2/part-NNNNN.ext`, one open file per partition.
-pub struct PartitionedWriter {
-    root: PathBuf,
+/// The files of a [`PartitionedWriter`], written on the caller's thread or on the writer's.
+struct Files {
     options: SinkOptions,
     open: BTreeMap<PathBuf, OpenFile>,
     rows: BTreeMap<String, u64>,
@@ -176,12 +175,10 @@ pub struct PartitionedWriter {
     buffered: usize,
 }
 
-impl PartitionedWriter {
-    /// A writer under `root` (created if missing).
-    pub fn new(root: &Path, options: SinkOptions) -> Result<Self, Error> {
+impl Files {
+    fn new(root: &Path, options: SinkOptions) -> Result<Self, Error> {
         std::fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
-        Ok(PartitionedWriter {
-            root: root.to_path_buf(),
+        Ok(Files {
             options,
             open: BTreeMap::new(),
             rows: BTreeMap::new(),
@@ -190,21 +187,7 @@ impl PartitionedWriter {
         })
     }
 
-    /// Appends `batch` to the partition `partition` (`[("date", "2017-04-25"), ("type",
-    /// "trade")]`), counting its rows under `table` in the summary.
-    pub fn write(
-        &mut self,
-        partition: &[(&str, &str)],
-        table: &str,
-        batch: &RecordBatch,
-    ) -> Result<(), Error> {
-        if batch.num_rows() == 0 {
-            return Ok(());
-        }
-        let mut dir = self.root.clone();
-        for (k, v) in partition {
-            dir.push(format!("{k}={}", escape(v)));
-        }
+    fn write(&mut self, dir: PathBuf, table: &str, batch: &RecordBatch) -> Result<(), Error> {
         if !self.open.contains_key(&dir) {
             let f = self.create(&dir, batch)?;
             self.open.insert(dir.clone(), f);
@@ -263,10 +246,6 @@ impl PartitionedWriter {
         Ok(())
     }
 
-    /// Bytes held by the open Parquet row groups of all files, as last measured.
-    pub fn buffered_bytes(&self) -> usize {
-        self.buffered
-    }
 
     fn create(&self, dir: &Path, batch: &RecordBatch) -> Result<OpenFile, Error> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -328,9 +307,7 @@ impl PartitionedWriter {
         })
     }
 
-    /// Completes every open file and renames it into place (call between inputs to give each
-    /// input its own files, and at the end).
-    pub fn close_all(&mut self) -> Result<(), Error> {
+    fn close_all(&mut self) -> Result<(), Error> {
         while let Some((_, f)) = self.open.pop_first() {
             self.buffered -= f.buffered;
             self.files.push(close(f)?);
@@ -338,18 +315,167 @@ impl PartitionedWriter {
         Ok(())
     }
 
-    /// Completes all files; returns the rows written per table and the files written.
-    pub fn finish(mut self) -> Result<(BTreeMap<String, u64>, Vec<PathBuf>), Error> {
+    fn finish(mut self) -> Result<(BTreeMap<String, u64>, Vec<PathBuf>), Error> {
         self.close_all()?;
         Ok((
             std::mem::take(&mut self.rows),
             std::mem::take(&mut self.files),
         ))
     }
+}
 
-    /// Rows written so far, per table.
-    pub fn rows(&self) -> &BTreeMap<String, u64> {
-        &self.rows
+/// What the caller's thread hands the writer's thread.
+enum Job {
+    Write(PathBuf, String, RecordBatch),
+    CloseAll,
+}
+
+/// Batches handed to the writer's thread and not yet written, at most (each holds up to a
+/// batch of rows, so this bounds the memory in flight).
+const QUEUE: usize = 2;
+
+enum Mode {
+    /// Files written on the caller's thread.
+    Inline(Files),
+    /// Files written on a thread of their own, fed through a bounded channel; the thread
+    /// stops at its first error, which the next call reports.
+    Thread {
+        jobs: Option<std::sync::mpsc::SyncSender<Job>>,
+        worker: Option<std::thread::JoinHandle<Result<Files, Error>>>,
+    },
+}
+
+/// Writes batches into `ROOT/k1=v1/k2=v2/part-NNNNN.ext`, one open file per partition,
+/// on the caller's thread or (with [`PartitionedWriter::threaded`]) on a thread of its own,
+/// so that encoding Parquet overlaps with decoding.
+pub struct PartitionedWriter {
+    root: PathBuf,
+    mode: Mode,
+}
+
+impl PartitionedWriter {
+    /// A writer under `root` (created if missing), writing on the caller's thread.
+    pub fn new(root: &Path, options: SinkOptions) -> Result<Self, Error> {
+        Ok(PartitionedWriter {
+            root: root.to_path_buf(),
+            mode: Mode::Inline(Files::new(root, options)?),
+        })
+    }
+
+    /// A writer under `root` whose files are encoded and written on a second thread while the
+    /// caller goes on; at most [`QUEUE`] batches wait between the two. The output is the same
+    /// as [`PartitionedWriter::new`]'s.
+    pub fn threaded(root: &Path, options: SinkOptions) -> Result<Self, Error> {
+        let mut files = Files::new(root, options)?;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(QUEUE);
+        let worker = std::thread::Builder::new()
+            .name("sbekit-writer".into())
+            .spawn(move || {
+                for job in rx {
+                    match job {
+                        Job::Write(dir, table, batch) => files.write(dir, &table, &batch)?,
+                        Job::CloseAll => files.close_all()?,
+                    }
+                }
+                Ok(files)
+            })
+            .map_err(|e| Error::io(root, e))?;
+        Ok(PartitionedWriter {
+            root: root.to_path_buf(),
+            mode: Mode::Thread {
+                jobs: Some(tx),
+                worker: Some(worker),
+            },
+        })
+    }
+
+    /// Appends `batch` to the partition `partition` (`[("date", "2017-04-25"), ("type",
+    /// "trade")]`), counting its rows under `table` in the summary. With a writer thread, an
+    /// error may surface at a later call (or at [`PartitionedWriter::finish`]).
+    pub fn write(
+        &mut self,
+        partition: &[(&str, &str)],
+        table: &str,
+        batch: &RecordBatch,
+    ) -> Result<(), Error> {
+        if batch.num_rows() == 0 {
+            return Ok(());
+        }
+        let mut dir = self.root.clone();
+        for (k, v) in partition {
+            dir.push(format!("{k}={}", escape(v)));
+        }
+        match &mut self.mode {
+            Mode::Inline(f) => f.write(dir, table, batch),
+            Mode::Thread { .. } => self.send(Job::Write(dir, table.to_string(), batch.clone())),
+        }
+    }
+
+    /// Completes every open file and renames it into place (call between inputs to give each
+    /// input its own files, and at the end).
+    pub fn close_all(&mut self) -> Result<(), Error> {
+        match &mut self.mode {
+            Mode::Inline(f) => f.close_all(),
+            Mode::Thread { .. } => self.send(Job::CloseAll),
+        }
+    }
+
+    /// Completes all files; returns the rows written per table and the files written.
+    pub fn finish(mut self) -> Result<(BTreeMap<String, u64>, Vec<PathBuf>), Error> {
+        match std::mem::replace(
+            &mut self.mode,
+            Mode::Thread {
+                jobs: None,
+                worker: None,
+            },
+        ) {
+            Mode::Inline(f) => f.finish(),
+            Mode::Thread { jobs, worker } => {
+                drop(jobs);
+                join(worker)?.finish()
+            }
+        }
+    }
+
+    /// Hands `job` to the writer's thread; if the thread has stopped, its error.
+    fn send(&mut self, job: Job) -> Result<(), Error> {
+        let Mode::Thread { jobs, worker } = &mut self.mode else {
+            return Ok(());
+        };
+        let Some(tx) = jobs else {
+            return Err(Error::Arrow("the writer thread has stopped".into()));
+        };
+        if tx.send(job).is_ok() {
+            return Ok(());
+        }
+        // The thread stopped at an error: report it (once).
+        *jobs = None;
+        match join(worker.take()) {
+            Ok(_) => Err(Error::Arrow("the writer thread stopped".into())),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Drop for PartitionedWriter {
+    /// Without [`PartitionedWriter::finish`]: the writer thread is stopped and waited for, so
+    /// that its unfinished files are removed before the caller goes on.
+    fn drop(&mut self) {
+        if let Mode::Thread { jobs, worker } = &mut self.mode {
+            *jobs = None;
+            let _ = join(worker.take());
+        }
+    }
+}
+
+/// The writer thread's files, or its error.
+fn join(worker: Option<std::thread::JoinHandle<Result<Files, Error>>>) -> Result<Files, Error> {
+    let Some(worker) = worker else {
+        return Err(Error::Arrow("the writer thread has stopped".into()));
+    };
+    match worker.join() {
+        Ok(r) => r,
+        Err(_) => Err(Error::Arrow("the writer thread panicked".into())),
     }
 }
 

@@ -237,8 +237,41 @@ fn read_all(a: &ReadArgs, decoder: &Decoder, sink: &mut dyn Sink) -> Result<Stat
             keep_bad: a.show_bad,
         },
     );
-    reader.read(&views, sink);
+    let mut releasing = Releasing {
+        sink,
+        captures: &captures,
+        released: vec![0; captures.len()],
+    };
+    reader.read(&views, &mut releasing);
     Ok(reader.stats)
+}
+
+/// Read this far past the last release, a capture's pages behind the reader are released.
+const RELEASE_EVERY: usize = 32 << 20;
+
+/// A [`Sink`] that passes messages on and releases the pages of each mapped capture that the
+/// reader has left behind (`CaptureBytes::release_before`), so that the resident set does not
+/// grow with the capture: the reader moves forward through each file (TCP reassembly and
+/// arbitration may look a little back; a released page touched again is read back in).
+struct Releasing<'a> {
+    sink: &'a mut dyn Sink,
+    captures: &'a [sbekit_capture::CaptureBytes],
+    released: Vec<usize>,
+}
+
+impl Sink for Releasing<'_> {
+    fn message(&mut self, p: &PacketMeta, m: &FeedMessage<'_>) -> Result<(), DecodeError> {
+        let at = usize::try_from(p.offset).unwrap_or(usize::MAX);
+        if let (Some(done), Some(c)) = (self.released.get_mut(p.file), self.captures.get(p.file)) {
+            // Keep a margin behind the packet (the reader's current window).
+            if at >= *done + 2 * RELEASE_EVERY {
+                let end = at - RELEASE_EVERY;
+                c.release_before(end);
+                *done = end;
+            }
+        }
+        self.sink.message(p, m)
+    }
 }
 
 /// Bad packets on stderr; the exit status `--strict` asks for.
@@ -521,7 +554,7 @@ fn write_error(path: &std::path::Path, e: io::Error) -> Failure {
 
 fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     use sbekit_arrow::capture::{CaptureColumns, Output};
-    use sbekit_arrow::sink::{Format, PartitionedWriter, SinkOptions};
+    use sbekit_arrow::sink::{Format, SinkOptions};
     let clock = super::clock::CommandClock::whole_command();
     let [format, dir] = &a.to[..] else {
         return Err(Failure::usage("--to takes FORMAT DIR"));
@@ -529,12 +562,12 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     let format: Format = format.parse().map_err(Failure::usage)?;
     let layout = sbekit_schema::load_layout(&a.read.schema)?;
     let decoder = decoder_of(&a.read.schema, &layout)?;
-    let mut out = PartitionedWriter::new(
+    let mut out = a.parquet.writer(
         std::path::Path::new(dir),
-        a.parquet.apply(SinkOptions {
+        SinkOptions {
             format,
             ..SinkOptions::default()
-        }),
+        },
     )
     .map_err(Failure::usage)?;
     let options = sbekit_arrow::Options {

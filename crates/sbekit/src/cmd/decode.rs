@@ -276,18 +276,18 @@ fn export(
     to: &[String],
 ) -> Result<ExitCode, Failure> {
     use sbekit_arrow::sbe::{export_stream, StreamOptions};
-    use sbekit_arrow::sink::{Format, PartitionedWriter, SinkOptions};
+    use sbekit_arrow::sink::{Format, SinkOptions};
     let [format, dir] = to else {
         return Err(Failure::usage("--to takes a format and a directory"));
     };
     let format: Format = format.parse().map_err(Failure::usage)?;
     let dir = std::path::Path::new(dir);
-    let mut out = PartitionedWriter::new(
+    let mut out = args.parquet.writer(
         dir,
-        args.parquet.apply(SinkOptions {
+        SinkOptions {
             format,
             ..SinkOptions::default()
-        }),
+        },
     )
     .map_err(Failure::usage)?;
     let mut cols = sbekit_arrow::SbeColumns::new(

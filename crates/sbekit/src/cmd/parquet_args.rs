@@ -2,7 +2,7 @@
 //! (one writer, `sbekit_arrow::sink`, so one set of flags and one help text).
 
 use clap::Args;
-use sbekit_arrow::sink::{Codec, Dictionary, SinkOptions};
+use sbekit_arrow::sink::{Codec, Dictionary, PartitionedWriter, SinkOptions};
 
 /// How Parquet files are written.
 #[derive(Args, Debug, Clone)]
@@ -25,10 +25,28 @@ pub struct ParquetArgs {
     /// row groups, bounded memory whatever the input size or table count).
     #[arg(long, value_name = "MIB", default_value_t = 96)]
     writer_memory: usize,
+    /// Threads: 2 (default) encodes and writes the files on a second thread while the input
+    /// is decoded (shorter wall time, about the same CPU time); 1 does everything on one.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
+    threads: u8,
 }
 
 impl ParquetArgs {
-    /// `base` with these settings.
+    /// The writer under `root` for `options` (see [`ParquetArgs::apply`]), threaded as asked.
+    pub fn writer(
+        &self,
+        root: &std::path::Path,
+        options: SinkOptions,
+    ) -> Result<PartitionedWriter, sbekit_arrow::Error> {
+        let options = self.apply(options);
+        if self.threads > 1 {
+            PartitionedWriter::threaded(root, options)
+        } else {
+            PartitionedWriter::new(root, options)
+        }
+    }
+
+    /// `base` with these settings (all but the threads).
     pub fn apply(&self, base: SinkOptions) -> SinkOptions {
         SinkOptions {
             row_group_rows: self.row_group_rows.max(1),
