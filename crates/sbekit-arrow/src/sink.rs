@@ -639,6 +639,125 @@ fn escape(v: &str) -> String {
 mod tests {
     use super::*;
 
+    use arrow_array::{Int64Array, StringArray, UInt32Array};
+    use arrow_schema::{Field, Schema};
+    use std::sync::Arc;
+
+    /// `n` rows from `from`: a distinct `id`, a `sym` of 3 values, a `price` of 5 values.
+    fn batch(from: i64, n: usize) -> RecordBatch {
+        let ids: Vec<i64> = (from..from + n as i64).collect();
+        let syms: Vec<&str> = ids.iter().map(|i| ["ES", "NQ", "CL"][(*i % 3) as usize]).collect();
+        let prices: Vec<u32> = ids.iter().map(|i| 100 + (*i % 5) as u32).collect();
+        let schema = Schema::new(vec![
+            Field::new("id", DataType::Int64, false),
+            Field::new("sym", DataType::Utf8, false),
+            Field::new("price", DataType::UInt32, false),
+        ]);
+        RecordBatch::try_new(
+            Arc::new(schema),
+            vec![
+                Arc::new(Int64Array::from(ids)),
+                Arc::new(StringArray::from(syms)),
+                Arc::new(UInt32Array::from(prices)),
+            ],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn auto_dictionary_goes_plain_on_distinct_columns_only() {
+        let c = dictionary_choices(&batch(0, 10_000));
+        let by: Vec<(String, bool, bool)> = c
+            .iter()
+            .map(|c| (c.path.string(), c.dictionary, c.delta))
+            .collect();
+        assert_eq!(
+            by,
+            [
+                ("id".to_string(), false, true),
+                ("sym".to_string(), true, false),
+                ("price".to_string(), true, false),
+            ]
+        );
+    }
+
+    fn row_groups(path: &Path) -> (usize, i64) {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        let r = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
+        (r.num_row_groups(), r.metadata().file_metadata().num_rows())
+    }
+
+    /// Writes 20 batches of 5,000 rows to two partitions with `options`; the two files.
+    fn write_two(root: &Path, options: SinkOptions, threaded: bool) -> Vec<PathBuf> {
+        let mut w = if threaded {
+            PartitionedWriter::threaded(root, options).unwrap()
+        } else {
+            PartitionedWriter::new(root, options).unwrap()
+        };
+        for k in 0..20 {
+            let part = if k % 2 == 0 { "a" } else { "b" };
+            w.write(&[("type", part)], part, &batch(k * 5_000, 5_000))
+                .unwrap();
+        }
+        let (rows, mut files) = w.finish().unwrap();
+        assert_eq!(rows.values().sum::<u64>(), 100_000);
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn the_memory_budget_flushes_row_groups_early() {
+        let dir = tempfile::tempdir().unwrap();
+        let roomy = write_two(&dir.path().join("roomy"), SinkOptions::default(), false);
+        for f in &roomy {
+            assert_eq!(row_groups(f), (1, 50_000), "{}", f.display());
+        }
+        let tight = SinkOptions {
+            memory_budget: 1,
+            ..SinkOptions::default()
+        };
+        let small = write_two(&dir.path().join("tight"), tight, false);
+        for f in &small {
+            // Every batch is flushed: 10 row groups of 5,000 rows.
+            assert_eq!(row_groups(f), (10, 50_000), "{}", f.display());
+        }
+    }
+
+    #[test]
+    fn the_writer_thread_writes_the_same_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = write_two(&dir.path().join("inline"), SinkOptions::default(), false);
+        let b = write_two(&dir.path().join("thread"), SinkOptions::default(), true);
+        assert_eq!(a.len(), 2);
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(std::fs::read(x).unwrap(), std::fs::read(y).unwrap());
+        }
+    }
+
+    #[test]
+    fn the_writer_threads_error_is_reported_and_no_file_is_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = PartitionedWriter::threaded(dir.path(), SinkOptions::default()).unwrap();
+        w.write(&[("type", "t")], "t", &batch(0, 10)).unwrap();
+        // Another schema in the same file: the Parquet writer refuses it on the thread.
+        let other = RecordBatch::try_new(
+            Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, false)])),
+            vec![Arc::new(Int64Array::from(vec![1, 2]))],
+        )
+        .unwrap();
+        let mut failed = w.write(&[("type", "t")], "t", &other).is_err();
+        for _ in 0..10 {
+            failed |= w.write(&[("type", "t")], "t", &batch(0, 10)).is_err();
+        }
+        failed |= w.finish().is_err();
+        assert!(failed);
+        let mut left = Vec::new();
+        for e in std::fs::read_dir(dir.path().join("type=t")).unwrap() {
+            left.push(e.unwrap().file_name());
+        }
+        assert!(left.is_empty(), "{left:?}");
+    }
+
     #[test]
     fn escapes_partition_values() {
         assert_eq!(escape("a/b=c"), "a%2Fb%3Dc");
