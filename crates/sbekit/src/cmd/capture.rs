@@ -72,6 +72,11 @@ struct ExportArgs {
     /// Messages per Arrow batch.
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     batch_rows: usize,
+    /// A table's batch is also cut when its messages hold this many MiB (each of the up to
+    /// 31 tables of a partition holds one batch in memory while it fills, so this and
+    /// --writer-memory bound the memory; larger batches write slightly faster).
+    #[arg(long, value_name = "MIB", default_value_t = 4)]
+    batch_memory: usize,
     #[command(flatten)]
     parquet: super::parquet_args::ParquetArgs,
 }
@@ -572,6 +577,7 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     .map_err(Failure::usage)?;
     let options = sbekit_arrow::Options {
         batch_rows: a.batch_rows.max(1),
+        batch_bytes: a.batch_memory.max(1).saturating_mul(1 << 20),
         ..sbekit_arrow::Options::default()
     };
     let mut cols = CaptureColumns::new(&layout, options, Output::Writer(&mut out));
