@@ -225,7 +225,7 @@ impl Files {
             .filter(|(_, f)| f.buffered > 0)
             .map(|(k, f)| (f.buffered, k.clone()))
             .collect();
-        sizes.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        sizes.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
         for (_, key) in sizes {
             if self.buffered <= self.options.memory_budget / 2 {
                 break;
@@ -245,7 +245,6 @@ impl Files {
         }
         Ok(())
     }
-
 
     fn create(&self, dir: &Path, batch: &RecordBatch) -> Result<OpenFile, Error> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -646,7 +645,10 @@ mod tests {
     /// `n` rows from `from`: a distinct `id`, a `sym` of 3 values, a `price` of 5 values.
     fn batch(from: i64, n: usize) -> RecordBatch {
         let ids: Vec<i64> = (from..from + n as i64).collect();
-        let syms: Vec<&str> = ids.iter().map(|i| ["ES", "NQ", "CL"][(*i % 3) as usize]).collect();
+        let syms: Vec<&str> = ids
+            .iter()
+            .map(|i| ["ES", "NQ", "CL"][(*i % 3) as usize])
+            .collect();
         let prices: Vec<u32> = ids.iter().map(|i| 100 + (*i % 5) as u32).collect();
         let schema = Schema::new(vec![
             Field::new("id", DataType::Int64, false),

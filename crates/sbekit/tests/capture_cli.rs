@@ -644,7 +644,11 @@ fn writer_settings_change_the_files_not_the_values() {
                 }
             }
             if let Some(py) = duckdb_python("writer_settings_change_the_files_not_the_values") {
-                assert_eq!(duckdb_counts(&py, &out_dir), stats_counts(&s), "{settings:?}");
+                assert_eq!(
+                    duckdb_counts(&py, &out_dir),
+                    stats_counts(&s),
+                    "{settings:?}"
+                );
             }
         }
     }
@@ -680,9 +684,7 @@ fn realistic_synth_repeats_instruments_and_favours_book_updates() {
     );
     assert_eq!(std::fs::read(&cap).unwrap(), std::fs::read(&again).unwrap());
     // Book entries name one of the 7 instruments and are priced on the 0.25 grid.
-    let out = sbekit(&[
-        "capture", "decode", "-p", "cme-mdp3", "-s", &schema, cap_s,
-    ]);
+    let out = sbekit(&["capture", "decode", "-p", "cme-mdp3", "-s", &schema, cap_s]);
     ok(&out);
     let mut ids = std::collections::BTreeSet::new();
     for line in String::from_utf8_lossy(&out.stdout).lines() {

@@ -567,14 +567,16 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     let format: Format = format.parse().map_err(Failure::usage)?;
     let layout = sbekit_schema::load_layout(&a.read.schema)?;
     let decoder = decoder_of(&a.read.schema, &layout)?;
-    let mut out = a.parquet.writer(
-        std::path::Path::new(dir),
-        SinkOptions {
-            format,
-            ..SinkOptions::default()
-        },
-    )
-    .map_err(Failure::usage)?;
+    let mut out = a
+        .parquet
+        .writer(
+            std::path::Path::new(dir),
+            SinkOptions {
+                format,
+                ..SinkOptions::default()
+            },
+        )
+        .map_err(Failure::usage)?;
     let options = sbekit_arrow::Options {
         batch_rows: a.batch_rows.max(1),
         batch_bytes: a.batch_memory.max(1).saturating_mul(1 << 20),

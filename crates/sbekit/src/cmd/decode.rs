@@ -282,14 +282,16 @@ fn export(
     };
     let format: Format = format.parse().map_err(Failure::usage)?;
     let dir = std::path::Path::new(dir);
-    let mut out = args.parquet.writer(
-        dir,
-        SinkOptions {
-            format,
-            ..SinkOptions::default()
-        },
-    )
-    .map_err(Failure::usage)?;
+    let mut out = args
+        .parquet
+        .writer(
+            dir,
+            SinkOptions {
+                format,
+                ..SinkOptions::default()
+            },
+        )
+        .map_err(Failure::usage)?;
     let mut cols = sbekit_arrow::SbeColumns::new(
         layout,
         sbekit_arrow::Options {

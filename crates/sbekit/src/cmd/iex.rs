@@ -318,14 +318,16 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     };
     let format: Format = format.parse().map_err(Failure::usage)?;
     let dir = std::path::Path::new(dir);
-    let mut out = a.parquet.writer(
-        dir,
-        SinkOptions {
-            format,
-            ..SinkOptions::default()
-        },
-    )
-    .map_err(Failure::usage)?;
+    let mut out = a
+        .parquet
+        .writer(
+            dir,
+            SinkOptions {
+                format,
+                ..SinkOptions::default()
+            },
+        )
+        .map_err(Failure::usage)?;
     let total: u64 = a
         .files
         .iter()
