@@ -8,14 +8,28 @@
 //! open when the writer is dropped without [`PartitionedWriter::finish`] are removed.
 //!
 //! Memory is bounded: a Parquet file's open row group is flushed when it reaches
-//! [`SinkOptions::row_group_rows`] rows or [`SinkOptions::row_group_bytes`] buffered bytes.
+//! [`SinkOptions::row_group_rows`] rows or [`SinkOptions::row_group_bytes`] buffered bytes,
+//! and, across all the files open at once (an export writes one per table and partition),
+//! the largest open row groups are flushed whenever their buffers together pass
+//! [`SinkOptions::memory_budget`] bytes, so the writer's memory does not grow with the number
+//! of tables or with the input.
+//!
+//! Encoding: Parquet's dictionary encoding pays on columns that repeat (symbols, codes, price
+//! levels) and costs CPU and bytes on those that do not (timestamps, sequence numbers, order
+//! ids, random text). With [`Dictionary::Auto`] (the default) each file decides per leaf
+//! column from its first batch: a column whose first [`SAMPLE`] values hold more than one
+//! distinct value in [`DISTINCT_RATIO`] is written plain.
 
 use crate::Error;
 use arrow_array::RecordBatch;
+use arrow_array::{Array, ArrayRef};
 use arrow_ipc::writer::StreamWriter;
+use arrow_schema::DataType;
+use parquet::arrow::ArrowSchemaConverter;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
+use parquet::basic::{Compression, Type as PhysicalType};
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 use sbekit_fs::AtomicFile;
 use std::collections::BTreeMap;
 use std::io::BufWriter;
@@ -52,6 +66,54 @@ impl std::str::FromStr for Format {
     }
 }
 
+/// The compression of Parquet pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Codec {
+    /// No compression: the fastest to write, the largest files.
+    None,
+    /// Snappy (the default): fast, and what every engine reads.
+    Snappy,
+}
+
+impl std::str::FromStr for Codec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "none" | "uncompressed" => Ok(Codec::None),
+            "snappy" => Ok(Codec::Snappy),
+            o => Err(format!(
+                "unknown compression '{o}' (expected snappy or none; zstd and lz4 are not built in)"
+            )),
+        }
+    }
+}
+
+/// When Parquet columns are dictionary-encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dictionary {
+    /// Per column, from the first batch written to each file (see the module docs).
+    Auto,
+    /// Every column (Parquet's default; still falls back to plain when a column's dictionary
+    /// page outgrows 1 MB).
+    On,
+    /// No column (enum columns, which are Arrow dictionaries, included).
+    Off,
+}
+
+impl std::str::FromStr for Dictionary {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(Dictionary::Auto),
+            "on" | "always" => Ok(Dictionary::On),
+            "off" | "never" => Ok(Dictionary::Off),
+            o => Err(format!(
+                "unknown dictionary setting '{o}' (expected auto, on or off)"
+            )),
+        }
+    }
+}
+
 /// How files are written.
 #[derive(Debug, Clone, Copy)]
 pub struct SinkOptions {
@@ -61,6 +123,13 @@ pub struct SinkOptions {
     pub row_group_rows: usize,
     /// A row group is also closed when its buffered, encoded data reaches this many bytes.
     pub row_group_bytes: usize,
+    /// Parquet page compression.
+    pub compression: Codec,
+    /// Parquet dictionary encoding.
+    pub dictionary: Dictionary,
+    /// The most bytes the open Parquet row groups of all files may hold together before the
+    /// largest are flushed (see the module docs).
+    pub memory_budget: usize,
 }
 
 impl Default for SinkOptions {
@@ -69,9 +138,19 @@ impl Default for SinkOptions {
             format: Format::Parquet,
             row_group_rows: 1 << 20,
             row_group_bytes: 128 << 20,
+            compression: Codec::Snappy,
+            dictionary: Dictionary::Auto,
+            memory_budget: 96 << 20,
         }
     }
 }
+
+/// Values of a column's first batch looked at by [`Dictionary::Auto`].
+pub const SAMPLE: usize = 4_096;
+
+/// [`Dictionary::Auto`] writes a column plain when its sample holds more than one distinct
+/// value in this many.
+pub const DISTINCT_RATIO: usize = 4;
 
 /// The open file's writer; dropping it removes the temporary file.
 enum Writer {
@@ -82,45 +161,33 @@ enum Writer {
 struct OpenFile {
     path: PathBuf,
     writer: Writer,
+    /// The open row group's memory as last measured (counted in the writer's total).
+    buffered: usize,
 }
 
-/// Writes batches into `ROOT/k1=v1/k2=v2/part-NNNNN.ext`, one open file per partition.
-pub struct PartitionedWriter {
-    root: PathBuf,
+/// The files of a [`PartitionedWriter`], written on the caller's thread or on the writer's.
+struct Files {
     options: SinkOptions,
     open: BTreeMap<PathBuf, OpenFile>,
     rows: BTreeMap<String, u64>,
     files: Vec<PathBuf>,
+    /// The sum of the open files' `buffered`.
+    buffered: usize,
 }
 
-impl PartitionedWriter {
-    /// A writer under `root` (created if missing).
-    pub fn new(root: &Path, options: SinkOptions) -> Result<Self, Error> {
+impl Files {
+    fn new(root: &Path, options: SinkOptions) -> Result<Self, Error> {
         std::fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
-        Ok(PartitionedWriter {
-            root: root.to_path_buf(),
+        Ok(Files {
             options,
             open: BTreeMap::new(),
             rows: BTreeMap::new(),
             files: Vec::new(),
+            buffered: 0,
         })
     }
 
-    /// Appends `batch` to the partition `partition` (`[("date", "2017-04-25"), ("type",
-    /// "trade")]`), counting its rows under `table` in the summary.
-    pub fn write(
-        &mut self,
-        partition: &[(&str, &str)],
-        table: &str,
-        batch: &RecordBatch,
-    ) -> Result<(), Error> {
-        if batch.num_rows() == 0 {
-            return Ok(());
-        }
-        let mut dir = self.root.clone();
-        for (k, v) in partition {
-            dir.push(format!("{k}={}", escape(v)));
-        }
+    fn write(&mut self, dir: PathBuf, table: &str, batch: &RecordBatch) -> Result<(), Error> {
         if !self.open.contains_key(&dir) {
             let f = self.create(&dir, batch)?;
             self.open.insert(dir.clone(), f);
@@ -136,13 +203,46 @@ impl PartitionedWriter {
         match &mut f.writer {
             Writer::Parquet(w) => {
                 w.write(batch).map_err(|e| werr(e.to_string()))?;
-                if w.in_progress_size() >= self.options.row_group_bytes {
-                    w.flush().map_err(|e| werr(e.to_string()))?;
-                }
+                let now = w.memory_size();
+                self.buffered = self.buffered - f.buffered + now;
+                f.buffered = now;
             }
             Writer::Ipc(w) => w.write(batch).map_err(|e| werr(e.to_string()))?,
         }
         *self.rows.entry(table.to_string()).or_default() += batch.num_rows() as u64;
+        if self.buffered > self.options.memory_budget {
+            self.flush_largest()?;
+        }
+        Ok(())
+    }
+
+    /// Flushes the largest open row groups until those left hold half the budget or less
+    /// (half, so that a full budget does not flush a little on every batch).
+    fn flush_largest(&mut self) -> Result<(), Error> {
+        let mut sizes: Vec<(usize, PathBuf)> = self
+            .open
+            .iter()
+            .filter(|(_, f)| f.buffered > 0)
+            .map(|(k, f)| (f.buffered, k.clone()))
+            .collect();
+        sizes.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
+        for (_, key) in sizes {
+            if self.buffered <= self.options.memory_budget / 2 {
+                break;
+            }
+            let Some(f) = self.open.get_mut(&key) else {
+                continue;
+            };
+            if let Writer::Parquet(w) = &mut f.writer {
+                w.flush().map_err(|e| Error::Write {
+                    path: f.path.display().to_string(),
+                    message: e.to_string(),
+                })?;
+                let now = w.memory_size();
+                self.buffered = self.buffered - f.buffered + now;
+                f.buffered = now;
+            }
+        }
         Ok(())
     }
 
@@ -164,11 +264,31 @@ impl PartitionedWriter {
         };
         let writer = match self.options.format {
             Format::Parquet => {
-                let props = WriterProperties::builder()
-                    .set_compression(Compression::SNAPPY)
-                    .set_max_row_group_row_count(Some(self.options.row_group_rows.max(1)))
-                    .set_created_by(format!("sbekit {}", env!("CARGO_PKG_VERSION")))
-                    .build();
+                let o = &self.options;
+                let mut props = WriterProperties::builder()
+                    .set_compression(match o.compression {
+                        Codec::None => Compression::UNCOMPRESSED,
+                        Codec::Snappy => Compression::SNAPPY,
+                    })
+                    .set_max_row_group_row_count(Some(o.row_group_rows.max(1)))
+                    .set_max_row_group_bytes(Some(o.row_group_bytes.max(1)))
+                    .set_created_by(format!("sbekit {}", env!("CARGO_PKG_VERSION")));
+                match o.dictionary {
+                    Dictionary::On => {}
+                    Dictionary::Off => props = props.set_dictionary_enabled(false),
+                    Dictionary::Auto => {
+                        for c in dictionary_choices(batch) {
+                            if c.delta {
+                                props = props.set_column_encoding(
+                                    c.path.clone(),
+                                    parquet::basic::Encoding::DELTA_BINARY_PACKED,
+                                );
+                            }
+                            props = props.set_column_dictionary_enabled(c.path, c.dictionary);
+                        }
+                    }
+                }
+                let props = props.build();
                 Writer::Parquet(
                     ArrowWriter::try_new(file, batch.schema(), Some(props))
                         .map_err(|e| werr(e.to_string()))?,
@@ -179,30 +299,182 @@ impl PartitionedWriter {
                     .map_err(|e| werr(e.to_string()))?,
             ),
         };
-        Ok(OpenFile { path, writer })
+        Ok(OpenFile {
+            path,
+            writer,
+            buffered: 0,
+        })
     }
 
-    /// Completes every open file and renames it into place (call between inputs to give each
-    /// input its own files, and at the end).
-    pub fn close_all(&mut self) -> Result<(), Error> {
+    fn close_all(&mut self) -> Result<(), Error> {
         while let Some((_, f)) = self.open.pop_first() {
+            self.buffered -= f.buffered;
             self.files.push(close(f)?);
         }
         Ok(())
     }
 
-    /// Completes all files; returns the rows written per table and the files written.
-    pub fn finish(mut self) -> Result<(BTreeMap<String, u64>, Vec<PathBuf>), Error> {
+    fn finish(mut self) -> Result<(BTreeMap<String, u64>, Vec<PathBuf>), Error> {
         self.close_all()?;
         Ok((
             std::mem::take(&mut self.rows),
             std::mem::take(&mut self.files),
         ))
     }
+}
 
-    /// Rows written so far, per table.
-    pub fn rows(&self) -> &BTreeMap<String, u64> {
-        &self.rows
+/// What the caller's thread hands the writer's thread.
+enum Job {
+    Write(PathBuf, String, RecordBatch),
+    CloseAll,
+}
+
+/// Batches handed to the writer's thread and not yet written, at most (each holds up to a
+/// batch of rows, so this bounds the memory in flight).
+const QUEUE: usize = 2;
+
+enum Mode {
+    /// Files written on the caller's thread.
+    Inline(Files),
+    /// Files written on a thread of their own, fed through a bounded channel; the thread
+    /// stops at its first error, which the next call reports.
+    Thread {
+        jobs: Option<std::sync::mpsc::SyncSender<Job>>,
+        worker: Option<std::thread::JoinHandle<Result<Files, Error>>>,
+    },
+}
+
+/// Writes batches into `ROOT/k1=v1/k2=v2/part-NNNNN.ext`, one open file per partition,
+/// on the caller's thread or (with [`PartitionedWriter::threaded`]) on a thread of its own,
+/// so that encoding Parquet overlaps with decoding.
+pub struct PartitionedWriter {
+    root: PathBuf,
+    mode: Mode,
+}
+
+impl PartitionedWriter {
+    /// A writer under `root` (created if missing), writing on the caller's thread.
+    pub fn new(root: &Path, options: SinkOptions) -> Result<Self, Error> {
+        Ok(PartitionedWriter {
+            root: root.to_path_buf(),
+            mode: Mode::Inline(Files::new(root, options)?),
+        })
+    }
+
+    /// A writer under `root` whose files are encoded and written on a second thread while the
+    /// caller goes on; at most [`QUEUE`] batches wait between the two. The output is the same
+    /// as [`PartitionedWriter::new`]'s.
+    pub fn threaded(root: &Path, options: SinkOptions) -> Result<Self, Error> {
+        let mut files = Files::new(root, options)?;
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Job>(QUEUE);
+        let worker = std::thread::Builder::new()
+            .name("sbekit-writer".into())
+            .spawn(move || {
+                for job in rx {
+                    match job {
+                        Job::Write(dir, table, batch) => files.write(dir, &table, &batch)?,
+                        Job::CloseAll => files.close_all()?,
+                    }
+                }
+                Ok(files)
+            })
+            .map_err(|e| Error::io(root, e))?;
+        Ok(PartitionedWriter {
+            root: root.to_path_buf(),
+            mode: Mode::Thread {
+                jobs: Some(tx),
+                worker: Some(worker),
+            },
+        })
+    }
+
+    /// Appends `batch` to the partition `partition` (`[("date", "2017-04-25"), ("type",
+    /// "trade")]`), counting its rows under `table` in the summary. With a writer thread, an
+    /// error may surface at a later call (or at [`PartitionedWriter::finish`]).
+    pub fn write(
+        &mut self,
+        partition: &[(&str, &str)],
+        table: &str,
+        batch: &RecordBatch,
+    ) -> Result<(), Error> {
+        if batch.num_rows() == 0 {
+            return Ok(());
+        }
+        let mut dir = self.root.clone();
+        for (k, v) in partition {
+            dir.push(format!("{k}={}", escape(v)));
+        }
+        match &mut self.mode {
+            Mode::Inline(f) => f.write(dir, table, batch),
+            Mode::Thread { .. } => self.send(Job::Write(dir, table.to_string(), batch.clone())),
+        }
+    }
+
+    /// Completes every open file and renames it into place (call between inputs to give each
+    /// input its own files, and at the end).
+    pub fn close_all(&mut self) -> Result<(), Error> {
+        match &mut self.mode {
+            Mode::Inline(f) => f.close_all(),
+            Mode::Thread { .. } => self.send(Job::CloseAll),
+        }
+    }
+
+    /// Completes all files; returns the rows written per table and the files written.
+    pub fn finish(mut self) -> Result<(BTreeMap<String, u64>, Vec<PathBuf>), Error> {
+        match std::mem::replace(
+            &mut self.mode,
+            Mode::Thread {
+                jobs: None,
+                worker: None,
+            },
+        ) {
+            Mode::Inline(f) => f.finish(),
+            Mode::Thread { jobs, worker } => {
+                drop(jobs);
+                join(worker)?.finish()
+            }
+        }
+    }
+
+    /// Hands `job` to the writer's thread; if the thread has stopped, its error.
+    fn send(&mut self, job: Job) -> Result<(), Error> {
+        let Mode::Thread { jobs, worker } = &mut self.mode else {
+            return Ok(());
+        };
+        let Some(tx) = jobs else {
+            return Err(Error::Arrow("the writer thread has stopped".into()));
+        };
+        if tx.send(job).is_ok() {
+            return Ok(());
+        }
+        // The thread stopped at an error: report it (once).
+        *jobs = None;
+        match join(worker.take()) {
+            Ok(_) => Err(Error::Arrow("the writer thread stopped".into())),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Drop for PartitionedWriter {
+    /// Without [`PartitionedWriter::finish`]: the writer thread is stopped and waited for, so
+    /// that its unfinished files are removed before the caller goes on.
+    fn drop(&mut self) {
+        if let Mode::Thread { jobs, worker } = &mut self.mode {
+            *jobs = None;
+            let _ = join(worker.take());
+        }
+    }
+}
+
+/// The writer thread's files, or its error.
+fn join(worker: Option<std::thread::JoinHandle<Result<Files, Error>>>) -> Result<Files, Error> {
+    let Some(worker) = worker else {
+        return Err(Error::Arrow("the writer thread has stopped".into()));
+    };
+    match worker.join() {
+        Ok(r) => r,
+        Err(_) => Err(Error::Arrow("the writer thread panicked".into())),
     }
 }
 
@@ -225,6 +497,131 @@ fn close(f: OpenFile) -> Result<PathBuf, Error> {
     Ok(f.path)
 }
 
+/// [`Dictionary::Auto`]'s choice for each Parquet leaf column of `batch`'s schema: dictionary
+/// off where the column's sample is mostly distinct. Columns it cannot judge (Arrow
+/// dictionaries, booleans, types it does not read) are left out, keeping Parquet's default
+/// (on); so is every column if the leaves do not line up with Parquet's.
+pub fn dictionary_choices(batch: &RecordBatch) -> Vec<ColumnChoice> {
+    let Ok(descr) = ArrowSchemaConverter::new().convert(batch.schema_ref()) else {
+        return Vec::new();
+    };
+    let mut leaves = Vec::with_capacity(descr.num_columns());
+    for c in batch.columns() {
+        push_leaves(c, &mut leaves);
+    }
+    if leaves.len() != descr.num_columns() {
+        return Vec::new();
+    }
+    descr
+        .columns()
+        .iter()
+        .zip(leaves)
+        .filter_map(|(col, leaf)| {
+            let d = distinct_in_sample(&leaf)?;
+            let dictionary = d.distinct * DISTINCT_RATIO <= d.sampled;
+            let int = matches!(
+                col.physical_type(),
+                PhysicalType::INT32 | PhysicalType::INT64
+            );
+            Some(ColumnChoice {
+                path: col.path().clone(),
+                dictionary,
+                delta: !dictionary && int,
+            })
+        })
+        .collect()
+}
+
+/// [`Dictionary::Auto`]'s choice for one Parquet leaf column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnChoice {
+    /// The column.
+    pub path: ColumnPath,
+    /// Dictionary-encoded (the sample repeats its values).
+    pub dictionary: bool,
+    /// An integer column written plain: `DELTA_BINARY_PACKED` instead of `PLAIN`, which
+    /// stores timestamps, sequence numbers and ids (mostly increasing) in a few bits a value
+    /// and costs no more CPU than compressing the plain bytes would.
+    pub delta: bool,
+}
+
+/// `array`'s leaf arrays in Parquet's column order (depth first).
+fn push_leaves(array: &ArrayRef, out: &mut Vec<ArrayRef>) {
+    use arrow_array::cast::AsArray;
+    match array.data_type() {
+        DataType::Struct(_) => {
+            for c in array.as_struct().columns() {
+                push_leaves(c, out);
+            }
+        }
+        DataType::List(_) => push_leaves(array.as_list::<i32>().values(), out),
+        DataType::LargeList(_) => push_leaves(array.as_list::<i64>().values(), out),
+        DataType::FixedSizeList(_, _) => push_leaves(array.as_fixed_size_list().values(), out),
+        DataType::Map(_, _) => {
+            let m = array.as_map();
+            push_leaves(m.keys(), out);
+            push_leaves(m.values(), out);
+        }
+        _ => out.push(array.clone()),
+    }
+}
+
+struct Sampled {
+    sampled: usize,
+    distinct: usize,
+}
+
+/// Distinct values among the first [`SAMPLE`] non-null values of a leaf, by their bytes;
+/// `None` for types not judged.
+fn distinct_in_sample(array: &ArrayRef) -> Option<Sampled> {
+    use arrow_array::cast::AsArray;
+    use std::collections::HashSet;
+    use std::hash::BuildHasher;
+    // Hashes of the values (64-bit: collisions among 4,096 values are negligible).
+    let hasher = std::collections::hash_map::RandomState::new();
+    let mut seen: HashSet<u64> = HashSet::with_capacity(SAMPLE);
+    let mut sampled = 0;
+    let mut take = |v: &[u8]| -> bool {
+        seen.insert(hasher.hash_one(v));
+        sampled += 1;
+        sampled < SAMPLE
+    };
+    match array.data_type() {
+        DataType::Utf8 => {
+            let a = array.as_string::<i32>();
+            for i in 0..a.len() {
+                if a.is_valid(i) && !take(a.value(i).as_bytes()) {
+                    break;
+                }
+            }
+        }
+        DataType::Binary => {
+            let a = array.as_binary::<i32>();
+            for i in 0..a.len() {
+                if a.is_valid(i) && !take(a.value(i)) {
+                    break;
+                }
+            }
+        }
+        t => {
+            let width = t.primitive_width()?;
+            let data = array.to_data();
+            let bytes = data.buffers().first()?.as_slice();
+            let start = data.offset() * width;
+            for i in 0..array.len() {
+                if array.is_valid(i) {
+                    let v = bytes.get(start + i * width..start + (i + 1) * width)?;
+                    if !take(v) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let distinct = seen.len();
+    Some(Sampled { sampled, distinct })
+}
+
 /// Hive partition values: `/`, `=` and `%` are percent-escaped so a value stays one directory.
 fn escape(v: &str) -> String {
     let mut out = String::with_capacity(v.len());
@@ -240,6 +637,128 @@ fn escape(v: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use arrow_array::{Int64Array, StringArray, UInt32Array};
+    use arrow_schema::{Field, Schema};
+    use std::sync::Arc;
+
+    /// `n` rows from `from`: a distinct `id`, a `sym` of 3 values, a `price` of 5 values.
+    fn batch(from: i64, n: usize) -> RecordBatch {
+        let ids: Vec<i64> = (from..from + n as i64).collect();
+        let syms: Vec<&str> = ids
+            .iter()
+            .map(|i| ["ES", "NQ", "CL"][(*i % 3) as usize])
+            .collect();
+        let prices: Vec<u32> = ids.iter().map(|i| 100 + (*i % 5) as u32).collect();
+        let schema = Schema::new(vec![
+            Field::new("id", DataType::Int64, false),
+            Field::new("sym", DataType::Utf8, false),
+            Field::new("price", DataType::UInt32, false),
+        ]);
+        RecordBatch::try_new(
+            Arc::new(schema),
+            vec![
+                Arc::new(Int64Array::from(ids)),
+                Arc::new(StringArray::from(syms)),
+                Arc::new(UInt32Array::from(prices)),
+            ],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn auto_dictionary_goes_plain_on_distinct_columns_only() {
+        let c = dictionary_choices(&batch(0, 10_000));
+        let by: Vec<(String, bool, bool)> = c
+            .iter()
+            .map(|c| (c.path.string(), c.dictionary, c.delta))
+            .collect();
+        assert_eq!(
+            by,
+            [
+                ("id".to_string(), false, true),
+                ("sym".to_string(), true, false),
+                ("price".to_string(), true, false),
+            ]
+        );
+    }
+
+    fn row_groups(path: &Path) -> (usize, i64) {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        let r = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
+        (r.num_row_groups(), r.metadata().file_metadata().num_rows())
+    }
+
+    /// Writes 20 batches of 5,000 rows to two partitions with `options`; the two files.
+    fn write_two(root: &Path, options: SinkOptions, threaded: bool) -> Vec<PathBuf> {
+        let mut w = if threaded {
+            PartitionedWriter::threaded(root, options).unwrap()
+        } else {
+            PartitionedWriter::new(root, options).unwrap()
+        };
+        for k in 0..20 {
+            let part = if k % 2 == 0 { "a" } else { "b" };
+            w.write(&[("type", part)], part, &batch(k * 5_000, 5_000))
+                .unwrap();
+        }
+        let (rows, mut files) = w.finish().unwrap();
+        assert_eq!(rows.values().sum::<u64>(), 100_000);
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn the_memory_budget_flushes_row_groups_early() {
+        let dir = tempfile::tempdir().unwrap();
+        let roomy = write_two(&dir.path().join("roomy"), SinkOptions::default(), false);
+        for f in &roomy {
+            assert_eq!(row_groups(f), (1, 50_000), "{}", f.display());
+        }
+        let tight = SinkOptions {
+            memory_budget: 1,
+            ..SinkOptions::default()
+        };
+        let small = write_two(&dir.path().join("tight"), tight, false);
+        for f in &small {
+            // Every batch is flushed: 10 row groups of 5,000 rows.
+            assert_eq!(row_groups(f), (10, 50_000), "{}", f.display());
+        }
+    }
+
+    #[test]
+    fn the_writer_thread_writes_the_same_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = write_two(&dir.path().join("inline"), SinkOptions::default(), false);
+        let b = write_two(&dir.path().join("thread"), SinkOptions::default(), true);
+        assert_eq!(a.len(), 2);
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(std::fs::read(x).unwrap(), std::fs::read(y).unwrap());
+        }
+    }
+
+    #[test]
+    fn the_writer_threads_error_is_reported_and_no_file_is_left() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = PartitionedWriter::threaded(dir.path(), SinkOptions::default()).unwrap();
+        w.write(&[("type", "t")], "t", &batch(0, 10)).unwrap();
+        // Another schema in the same file: the Parquet writer refuses it on the thread.
+        let other = RecordBatch::try_new(
+            Arc::new(Schema::new(vec![Field::new("x", DataType::Int64, false)])),
+            vec![Arc::new(Int64Array::from(vec![1, 2]))],
+        )
+        .unwrap();
+        let mut failed = w.write(&[("type", "t")], "t", &other).is_err();
+        for _ in 0..10 {
+            failed |= w.write(&[("type", "t")], "t", &batch(0, 10)).is_err();
+        }
+        failed |= w.finish().is_err();
+        assert!(failed);
+        let mut left = Vec::new();
+        for e in std::fs::read_dir(dir.path().join("type=t")).unwrap() {
+            left.push(e.unwrap().file_name());
+        }
+        assert!(left.is_empty(), "{left:?}");
+    }
 
     #[test]
     fn escapes_partition_values() {

@@ -36,6 +36,19 @@ pub enum CaptureBytes {
     Owned(Vec<u8>),
 }
 
+impl CaptureBytes {
+    /// Lets the kernel drop the resident pages of the bytes `..end` of a mapped capture
+    /// (`sbekit_fs::release`: they stay readable, read back from the file if touched again), so
+    /// that reading a capture from start to end keeps a bounded part of it resident. Inflated
+    /// captures are owned memory and keep theirs.
+    pub fn release_before(&self, end: usize) {
+        if let CaptureBytes::Mapped(m) = self {
+            // Advice only: a failure leaves the pages resident, nothing more.
+            let _ = sbekit_fs::release(m, 0, end);
+        }
+    }
+}
+
 impl std::ops::Deref for CaptureBytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {

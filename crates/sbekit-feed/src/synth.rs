@@ -10,7 +10,7 @@ use crate::profile::{Profile, Transport};
 use crate::read::Channel;
 use sbekit_capture::write::PcapNgWriter;
 use sbekit_ir::{Ir, Token};
-use sbekit_otf::random::{random_message, Options, Rng};
+use sbekit_otf::random::{market_message, random_message, Market, Options, Rng};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 
@@ -39,6 +39,11 @@ pub struct SynthConfig {
     pub max_group: u64,
     /// Compress packets (profiles with an LZ4 flag, i.e. `optiq-mdg`).
     pub compress: bool,
+    /// Realistic messages instead of random ones: `Some(n)` for a market of `n` instruments
+    /// ([`sbekit_otf::random::Market`]: prices on a walking tick grid, skewed sizes, repeated
+    /// symbols) and a channel's template mix ([`template_weight`]: mostly book and trade
+    /// updates, few definitions); `None` for uniformly random templates and values.
+    pub realistic: Option<usize>,
 }
 
 impl Default for SynthConfig {
@@ -59,6 +64,7 @@ impl Default for SynthConfig {
             templates: Vec::new(),
             max_group: 3,
             compress: false,
+            realistic: None,
         }
     }
 }
@@ -108,6 +114,17 @@ pub fn generate(
         max_data: 16,
         ..Options::default()
     };
+    let mut market = cfg.realistic.map(|n| Market::new(n, &mut rng));
+    // Cumulative template weights (uniform without a market).
+    let mut cumulative = Vec::with_capacity(messages.len());
+    let mut total = 0u64;
+    for m in &messages {
+        total += match market {
+            Some(_) => template_weight(&m[0].name),
+            None => 1,
+        };
+        cumulative.push(total);
+    }
     let mut summary = SynthSummary::default();
     let mut seq = cfg.first_seq;
     let mut time = cfg.start_ns;
@@ -122,8 +139,16 @@ pub fn generate(
         packet.resize(profile.header_size, 0);
         let mut templates = Vec::new();
         while (templates.len() as u64) < want && left > 0 {
-            let m = messages[rng.below_or(messages.len() as u64 - 1) as usize];
-            let msg = random_message(ir, m, &mut rng, &opts).bytes;
+            let m = if market.is_some() {
+                let r = rng.below_or(total - 1);
+                messages[cumulative.partition_point(|&c| c <= r)]
+            } else {
+                messages[rng.below_or(messages.len() as u64 - 1) as usize]
+            };
+            let msg = match &mut market {
+                Some(mk) => market_message(ir, m, &mut rng, &opts, mk).bytes,
+                None => random_message(ir, m, &mut rng, &opts).bytes,
+            };
             let framed = frame(profile, &msg);
             if !templates.is_empty() && packet.len() + framed.len() > MAX_PAYLOAD {
                 break;
@@ -183,6 +208,37 @@ pub fn generate(
     summary.bytes = w.bytes_written();
     w.into_inner()?;
     Ok(summary)
+}
+
+/// A template's share of a realistic channel's messages, by its name (per mille, roughly a
+/// CME MDP 3.0 incremental channel's mix): book updates most, then trades, statistics and
+/// status; definitions, snapshots and administrative messages rarely (weight 1). Names are
+/// matched by parts, so other schemas' templates get the weight of what they resemble.
+pub fn template_weight(name: &str) -> u64 {
+    let n = name.to_ascii_lowercase();
+    if n.contains("snapshot") || n.contains("definition") || n.contains("admin") {
+        1
+    } else if n.contains("orderbook") {
+        150
+    } else if n.contains("book") {
+        if n.contains("long") {
+            50
+        } else {
+            450
+        }
+    } else if n.contains("trade") {
+        if n.contains("long") {
+            30
+        } else {
+            150
+        }
+    } else if n.contains("volume") || n.contains("statistics") {
+        30
+    } else if n.contains("status") {
+        15
+    } else {
+        2
+    }
 }
 
 /// One message in the profile's framing.

@@ -9,7 +9,8 @@
 //!   removes its temporary file.
 //! - [`GeneratedFile`] and [`write_tree`]: the files a code generator makes, written into a
 //!   directory the same way by every generator.
-//! - [`map`] and [`map_range`]: read-only memory maps, the one place with `unsafe` code.
+//! - [`map`] and [`map_range`]: read-only memory maps, the one place with `unsafe` code;
+//!   [`release`] hands pages of such a map that were read back to the kernel.
 
 #![warn(missing_docs)]
 
@@ -169,6 +170,24 @@ pub fn map_range(file: &File, offset: u64, len: usize, populate: bool) -> io::Re
         opts.populate();
     }
     map_with(file, opts)
+}
+
+/// Lets the kernel drop the resident pages of `len` bytes of `map` from `offset` (any
+/// offset: `memmap2` aligns it to the page), so that a long sequential read of a big file does
+/// not keep the whole file in the process's resident set. The bytes stay readable: a page
+/// touched again is read back from the file (the page cache, usually).
+#[allow(unsafe_code)]
+pub fn release(map: &Mmap, offset: usize, len: usize) -> io::Result<()> {
+    if len == 0 || offset >= map.len() {
+        return Ok(());
+    }
+    let len = len.min(map.len() - offset);
+    // SAFETY: the map is a read-only file mapping made by `map_with` (never written, so it
+    // holds no anonymous copy-on-write pages): MADV_DONTNEED only unmaps its pages, and any
+    // later access faults them in again with the file's bytes, so no `&[u8]` into the map
+    // sees its contents change (what memmap2's `unsafe` guards against: anonymous or written
+    // private pages that would read back as zeros).
+    unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, offset, len) }
 }
 
 #[allow(unsafe_code)]

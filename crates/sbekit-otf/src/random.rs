@@ -98,6 +98,31 @@ impl Rng {
 /// Panics only on IR that `sbekit_ir` itself would reject (bad component counts); meant for
 /// tests and benchmarks with known-good IR.
 pub fn random_message(ir: &Ir, message: &[Token], rng: &mut Rng, opts: &Options) -> RandomMessage {
+    encode(ir, message, rng, opts, None)
+}
+
+/// Encodes an instance of `message` whose values look like a market's rather than noise (see
+/// [`Market`]): the message is about one instrument of `market`, whose state (price, sequence
+/// numbers, clock) it advances. What decoding must report is recorded as for
+/// [`random_message`].
+pub fn market_message(
+    ir: &Ir,
+    message: &[Token],
+    rng: &mut Rng,
+    opts: &Options,
+    market: &mut Market,
+) -> RandomMessage {
+    market.next_message(rng);
+    encode(ir, message, rng, opts, Some(market))
+}
+
+fn encode(
+    ir: &Ir,
+    message: &[Token],
+    rng: &mut Rng,
+    opts: &Options,
+    market: Option<&mut Market>,
+) -> RandomMessage {
     let order = ir.byte_order();
     let version = opts
         .writer_version
@@ -108,6 +133,7 @@ pub fn random_message(ir: &Ir, message: &[Token], rng: &mut Rng, opts: &Options)
         schema_version: ir.version,
         rng,
         opts,
+        market,
         out: Vec::new(),
         expected: Vec::new(),
     };
@@ -172,6 +198,7 @@ struct Writer<'a> {
     schema_version: i32,
     rng: &'a mut Rng,
     opts: &'a Options,
+    market: Option<&'a mut Market>,
     out: Vec<u8>,
     expected: Vec<(String, Expected)>,
 }
@@ -234,7 +261,11 @@ impl Writer<'_> {
             .as_u64()
             .unwrap_or(u64::MAX)
             .min(self.opts.max_group);
-        let count = self.rng.below_or(count_max);
+        let count = match &mut self.market {
+            // Book and trade updates carry entries; one to a few, rarely many.
+            Some(m) if count_max > 0 => 1 + m.skewed(self.rng, count_max - 1),
+            _ => self.rng.below_or(count_max),
+        };
         let block_len = block_length(g.encoded_length, body, self.version, self.schema_version)
             + self.opts.extra_block;
         let start = self.out.len();
@@ -271,8 +302,18 @@ impl Writer<'_> {
             .as_u64()
             .unwrap_or(u64::MAX)
             .min(self.opts.max_data as u64);
-        let len = self.rng.below_or(max) as usize;
         let text = data_t.encoding.character_encoding.is_some();
+        if let Some(m) = &mut self.market {
+            let mut data = m.word(self.rng).to_vec();
+            data.truncate(max as usize);
+            let start = self.out.len();
+            self.out.resize(start + data_t.offset.max(0) as usize, 0);
+            put_uint(&mut self.out[start..], len_t, data.len() as u64, self.order);
+            self.out.extend_from_slice(&data);
+            self.expected.push((path.to_string(), Expected::Data(data)));
+            return;
+        }
+        let len = self.rng.below_or(max) as usize;
         let data: Vec<u8> = (0..len)
             .map(|_| {
                 let r = self.rng.next_u64() as u8;
@@ -329,13 +370,16 @@ impl Writer<'_> {
                         value_expected(&null, ty)
                     }
                 } else if ty == PrimitiveType::Char && n > 1 {
-                    let b: Vec<u8> = (0..n).map(|_| self.rng.next_u64() as u8).collect();
+                    let b: Vec<u8> = match &mut self.market {
+                        Some(m) => m.chars(self.rng, path, n),
+                        None => (0..n).map(|_| self.rng.next_u64() as u8).collect(),
+                    };
                     self.out[at..at + n].copy_from_slice(&b);
                     Expected::Chars(b)
                 } else {
                     let mut elems = Vec::new();
                     for k in 0..n {
-                        elems.push(self.random_prim(ty, at + k * ty.size()));
+                        elems.push(self.random_prim(ty, at + k * ty.size(), path));
                     }
                     if n == 1 {
                         elems.pop().expect("one element")
@@ -373,7 +417,13 @@ impl Writer<'_> {
                     let r = raw(&t.encoding.applicable_null_value());
                     (r, values.iter().find(|v| v.1 == r).map(|v| v.0.to_string()))
                 } else {
-                    let pick = self.rng.below_or(values.len() as u64 + 1) as usize;
+                    let pick = match &mut self.market {
+                        // A few values dominate, and every value is a listed one.
+                        Some(m) if !values.is_empty() => {
+                            m.skewed(self.rng, values.len() as u64 - 1) as usize
+                        }
+                        _ => self.rng.below_or(values.len() as u64 + 1) as usize,
+                    };
                     let r = match values.get(pick) {
                         Some(v) => v.1,
                         // Now and then a value the schema does not list.
@@ -390,7 +440,11 @@ impl Writer<'_> {
             Signal::BeginSet => {
                 let ty = t.encoding.primitive();
                 let bits = if present {
-                    let r = self.rng.next_u64() & (mask(ty) as u64);
+                    let r = match &mut self.market {
+                        // Mostly no flag, now and then one.
+                        Some(m) => m.flags(self.rng, ty.size() * 8),
+                        None => self.rng.next_u64(),
+                    } & (mask(ty) as u64);
                     let b = int_bytes(i128::from(r), ty.size(), self.order);
                     self.out[at..at + ty.size()].copy_from_slice(&b);
                     r
@@ -420,9 +474,12 @@ impl Writer<'_> {
         }
     }
 
-    fn random_prim(&mut self, ty: PrimitiveType, at: usize) -> Expected {
+    fn random_prim(&mut self, ty: PrimitiveType, at: usize, path: &str) -> Expected {
         let size = ty.size();
-        let r = self.rng.next_u64();
+        let r = match &mut self.market {
+            Some(m) => m.number(self.rng, path, ty),
+            None => self.rng.next_u64(),
+        };
         let (bytes, exp) = match ty {
             PrimitiveType::Float => {
                 let f = f32::from_bits(r as u32);
@@ -490,4 +547,176 @@ fn sign_extend(v: i64, ty: PrimitiveType) -> i64 {
     }
     let shift = 64 - 8 * ty.size() as u32;
     (v << shift) >> shift
+}
+
+/// The state behind [`market_message`]: a small universe of instruments whose prices walk on a
+/// tick grid, so that messages repeat their symbols, codes and price levels as a real feed's
+/// do (Parquet's dictionaries and compression see realistic data, not noise).
+///
+/// Values are chosen by the field's name (the last segment of its path, case-insensitive):
+/// `SecurityID` is the instrument's id; a price (`...Px`, `...Price`, or a composite's
+/// `mantissa`) is the instrument's price in ticks of 0.25 at the mantissa's 10^-9 scale, one
+/// tick lower per group entry (book levels); `RptSeq`/`...SeqNum` count up per instrument;
+/// `...Time` is a clock in nanoseconds; sizes (`...Qty`, `...Size`, `Volume`, `...Orders`)
+/// come from a skewed distribution (mostly 1 to 10, rarely hundreds); `PriceLevel` is the entry
+/// number plus one; other integers are small and skewed. Text is the instrument's symbol,
+/// group or asset, or a word from a short list; enums pick a few listed values mostly, never an
+/// unlisted one; sets hold no flag or one. Deterministic: the state depends only on the seed
+/// of the [`Rng`] given to [`Market::new`] and the messages made.
+#[derive(Debug, Clone)]
+pub struct Market {
+    instruments: Vec<Instrument>,
+    current: usize,
+    clock: u64,
+}
+
+#[derive(Debug, Clone)]
+struct Instrument {
+    id: u64,
+    symbol: Vec<u8>,
+    group: Vec<u8>,
+    asset: Vec<u8>,
+    /// The price in ticks.
+    ticks: i64,
+    seq: u64,
+}
+
+/// A price tick at the 10^-9 scale CME's `PRICE9` mantissa uses (0.25).
+const TICK: i64 = 250_000_000;
+
+/// Words for text fields that are neither symbols, groups nor assets.
+const WORDS: [&[u8]; 8] = [b"CME", b"XCME", b"GLOBEX", b"USD", b"F", b"A", b"", b"OPEN"];
+
+impl Market {
+    /// `instruments` instruments (at least one) with deterministic names and starting prices.
+    pub fn new(instruments: usize, rng: &mut Rng) -> Self {
+        const ROOTS: [&[u8]; 6] = [b"ES", b"NQ", b"CL", b"GC", b"ZN", b"6E"];
+        const MONTHS: &[u8] = b"FGHJKMNQUVXZ";
+        let instruments = (0..instruments.max(1))
+            .map(|k| {
+                let root = ROOTS[k % ROOTS.len()];
+                let month = MONTHS[(k / ROOTS.len()) % MONTHS.len()];
+                let year = b'0' + ((k / (ROOTS.len() * MONTHS.len())) % 10) as u8;
+                let mut symbol = root.to_vec();
+                symbol.extend_from_slice(&[month, year]);
+                Instrument {
+                    id: 10_000 + k as u64 * 7,
+                    symbol,
+                    group: root.to_vec(),
+                    asset: root.to_vec(),
+                    ticks: 4_000 + rng.below_or(16_000) as i64,
+                    seq: 1,
+                }
+            })
+            .collect();
+        Market {
+            instruments,
+            current: 0,
+            clock: 1_767_312_000_000_000_000,
+        }
+    }
+
+    /// Picks the next message's instrument (a few instruments get most messages) and moves
+    /// its price by at most one tick and the clock forward.
+    fn next_message(&mut self, rng: &mut Rng) {
+        let n = self.instruments.len() as u64;
+        self.current = self.skewed(rng, n - 1) as usize;
+        self.clock += 500 + rng.below_or(20_000);
+        let ins = &mut self.instruments[self.current];
+        match rng.below_or(3) {
+            0 => ins.ticks = (ins.ticks - 1).max(1),
+            1 => ins.ticks += 1,
+            _ => {}
+        }
+    }
+
+    /// A number in `0..=max`, small ones far more often (the cube of a uniform draw).
+    fn skewed(&mut self, rng: &mut Rng, max: u64) -> u64 {
+        let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        ((u * u * u) * (max as f64 + 1.0)).min(max as f64) as u64
+    }
+
+    /// No flag (three times in four) or one of `bits`.
+    fn flags(&mut self, rng: &mut Rng, bits: usize) -> u64 {
+        match rng.below_or(3) {
+            0 => 1 << rng.below_or(bits.clamp(1, 64) as u64 - 1),
+            _ => 0,
+        }
+    }
+
+    fn word(&mut self, rng: &mut Rng) -> &'static [u8] {
+        WORDS[self.skewed(rng, WORDS.len() as u64 - 1) as usize]
+    }
+
+    /// `n` characters for the field at `path`, NUL-padded.
+    fn chars(&mut self, rng: &mut Rng, path: &str, n: usize) -> Vec<u8> {
+        let name = leaf(path);
+        let ins = &self.instruments[self.current];
+        let mut b = if name.contains("symbol") {
+            ins.symbol.clone()
+        } else if name.contains("group") {
+            ins.group.clone()
+        } else if name.contains("asset") {
+            ins.asset.clone()
+        } else {
+            self.word(rng).to_vec()
+        };
+        b.resize(n, 0);
+        b
+    }
+
+    /// The raw bits of a number for the field at `path` of type `ty` (see the type's docs).
+    fn number(&mut self, rng: &mut Rng, path: &str, ty: PrimitiveType) -> u64 {
+        let name = leaf(path);
+        let entry = entry_index(path);
+        let ins = &mut self.instruments[self.current];
+        let price = (ins.ticks - entry as i64).max(1);
+        match ty {
+            PrimitiveType::Float => return ((price as f32) * 0.25).to_bits().into(),
+            PrimitiveType::Double => return ((price as f64) * 0.25).to_bits(),
+            PrimitiveType::Char => return u64::from(b'0' + rng.below_or(2) as u8),
+            _ => {}
+        }
+        let v: i64 = if name.contains("securityid") {
+            ins.id as i64
+        } else if name == "mantissa" || name.ends_with("px") || name.contains("price") {
+            if name.contains("level") {
+                entry as i64 + 1
+            } else {
+                price.saturating_mul(TICK)
+            }
+        } else if name.contains("rptseq") || name.contains("seqnum") {
+            ins.seq += 1;
+            ins.seq as i64
+        } else if name.contains("time") {
+            self.clock as i64
+        } else if name.contains("orderid") {
+            (self.clock / 1_000) as i64
+        } else if name.contains("qty")
+            || name.contains("size")
+            || name.contains("volume")
+            || name.contains("orders")
+        {
+            1 + self.skewed(rng, 499) as i64
+        } else {
+            self.skewed(rng, 15) as i64
+        };
+        v as u64
+    }
+}
+
+/// The field's name in lower case: the path's last segment without its entry index (a
+/// composite's member is named by itself: `Msg.MDEntryPx.mantissa` -> `mantissa`).
+fn leaf(path: &str) -> String {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    let last = last.split('[').next().unwrap_or(last);
+    last.to_ascii_lowercase()
+}
+
+/// The index of the innermost group entry in `path` (`Msg.NoMDEntries[2].MDEntryPx` -> 2).
+fn entry_index(path: &str) -> u64 {
+    path.rsplit_once('[')
+        .and_then(|(_, rest)| rest.split(']').next())
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(0)
 }

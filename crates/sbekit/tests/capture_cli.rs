@@ -559,3 +559,147 @@ fn real_captures_export_and_duckdb_reads_back_the_same_counts() {
         assert_eq!(duckdb_counts(&py, dir.path()), stats_counts(&s), "{file}");
     }
 }
+
+/// Every table under `dir` read back with the parquet crate, by its `type=` partition, as one
+/// Arrow batch (one file per table here; the settings cut row groups differently).
+fn parquet_tables(dir: &Path) -> std::collections::BTreeMap<String, arrow_array::RecordBatch> {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let part = dir.join("date=2026-01-02/channel=239.1.1.1_20001");
+    let mut out = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(&part).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().to_string();
+        let file = std::fs::File::open(entry.path().join("part-00000.parquet")).unwrap();
+        let mut batches: Vec<_> = ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .with_batch_size(1 << 30)
+            .build()
+            .unwrap()
+            .map(|b| b.unwrap())
+            .collect();
+        assert_eq!(batches.len(), 1, "{name}");
+        out.insert(name, batches.remove(0));
+    }
+    out
+}
+
+#[test]
+fn writer_settings_change_the_files_not_the_values() {
+    // Random and realistic captures; every setting must read back the same rows, value for
+    // value, as the default (and DuckDB must count what `capture stats` counts).
+    let dir = tempfile::tempdir().unwrap();
+    let schema = cme_schema();
+    for (name, extra) in [
+        ("random.pcapng", vec!["--messages", "4000", "--seed", "5"]),
+        (
+            "market.pcapng",
+            vec!["--messages", "6000", "--seed", "6", "--realistic"],
+        ),
+    ] {
+        let cap = synth(dir.path(), name, "cme-mdp3", &extra);
+        let cap_s = cap.to_str().unwrap();
+        let s = json(ok(&sbekit(&[
+            "capture", "stats", "--json", "-p", "cme-mdp3", "-s", &schema, cap_s,
+        ])));
+        let mut reference = None;
+        for (k, settings) in [
+            vec![],
+            vec!["--dictionary", "on", "--threads", "1"],
+            vec!["--dictionary", "off", "--compression", "none"],
+            // A budget this small flushes row groups after nearly every batch.
+            vec!["--writer-memory", "1", "--batch-rows", "256"],
+            vec!["--row-group-rows", "100", "--threads", "2"],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let out_dir = dir.path().join(format!("{name}.{k}"));
+            let mut args = vec![
+                "capture",
+                "export",
+                "-p",
+                "cme-mdp3",
+                "-s",
+                &schema,
+                "--to",
+                "parquet",
+                out_dir.to_str().unwrap(),
+                cap_s,
+            ];
+            args.extend_from_slice(&settings);
+            ok(&sbekit(&args));
+            let tables = parquet_tables(&out_dir);
+            let rows: u64 = tables.values().map(|b| b.num_rows() as u64).sum();
+            assert_eq!(rows, s["messages"].as_u64().unwrap(), "{name} {settings:?}");
+            match &reference {
+                None => reference = Some(tables),
+                Some(want) => {
+                    assert_eq!(
+                        want.keys().collect::<Vec<_>>(),
+                        tables.keys().collect::<Vec<_>>()
+                    );
+                    for (t, b) in &tables {
+                        assert_eq!(&want[t], b, "{name} {settings:?}: {t}");
+                    }
+                }
+            }
+            if let Some(py) = duckdb_python("writer_settings_change_the_files_not_the_values") {
+                assert_eq!(
+                    duckdb_counts(&py, &out_dir),
+                    stats_counts(&s),
+                    "{settings:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn realistic_synth_repeats_instruments_and_favours_book_updates() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = cme_schema();
+    let cap = synth(
+        dir.path(),
+        "m.pcapng",
+        "cme-mdp3",
+        &["--messages", "5000", "--realistic", "--instruments", "7"],
+    );
+    let cap_s = cap.to_str().unwrap();
+    let s = json(ok(&sbekit(&[
+        "capture", "stats", "--json", "-p", "cme-mdp3", "-s", &schema, cap_s,
+    ])));
+    let n = |t: &str| s["templates"][t]["messages"].as_u64().unwrap_or(0);
+    assert!(
+        n("MDIncrementalRefreshBook46") > 1500,
+        "book updates lead: {}",
+        s["templates"]
+    );
+    assert!(n("MDIncrementalRefreshBook46") > 10 * n("MDInstrumentDefinitionFuture54"));
+    // The same seed gives the same bytes.
+    let again = synth(
+        dir.path(),
+        "m2.pcapng",
+        "cme-mdp3",
+        &["--messages", "5000", "--realistic", "--instruments", "7"],
+    );
+    assert_eq!(std::fs::read(&cap).unwrap(), std::fs::read(&again).unwrap());
+    // Book entries name one of the 7 instruments and are priced on the 0.25 grid.
+    let out = sbekit(&["capture", "decode", "-p", "cme-mdp3", "-s", &schema, cap_s]);
+    ok(&out);
+    let mut ids = std::collections::BTreeSet::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let Some(entries) = v["NoMDEntries"].as_array() else {
+            continue;
+        };
+        for e in entries {
+            if let Some(id) = e["SecurityID"].as_i64() {
+                ids.insert(id);
+            }
+            if let Some(m) = e["MDEntryPx"]["mantissa"].as_i64() {
+                assert_eq!(m % 250_000_000, 0, "{line}");
+            }
+        }
+    }
+    assert!(!ids.is_empty() && ids.len() <= 7, "{ids:?}");
+}

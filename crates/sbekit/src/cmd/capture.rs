@@ -72,9 +72,13 @@ struct ExportArgs {
     /// Messages per Arrow batch.
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     batch_rows: usize,
-    /// Rows per Parquet row group, at most.
-    #[arg(long, value_name = "N", default_value_t = 1 << 20)]
-    row_group_rows: usize,
+    /// A table's batch is also cut when its messages hold this many MiB (each of the up to
+    /// 31 tables of a partition holds one batch in memory while it fills, so this and
+    /// --writer-memory bound the memory; larger batches write slightly faster).
+    #[arg(long, value_name = "MIB", default_value_t = 4)]
+    batch_memory: usize,
+    #[command(flatten)]
+    parquet: super::parquet_args::ParquetArgs,
 }
 
 /// The framing profile.
@@ -175,6 +179,16 @@ struct SynthArgs {
     /// LZ4-compress the packets (profiles with a compression flag: optiq-mdg).
     #[arg(long)]
     compress: bool,
+    /// Messages that look like a real channel's instead of random bytes: a small set of
+    /// instruments (--instruments) whose prices walk on a tick grid, skewed sizes, repeated
+    /// symbols and codes, and the template mix of an incremental channel (mostly book and trade
+    /// updates, few definitions). Use it to measure exports; the default (random values, all
+    /// templates equally) is a worst case for Parquet and a better test of decoders.
+    #[arg(long)]
+    realistic: bool,
+    /// Instruments of the --realistic market.
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    instruments: usize,
     /// Print a JSON summary on stdout.
     #[arg(long)]
     json: bool,
@@ -228,8 +242,41 @@ fn read_all(a: &ReadArgs, decoder: &Decoder, sink: &mut dyn Sink) -> Result<Stat
             keep_bad: a.show_bad,
         },
     );
-    reader.read(&views, sink);
+    let mut releasing = Releasing {
+        sink,
+        captures: &captures,
+        released: vec![0; captures.len()],
+    };
+    reader.read(&views, &mut releasing);
     Ok(reader.stats)
+}
+
+/// Read this far past the last release, a capture's pages behind the reader are released.
+const RELEASE_EVERY: usize = 32 << 20;
+
+/// A [`Sink`] that passes messages on and releases the pages of each mapped capture that the
+/// reader has left behind (`CaptureBytes::release_before`), so that the resident set does not
+/// grow with the capture: the reader moves forward through each file (TCP reassembly and
+/// arbitration may look a little back; a released page touched again is read back in).
+struct Releasing<'a> {
+    sink: &'a mut dyn Sink,
+    captures: &'a [sbekit_capture::CaptureBytes],
+    released: Vec<usize>,
+}
+
+impl Sink for Releasing<'_> {
+    fn message(&mut self, p: &PacketMeta, m: &FeedMessage<'_>) -> Result<(), DecodeError> {
+        let at = usize::try_from(p.offset).unwrap_or(usize::MAX);
+        if let (Some(done), Some(c)) = (self.released.get_mut(p.file), self.captures.get(p.file)) {
+            // Keep a margin behind the packet (the reader's current window).
+            if at >= *done + 2 * RELEASE_EVERY {
+                let end = at - RELEASE_EVERY;
+                c.release_before(end);
+                *done = end;
+            }
+        }
+        self.sink.message(p, m)
+    }
 }
 
 /// Bad packets on stderr; the exit status `--strict` asks for.
@@ -453,6 +500,7 @@ fn synth(a: SynthArgs) -> Result<ExitCode, Failure> {
         channel: a.channel,
         templates: a.templates.clone(),
         compress: a.compress,
+        realistic: a.realistic.then_some(a.instruments.max(1)),
         ..SynthConfig::default()
     };
     // Evenly spread drops and duplicates over the packets the messages fill (about
@@ -511,7 +559,7 @@ fn write_error(path: &std::path::Path, e: io::Error) -> Failure {
 
 fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     use sbekit_arrow::capture::{CaptureColumns, Output};
-    use sbekit_arrow::sink::{Format, PartitionedWriter, SinkOptions};
+    use sbekit_arrow::sink::{Format, SinkOptions};
     let clock = super::clock::CommandClock::whole_command();
     let [format, dir] = &a.to[..] else {
         return Err(Failure::usage("--to takes FORMAT DIR"));
@@ -519,17 +567,19 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     let format: Format = format.parse().map_err(Failure::usage)?;
     let layout = sbekit_schema::load_layout(&a.read.schema)?;
     let decoder = decoder_of(&a.read.schema, &layout)?;
-    let mut out = PartitionedWriter::new(
-        std::path::Path::new(dir),
-        SinkOptions {
-            format,
-            row_group_rows: a.row_group_rows.max(1),
-            ..SinkOptions::default()
-        },
-    )
-    .map_err(Failure::usage)?;
+    let mut out = a
+        .parquet
+        .writer(
+            std::path::Path::new(dir),
+            SinkOptions {
+                format,
+                ..SinkOptions::default()
+            },
+        )
+        .map_err(Failure::usage)?;
     let options = sbekit_arrow::Options {
         batch_rows: a.batch_rows.max(1),
+        batch_bytes: a.batch_memory.max(1).saturating_mul(1 << 20),
         ..sbekit_arrow::Options::default()
     };
     let mut cols = CaptureColumns::new(&layout, options, Output::Writer(&mut out));

@@ -62,9 +62,8 @@ pub struct DecodeArgs {
     /// Messages per Arrow batch (with --to).
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     batch_rows: usize,
-    /// Rows per Parquet row group, at most (with --to).
-    #[arg(long, value_name = "N", default_value_t = 1 << 20)]
-    row_group_rows: usize,
+    #[command(flatten)]
+    parquet: super::parquet_args::ParquetArgs,
     /// How messages are delimited.
     #[arg(long, default_value = "sbe", value_parser = parse_framing)]
     framing: Framing,
@@ -277,21 +276,22 @@ fn export(
     to: &[String],
 ) -> Result<ExitCode, Failure> {
     use sbekit_arrow::sbe::{export_stream, StreamOptions};
-    use sbekit_arrow::sink::{Format, PartitionedWriter, SinkOptions};
+    use sbekit_arrow::sink::{Format, SinkOptions};
     let [format, dir] = to else {
         return Err(Failure::usage("--to takes a format and a directory"));
     };
     let format: Format = format.parse().map_err(Failure::usage)?;
     let dir = std::path::Path::new(dir);
-    let mut out = PartitionedWriter::new(
-        dir,
-        SinkOptions {
-            format,
-            row_group_rows: args.row_group_rows,
-            ..SinkOptions::default()
-        },
-    )
-    .map_err(Failure::usage)?;
+    let mut out = args
+        .parquet
+        .writer(
+            dir,
+            SinkOptions {
+                format,
+                ..SinkOptions::default()
+            },
+        )
+        .map_err(Failure::usage)?;
     let mut cols = sbekit_arrow::SbeColumns::new(
         layout,
         sbekit_arrow::Options {

@@ -68,9 +68,8 @@ pub struct ExportArgs {
     /// Rows per Arrow batch.
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     batch_rows: usize,
-    /// Rows per Parquet row group, at most.
-    #[arg(long, value_name = "N", default_value_t = 1 << 20)]
-    row_group_rows: usize,
+    #[command(flatten)]
+    parquet: super::parquet_args::ParquetArgs,
 }
 
 /// Arguments of `sbekit iex stats`.
@@ -313,21 +312,22 @@ fn synth(a: SynthArgs) -> Result<ExitCode, Failure> {
 }
 
 fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
-    use sbekit_arrow::sink::{Format, PartitionedWriter, SinkOptions};
+    use sbekit_arrow::sink::{Format, SinkOptions};
     let [format, dir] = &a.to[..] else {
         return Err(Failure::usage("--to takes a format and a directory"));
     };
     let format: Format = format.parse().map_err(Failure::usage)?;
     let dir = std::path::Path::new(dir);
-    let mut out = PartitionedWriter::new(
-        dir,
-        SinkOptions {
-            format,
-            row_group_rows: a.row_group_rows,
-            ..SinkOptions::default()
-        },
-    )
-    .map_err(Failure::usage)?;
+    let mut out = a
+        .parquet
+        .writer(
+            dir,
+            SinkOptions {
+                format,
+                ..SinkOptions::default()
+            },
+        )
+        .map_err(Failure::usage)?;
     let total: u64 = a
         .files
         .iter()

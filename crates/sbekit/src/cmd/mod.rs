@@ -19,6 +19,7 @@ pub mod encode;
 pub mod generate;
 pub mod iex;
 pub mod ir;
+pub mod parquet_args;
 pub mod schema;
 pub mod shootout;
 pub mod trades;
