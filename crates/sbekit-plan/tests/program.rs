@@ -235,3 +235,30 @@ fn narrow_fixed_groups_multiply_and_failures_point_at_the_structure() {
     // market-data's groups have uint16 dimensions: their products are exact.
     assert!(exact >= 2, "{exact}");
 }
+
+#[test]
+fn required_lengths_keep_only_the_versions_that_change_them() {
+    let pick = |v: u32, then: &str, otherwise: &str| format!("(av >= {v} ? {then} : {otherwise})");
+    // Version 1 adds only a constant: it changes nothing and is left out.
+    let table = [(0, 10), (1, 10), (2, 14), (3, 14), (4, 20)];
+    assert_eq!(
+        program::required_changes(&table),
+        (10, vec![(2, 14), (4, 20)])
+    );
+    assert_eq!(
+        program::required_expr(&table, |n| n.to_string(), pick).as_deref(),
+        Some("(av >= 4 ? 20 : (av >= 2 ? 14 : 10))")
+    );
+    // The same length at every version is a literal; nothing needed at any version is none.
+    let flat = [(0, 247), (3, 247), (4, 247)];
+    assert_eq!(
+        program::required_expr(&flat, |n| format!("{n}u"), pick).as_deref(),
+        Some("247u")
+    );
+    assert_eq!(
+        program::required_expr(&[(0, 0), (1, 0)], |n| n.to_string(), pick),
+        None
+    );
+    // A table that starts above version 0 needs nothing before its first version.
+    assert_eq!(program::required_changes(&[(2, 8)]), (0, vec![(2, 8)]));
+}
