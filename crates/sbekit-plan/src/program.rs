@@ -783,6 +783,14 @@ pub trait CheckSyntax {
             format!("{count} > 0")
         }
     }
+    /// `a + b`, bytes.
+    fn plus(&self, a: &str, b: &str) -> String {
+        format!("{a} + {b}")
+    }
+    /// `a * b`, bytes.
+    fn times(&self, a: &str, b: &str) -> String {
+        format!("{a} * {b}")
+    }
     /// `a - b`, bytes.
     fn minus(&self, a: &str, b: &str) -> String {
         format!("{a} - {b}")
@@ -843,7 +851,7 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 let test = s.exceeds(&b, &room);
                 match then.as_ref().filter(|_| s.merges()) {
                     Some(t) => {
-                        let end = format!("{header} + {b}");
+                        let end = s.plus(&header.to_string(), &b);
                         merged(s, out, &s.widen(&b), &room, &test, fail, t, &end);
                     }
                     None => out.push(s.when(&test, &s.fail(fail))),
@@ -894,7 +902,7 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 };
                 match then.as_ref().filter(|_| s.merges() && *exact) {
                     Some(t) => {
-                        let end = format!("{} + {b} * {n}", s.cursor());
+                        let end = s.plus(&s.cursor(), &s.times(&b, &n));
                         merged(s, out, &s.product(&b, &n), &left(), &cond, fail, t, &end);
                     }
                     None => out.push(s.when(&cond, &s.fail(fail))),
@@ -923,10 +931,10 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
             } => {
                 let l = s.local(*local);
                 let (room, end) = match skip {
-                    0 => (left(), format!("{} + {l}", s.cursor())),
+                    0 => (left(), s.plus(&s.cursor(), &l)),
                     k => (
                         s.minus(&left(), &k.to_string()),
-                        format!("{} + {k} + {l}", s.cursor()),
+                        s.plus(&s.plus(&s.cursor(), &k.to_string()), &l),
                     ),
                 };
                 let test = s.exceeds(&l, &room);
@@ -960,7 +968,7 @@ fn merged(
     then: &Then,
     end: &str,
 ) {
-    let fast = s.unsigned(&format!("{len} + {}", then.bytes), ">", room);
+    let fast = s.unsigned(&s.plus(len, &then.bytes.to_string()), ">", room);
     out.push(s.open(Some(&fast)));
     out.push(s.when(test, &s.fail(fail)));
     out.push(s.fail_at(&then.fail, &s.at_expr(end)));

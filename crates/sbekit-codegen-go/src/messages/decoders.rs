@@ -364,9 +364,6 @@ impl CheckSyntax for GoChecks<'_> {
     fn end(&self) -> &'static str {
         ""
     }
-    fn product_exceeds(&self, block: &str, count: &str, room: &str) -> String {
-        format!("{block}*{count} > {room}")
-    }
     fn required(&self, block: Local, required: &[(u32, usize)]) -> Option<String> {
         match block {
             // The root's is a function of the decoder's (its accessors use it too).
@@ -396,5 +393,14 @@ impl CheckSyntax for GoChecks<'_> {
     }
     fn minus(&self, a: &str, b: &str) -> String {
         format!("{a}-{b}")
+    }
+    fn plus(&self, a: &str, b: &str) -> String {
+        format!("{a}+{b}")
+    }
+    fn times(&self, a: &str, b: &str) -> String {
+        format!("{a}*{b}")
+    }
+    fn product(&self, block: &str, count: &str) -> String {
+        self.times(block, count)
     }
 }
