@@ -559,24 +559,10 @@ fn write_error(path: &std::path::Path, e: io::Error) -> Failure {
 
 fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     use sbekit_arrow::capture::{CaptureColumns, Output};
-    use sbekit_arrow::sink::{Format, SinkOptions};
     let clock = super::clock::CommandClock::whole_command();
-    let [format, dir] = &a.to[..] else {
-        return Err(Failure::usage("--to takes FORMAT DIR"));
-    };
-    let format: Format = format.parse().map_err(Failure::usage)?;
     let layout = sbekit_schema::load_layout(&a.read.schema)?;
     let decoder = decoder_of(&a.read.schema, &layout)?;
-    let mut out = a
-        .parquet
-        .writer(
-            std::path::Path::new(dir),
-            SinkOptions {
-                format,
-                ..SinkOptions::default()
-            },
-        )
-        .map_err(Failure::usage)?;
+    let (mut out, dir) = a.parquet.open(&a.to)?;
     let options = sbekit_arrow::Options {
         batch_rows: a.batch_rows.max(1),
         batch_bytes: a.batch_memory.max(1).saturating_mul(1 << 20),
@@ -592,10 +578,11 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     // The whole command's time (schema, reading, writing, the files made durable), not the
     // read loop's alone.
     eprintln!(
-        "sbekit capture export: {} messages from {} packets into {} files under {dir} in {}; {} bad",
+        "sbekit capture export: {} messages from {} packets into {} files under {} in {}; {} bad",
         stats.messages,
         stats.packets,
         files.len(),
+        dir.display(),
         clock.report(),
         stats.bad_count
     );

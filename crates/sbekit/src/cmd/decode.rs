@@ -276,22 +276,7 @@ fn export(
     to: &[String],
 ) -> Result<ExitCode, Failure> {
     use sbekit_arrow::sbe::{export_stream, StreamOptions};
-    use sbekit_arrow::sink::{Format, SinkOptions};
-    let [format, dir] = to else {
-        return Err(Failure::usage("--to takes a format and a directory"));
-    };
-    let format: Format = format.parse().map_err(Failure::usage)?;
-    let dir = std::path::Path::new(dir);
-    let mut out = args
-        .parquet
-        .writer(
-            dir,
-            SinkOptions {
-                format,
-                ..SinkOptions::default()
-            },
-        )
-        .map_err(Failure::usage)?;
+    let (mut out, dir) = args.parquet.open(to)?;
     let mut cols = sbekit_arrow::SbeColumns::new(
         layout,
         sbekit_arrow::Options {

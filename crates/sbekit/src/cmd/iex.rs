@@ -312,22 +312,7 @@ fn synth(a: SynthArgs) -> Result<ExitCode, Failure> {
 }
 
 fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
-    use sbekit_arrow::sink::{Format, SinkOptions};
-    let [format, dir] = &a.to[..] else {
-        return Err(Failure::usage("--to takes a format and a directory"));
-    };
-    let format: Format = format.parse().map_err(Failure::usage)?;
-    let dir = std::path::Path::new(dir);
-    let mut out = a
-        .parquet
-        .writer(
-            dir,
-            SinkOptions {
-                format,
-                ..SinkOptions::default()
-            },
-        )
-        .map_err(Failure::usage)?;
+    let (mut out, dir) = a.parquet.open(&a.to)?;
     let total: u64 = a
         .files
         .iter()

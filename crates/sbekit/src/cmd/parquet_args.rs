@@ -33,6 +33,24 @@ pub struct ParquetArgs {
 }
 
 impl ParquetArgs {
+    /// The writer a command's `--to FORMAT DIR` asks for, and the directory.
+    pub fn open<'a>(
+        &self,
+        to: &'a [String],
+    ) -> Result<(PartitionedWriter, &'a std::path::Path), super::Failure> {
+        let [format, dir] = to else {
+            return Err(super::Failure::usage("--to takes a format and a directory"));
+        };
+        let format = format.parse().map_err(super::Failure::usage)?;
+        let dir = std::path::Path::new(dir);
+        let options = SinkOptions {
+            format,
+            ..SinkOptions::default()
+        };
+        let out = self.writer(dir, options).map_err(super::Failure::usage)?;
+        Ok((out, dir))
+    }
+
     /// The writer under `root` for `options` (see [`ParquetArgs::apply`]), threaded as asked.
     pub fn writer(
         &self,
