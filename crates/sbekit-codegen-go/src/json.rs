@@ -2,11 +2,11 @@
 //! accessors) and `Reencode` (a decoded message written again by the generated encoders, at its
 //! acting version). Together they are what `sbekit conformance` checks.
 
-use crate::names::{BodyNames, FieldNames};
 use crate::prim::go_str;
 use crate::{go_file, Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::{quote, utf8_declared, Member};
+use sbekit_plan::names::{BodyNames, FieldNames};
 use sbekit_plan::{Body, Field, Kind, Section};
 
 /// `dst = append(dst, "<text>"...)`.
@@ -30,13 +30,13 @@ pub fn json_go(ctx: &Ctx) -> String {
     for k in p.composites.keys() {
         composite(&mut o, ctx, k);
     }
-    for (m, n) in p.messages.iter().zip(&ctx.n.msgs) {
+    for (m, n) in p.messages.iter().zip(&ctx.n.messages) {
         body(&mut o, ctx, &m.body, n, true);
     }
     o.doc("Reencode writes a decoded message again with the encoders, at its acting version, at the start of buf; its length or the first error.");
     o.line("func Reencode(m Message, buf []byte) (int, error) {");
     o.line("switch d := m.(type) {");
-    for n in &ctx.n.msgs {
+    for n in &ctx.n.messages {
         o.line(&format!("case *{}:", n.dec));
         o.line(&format!("var e {}", n.enc));
         o.line("e.Wrap(buf, d.SbeActingVersion())");
@@ -46,11 +46,11 @@ pub fn json_go(ctx: &Ctx) -> String {
     o.line("}");
     o.line("return 0, &EncodeError{Kind: ErrWrongTemplateID}");
     o.line("}");
-    go_file(&ctx.n.pkg, &o.s)
+    go_file(&ctx.n.package, &o.s)
 }
 
 fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
-    let n = &ctx.n.comps[k];
+    let n = &ctx.n.composites[k];
     let members = ctx.plan.gated_members(k);
     o.doc("AppendJSON appends the composite as `sbekit decode` prints it.");
     o.line(&format!(
@@ -104,7 +104,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
         match s {
             Section::Group { .. } => {
                 put(o, "[");
-                o.line(&format!("for it := d.{}(); it.Next(); {{", sn.get));
+                o.line(&format!("for it := d.{}(); it.Next(); {{", sn.name));
                 o.line("if it.i > 1 {");
                 put(o, ",");
                 o.line("}");
@@ -114,7 +114,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
             }
             Section::Var { char_encoding, .. } => {
                 let utf8 = utf8_declared(char_encoding.as_deref());
-                o.line(&format!("dst = appendText(dst, d.{}(), {utf8})", sn.get));
+                o.line(&format!("dst = appendText(dst, d.{}(), {utf8})", sn.name));
             }
         }
     }
@@ -137,13 +137,13 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
                 let cn = &n.children[gi];
                 gi += 1;
                 o.line("{");
-                o.line(&format!("w, it := e.{}(), d.{}()", sn.set, sn.get));
+                o.line(&format!("w, it := e.{}(), d.{}()", sn.setter(), sn.name));
                 o.line("for it.Next() {");
                 o.line(&format!("copy{}(it.Entry(), w.Next())", cn.dec));
                 o.line("}");
                 o.line("}");
             }
-            Section::Var { .. } => o.line(&format!("e.{}(d.{}())", sn.set, sn.get)),
+            Section::Var { .. } => o.line(&format!("e.{}(d.{}())", sn.setter(), sn.name)),
         }
     }
     if b.fields.iter().all(Field::is_constant) && b.sections.is_empty() {
@@ -199,7 +199,7 @@ fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
             Member::Read(r) => (r.index, r.field, r.key, r.fixed, r.optional),
         };
         put(o, &key);
-        let name = &names[index].get;
+        let name = &names[index].name;
         if optional {
             o.line(&format!("if x, ok := d.{name}(); ok {{"));
             o.line(&value_json(f, "x"));
@@ -223,10 +223,10 @@ fn fields_copy(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
         if f.is_constant() {
             continue;
         }
-        let (get, set) = (&n.get, &n.set);
+        let (get, set) = (&n.name, &n.setter());
         match &f.kind {
             Kind::Composite { ty } => {
-                let c = &ctx.n.comps[ty].dec;
+                let c = &ctx.n.composites[ty].dec;
                 if f.may_be_absent() {
                     o.line(&format!("if x, ok := d.{get}(); ok {{"));
                     o.line(&format!("copy{c}(x, e.{set}())"));
@@ -236,12 +236,13 @@ fn fields_copy(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
                 }
             }
             Kind::Prim(p) if p.ty == P::Char && p.len != 1 => {
+                let raw = n.raw.as_deref().unwrap_or_default();
                 if f.since > 0 {
-                    o.line(&format!("if x, ok := d.{}(); ok {{", n.raw));
+                    o.line(&format!("if x, ok := d.{raw}(); ok {{"));
                     o.line(&format!("e.{set}(x)"));
                     o.line("}");
                 } else {
-                    o.line(&format!("e.{set}(d.{}())", n.raw));
+                    o.line(&format!("e.{set}(d.{raw}())"));
                 }
             }
             _ if f.may_be_absent() && !f.is_nullable() => {

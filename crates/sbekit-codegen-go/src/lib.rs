@@ -60,7 +60,7 @@ impl std::error::Error for GenError {}
 /// The files of one Go package (paths relative to the package directory): the codecs and the
 /// conformance function, without `go.mod` or the conformance command.
 pub fn package_files(plan: &Plan, opts: &Options) -> Vec<GeneratedFile> {
-    let n = names::Names::new(plan, opts);
+    let n = sbekit_plan::names::assign(plan, &names::Go, opts.package.as_deref());
     let ctx = Ctx { plan, n: &n };
     let file = |p: &str, text: String| GeneratedFile {
         path: PathBuf::from(p),
@@ -152,7 +152,7 @@ pub fn conformance_main(packages: &[(String, String)]) -> String {
 /// What the emitters share: the plan and the names chosen for it.
 pub(crate) struct Ctx<'a> {
     pub plan: &'a Plan,
-    pub n: &'a names::Names,
+    pub n: &'a sbekit_plan::names::PlanNames,
 }
 
 impl Ctx<'_> {

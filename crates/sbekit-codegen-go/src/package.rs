@@ -25,7 +25,7 @@ pub fn runtime_go(ctx: &Ctx) -> String {
         p.header.size
     ));
     s.push_str(RUNTIME);
-    go_file(&ctx.n.pkg, &s)
+    go_file(&ctx.n.package, &s)
 }
 
 /// `conformance.go`: the two modes of the conformance program, as one function (so that one
@@ -106,7 +106,7 @@ func SbeConformance(mode string, in io.Reader, out io.Writer) int {
 	}
 }
 "#;
-    go_file(&ctx.n.pkg, body)
+    go_file(&ctx.n.package, body)
 }
 
 /// `go.mod`.

@@ -2,10 +2,10 @@
 //! test per choice), composites (a decoder view and an encoder view each), and the field
 //! accessors shared by composites, messages and group entries.
 
-use crate::names::FieldNames;
 use crate::prim::{go_bytes, gty, is_null, literal, load, load_bits, store};
 use crate::{go_file, Ctx, Out};
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::names::FieldNames;
 use sbekit_plan::{Field, Kind};
 
 /// The text of `types.go`.
@@ -62,7 +62,7 @@ pub fn types_go(ctx: &Ctx) -> String {
         }));
         o.line(&format!("type {t} {}", gty(s.ty)));
         o.line("");
-        for (((name, bit, _), m), test) in s.choices.iter().zip(&n.masks).zip(&n.tests) {
+        for (((name, bit, _), m), test) in s.choices.iter().zip(&n.masks).zip(&n.choices) {
             o.doc(&format!("{m} is the mask of choice `{name}` (bit {bit})."));
             o.line(&format!("const {m} {t} = 1 << {bit}"));
             o.line("");
@@ -98,7 +98,7 @@ pub fn types_go(ctx: &Ctx) -> String {
         o.line("");
     }
     for (k, c) in ctx.plan.composites.iter() {
-        let n = &ctx.n.comps[k];
+        let n = &ctx.n.composites[k];
         let members = ctx.plan.gated_members(k);
         o.doc(&c.description.clone().unwrap_or_else(|| {
             format!(
@@ -149,7 +149,7 @@ pub fn types_go(ctx: &Ctx) -> String {
             setter(&mut o, ctx, f, fname, &sink);
         }
     }
-    go_file(&ctx.n.pkg, &o.s)
+    go_file(&ctx.n.package, &o.s)
 }
 
 /// The Go value type of a (non-constant) field.
@@ -160,7 +160,7 @@ pub fn value_type(ctx: &Ctx, f: &Field) -> String {
         Kind::Prim(p) => gty(p.ty).into(),
         Kind::Enum { ty, .. } => ctx.n.enums[ty].ty.clone(),
         Kind::Set { ty } => ctx.n.sets[ty].ty.clone(),
-        Kind::Composite { ty } => ctx.n.comps[ty].dec.clone(),
+        Kind::Composite { ty } => ctx.n.composites[ty].dec.clone(),
     }
 }
 
@@ -220,7 +220,7 @@ fn const_bytes(v: &PrimitiveValue) -> Vec<u8> {
 
 /// Emits the getter(s) of `f` on a decoder.
 pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, src: &Src) {
-    let name = &n.get;
+    let name = &n.name;
     let recv = &src.recv;
     match &f.kind {
         Kind::Prim(p) if f.is_constant() => {
@@ -350,7 +350,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, src: &Src) {
     o.line("");
     if let Kind::Prim(p) = &f.kind {
         if p.ty == P::Char && p.len != 1 {
-            let r = &n.raw;
+            let r = n.raw.as_deref().unwrap_or_default();
             doc(
                 o,
                 f,
@@ -403,9 +403,9 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
     if let (Some(v), true) = (&s.ver, f.since > 0) {
         cond = format!("{v} >= {} && {cond}", f.since);
     }
-    let name = &n.set;
+    let name = &n.setter();
     if let Kind::Composite { ty } = &f.kind {
-        let cn = &ctx.n.comps[ty];
+        let cn = &ctx.n.composites[ty];
         doc(o, f, &format!("{name} writes the composite"));
         o.line(&format!("func ({recv}) {name}() {} {{", cn.enc));
         o.line(&format!("if {cond} {{"));

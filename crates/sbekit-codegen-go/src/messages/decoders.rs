@@ -7,7 +7,7 @@ use super::*;
 pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
     let k = b.sections.len();
     let d = &n.dec;
-    let low = &n.low;
+    let low = &n.private;
     required_fn(o, &format!("{low}Required"), &b.required);
     match msg {
         Some(m) => {
@@ -99,15 +99,15 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 gi += 1;
                 o.doc(&format!(
                     "{} iterates over the entries of the `{name}` group: for it := d.{}(); it.Next(); {{ e := it.Entry() }}.{}",
-                    sn.get,
-                    sn.get,
+                    sn.name,
+                    sn.name,
                     if since > 0 {
                         format!(" No entries when the acting version is older than {since}.")
                     } else {
                         String::new()
                     }
                 ));
-                o.line(&format!("func (d *{d}) {}() {} {{", sn.get, cn.iter));
+                o.line(&format!("func (d *{d}) {}() {} {{", sn.name, cn.iter));
                 o.line(&format!("var it {}", cn.iter));
                 o.line(&format!("p := d.sec[{i}]"));
                 iff(o, &format!("{gate}p+{dim_size} > len(d.buf)"), "return it");
@@ -126,16 +126,13 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 o.line("");
             }
             Section::Var {
-                name,
-                data_offset,
-                text,
-                ..
+                name, data_offset, ..
             } => {
                 o.doc(&format!(
                     "{} is the `{name}` var data: a view of the buffer (nil when absent).",
-                    sn.get
+                    sn.name
                 ));
-                o.line(&format!("func (d *{d}) {}() []byte {{", sn.get));
+                o.line(&format!("func (d *{d}) {}() []byte {{", sn.name));
                 o.line(&format!(
                     "s, t := d.sec[{i}]+{data_offset}, d.sec[{}]",
                     i + 1
@@ -144,14 +141,13 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 o.line("return d.buf[s:t:t]");
                 o.line("}");
                 o.line("");
-                if *text {
+                if let Some(string) = &sn.string {
                     o.doc(&format!(
-                        "{} is the `{name}` var data as a string (a copy).",
-                        sn.string
+                        "{string} is the `{name}` var data as a string (a copy)."
                     ));
                     o.line(&format!(
-                        "func (d *{d}) {}() string {{ return string(d.{}()) }}",
-                        sn.string, sn.get
+                        "func (d *{d}) {string}() string {{ return string(d.{}()) }}",
+                        sn.name
                     ));
                     o.line("");
                 }
@@ -173,7 +169,7 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 Section::Group { .. } => {
                     let cn = &n.children[gi];
                     gi += 1;
-                    format!("q = {}End(b, q, av)", cn.low)
+                    format!("q = {}End(b, q, av)", cn.private)
                 }
                 Section::Var {
                     len, data_offset, ..
@@ -208,7 +204,7 @@ pub(super) fn iter(o: &mut Out, ctx: &Ctx, sec: &Section, b: &Body, n: &BodyName
         // Where a checked group at p ends.
         o.line(&format!(
             "func {}End(b []byte, p int, av uint64) int {{",
-            n.low
+            n.private
         ));
         o.line(&format!(
             "bl := int({})",
@@ -273,7 +269,7 @@ pub(super) fn wrap(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     o.line("n := uint64(len(b))");
     let syntax = GoChecks {
         ctx,
-        low: &n.low,
+        low: &n.private,
         sections: m.body.sections.len(),
     };
     for l in program::lines(m, &syntax) {

@@ -14,7 +14,7 @@ pub(super) fn encoder(
     root: &BodyNames,
     state: &str,
 ) {
-    let (e, low, r) = (&n.enc, &n.low, &root.enc);
+    let (e, low, r) = (&n.enc, &n.private, &root.enc);
     let k = b.sections.len();
     let path = go_str(&n.path);
     let st = format!("r.{state}");
@@ -26,7 +26,7 @@ pub(super) fn encoder(
         ("n".into(), "int".into()),
     ];
     for (gi, cn) in n.children.iter().enumerate() {
-        rows.push((format!("g{gi}"), format!("{}State", cn.low)));
+        rows.push((format!("g{gi}"), format!("{}State", cn.private)));
     }
     o.line(&format!("type {low}State struct {{"));
     o.fields(&rows);
@@ -73,8 +73,8 @@ pub(super) fn encoder(
             o.line(&format!("if s.g{gi}.dim != nil {{"));
             if ck > 0 {
                 o.line(&format!("if s.g{gi}.n > 0 {{"));
-                o.line(&format!("r.{}Close()", cn.low));
-                o.line(&format!("r.{}Fill({ck})", cn.low));
+                o.line(&format!("r.{}Close()", cn.private));
+                o.line(&format!("r.{}Fill({ck})", cn.private));
                 o.line("}");
             }
             o.line(&format!("s.g{gi}.dim, s.g{gi}.b = nil, nil"));
@@ -110,7 +110,7 @@ pub(super) fn encoder(
                         block_len,
                         "d",
                         "0",
-                        &format!("{}BlockLength(r.st.ver)", cn.low),
+                        &format!("{}BlockLength(r.st.ver)", cn.private),
                     ) {
                         Some(x) => {
                             o.line(&format!(
@@ -269,9 +269,9 @@ pub(super) fn encoder(
                 gi += 1;
                 o.doc(&format!(
                     "{} starts the `{name}` group; add entries with the writer's Next (the count is kept).",
-                    sn.set
+                    sn.setter()
                 ));
-                o.line(&format!("func ({recv}) {}() {} {{", sn.set, cn.writer));
+                o.line(&format!("func ({recv}) {}() {} {{", sn.setter(), cn.writer));
                 o.line(&format!("r := {rr}"));
                 o.line(&format!("w := {}{{r: r}}", cn.writer));
                 let gate = if since > 0 {
@@ -288,7 +288,7 @@ pub(super) fn encoder(
                     block_len,
                     "s.dim",
                     "0",
-                    &format!("{}BlockLength(r.st.ver)", cn.low),
+                    &format!("{}BlockLength(r.st.ver)", cn.private),
                 ) {
                     o.line("if s.dim != nil {");
                     o.line(&x);
@@ -303,7 +303,6 @@ pub(super) fn encoder(
                 name,
                 len,
                 data_offset,
-                text,
                 ..
             } => {
                 let gate = if since > 0 {
@@ -312,9 +311,9 @@ pub(super) fn encoder(
                     String::new()
                 };
                 // The setter for bytes and, for text, the one for a string: the same body.
-                let mut forms = vec![(&sn.set, "[]byte", "")];
-                if *text {
-                    forms.push((&sn.set_string, "string", " from a string"));
+                let mut forms = vec![(sn.setter(), "[]byte", "")];
+                if let Some(set_string) = &sn.set_string {
+                    forms.push((set_string, "string", " from a string"));
                 }
                 for (setter, ty, from) in forms {
                     o.doc(&format!(
@@ -388,7 +387,7 @@ pub(super) fn writer(
     count: sbekit_plan::Slot,
     spath: &str,
 ) {
-    let (w, low) = (&n.writer, &n.low);
+    let (w, low) = (&n.writer, &n.private);
     let k = b.sections.len();
     o.doc(&format!(
         "{w} adds entries to the `{}` group; the count in its header follows.",

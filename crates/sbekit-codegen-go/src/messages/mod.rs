@@ -7,10 +7,10 @@
 //! writers are handles holding a pointer to it, so nothing points back into a struct from
 //! inside it and an encoder on the stack stays there (no allocation).
 
-use crate::names::BodyNames;
 use crate::prim::{go_str, slot_load, slot_store};
 use crate::types::{getter, setter, Sink, Src};
 use crate::{go_file, Ctx, Out};
+use sbekit_plan::names::BodyNames;
 use sbekit_plan::program::{self, At, CheckSyntax, Fail, HeaderValue, Local};
 use sbekit_plan::{Body, CheckError, Kind, Message, RequiredLengths, Section, Slot};
 
@@ -23,11 +23,11 @@ use encoders::encoder;
 /// The text of `messages.go`.
 pub fn messages_go(ctx: &Ctx) -> String {
     let mut o = Out::default();
-    for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.msgs) {
+    for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.messages) {
         body(&mut o, ctx, &m.body, n, Some(m), None, n, "s");
     }
     any(&mut o, ctx);
-    go_file(&ctx.n.pkg, &o.s)
+    go_file(&ctx.n.package, &o.s)
 }
 
 /// `if cond { line }` as gofmt writes it.
@@ -111,7 +111,7 @@ fn any(o: &mut Out, ctx: &Ctx) {
     o.line("type AnyDecoder struct {");
     let rows: Vec<(String, String)> = ctx
         .n
-        .msgs
+        .messages
         .iter()
         .enumerate()
         .map(|(i, n)| (format!("m{i}"), n.dec.clone()))

@@ -284,6 +284,12 @@ pub fn package_name(package: &str) -> String {
     }
 }
 
+pub mod assign;
+pub use assign::{
+    assign, BodyNames, CompositeNames, EnumNames, FieldNames, Members, NamingConfig, Owner,
+    PlanNames, Scope, SectionNames, SetNames,
+};
+
 pub mod rust;
 
 pub mod typescript;
