@@ -8,10 +8,10 @@
 //! setter writes at `base + offset` after its guard (the block may not have been reserved, when
 //! the buffer was too small).
 
-use crate::names::FieldNames;
 use crate::prim::{c_bytes, c_str, cty, is_null, literal, load, store};
 use crate::{Ctx, Out};
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::names::FieldNames;
 use sbekit_plan::{Field, Kind};
 
 /// True for a numeric array (getters and setters take `T v[N]`).
@@ -29,7 +29,7 @@ pub fn value_type(ctx: &Ctx, f: &Field) -> String {
         Kind::Prim(p) => cty(p.ty).into(),
         Kind::Enum { ty, .. } => ctx.n.enums[ty].ty.clone(),
         Kind::Set { ty } => ctx.n.sets[ty].ty.clone(),
-        Kind::Composite { ty } => ctx.n.comps[ty].dec.clone(),
+        Kind::Composite { ty } => ctx.n.composites[ty].dec.clone(),
     }
 }
 
@@ -72,7 +72,7 @@ fn const_is_text(f: &Field) -> bool {
 /// Emits the getter(s) of `f` on decoder type `d` reading at `base` with acting version
 /// `d->av`.
 pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, d: &str, base: &str) {
-    let name = &n.get;
+    let name = &n.name;
     let ptr = format!("{base} + {}", f.offset);
     match &f.kind {
         Kind::Prim(p) if f.is_constant() => {
@@ -243,7 +243,7 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
     if f.is_constant() {
         return;
     }
-    let name = &n.set;
+    let name = &n.setter();
     let ty = s.ty;
     let ptr = format!("{} + {}", s.base, f.offset);
     let d = f
@@ -258,7 +258,7 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
     };
     match &f.kind {
         Kind::Composite { ty: cty_ } => {
-            let c = &ctx.n.comps[cty_];
+            let c = &ctx.n.composites[cty_];
             o.doc(&format!(
                 "The `{}` composite, to set its members (a writer of nothing when the block was not reserved or the field is newer than the version written).",
                 f.name

@@ -41,8 +41,7 @@ pub struct Options {
     pub package: Option<String>,
 }
 
-/// One generated file: a path relative to the output directory and its text.
-pub use sbekit_fs::GeneratedFile;
+pub use sbekit_plan::package::{GenError, GeneratedFile};
 
 /// The runtime header every generated library carries (identical in every package).
 pub const RUNTIME_H: &str = include_str!("../runtime/sbekit_rt.h");
@@ -59,28 +58,11 @@ pub const HEADERS: [&str; 6] = [
     "conformance.h",
 ];
 
-/// Why code could not be generated.
-#[derive(Debug)]
-pub enum GenError {
-    /// The schema's codec plan could not be built.
-    Plan(sbekit_plan::PlanError),
-}
-
-impl std::fmt::Display for GenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GenError::Plan(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for GenError {}
-
 /// Generates the library's files from a codec plan.
 pub fn generate(plan: &Plan, opts: &Options) -> Vec<GeneratedFile> {
-    let n = names::Names::new(plan, opts);
-    let ctx = Ctx { plan, n: &n };
-    let inc = format!("include/{}", n.p);
+    let n = sbekit_plan::names::assign(plan, &names::C, opts.package.as_deref());
+    let ctx = Ctx::new(plan, &n);
+    let inc = format!("include/{}", n.package);
     let file = |p: String, text: String| GeneratedFile {
         path: PathBuf::from(p),
         text,
@@ -90,7 +72,7 @@ pub fn generate(plan: &Plan, opts: &Options) -> Vec<GeneratedFile> {
         file(format!("{inc}/types.h"), types::types_h(&ctx)),
         file(format!("{inc}/messages.h"), messages::messages_h(&ctx)),
         file(format!("{inc}/json.h"), json::json_h(&ctx)),
-        file(format!("{inc}/{}.h", n.p), package::umbrella_h(&ctx)),
+        file(format!("{inc}/{}.h", n.package), package::umbrella_h(&ctx)),
         file(format!("{inc}/conformance.h"), package::conformance_h(&ctx)),
         file("README.md".into(), package::readme(&ctx)),
         file(
@@ -105,8 +87,7 @@ pub fn generate_layout(
     layout: &sbekit_ir::layout::Layout,
     opts: &Options,
 ) -> Result<Vec<GeneratedFile>, GenError> {
-    let plan = Plan::new(layout).map_err(GenError::Plan)?;
-    Ok(generate(&plan, opts))
+    sbekit_plan::package::render_layout(layout, |plan| Ok(generate(plan, opts)))
 }
 
 /// Writes the library into `dir` (created if needed).
@@ -114,18 +95,27 @@ pub fn write_package(
     layout: &sbekit_ir::layout::Layout,
     dir: &Path,
     opts: &Options,
-) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    sbekit_fs::write_tree(dir, &generate_layout(layout, opts)?)?;
-    Ok(())
+) -> Result<(), GenError> {
+    sbekit_plan::package::write_files(dir, &generate_layout(layout, opts)?)
 }
 
 /// What the emitters share: the plan and the names chosen for it.
 pub(crate) struct Ctx<'a> {
     pub plan: &'a Plan,
-    pub n: &'a names::Names,
+    pub n: &'a sbekit_plan::names::PlanNames,
+    /// The package prefix in upper case (for macros).
+    pub up: String,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    fn new(plan: &'a Plan, n: &'a sbekit_plan::names::PlanNames) -> Ctx<'a> {
+        Ctx {
+            plan,
+            n,
+            up: n.package.to_ascii_uppercase(),
+        }
+    }
+
     /// `le` or `be`: the runtime's load and store suffix for the schema's byte order.
     pub fn order(&self) -> &'static str {
         if self.plan.byte_order == sbekit_ir::ByteOrder::BigEndian {
@@ -137,7 +127,7 @@ impl Ctx<'_> {
 
     /// The include guard of a header.
     pub fn guard(&self, file: &str) -> String {
-        format!("{}_{}_H", self.n.up, file.to_ascii_uppercase())
+        format!("{}_{}_H", self.up, file.to_ascii_uppercase())
     }
 }
 

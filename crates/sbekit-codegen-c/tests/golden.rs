@@ -56,3 +56,18 @@ fn output_is_deterministic_and_complete() {
         assert!(paths.contains(&f.to_string()), "{f} missing");
     }
 }
+
+#[test]
+fn prefixes_are_c_identifiers_clear_of_keywords_and_the_runtime() {
+    use sbekit_codegen_c::package_prefix;
+    assert_eq!(
+        package_prefix("uk.co.real_logic.sbe.benchmarks"),
+        "uk_co_real_logic_sbe_benchmarks"
+    );
+    assert_eq!(package_prefix("b3.umdf.mbo.sbe"), "b3_umdf_mbo_sbe");
+    assert_eq!(package_prefix("int"), "int_sbe");
+    assert_eq!(package_prefix("sbekit"), "sbekit_sbe");
+    assert_eq!(package_prefix("sbekit.x"), "sbekit_x_sbe");
+    assert_eq!(package_prefix("9lives"), "sbe_9lives");
+    assert_eq!(package_prefix("..."), "schema");
+}

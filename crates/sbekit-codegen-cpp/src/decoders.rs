@@ -3,9 +3,9 @@
 
 use crate::fields::getter;
 use crate::messages::{err, since_cond};
-use crate::names::BodyNames;
 use crate::prim::{cty, slot_load};
 use crate::{Ctx, Out};
+use sbekit_plan::names::BodyNames;
 use sbekit_plan::program::{self, CheckSyntax, Fail, HeaderValue, Local};
 use sbekit_plan::{Body, Kind, Message, Section, Slot};
 
@@ -57,7 +57,12 @@ pub(crate) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         getter(o, ctx, f, fname, "sbe_b_ + sbe_p_");
     }
     let mut gi = 0;
-    for (i, (s, sname)) in b.sections.iter().zip(&n.sections).enumerate() {
+    for (i, (s, sname)) in b
+        .sections
+        .iter()
+        .zip(n.sections.iter().map(|x| &x.name))
+        .enumerate()
+    {
         match s {
             Section::Group {
                 name,

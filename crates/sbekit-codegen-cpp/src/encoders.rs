@@ -3,9 +3,9 @@
 
 use crate::fields::{setter, Sink};
 use crate::messages::{required_expr, since_cond, NPOS};
-use crate::names::BodyNames;
 use crate::prim::{cpp_str, cty, slot_store};
 use crate::{Ctx, Out};
+use sbekit_plan::names::BodyNames;
 use sbekit_plan::{Body, Kind, Message, Section};
 
 pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
@@ -148,7 +148,12 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         setter(o, ctx, f, fname, &sink);
     }
     let mut gi = 0;
-    for (i, (s, sname)) in b.sections.iter().zip(&n.sections).enumerate() {
+    for (i, (s, sname)) in b
+        .sections
+        .iter()
+        .zip(n.sections.iter().map(|x| &x.name))
+        .enumerate()
+    {
         match s {
             Section::Group {
                 name, since, body, ..

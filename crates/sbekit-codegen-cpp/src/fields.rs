@@ -4,10 +4,10 @@
 //! version `sbe_av_`; an encoder writes at `base + offset` after its guard (the block may not have
 //! been reserved, when the buffer was too small).
 
-use crate::names::FieldNames;
 use crate::prim::{cpp_bytes, cty, is_null, literal, load, store};
 use crate::{Ctx, Out};
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::names::FieldNames;
 use sbekit_plan::{Field, Kind};
 
 /// The value type of a (non-constant) field, without `std::optional`.
@@ -18,7 +18,7 @@ pub fn value_type(ctx: &Ctx, f: &Field) -> String {
         Kind::Prim(p) => cty(p.ty).into(),
         Kind::Enum { ty, .. } => ctx.n.enums[ty].ty.clone(),
         Kind::Set { ty } => ctx.n.sets[ty].ty.clone(),
-        Kind::Composite { ty } => ctx.n.comps[ty].dec.clone(),
+        Kind::Composite { ty } => ctx.n.composites[ty].dec.clone(),
     }
 }
 
@@ -89,7 +89,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
                 "static constexpr {} {name}() noexcept {{ return {}::{}; }}",
                 en.ty,
                 en.ty,
-                en.variants.get(i).cloned().unwrap_or_default()
+                en.values.get(i).cloned().unwrap_or_default()
             ));
             return;
         }
@@ -223,7 +223,7 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
     };
     match &f.kind {
         Kind::Composite { ty } => {
-            let c = &ctx.n.comps[ty];
+            let c = &ctx.n.composites[ty];
             o.doc(&format!("The `{}` composite, to set its members.", f.name));
             o.line(&format!("{} {name}() noexcept {{", c.enc));
             let mut cond = s.ok.to_string();

@@ -2,12 +2,12 @@
 //! `reencode` (a decoded message written again by the generated encoders, at its acting
 //! version). Together they are what `sbekit conformance` checks.
 
-use crate::names::{BodyNames, FieldNames};
 use crate::prim::{cpp_str, cty, is_float, literal};
 use crate::types::guard;
 use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::{quote, utf8_declared, Member};
+use sbekit_plan::names::{BodyNames, FieldNames};
 use sbekit_plan::{Body, Field, Kind, Section};
 
 /// `::sbekit::rt::put(sbe_o, "<text>");`
@@ -28,7 +28,7 @@ pub fn json_hpp(ctx: &Ctx) -> String {
     o.line("#include \"types.hpp\"");
     o.line("#include \"messages.hpp\"");
     o.line("");
-    o.line(&format!("namespace {} {{", ctx.n.dir));
+    o.line(&format!("namespace {} {{", ctx.n.package));
     o.line("");
     for (k, e) in &p.enums {
         let n = &ctx.n.enums[k];
@@ -87,10 +87,10 @@ pub fn json_hpp(ctx: &Ctx) -> String {
     for (k, _) in p.composites_members_first() {
         composite(&mut o, ctx, k);
     }
-    for (m, n) in p.messages.iter().zip(&ctx.n.msgs) {
+    for (m, n) in p.messages.iter().zip(&ctx.n.messages) {
         body(&mut o, ctx, &m.body, n, true);
     }
-    for n in &ctx.n.msgs {
+    for n in &ctx.n.messages {
         o.doc("The message as one line of JSON (no newline), as `sbekit decode` prints it; `Out` is anything with `append(const char*, std::size_t)`, such as `std::string`.");
         o.line("template <class Out>");
         o.line(&format!(
@@ -101,7 +101,7 @@ pub fn json_hpp(ctx: &Ctx) -> String {
     o.doc("Any message as one line of JSON (nothing for `std::monostate`).");
     o.line("template <class Out>");
     o.line("inline void to_json(const AnyMessage& sbe_m, Out& sbe_o) {");
-    for n in &ctx.n.msgs {
+    for n in &ctx.n.messages {
         o.line(&format!(
             "if (const auto* sbe_p = std::get_if<{}>(&sbe_m)) {{ sbe_json(sbe_o, *sbe_p); return; }}",
             n.dec
@@ -112,7 +112,7 @@ pub fn json_hpp(ctx: &Ctx) -> String {
     o.line("");
     o.doc("Writes a decoded message again with the encoders, at its acting version, into `buf` (`cap` bytes); its length or the first error.");
     o.line("inline ::sbekit::rt::Result<std::size_t> reencode(const AnyMessage& sbe_m, std::uint8_t* sbe_buf, std::size_t sbe_cap) noexcept {");
-    for n in &ctx.n.msgs {
+    for n in &ctx.n.messages {
         o.line(&format!(
             "if (const auto* sbe_p = std::get_if<{}>(&sbe_m)) {{",
             n.dec
@@ -130,14 +130,14 @@ pub fn json_hpp(ctx: &Ctx) -> String {
     o.line("return ::sbekit::rt::Error{::sbekit::rt::ErrorKind::WrongTemplateId, 0, \"\"};");
     o.line("}");
     o.line("");
-    o.line(&format!("}}  // namespace {}", ctx.n.dir));
+    o.line(&format!("}}  // namespace {}", ctx.n.package));
     o.line("");
     o.line(&format!("#endif  // {g}"));
     o.s
 }
 
 fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
-    let n = &ctx.n.comps[k];
+    let n = &ctx.n.composites[k];
     o.doc(&format!("Internal: a `{k}` composite as JSON."));
     o.line("template <class Out>");
     o.line(&format!(
@@ -194,7 +194,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
     fields_json(o, ctx, &b.fields, &n.fields);
     let mut first = b.fields.is_empty();
     let mut gi = 0;
-    for (s, sname) in b.sections.iter().zip(&n.sections) {
+    for (s, sname) in b.sections.iter().zip(n.sections.iter().map(|x| &x.name)) {
         let comma = if first { "" } else { "," };
         first = false;
         put(o, &format!("{comma}{}:", quote(s.name())));
@@ -233,7 +233,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
     o.line("(void)sbe_e;");
     fields_copy(o, &b.fields, &n.fields);
     let mut gi = 0;
-    for (s, sname) in b.sections.iter().zip(&n.sections) {
+    for (s, sname) in b.sections.iter().zip(n.sections.iter().map(|x| &x.name)) {
         match s {
             Section::Group { .. } => {
                 let cn = &n.children[gi];

@@ -38,8 +38,7 @@ pub struct Options {
     pub package: Option<String>,
 }
 
-/// One generated file: a path relative to the output directory and its text.
-pub use sbekit_fs::GeneratedFile;
+pub use sbekit_plan::package::{GenError, GeneratedFile};
 
 /// The runtime header every generated library carries (identical in every package).
 pub const RUNTIME_HPP: &str = include_str!("../runtime/sbekit_runtime.hpp");
@@ -56,28 +55,11 @@ pub const HEADERS: [&str; 6] = [
     "conformance.hpp",
 ];
 
-/// Why code could not be generated.
-#[derive(Debug)]
-pub enum GenError {
-    /// The schema's codec plan could not be built.
-    Plan(sbekit_plan::PlanError),
-}
-
-impl std::fmt::Display for GenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GenError::Plan(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for GenError {}
-
 /// Generates the library's files from a codec plan.
 pub fn generate(plan: &Plan, opts: &Options) -> Vec<GeneratedFile> {
-    let n = names::Names::new(plan, opts);
+    let n = sbekit_plan::names::assign(plan, &names::Cpp, opts.package.as_deref());
     let ctx = Ctx { plan, n: &n };
-    let inc = format!("include/{}", n.dir);
+    let inc = format!("include/{}", n.package);
     let file = |p: String, text: String| GeneratedFile {
         path: PathBuf::from(p),
         text,
@@ -87,7 +69,10 @@ pub fn generate(plan: &Plan, opts: &Options) -> Vec<GeneratedFile> {
         file(format!("{inc}/types.hpp"), types::types_hpp(&ctx)),
         file(format!("{inc}/messages.hpp"), messages::messages_hpp(&ctx)),
         file(format!("{inc}/json.hpp"), json::json_hpp(&ctx)),
-        file(format!("{inc}/{}.hpp", n.dir), package::umbrella_hpp(&ctx)),
+        file(
+            format!("{inc}/{}.hpp", n.package),
+            package::umbrella_hpp(&ctx),
+        ),
         file(
             format!("{inc}/conformance.hpp"),
             package::conformance_hpp(&ctx),
@@ -106,8 +91,7 @@ pub fn generate_layout(
     layout: &sbekit_ir::layout::Layout,
     opts: &Options,
 ) -> Result<Vec<GeneratedFile>, GenError> {
-    let plan = Plan::new(layout).map_err(GenError::Plan)?;
-    Ok(generate(&plan, opts))
+    sbekit_plan::package::render_layout(layout, |plan| Ok(generate(plan, opts)))
 }
 
 /// Writes the library into `dir` (created if needed).
@@ -115,15 +99,14 @@ pub fn write_package(
     layout: &sbekit_ir::layout::Layout,
     dir: &Path,
     opts: &Options,
-) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    sbekit_fs::write_tree(dir, &generate_layout(layout, opts)?)?;
-    Ok(())
+) -> Result<(), GenError> {
+    sbekit_plan::package::write_files(dir, &generate_layout(layout, opts)?)
 }
 
 /// What the emitters share: the plan and the names chosen for it.
 pub(crate) struct Ctx<'a> {
     pub plan: &'a Plan,
-    pub n: &'a names::Names,
+    pub n: &'a sbekit_plan::names::PlanNames,
 }
 
 impl Ctx<'_> {

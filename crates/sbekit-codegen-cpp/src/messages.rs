@@ -7,10 +7,10 @@
 
 use crate::decoders::{decoder, iter};
 use crate::encoders::{encoder, writer};
-use crate::names::BodyNames;
 use crate::prim::{cpp_str, cty};
 use crate::types::guard;
 use crate::{Ctx, Out};
+use sbekit_plan::names::BodyNames;
 use sbekit_plan::{Body, Kind, Message, Section};
 
 pub(crate) const NPOS: &str = "::sbekit::rt::Cursor::npos";
@@ -45,13 +45,13 @@ pub fn messages_hpp(ctx: &Ctx) -> String {
     o.line("#include \"sbekit_runtime.hpp\"");
     o.line("#include \"types.hpp\"");
     o.line("");
-    o.line(&format!("namespace {} {{", ctx.n.dir));
+    o.line(&format!("namespace {} {{", ctx.n.package));
     o.line("");
-    for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.msgs) {
+    for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.messages) {
         message(&mut o, ctx, m, n);
     }
     any(&mut o, ctx);
-    o.line(&format!("}}  // namespace {}", ctx.n.dir));
+    o.line(&format!("}}  // namespace {}", ctx.n.package));
     o.line("");
     o.line(&format!("#endif  // {g}"));
     o.s
@@ -80,7 +80,7 @@ pub(crate) fn since_cond(since: u32, av: &str) -> Option<String> {
 }
 
 fn any(o: &mut Out, ctx: &Ctx) {
-    let decs: Vec<String> = ctx.n.msgs.iter().map(|n| n.dec.clone()).collect();
+    let decs: Vec<String> = ctx.n.messages.iter().map(|n| n.dec.clone()).collect();
     o.doc("Any message of the schema (`std::monostate` for none): what `decode_any` returns.");
     let mut alts = vec!["std::monostate".to_string()];
     alts.extend(decs.iter().cloned());

@@ -8,7 +8,7 @@ use sbekit_plan::{CompositeDef, Kind};
 
 /// The include guard of a header.
 pub fn guard(ctx: &Ctx, file: &str) -> String {
-    format!("SBEKIT_{}_{}_HPP", ctx.n.dir, file).to_ascii_uppercase()
+    format!("SBEKIT_{}_{}_HPP", ctx.n.package, file).to_ascii_uppercase()
 }
 
 /// The text of `types.hpp`.
@@ -22,7 +22,7 @@ pub fn types_hpp(ctx: &Ctx) -> String {
     o.line("");
     o.line("#include \"sbekit_runtime.hpp\"");
     o.line("");
-    o.line(&format!("namespace {} {{", ctx.n.dir));
+    o.line(&format!("namespace {} {{", ctx.n.package));
     o.line("");
     let hty = |f: &sbekit_plan::Field| match &f.kind {
         Kind::Prim(pr) => cty(pr.ty),
@@ -52,7 +52,7 @@ pub fn types_hpp(ctx: &Ctx) -> String {
             "The `{k}` enum; values the schema does not list are kept (cast the raw value)."
         )));
         o.line(&format!("enum class {} : {} {{", n.ty, cty(e.ty)));
-        for ((name, v, d), id) in e.values.iter().zip(&n.variants) {
+        for ((name, v, d), id) in e.values.iter().zip(&n.values) {
             o.doc(d.as_deref().unwrap_or(&format!("`{name}`")));
             o.line(&format!("{id} = {},", literal(v, e.ty)));
         }
@@ -103,14 +103,14 @@ pub fn types_hpp(ctx: &Ctx) -> String {
     for (k, c) in p.composites_members_first() {
         composite(&mut o, ctx, k, c);
     }
-    o.line(&format!("}}  // namespace {}", ctx.n.dir));
+    o.line(&format!("}}  // namespace {}", ctx.n.package));
     o.line("");
     o.line(&format!("#endif  // {g}"));
     o.s
 }
 
 fn composite(o: &mut Out, ctx: &Ctx, k: &str, c: &CompositeDef) {
-    let n = &ctx.n.comps[k];
+    let n = &ctx.n.composites[k];
     let members = ctx.plan.gated_members(k);
     o.doc(c.description.as_deref().unwrap_or(&format!(
         "Reads the `{k}` composite (a view of {} bytes).",

@@ -12,5 +12,6 @@ fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         package: None,
         module: args.get(2).cloned(),
     };
-    sbekit_codegen_go::write_module(&layout, std::path::Path::new(out), &opts)
+    sbekit_codegen_go::write_module(&layout, std::path::Path::new(out), &opts)?;
+    Ok(())
 }

@@ -37,25 +37,7 @@ pub struct Options {
     pub module: Option<String>,
 }
 
-/// One generated file: a path relative to the output directory and its text.
-pub use sbekit_fs::GeneratedFile;
-
-/// Why code could not be generated.
-#[derive(Debug)]
-pub enum GenError {
-    /// The schema's codec plan could not be built.
-    Plan(sbekit_plan::PlanError),
-}
-
-impl std::fmt::Display for GenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GenError::Plan(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for GenError {}
+pub use sbekit_plan::package::{write_files, GenError, GeneratedFile};
 
 /// The files of one Go package (paths relative to the package directory): the codecs and the
 /// conformance function, without `go.mod` or the conformance command.
@@ -115,8 +97,7 @@ pub fn generate_layout(
     layout: &sbekit_ir::layout::Layout,
     opts: &Options,
 ) -> Result<Vec<GeneratedFile>, GenError> {
-    let plan = Plan::new(layout).map_err(GenError::Plan)?;
-    Ok(generate(&plan, opts))
+    sbekit_plan::package::render_layout(layout, |plan| Ok(generate(plan, opts)))
 }
 
 /// Writes the module into `dir` (created if needed).
@@ -124,17 +105,8 @@ pub fn write_module(
     layout: &sbekit_ir::layout::Layout,
     dir: &Path,
     opts: &Options,
-) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+) -> Result<(), GenError> {
     write_files(dir, &generate_layout(layout, opts)?)
-}
-
-/// Writes `files` under `dir`, creating directories as needed.
-pub fn write_files(
-    dir: &Path,
-    files: &[GeneratedFile],
-) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    sbekit_fs::write_tree(dir, files)?;
-    Ok(())
 }
 
 /// `go.mod` for module `module`.

@@ -3,56 +3,41 @@
 //! unique on its type (the methods the generator adds itself are taken first, so a field called
 //! `wrap` becomes `Wrap_`).
 
-use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::{
-    BodyNames, EnumNames, FieldNames, Members, NamingConfig, Owner, Scope, SectionNames, SetNames,
+    spell, spell_all, BodyAt, BodyNames, EnumNames, FieldNames, Members, NamingConfig, Owner,
+    Scope, SectionNames, SetNames,
 };
-use sbekit_plan::{Body, EnumDef, Field, Kind, Language, NameKind, Plan, Section, SetDef};
+use sbekit_plan::{EnumDef, Field, Kind, Language, NameKind, Section, SetDef};
 
 /// The Go package name for a schema package: its words joined by `_`, lower case
 /// (`uk.co.real_logic.sbe.examples` -> `uk_co_real_logic_sbe_examples`).
 pub fn package_name(package: &str) -> String {
-    let s = sbekit_plan::names::snake(&package.replace('.', "_"));
-    let s = s.trim_start_matches('_').to_string();
-    let s = if s.is_empty() {
-        "schema".to_string()
-    } else {
-        s
-    };
-    Language::Go.escape(&s)
+    Language::Go.escape(&sbekit_plan::names::package_snake(package, Some("sbe_")))
 }
 
-/// The package-level identifiers the generator derives from a body's decoder type `dec`
-/// (`messages/decoders.rs`, `messages/encoders.rs`, `json.rs`): a message's `Decode<Msg>` and
-/// `New<Msg>Encoder`, a group's iterator and writer, and for both the encoder, its state and
-/// block-length helper and the copy function.
-fn derived(dec: &str, msg: bool) -> Vec<String> {
-    let low = private(dec);
-    let mut v = vec![
-        dec.to_string(),
-        format!("{dec}Encoder"),
-        format!("copy{dec}"),
-        format!("{low}State"),
-        format!("{low}BlockLength"),
-    ];
-    if msg {
-        v.push(format!("Decode{dec}"));
-        v.push(format!("New{dec}Encoder"));
-    } else {
-        v.push(format!("{dec}Iter"));
-        v.push(format!("{dec}Writer"));
-    }
-    v
-}
+/// The package-level identifiers the generator derives from a message's decoder type `{T}`
+/// (`messages/decoders.rs`, `messages/encoders.rs`, `json.rs`; `{t}` is it with its first letter
+/// lower-cased).
+const MESSAGE_FAMILY: &[&str] = &[
+    "{T}",
+    "{T}Encoder",
+    "copy{T}",
+    "{t}State",
+    "{t}BlockLength",
+    "Decode{T}",
+    "New{T}Encoder",
+];
 
-/// The unexported prefix of a body's helpers: its decoder type, first letter lower-cased.
-fn private(dec: &str) -> String {
-    let mut low = dec.to_string();
-    if let Some(f) = low.get_mut(0..1) {
-        f.make_ascii_lowercase();
-    }
-    low
-}
+/// The package-level identifiers the generator derives from a group entry's decoder type.
+const GROUP_FAMILY: &[&str] = &[
+    "{T}",
+    "{T}Encoder",
+    "copy{T}",
+    "{t}State",
+    "{t}BlockLength",
+    "{T}Iter",
+    "{T}Writer",
+];
 
 /// Methods every decoder has.
 const DEC_METHODS: &[&str] = &[
@@ -107,10 +92,6 @@ fn scope(reserved: &[&str]) -> Scope {
 pub(crate) struct Go;
 
 impl NamingConfig for Go {
-    fn language(&self) -> Language {
-        Language::Go
-    }
-
     fn package(&self, schema_package: &str) -> String {
         package_name(schema_package)
     }
@@ -121,29 +102,20 @@ impl NamingConfig for Go {
 
     fn enumeration(&self, top: &mut Scope, _: &str, name: &str, e: &EnumDef) -> EnumNames {
         let ty = top.take(&camel(name));
-        let values = e
-            .values
-            .iter()
-            .map(|v| top.take(&format!("{ty}{}", camel(&v.0))))
-            .collect();
+        let values = top.take_each(&e.values, |v| format!("{ty}{}", camel(&v.0)));
         let null = top.take(&format!("{ty}NullValue"));
         EnumNames {
             ty,
             values,
             null,
-            json: String::new(),
+            ..EnumNames::default()
         }
     }
 
     fn set(&self, top: &mut Scope, _: &str, name: &str, s: &SetDef) -> SetNames {
         let ty = top.take(&camel(name));
-        let masks = s
-            .choices
-            .iter()
-            .map(|c| top.take(&format!("{ty}{}", camel(&c.0))))
-            .collect();
-        let mut m = scope(&["AppendJSON", "String"]);
-        let choices = s.choices.iter().map(|c| m.take(&camel(&c.0))).collect();
+        let masks = top.take_each(&s.choices, |c| format!("{ty}{}", camel(&c.0)));
+        let choices = scope(&["AppendJSON", "String"]).take_each(&s.choices, |c| camel(&c.0));
         SetNames {
             ty,
             choices,
@@ -159,57 +131,49 @@ impl NamingConfig for Go {
         )
     }
 
-    fn body(
-        &self,
-        top: &mut Scope,
-        _: &str,
-        plan: &Plan,
-        b: &Body,
-        parent: Option<&BodyNames>,
-    ) -> BodyNames {
-        let want = match parent {
-            None => plan.type_name(Language::Go, &b.path),
+    fn body(&self, top: &mut Scope, at: BodyAt) -> BodyNames {
+        let b = at.body;
+        let want = match at.parent {
+            None => at.plan.type_name(Language::Go, &b.path),
             Some(p) => format!("{}{}", p.dec, camel(&b.name)),
         };
-        let dec = top.take_family(&want, |d| derived(d, parent.is_none()));
-        let (iter, writer) = match parent {
-            None => (String::new(), String::new()),
-            Some(_) => (format!("{dec}Iter"), format!("{dec}Writer")),
+        let family = if at.parent.is_none() {
+            MESSAGE_FAMILY
+        } else {
+            GROUP_FAMILY
         };
-        BodyNames {
-            enc: format!("{dec}Encoder"),
-            private: private(&dec),
-            iter,
-            writer,
+        let dec = top.take_family(&want, |d| spell_all(family, d));
+        let mut n = BodyNames {
+            enc: spell("{T}Encoder", &dec),
+            private: spell("{t}", &dec),
             dec,
             ..BodyNames::default()
+        };
+        if at.parent.is_some() {
+            (n.iter, n.writer) = (spell("{T}Iter", &n.dec), spell("{T}Writer", &n.dec));
         }
+        n
     }
 
     fn members(&self, composite: bool) -> Members {
-        if composite {
-            Members {
-                dec: scope(&["AppendJSON", "SbeActingVersion", "String"]),
-                enc: scope(&["String"]),
-            }
-        } else {
-            Members {
-                dec: scope(DEC_METHODS),
-                enc: scope(ENC_METHODS),
-            }
+        match composite {
+            true => Members::new(
+                scope(&["AppendJSON", "SbeActingVersion", "String"]),
+                scope(&["String"]),
+            ),
+            false => Members::new(scope(DEC_METHODS), scope(ENC_METHODS)),
         }
     }
 
     fn field(&self, _: &mut Scope, m: &mut Members, _: Owner, f: &Field) -> FieldNames {
         let c = camel(&f.name);
-        let text = matches!(&f.kind, Kind::Prim(p) if p.ty == P::Char && p.len != 1);
         FieldNames {
             name: m.dec.take(&c),
             set: Some(match f.kind {
                 Kind::Composite { .. } => m.enc.take(&c),
                 _ => m.enc.take(&format!("Set{c}")),
             }),
-            raw: text.then(|| m.dec.take(&format!("{c}Raw"))),
+            raw: f.is_char_array().then(|| m.dec.take(&format!("{c}Raw"))),
             ..FieldNames::default()
         }
     }

@@ -60,7 +60,7 @@ pub fn json_ts(ctx: &Ctx) -> String {
         o.line("}");
     }
     for (i, (_, s)) in t.sets.iter().enumerate() {
-        let mut scope = crate::names::Scope::class();
+        let mut scope = crate::names::class_scope();
         o.line(&format!("function $s{i}(x: {}): string {{", ctx.sets[i]));
         let parts: Vec<String> = s
             .choices

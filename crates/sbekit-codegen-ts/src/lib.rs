@@ -27,7 +27,7 @@ mod plan;
 mod prim;
 mod types;
 
-use names::{pascal, Scope};
+use names::{class_scope, module_scope, pascal, Scope};
 use sbekit_ir::layout::Layout;
 use sbekit_ir::{ByteOrder, PrimitiveType};
 use sbekit_plan::{Kind, TypeTables};
@@ -41,8 +41,7 @@ pub struct Options {
     pub package_name: Option<String>,
 }
 
-/// One generated file: a path relative to the output directory and its text.
-pub use sbekit_fs::GeneratedFile;
+pub use sbekit_plan::package::{GenError, GeneratedFile};
 
 /// The runtime module every generated package carries.
 pub const RUNTIME_TS: &str = include_str!("../runtime/runtime.ts");
@@ -50,52 +49,15 @@ pub const RUNTIME_TS: &str = include_str!("../runtime/runtime.ts");
 /// The conformance program every generated package carries (`sbekit conformance` runs it).
 pub const CONFORMANCE_MJS: &str = include_str!("../runtime/sbe_conformance.mjs");
 
-/// Why a package could not be generated or written.
-#[derive(Debug)]
-pub enum GenError {
-    /// The schema's codec plan could not be built.
-    Plan(sbekit_plan::PlanError),
-    /// The plan lacks something the generator needs (a message without its header checks).
-    Unsupported(String),
-    /// Writing a file of the package failed (the path of that file).
-    Io(PathBuf, std::io::Error),
-}
-
-impl std::fmt::Display for GenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GenError::Plan(e) => write!(f, "cannot generate TypeScript: {e}"),
-            GenError::Unsupported(m) => write!(f, "cannot generate TypeScript: {m}"),
-            GenError::Io(p, e) => write!(f, "{}: {e}", p.display()),
-        }
-    }
-}
-
-impl std::error::Error for GenError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            GenError::Plan(e) => Some(e),
-            GenError::Io(_, e) => Some(e),
-            GenError::Unsupported(_) => None,
-        }
-    }
-}
-
-impl From<sbekit_plan::PlanError> for GenError {
-    fn from(e: sbekit_plan::PlanError) -> Self {
-        GenError::Plan(e)
-    }
-}
-
 /// Generates the package's files from a layout (through its codec plan, which fails only for
 /// a layout the plan cannot describe).
 pub fn generate(layout: &Layout, opts: &Options) -> Result<Vec<GeneratedFile>, GenError> {
-    let plan = sbekit_plan::Plan::new(layout)?;
+    let plan = sbekit_plan::Plan::new(layout).map_err(GenError::Plan)?;
     if let Some(m) = plan.messages.iter().find(|m| plan::header(m).is_none()) {
-        return Err(GenError::Unsupported(format!(
-            "message {} has no header checks in the plan",
-            m.body.name
-        )));
+        return Err(GenError::Unsupported(
+            "TypeScript",
+            format!("message {} has no header checks in the plan", m.body.name),
+        ));
     }
     let ctx = Ctx::new(&plan, sbekit_plan::all_types(layout));
     let file = |p: &str, text: String| GeneratedFile {
@@ -118,15 +80,7 @@ pub fn generate(layout: &Layout, opts: &Options) -> Result<Vec<GeneratedFile>, G
 /// ([`sbekit_fs::write`]): a failed run leaves no temporary file, and every file present is
 /// either its old content or the whole new one.
 pub fn write_package(layout: &Layout, dir: &Path, opts: &Options) -> Result<(), GenError> {
-    for f in generate(layout, opts)? {
-        let path = dir.join(&f.path);
-        let io = |e| GenError::Io(path.clone(), e);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(io)?;
-        }
-        sbekit_fs::write(&path, f.text.as_bytes()).map_err(io)?;
-    }
-    Ok(())
+    sbekit_plan::package::write_files(dir, &generate(layout, opts)?)
 }
 
 /// The npm package name for a layout, named as the Rust crate is
@@ -159,7 +113,7 @@ pub(crate) struct Members {
 
 impl Members {
     fn new(fields: &[sbekit_plan::Field], groups: &[String], vars: &[String]) -> Members {
-        let mut s = Scope::class();
+        let mut s = class_scope();
         let fields = fields
             .iter()
             .map(|f| {
@@ -247,7 +201,7 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
-        let mut s = Scope::module();
+        let mut s = module_scope();
         let enums = types
             .enums
             .iter()

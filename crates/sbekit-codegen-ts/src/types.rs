@@ -1,7 +1,7 @@
 //! `types.ts`: schema constants, enums, sets and composites (decoder and encoder flyweights).
 
 use crate::fields::{decoder_slots, encoder_slots, getter, setter};
-use crate::names::Scope;
+use crate::names::class_scope;
 use crate::prim::{is_big, literal, read};
 use crate::{Ctx, Out};
 use sbekit_ir::ByteOrder;
@@ -102,7 +102,7 @@ fn set_def(o: &mut Out, ctx: &Ctx, i: usize) {
     o.line(&format!("constructor(raw: {t} = {zero}) {{"));
     o.line("this.raw = raw;");
     o.line("}");
-    let mut scope = Scope::class();
+    let mut scope = class_scope();
     let names: Vec<String> = s.choices.iter().map(|(c, _, _)| scope.take(c)).collect();
     for ((c, bit, description), n) in s.choices.iter().zip(&names) {
         o.doc(

@@ -71,31 +71,7 @@ pub struct Options {
     pub tcp_ports: Vec<u16>,
 }
 
-/// One generated file: a path relative to the output directory and its text.
-pub use sbekit_fs::GeneratedFile;
-
-/// Why a dissector could not be generated.
-#[derive(Debug)]
-pub enum GenError {
-    /// The schema's codec plan could not be built.
-    Plan(sbekit_plan::PlanError),
-    /// The protocol name is not usable in Wireshark (empty once cleaned).
-    Proto(String),
-    /// Writing the files failed.
-    Io(PathBuf, std::io::Error),
-}
-
-impl std::fmt::Display for GenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GenError::Plan(e) => write!(f, "{e}"),
-            GenError::Proto(p) => write!(f, "'{p}' is not a usable protocol name"),
-            GenError::Io(p, e) => write!(f, "{}: {e}", p.display()),
-        }
-    }
-}
-
-impl std::error::Error for GenError {}
+pub use sbekit_plan::package::{GenError, GeneratedFile};
 
 /// A name Wireshark accepts in a field abbreviation: letters, digits and `_`; anything else
 /// becomes `_`.
@@ -131,7 +107,9 @@ pub fn generate(
         Some(p) => {
             let c = clean(&p.to_ascii_lowercase());
             if c.is_empty() || c.starts_with(|c: char| c.is_ascii_digit()) {
-                return Err(GenError::Proto(p.clone()));
+                return Err(GenError::Option(format!(
+                    "'{p}' is not a usable protocol name"
+                )));
             }
             c
         }
@@ -163,8 +141,7 @@ pub fn generate_layout(
     profile: &Profile,
     opts: &Options,
 ) -> Result<Vec<GeneratedFile>, GenError> {
-    let plan = Plan::new(layout).map_err(GenError::Plan)?;
-    generate(&plan, profile, opts)
+    sbekit_plan::package::render_layout(layout, |plan| generate(plan, profile, opts))
 }
 
 /// Writes the dissector and README into `dir` (created if missing); returns the Lua file's
@@ -176,16 +153,11 @@ pub fn write(
     opts: &Options,
 ) -> Result<PathBuf, GenError> {
     let files = generate_layout(layout, profile, opts)?;
-    std::fs::create_dir_all(dir).map_err(|e| GenError::Io(dir.to_path_buf(), e))?;
-    let mut lua = PathBuf::new();
-    for f in files {
-        let path = dir.join(&f.path);
-        sbekit_fs::write(&path, f.text.as_bytes()).map_err(|e| GenError::Io(path.clone(), e))?;
-        if path.extension().is_some_and(|e| e == "lua") {
-            lua = path;
-        }
-    }
-    Ok(lua)
+    sbekit_plan::package::write_files(dir, &files)?;
+    let lua = files
+        .iter()
+        .find(|f| f.path.extension().is_some_and(|e| e == "lua"));
+    Ok(lua.map(|f| dir.join(&f.path)).unwrap_or_default())
 }
 
 /// A Lua string literal.

@@ -52,50 +52,7 @@ impl Default for Options {
     }
 }
 
-/// Why code could not be generated.
-#[derive(Debug)]
-pub enum GenError {
-    /// The IR uses a construct the generator does not support (or is malformed).
-    Unsupported(String),
-    /// The schema's codec plan could not be built.
-    Plan(sbekit_plan::PlanError),
-    /// The generator produced source that does not parse as Rust (a bug in the generator).
-    Malformed(String),
-    /// Writing the output failed.
-    Io(PathBuf, std::io::Error),
-}
-
-impl fmt::Display for GenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GenError::Unsupported(m) => write!(f, "cannot generate Rust: {m}"),
-            GenError::Plan(e) => write!(f, "cannot generate Rust: {e}"),
-            GenError::Malformed(m) => {
-                write!(
-                    f,
-                    "generated Rust does not parse (a bug in sbekit-codegen): {m}"
-                )
-            }
-            GenError::Io(p, e) => write!(f, "cannot write {}: {e}", p.display()),
-        }
-    }
-}
-
-impl std::error::Error for GenError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            GenError::Unsupported(_) | GenError::Malformed(_) => None,
-            GenError::Plan(e) => Some(e),
-            GenError::Io(_, e) => Some(e),
-        }
-    }
-}
-
-impl From<sbekit_plan::PlanError> for GenError {
-    fn from(e: sbekit_plan::PlanError) -> Self {
-        GenError::Plan(e)
-    }
-}
+pub use sbekit_plan::package::GenError;
 
 /// Why [`try_format`] could not format.
 #[derive(Debug)]
@@ -126,12 +83,12 @@ impl std::error::Error for FormatError {
 
 /// Generates the Rust module for `ir`. Identical input gives identical output.
 pub fn generate(ir: &Ir, opts: &Options) -> Result<String, GenError> {
-    generate_plan(&Plan::from_ir(ir)?, opts)
+    generate_plan(&Plan::from_ir(ir).map_err(GenError::Plan)?, opts)
 }
 
 /// Generates the Rust module for a schema's layout. Identical input gives identical output.
 pub fn generate_layout(layout: &Layout, opts: &Options) -> Result<String, GenError> {
-    generate_plan(&Plan::new(layout)?, opts)
+    generate_plan(&Plan::new(layout).map_err(GenError::Plan)?, opts)
 }
 
 /// Generates the Rust module for a schema's codec plan: what [`generate`] and
@@ -155,7 +112,7 @@ fn pretty(source: &str) -> Result<String, GenError> {
         .sum::<usize>()
         .min(source.len());
     let (head, body) = source.split_at(split);
-    let file = syn::parse_file(body).map_err(|e| GenError::Malformed(e.to_string()))?;
+    let file = syn::parse_file(body).map_err(|e| GenError::Malformed("Rust", e.to_string()))?;
     let mut out = head.to_string();
     if !head.is_empty() {
         out.push('\n');

@@ -45,6 +45,7 @@ mod build;
 mod checks;
 pub mod json;
 pub mod names;
+pub mod package;
 pub mod program;
 
 pub use checks::{Check, CheckError};
@@ -174,6 +175,11 @@ impl Field {
             Kind::Enum { optional, .. } => *optional,
             _ => false,
         }
+    }
+
+    /// True for a char array (more than one `char`): text, with accessors for its raw bytes.
+    pub fn is_char_array(&self) -> bool {
+        matches!(&self.kind, Kind::Prim(p) if p.ty == PrimitiveType::Char && p.len != 1)
     }
 
     /// True when a decoder may find the field without a value: it is newer than version 0

@@ -59,7 +59,7 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     }
     let mut gi = 0;
     for (i, (s, sn)) in b.sections.iter().zip(&n.sections).enumerate() {
-        let sname = &sn.get;
+        let sname = &sn.name;
         match s {
             Section::Group {
                 name,

@@ -6,7 +6,7 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     let e = &n.enc;
     let k = b.sections.len();
     let path = &n.path;
-    let up = &ctx.n.up;
+    let up = &ctx.up;
     match msg {
         Some(m) => o.doc(&format!(
             "Writes a `{}` message (template id {}): `{e}_init` over a buffer, set fields, write groups and var data in schema order, then `{e}_finish`. Errors (a buffer too small, sections out of order, values too long) are kept and reported by `{e}_finish`.",
@@ -157,7 +157,7 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     }
     let mut gi = 0;
     for (i, (s, sn)) in b.sections.iter().zip(&n.sections).enumerate() {
-        let sname = &sn.set;
+        let sname = &sn.setter();
         match s {
             Section::Group { name, since, .. } => {
                 let cn = &n.children[gi];

@@ -3,9 +3,9 @@
 //! and `decode_any` (dispatch on the template id).
 
 use crate::fields::{getter, setter, Sink};
-use crate::names::BodyNames;
 use crate::prim::{c_str, cty, slot_load, slot_store, ulit};
 use crate::{Ctx, Out};
+use sbekit_plan::names::BodyNames;
 use sbekit_plan::program::{self, CheckSyntax, Fail, HeaderValue, Local};
 use sbekit_plan::{Body, Kind, Message, Section, Slot};
 
@@ -47,7 +47,7 @@ pub fn messages_h(ctx: &Ctx) -> String {
     o.line("#include \"sbekit_rt.h\"");
     o.line("#include \"types.h\"");
     o.line("");
-    for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.msgs) {
+    for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.messages) {
         message(&mut o, ctx, m, n);
     }
     any(&mut o, ctx);
@@ -74,11 +74,11 @@ fn group_types(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
 }
 
 fn any(o: &mut Out, ctx: &Ctx) {
-    let p = &ctx.n.p;
-    let up = &ctx.n.up;
+    let p = &ctx.n.package;
+    let up = &ctx.up;
     o.doc(&format!("`{p}_any.which` when no message was decoded."));
     o.line(&format!("#define {up}_ANY_NONE 0"));
-    for (i, n) in ctx.n.msgs.iter().enumerate() {
+    for (i, n) in ctx.n.messages.iter().enumerate() {
         o.doc(&format!("`{p}_any.which` for a `{}`.", n.path));
         o.line(&format!("#define {} {}", n.tag, i + 1));
     }
@@ -90,7 +90,7 @@ fn any(o: &mut Out, ctx: &Ctx) {
     o.line("union {");
     o.doc("No message.");
     o.line("char none;");
-    for (i, n) in ctx.n.msgs.iter().enumerate() {
+    for (i, n) in ctx.n.messages.iter().enumerate() {
         o.doc(&format!("`{}`.", n.path));
         o.line(&format!("{} m{i};", n.dec));
     }
@@ -115,7 +115,7 @@ fn any(o: &mut Out, ctx: &Ctx) {
         "t = (uint64_t){};",
         crate::prim::load(ctx, ty, &format!("b + {}", h.template_id.offset))
     ));
-    for (i, (m, n)) in ctx.plan.messages.iter().zip(&ctx.n.msgs).enumerate() {
+    for (i, (m, n)) in ctx.plan.messages.iter().zip(&ctx.n.messages).enumerate() {
         o.line(&format!("if (t == {}) {{", ulit(u64::from(m.id))));
         o.line(&format!(
             "const int r = {}_decode(&m->u.m{i}, b, n, err);",

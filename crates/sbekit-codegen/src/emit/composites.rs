@@ -6,7 +6,7 @@ impl Gen<'_> {
     pub(super) fn composite(&mut self, name: &str, c: &CompositeDef) {
         let t = type_name(name);
         let size = c.size;
-        let mut names = Names::new(DECODER_RESERVED);
+        let mut names = member_scope(DECODER_RESERVED);
         let members: Vec<(String, &Field)> =
             c.members.iter().map(|m| (names.take(&m.name), m)).collect();
         {
@@ -43,7 +43,7 @@ impl Gen<'_> {
         w!(self.out, "}}");
         w!(self.out, "");
         self.debug_impl(&format!("{t}Decoder<'_>"), name, &members, &[], false);
-        let mut enames = Names::new(ENCODER_RESERVED);
+        let mut enames = member_scope(ENCODER_RESERVED);
         let emembers: Vec<(String, &Field)> = c
             .members
             .iter()

@@ -12,15 +12,11 @@ impl Gen<'_> {
         let raw = rty(e.ty);
         let out = &mut self.out;
         // The inherent constants share the namespace of the value constants.
-        let mut used: BTreeSet<String> = ["ALL", "NULL_VALUE"].map(String::from).into();
+        let mut used = Scope::plain(&["ALL", "NULL_VALUE"]);
         let mut variants: Vec<(String, &str, String, Option<&String>)> = Vec::new();
         let mut raws = BTreeSet::new();
         for (vn, v, d) in &e.values {
-            let mut id = escape_with(self.keywords, &camel(vn));
-            while used.contains(&id) {
-                id.push('_');
-            }
-            used.insert(id.clone());
+            let id = used.take(&escape_with(self.keywords, &camel(vn)));
             let l = lit(v, e.ty);
             variants.push((id, vn.as_str(), l, d.as_ref()));
         }

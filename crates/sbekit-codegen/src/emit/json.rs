@@ -234,10 +234,10 @@ impl Gen<'_> {
         }
         for (i, (name, c)) in s.composites.iter().enumerate() {
             let t = type_name(name);
-            let mut names = Names::new(DECODER_RESERVED);
+            let mut names = member_scope(DECODER_RESERVED);
             let members: Vec<(String, &Field)> =
                 c.members.iter().map(|m| (names.take(&m.name), m)).collect();
-            let mut enames = Names::new(ENCODER_RESERVED);
+            let mut enames = member_scope(ENCODER_RESERVED);
             let emembers: Vec<(String, &Field)> = c
                 .members
                 .iter()
@@ -297,7 +297,7 @@ impl Gen<'_> {
         *n += 1;
         let p = self.ty(b);
         let k = b.sections.len();
-        let mut names = Names::new(DECODER_RESERVED);
+        let mut names = member_scope(DECODER_RESERVED);
         let fields: Vec<(String, &Field)> =
             b.fields.iter().map(|f| (names.take(&f.name), f)).collect();
         let sections: Vec<(String, &Section)> = b
@@ -305,7 +305,7 @@ impl Gen<'_> {
             .iter()
             .map(|s| (names.take(s.name()), s))
             .collect();
-        let mut enames = Names::new(ENCODER_RESERVED);
+        let mut enames = member_scope(ENCODER_RESERVED);
         let efields: Vec<(String, &Field)> =
             b.fields.iter().map(|f| (enames.take(&f.name), f)).collect();
         let esections: Vec<String> = b.sections.iter().map(|s| enames.take(s.name())).collect();

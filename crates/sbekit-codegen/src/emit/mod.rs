@@ -10,6 +10,7 @@ use crate::names::{camel, escape_with, screaming, snake, type_name};
 use crate::KeywordStyle;
 use crate::Options;
 use sbekit_ir::{ByteOrder, Presence, PrimitiveType, PrimitiveValue};
+use sbekit_plan::names::{Clash, Scope};
 use sbekit_plan::{
     Body, CompositeDef, EnumDef, Field, Kind, Language, Plan, Prim, Section, SetDef,
     Slot as DimField,
@@ -138,32 +139,10 @@ fn doc(out: &mut String, desc: Option<&String>, fallback: &str) {
     }
 }
 
-/// Hands out method names, avoiding fixed names and earlier ones.
-struct Names {
-    used: BTreeSet<String>,
-}
-
-impl Names {
-    fn new(reserved: &[&str]) -> Self {
-        Names {
-            used: reserved.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-    /// A unique snake-case base name (not escaped) for a schema name.
-    fn take(&mut self, name: &str) -> String {
-        let mut base = snake(name);
-        if self.used.contains(&base) {
-            base.push_str("_field");
-        }
-        let mut n = base.clone();
-        let mut i = 2;
-        while self.used.contains(&n) {
-            n = format!("{base}{i}");
-            i += 1;
-        }
-        self.used.insert(n.clone());
-        n
-    }
+/// A scope of accessor names (snake case, not escaped): a name that is taken gets `_field` and
+/// then a number, since a trailing `_` would read as an escaped keyword.
+fn member_scope(reserved: &[&str]) -> Scope {
+    Scope::new(snake, reserved).with_clash(Clash::FieldThenNumber)
 }
 
 const DECODER_RESERVED: &[&str] = &[

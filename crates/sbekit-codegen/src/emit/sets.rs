@@ -7,7 +7,7 @@ impl Gen<'_> {
         let t = type_name(name);
         let raw = rty(d.ty);
         let out = &mut self.out;
-        let mut names = Names::new(&[
+        let mut names = member_scope(&[
             "from_bits",
             "bits",
             "empty",

@@ -8,7 +8,6 @@
 //! of its identifiers lives. A config says only what differs between languages: word lists,
 //! case, accessor spellings, whether members are scoped per class or global with a prefix.
 
-use super::Language;
 use crate::{Body, CompositeDef, EnumDef, Field, Plan, Section, SetDef};
 use std::collections::{BTreeMap, HashSet};
 
@@ -17,6 +16,28 @@ use std::collections::{BTreeMap, HashSet};
 pub struct Scope {
     used: HashSet<String>,
     prepare: fn(&str) -> String,
+    clash: Clash,
+}
+
+/// How a scope changes a wanted name that is taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Clash {
+    /// `_` appended until it is free (`speed`, `speed_`, `speed__`).
+    Underscore,
+    /// `_field`, then a number after it (`speed`, `speed_field`, `speed_field2`): Rust's
+    /// accessors, where a trailing `_` would read as an escaped keyword.
+    FieldThenNumber,
+}
+
+impl Clash {
+    /// The `n`th alternative (from 1) to `base`.
+    fn alternative(self, base: &str, n: usize) -> String {
+        match (self, n) {
+            (Clash::Underscore, _) => format!("{base}{}", "_".repeat(n)),
+            (Clash::FieldThenNumber, 1) => format!("{base}_field"),
+            (Clash::FieldThenNumber, _) => format!("{base}_field{n}"),
+        }
+    }
 }
 
 impl Scope {
@@ -26,7 +47,13 @@ impl Scope {
         Scope {
             used: reserved.iter().map(|s| s.to_string()).collect(),
             prepare,
+            clash: Clash::Underscore,
         }
+    }
+
+    /// This scope with another rule for taken names.
+    pub fn with_clash(self, clash: Clash) -> Scope {
+        Scope { clash, ..self }
     }
 
     /// A scope that takes wanted names as they are.
@@ -44,22 +71,47 @@ impl Scope {
         self.used.contains(name)
     }
 
-    /// `want` (prepared), with `_` appended until it is free; the result is taken.
+    /// One name per item, taken in order: `want` spells each.
+    pub fn take_each<T>(&mut self, items: &[T], want: impl Fn(&T) -> String) -> Vec<String> {
+        items.iter().map(|i| self.take(&want(i))).collect()
+    }
+
+    /// `want` (prepared), changed by the scope's [`Clash`] rule until it is free; the result
+    /// is taken.
     pub fn take(&mut self, want: &str) -> String {
         self.take_family(want, |s| vec![s.to_string()])
     }
 
-    /// `want` (prepared), with `_` appended until every identifier `family` derives from it is
-    /// free; all of them taken. For the names a generator derives from a type's (a message
-    /// `Error` must not give a `DecodeError` its runtime declares).
+    /// `want` (prepared), changed by the scope's [`Clash`] rule until every identifier
+    /// `family` derives from it is free; all of them taken. For the names a generator derives
+    /// from a type's (a message `Error` must not give a `DecodeError` its runtime declares).
     pub fn take_family(&mut self, want: &str, family: impl Fn(&str) -> Vec<String>) -> String {
-        let mut s = (self.prepare)(want);
-        while family(&s).iter().any(|n| self.used.contains(n)) {
-            s.push('_');
+        let base = (self.prepare)(want);
+        let mut s = base.clone();
+        let mut n = 0;
+        while family(&s).iter().any(|f| self.used.contains(f)) {
+            n += 1;
+            s = self.clash.alternative(&base, n);
         }
         self.used.extend(family(&s));
         s
     }
+}
+
+/// `template` spelled for `name`: `{T}` stands for `name`, `{t}` for `name` with its first
+/// letter lower-cased (Go's `{t}State` of `Car` is `carState`).
+pub fn spell(template: &str, name: &str) -> String {
+    let mut lower = name.to_string();
+    if let Some(f) = lower.get_mut(0..1) {
+        f.make_ascii_lowercase();
+    }
+    template.replace("{T}", name).replace("{t}", &lower)
+}
+
+/// Every template of `templates` spelled for `name` (see [`spell`]): the family of identifiers
+/// a generator derives from one name, for [`Scope::take_family`].
+pub fn spell_all(templates: &[&str], name: &str) -> Vec<String> {
+    templates.iter().map(|t| spell(t, name)).collect()
 }
 
 /// Identifiers of one field (or composite member, or set choice's accessor).
@@ -208,6 +260,19 @@ pub struct Owner<'a> {
     pub enc: &'a str,
 }
 
+/// Where a body stands, for [`NamingConfig::body`].
+#[derive(Debug, Clone, Copy)]
+pub struct BodyAt<'a> {
+    /// The package.
+    pub package: &'a str,
+    /// The plan.
+    pub plan: &'a Plan,
+    /// The body.
+    pub body: &'a Body,
+    /// For a group entry: the names of the body holding the group.
+    pub parent: Option<&'a BodyNames>,
+}
+
 /// The member scopes of one generated type pair: the decoder's and the encoder's (one scope
 /// for both where a language gives getter and setter one name).
 #[derive(Debug, Clone)]
@@ -218,10 +283,23 @@ pub struct Members {
     pub enc: Scope,
 }
 
+impl Members {
+    /// Member scopes: the decoder's, and the encoder's.
+    pub fn new(dec: Scope, enc: Scope) -> Members {
+        Members { dec, enc }
+    }
+
+    /// One member scope for decoder and encoder (getter and setter share a name).
+    pub fn shared(scope: Scope) -> Members {
+        Members {
+            dec: scope,
+            enc: Scope::plain(&[]),
+        }
+    }
+}
+
 /// How one language spells each item: what [`assign`] asks at every step.
 pub trait NamingConfig {
-    /// The language whose case and keyword rules apply.
-    fn language(&self) -> Language;
     /// The package name for a schema `package` (when the user gives none).
     fn package(&self, schema_package: &str) -> String;
     /// The package scope, holding the runtime's identifiers and the package-level ones the
@@ -234,15 +312,8 @@ pub trait NamingConfig {
     /// A composite's decoder and encoder types.
     fn composite(&self, top: &mut Scope, package: &str, name: &str) -> (String, String);
     /// A body's types (decoder, encoder, and for groups iterator and writer; [`BodyNames`]
-    /// without members), given the body holding it for a group entry.
-    fn body(
-        &self,
-        top: &mut Scope,
-        package: &str,
-        plan: &Plan,
-        b: &Body,
-        parent: Option<&BodyNames>,
-    ) -> BodyNames;
+    /// without members).
+    fn body(&self, top: &mut Scope, at: BodyAt) -> BodyNames;
     /// Fresh member scopes for a composite (`composite` true) or a body.
     fn members(&self, composite: bool) -> Members;
     /// A field's accessors.
@@ -314,7 +385,13 @@ fn body(
     b: &Body,
     parent: Option<&BodyNames>,
 ) -> BodyNames {
-    let mut names = config.body(top, package, plan, b, parent);
+    let at = BodyAt {
+        package,
+        plan,
+        body: b,
+        parent,
+    };
+    let mut names = config.body(top, at);
     names.path = b.path.join(".");
     let mut m = config.members(false);
     let (dec, enc) = (names.dec.clone(), names.enc.clone());
@@ -341,6 +418,7 @@ fn body(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::names::Language;
 
     #[test]
     fn scopes_hand_out_unique_names() {
@@ -351,6 +429,10 @@ mod tests {
         let mut e = Scope::new(|w| Language::Java.escape(w), &[]);
         assert_eq!(e.take("class"), "class_");
         assert_eq!(e.take("class"), "class__");
+        let mut r = Scope::new(super::super::snake, &["new"]).with_clash(Clash::FieldThenNumber);
+        assert_eq!(r.take("new"), "new_field");
+        assert_eq!(r.take("New"), "new_field2");
+        assert_eq!(r.take("speedKmh"), "speed_kmh");
     }
 
     #[test]
@@ -360,5 +442,9 @@ mod tests {
         assert_eq!(s.take_family("Error", family), "Error_");
         assert!(s.contains("DecodeError_"));
         assert_eq!(s.take_family("Car", family), "Car");
+        assert_eq!(
+            spell_all(&["{T}Iter", "{t}State"], "Car"),
+            ["CarIter", "carState"]
+        );
     }
 }

@@ -6,8 +6,6 @@
 //! words ([`Language::escape`]). The word splitting ([`words`]) is shared, so `MDUpdateAction`
 //! is `md_update_action` in Rust and C, `MdUpdateAction` in Java, Go and C#.
 
-use std::collections::HashSet;
-
 /// A target language of code generation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Language {
@@ -265,6 +263,21 @@ pub fn sanitize(name: &str) -> String {
     s
 }
 
+/// A schema package as one snake-case identifier: its words joined by `_`
+/// (`b3.umdf.mbo.sbe` -> `b3_umdf_mbo_sbe`), `schema` when it has none, and (if `digit_prefix`
+/// is given) that prefix before a leading digit. Each language escapes the result its own way.
+pub fn package_snake(package: &str, digit_prefix: Option<&str>) -> String {
+    let s = snake(&package.replace('.', "_"));
+    let s = s.trim_start_matches('_');
+    if s.is_empty() || words(package).is_empty() {
+        return "schema".to_string();
+    }
+    match digit_prefix {
+        Some(p) if s.starts_with(|c: char| c.is_ascii_digit()) => format!("{p}{s}"),
+        _ => s.to_string(),
+    }
+}
+
 /// The name of a generated package (Rust crate, npm package) for a schema package: lower-case
 /// words joined by dashes, with an `-sbe` suffix unless it already ends in `sbe`
 /// (`b3.umdf.mbo.sbe` -> `b3-umdf-mbo-sbe`, `spot_sbe` -> `spot-sbe`, `baseline` ->
@@ -286,8 +299,8 @@ pub fn package_name(package: &str) -> String {
 
 pub mod assign;
 pub use assign::{
-    assign, BodyNames, CompositeNames, EnumNames, FieldNames, Members, NamingConfig, Owner,
-    PlanNames, Scope, SectionNames, SetNames,
+    assign, spell, spell_all, BodyAt, BodyNames, Clash, CompositeNames, EnumNames, FieldNames,
+    Members, NamingConfig, Owner, PlanNames, Scope, SectionNames, SetNames,
 };
 
 pub mod rust;
@@ -359,13 +372,13 @@ mod tests {
 
     #[test]
     fn typescript_scopes_hand_out_unique_names() {
-        let mut m = typescript::Scope::module();
+        let mut m = typescript::module_scope();
         assert_eq!(m.take("Symbol"), "Symbol_");
         assert_eq!(m.take("Model"), "Model");
         assert_eq!(m.take("Model"), "Model_");
         assert_eq!(m.take("9lives"), "_9lives");
         assert_eq!(m.take("a-b"), "a_b");
-        let mut c = typescript::Scope::class();
+        let mut c = typescript::class_scope();
         assert_eq!(c.take("constructor"), "constructor_");
         assert_eq!(c.take("speed"), "speed");
         assert_eq!(typescript::pascal("fuelFigures"), "FuelFigures");

@@ -1,6 +1,6 @@
 //! TypeScript: reserved words, the globals generated code uses, and scopes of unique names.
 
-use super::{sanitize, HashSet};
+use super::{sanitize, Scope};
 
 /// JavaScript reserved words and the globals generated code refers to by name.
 pub const RESERVED: &[&str] = &[
@@ -143,35 +143,12 @@ pub fn pascal(name: &str) -> String {
     }
 }
 
-/// A scope of names: each name handed out is unique and not reserved. TypeScript's
-/// escaping rule: `_` appended until the name is free.
-#[derive(Debug, Clone, Default)]
-pub struct Scope {
-    used: HashSet<String>,
+/// A scope for top-level module names (sanitised, `_` appended until free).
+pub fn module_scope() -> Scope {
+    Scope::new(sanitize, RESERVED)
 }
 
-impl Scope {
-    /// A scope for top-level module names.
-    pub fn module() -> Scope {
-        Scope {
-            used: RESERVED.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    /// A scope for the members of a generated class.
-    pub fn class() -> Scope {
-        Scope {
-            used: CLASS_RESERVED.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    /// `want` (sanitised), with `_` appended until it is free; the result is taken.
-    pub fn take(&mut self, want: &str) -> String {
-        let mut s = sanitize(want);
-        while self.used.contains(&s) {
-            s.push('_');
-        }
-        self.used.insert(s.clone());
-        s
-    }
+/// A scope for the members of a generated class.
+pub fn class_scope() -> Scope {
+    Scope::new(sanitize, CLASS_RESERVED)
 }
