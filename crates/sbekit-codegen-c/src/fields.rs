@@ -10,9 +10,9 @@
 
 use crate::prim::{c_bytes, c_str, cty, is_null, literal, load, store};
 use crate::{Ctx, Out};
-use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::FieldNames;
-use sbekit_plan::{Field, Kind};
+use sbekit_plan::{Constant, Field, Kind};
 
 /// True for a numeric array (getters and setters take `T v[N]`).
 pub fn is_array(f: &Field) -> Option<(P, usize)> {
@@ -47,39 +47,15 @@ fn doc(o: &mut Out, f: &Field, what: &str) {
     o.doc(&d);
 }
 
-/// A constant's bytes up to the first NUL.
-fn const_bytes(v: &PrimitiveValue) -> Vec<u8> {
-    match v {
-        PrimitiveValue::Bytes(b) => {
-            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-            b[..end].to_vec()
-        }
-        other => vec![sbekit_ir::layout::wire_bits(other, P::Char) as u8],
-    }
-}
-
-/// True when a constant prints as text (a `sbekit_str` getter).
-fn const_is_text(f: &Field) -> bool {
-    match &f.kind {
-        Kind::Prim(p) if f.is_constant() => {
-            let v = p.constant.clone().unwrap_or(p.null.clone());
-            p.ty == P::Char && (matches!(v, PrimitiveValue::Bytes(_)) || p.len != 1)
-        }
-        _ => false,
-    }
-}
-
 /// Emits the getter(s) of `f` on decoder type `d` reading at `base` with acting version
 /// `d->av`.
 pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, d: &str, base: &str) {
     let name = &n.name;
     let ptr = format!("{base} + {}", f.offset);
-    match &f.kind {
-        Kind::Prim(p) if f.is_constant() => {
-            let v = p.constant.clone().unwrap_or(p.null.clone());
-            doc(o, f, "constant");
-            if const_is_text(f) {
-                let b = const_bytes(&v);
+    if let Some(k) = ctx.plan.constant(f) {
+        doc(o, f, "constant");
+        let value = match k {
+            Constant::Text(b) => {
                 o.line(&format!(
                     "static inline sbekit_str {name}(const {d}* d) {{ sbekit_str s; (void)d; s.data = {}; s.len = {}; return s; }}",
                     c_bytes(&b),
@@ -90,32 +66,20 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, d: &str, base: 
                         "static inline sbekit_str {r}(const {d}* d) {{ return {name}(d); }}"
                     ));
                 }
-            } else {
-                o.line(&format!(
-                    "static inline {} {name}(const {d}* d) {{ (void)d; return {}; }}",
-                    cty(p.ty),
-                    literal(&v, p.ty)
-                ));
+                return;
             }
-            return;
-        }
-        Kind::Enum {
-            ty,
-            constant: Some(c),
-            ..
-        } => {
-            let e = &ctx.plan.enums[ty];
-            let en = &ctx.n.enums[ty];
-            let i = e.constant_index(c);
-            doc(o, f, "constant");
-            o.line(&format!(
-                "static inline {} {name}(const {d}* d) {{ (void)d; return {}; }}",
-                en.ty,
-                en.values.get(i).cloned().unwrap_or_else(|| "0".into())
-            ));
-            return;
-        }
-        _ => {}
+            Constant::Number(v, ty) => (cty(ty).to_string(), literal(&v, ty)),
+            Constant::Enum { ty, index } => {
+                let en = &ctx.n.enums[ty];
+                let value = en.values.get(index).cloned();
+                (en.ty.clone(), value.unwrap_or_else(|| "0".into()))
+            }
+        };
+        o.line(&format!(
+            "static inline {} {name}(const {d}* d) {{ (void)d; return {}; }}",
+            value.0, value.1
+        ));
+        return;
     }
     let opt = f.may_be_absent();
     doc(o, f, "field");

@@ -1,8 +1,8 @@
 //! Primitive types in C: value types, loads and stores, literals and null tests.
 
 use crate::Ctx;
-use sbekit_ir::layout::wire_bits;
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::literal::FloatLiteral;
 use sbekit_plan::Slot;
 
 /// The C type of one value.
@@ -86,42 +86,23 @@ pub fn ulit(v: u64) -> String {
     }
 }
 
-/// The decimal digits of an integer value of type `ty` (its wire bits, read as `ty`): what
-/// `sbekit decode` prints for it ([`sbekit_plan::json::value`]), or a char's code.
-pub fn int_digits(v: &PrimitiveValue, ty: P) -> String {
-    match ty {
-        P::Char => wire_bits(v, P::Char).to_string(),
-        _ => sbekit_plan::json::value(v, ty),
-    }
-}
+pub use sbekit_plan::literal::int_digits;
 
-fn float_lit(x: f64, ty: &str, suffix: &str) -> String {
-    if x.is_nan() {
-        format!("(({ty})NAN)")
-    } else if x.is_infinite() {
-        let s = if x > 0.0 { "" } else { "-" };
-        format!("(({ty}){s}INFINITY)")
-    } else {
-        let mut t = format!("{x:?}");
-        if !t.contains(['.', 'e', 'E']) {
-            t.push_str(".0");
-        }
-        format!("{t}{suffix}")
+/// A float as C writes it (`float` or `double` as `ty`, with its literal `suffix`).
+fn float_lit(f: FloatLiteral, ty: &str, suffix: &str) -> String {
+    match f {
+        FloatLiteral::Finite(t) => format!("{t}{suffix}"),
+        FloatLiteral::Nan => format!("(({ty})NAN)"),
+        FloatLiteral::Infinity => format!("(({ty})INFINITY)"),
+        FloatLiteral::NegInfinity => format!("(({ty})-INFINITY)"),
     }
 }
 
 /// A value of type `ty` as a C constant expression of that type.
 pub fn literal(v: &PrimitiveValue, ty: P) -> String {
     match ty {
-        P::Float => {
-            let x = v.as_f64().unwrap_or(f64::NAN) as f32;
-            if x.is_finite() {
-                format!("{x:?}f")
-            } else {
-                float_lit(f64::from(x), "float", "f")
-            }
-        }
-        P::Double => float_lit(v.as_f64().unwrap_or(f64::NAN), "double", ""),
+        P::Float => float_lit(FloatLiteral::value(v, ty), "float", "f"),
+        P::Double => float_lit(FloatLiteral::value(v, ty), "double", ""),
         P::Int64 if int_digits(v, ty) == i64::MIN.to_string() => "INT64_MIN".into(),
         P::Int64 => format!("INT64_C({})", int_digits(v, ty)),
         P::Uint64 => format!("UINT64_C({})", int_digits(v, ty)),

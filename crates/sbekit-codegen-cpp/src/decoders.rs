@@ -7,7 +7,7 @@ use crate::prim::{cty, slot_load};
 use crate::{Ctx, Out};
 use sbekit_plan::names::BodyNames;
 use sbekit_plan::program::{self, CheckSyntax, Fail, HeaderValue, Local};
-use sbekit_plan::{Body, Kind, Message, Section, Slot};
+use sbekit_plan::{Body, Group, Kind, Message, Section, Slot};
 
 pub(crate) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
     let k = b.sections.len();
@@ -282,28 +282,16 @@ impl CheckSyntax for CppChecks<'_> {
     fn bytes(&self, n: usize) -> String {
         format!("std::size_t{{{n}}}")
     }
-    fn since(&self, since: u32) -> String {
-        format!("sbe_av >= {since}u")
+    fn version_literal(&self, version: u32) -> String {
+        format!("{version}u")
     }
-    fn open_loop(&self, index: Local, count: Local) -> String {
-        let i = self.local(index);
-        format!(
-            "for (std::size_t {i} = 0; {i} < {}; ++{i}) {{",
-            self.local(count)
-        )
+    fn index_type(&self) -> &'static str {
+        "std::size_t"
     }
 }
 
-pub(crate) fn iter(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
-    let Section::Group {
-        dim_size,
-        block_len,
-        count,
-        ..
-    } = s
-    else {
-        return;
-    };
+pub(crate) fn iter(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
+    let (dim_size, block_len, count, b) = (&g.dim_size, g.block_len, g.count, g.body);
     let (it, d) = (&n.iter, &n.dec);
     o.doc(&format!(
         "The entries of the `{}` group: a range of `{d}`.",

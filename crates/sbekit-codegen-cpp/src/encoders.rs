@@ -6,7 +6,7 @@ use crate::messages::{required_expr, since_cond, NPOS};
 use crate::prim::{cpp_str, cty, slot_store};
 use crate::{Ctx, Out};
 use sbekit_plan::names::BodyNames;
-use sbekit_plan::{Body, Kind, Message, Section};
+use sbekit_plan::{Body, Group, Kind, Message, Section};
 
 pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
     let e = &n.enc;
@@ -302,16 +302,8 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     o.line("");
 }
 
-pub(crate) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
-    let Section::Group {
-        dim_size,
-        block_len,
-        count,
-        ..
-    } = s
-    else {
-        return;
-    };
+pub(crate) fn writer(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
+    let (dim_size, block_len, count, b) = (&g.dim_size, g.block_len, g.count, g.body);
     let (w, e, path) = (&n.writer, &n.enc, &n.path);
     o.doc(&format!(
         "Adds entries to the `{path}` group; the count is kept by the writer."

@@ -6,9 +6,9 @@
 
 use crate::prim::{cpp_bytes, cty, is_null, literal, load, store};
 use crate::{Ctx, Out};
-use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::FieldNames;
-use sbekit_plan::{Field, Kind};
+use sbekit_plan::{Constant, Field, Kind};
 
 /// The value type of a (non-constant) field, without `std::optional`.
 pub fn value_type(ctx: &Ctx, f: &Field) -> String {
@@ -36,27 +36,14 @@ fn doc(o: &mut Out, f: &Field, what: &str) {
     o.doc(&d);
 }
 
-/// A constant's bytes up to the first NUL.
-fn const_bytes(v: &PrimitiveValue) -> Vec<u8> {
-    match v {
-        PrimitiveValue::Bytes(b) => {
-            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-            b[..end].to_vec()
-        }
-        other => vec![sbekit_ir::layout::wire_bits(other, P::Char) as u8],
-    }
-}
-
 /// Emits the getter(s) of `f` on a decoder reading at `base` with acting version `sbe_av_`.
 pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
     let name = &n.name;
     let ptr = format!("{base} + {}", f.offset);
-    match &f.kind {
-        Kind::Prim(p) if f.is_constant() => {
-            let v = p.constant.clone().unwrap_or(p.null.clone());
-            doc(o, f, "constant");
-            if p.ty == P::Char && (matches!(v, PrimitiveValue::Bytes(_)) || p.len != 1) {
-                let b = const_bytes(&v);
+    if let Some(k) = ctx.plan.constant(f) {
+        doc(o, f, "constant");
+        let (ty, value) = match k {
+            Constant::Text(b) => {
                 o.line(&format!(
                     "static constexpr std::string_view {name}() noexcept {{ return std::string_view({}, {}); }}",
                     cpp_bytes(&b),
@@ -67,33 +54,19 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, base: &str) {
                         "static constexpr std::string_view {r}() noexcept {{ return {name}(); }}"
                     ));
                 }
-            } else {
-                o.line(&format!(
-                    "static constexpr {} {name}() noexcept {{ return {}; }}",
-                    cty(p.ty),
-                    literal(&v, p.ty)
-                ));
+                return;
             }
-            return;
-        }
-        Kind::Enum {
-            ty,
-            constant: Some(c),
-            ..
-        } => {
-            let e = &ctx.plan.enums[ty];
-            let en = &ctx.n.enums[ty];
-            let i = e.constant_index(c);
-            doc(o, f, "constant");
-            o.line(&format!(
-                "static constexpr {} {name}() noexcept {{ return {}::{}; }}",
-                en.ty,
-                en.ty,
-                en.values.get(i).cloned().unwrap_or_default()
-            ));
-            return;
-        }
-        _ => {}
+            Constant::Number(v, ty) => (cty(ty).to_string(), literal(&v, ty)),
+            Constant::Enum { ty, index } => {
+                let en = &ctx.n.enums[ty];
+                let value = en.values.get(index).cloned().unwrap_or_default();
+                (en.ty.clone(), format!("{}::{value}", en.ty))
+            }
+        };
+        o.line(&format!(
+            "static constexpr {ty} {name}() noexcept {{ return {value}; }}"
+        ));
+        return;
     }
     let vt = value_type(ctx, f);
     let opt = f.may_be_absent();

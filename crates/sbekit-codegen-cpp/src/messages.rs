@@ -69,10 +69,13 @@ fn group_classes(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
     for ((_, cs, gb), cn) in b.groups().zip(&n.children) {
         group_classes(o, ctx, cs, gb, cn);
     }
+    let Some(g) = s.as_group() else {
+        return;
+    };
     decoder(o, ctx, b, n, None);
-    iter(o, ctx, s, b, n);
+    iter(o, ctx, &g, n);
     encoder(o, ctx, b, n, None);
-    writer(o, ctx, s, b, n);
+    writer(o, ctx, &g, n);
 }
 
 pub(crate) fn since_cond(since: u32, av: &str) -> Option<String> {

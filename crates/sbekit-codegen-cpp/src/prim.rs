@@ -2,8 +2,8 @@
 //! text of schema values (constants and the null values of absent fields).
 
 use crate::Ctx;
-use sbekit_ir::layout::wire_bits;
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::literal::FloatLiteral;
 use sbekit_plan::Slot;
 
 /// The C++ type of one value.
@@ -62,45 +62,23 @@ pub fn slot_store(ctx: &Ctx, s: &Slot, base: &str, val: &str) -> String {
     )
 }
 
-/// The decimal digits of an integer value of type `ty` (its wire bits, read as `ty`).
-pub fn int_digits(v: &PrimitiveValue, ty: P) -> String {
-    let bits = wire_bits(v, ty);
-    match ty {
-        P::Int8 => (bits as u8 as i8).to_string(),
-        P::Int16 => (bits as u16 as i16).to_string(),
-        P::Int32 => (bits as u32 as i32).to_string(),
-        P::Int64 => (bits as i64).to_string(),
-        _ => bits.to_string(),
-    }
-}
+pub use sbekit_plan::literal::int_digits;
 
-fn float_lit(x: f64, ty: &str, suffix: &str) -> String {
-    if x.is_nan() {
-        format!("std::numeric_limits<{ty}>::quiet_NaN()")
-    } else if x.is_infinite() {
-        let s = if x > 0.0 { "" } else { "-" };
-        format!("{s}std::numeric_limits<{ty}>::infinity()")
-    } else {
-        let mut t = format!("{x:?}");
-        if !t.contains(['.', 'e', 'E']) {
-            t.push_str(".0");
-        }
-        format!("{t}{suffix}")
+/// A float as C++ writes it (`float` or `double` as `ty`, with its literal `suffix`).
+fn float_lit(f: FloatLiteral, ty: &str, suffix: &str) -> String {
+    match f {
+        FloatLiteral::Finite(t) => format!("{t}{suffix}"),
+        FloatLiteral::Nan => format!("std::numeric_limits<{ty}>::quiet_NaN()"),
+        FloatLiteral::Infinity => format!("std::numeric_limits<{ty}>::infinity()"),
+        FloatLiteral::NegInfinity => format!("-std::numeric_limits<{ty}>::infinity()"),
     }
 }
 
 /// A value of type `ty` as a C++ constant expression of that type.
 pub fn literal(v: &PrimitiveValue, ty: P) -> String {
     match ty {
-        P::Float => {
-            let x = v.as_f64().unwrap_or(f64::NAN) as f32;
-            if x.is_finite() {
-                format!("{x:?}f")
-            } else {
-                float_lit(f64::from(x), "float", "f")
-            }
-        }
-        P::Double => float_lit(v.as_f64().unwrap_or(f64::NAN), "double", ""),
+        P::Float => float_lit(FloatLiteral::value(v, ty), "float", "f"),
+        P::Double => float_lit(FloatLiteral::value(v, ty), "double", ""),
         P::Int64 if int_digits(v, ty) == i64::MIN.to_string() => {
             "std::numeric_limits<std::int64_t>::min()".into()
         }

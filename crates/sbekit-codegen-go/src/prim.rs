@@ -104,14 +104,7 @@ pub fn plus(base: &str, k: usize) -> String {
     }
 }
 
-/// The decimal digits of an integer value of type `ty` (its wire bits, read as `ty`): as
-/// `sbekit decode` prints it, except that a `char` is its code.
-pub fn int_digits(v: &PrimitiveValue, ty: P) -> String {
-    match ty {
-        P::Char => wire_bits(v, ty).to_string(),
-        _ => sbekit_plan::json::value(v, ty),
-    }
-}
+pub use sbekit_plan::literal::int_digits;
 
 /// A value of type `ty` as a Go expression of that type.
 pub fn literal(v: &PrimitiveValue, ty: P) -> String {

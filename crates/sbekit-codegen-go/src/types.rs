@@ -4,9 +4,9 @@
 
 use crate::prim::{go_bytes, gty, is_null, literal, load, load_bits, store};
 use crate::{go_file, Ctx, Out};
-use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::FieldNames;
-use sbekit_plan::{Field, Kind};
+use sbekit_plan::{Constant, Field, Kind};
 
 /// The text of `types.go`.
 pub fn types_go(ctx: &Ctx) -> String {
@@ -207,58 +207,24 @@ fn doc(o: &mut Out, f: &Field, lead: &str) {
     o.doc(&d);
 }
 
-/// A constant's bytes up to the first NUL.
-fn const_bytes(v: &PrimitiveValue) -> Vec<u8> {
-    match v {
-        PrimitiveValue::Bytes(b) => {
-            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-            b[..end].to_vec()
-        }
-        other => vec![sbekit_ir::layout::wire_bits(other, P::Char) as u8],
-    }
-}
-
 /// Emits the getter(s) of `f` on a decoder.
 pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, src: &Src) {
     let name = &n.name;
     let recv = &src.recv;
-    match &f.kind {
-        Kind::Prim(p) if f.is_constant() => {
-            let v = p.constant.clone().unwrap_or(p.null.clone());
-            doc(o, f, &format!("{name} is constant"));
-            if p.ty == P::Char && (matches!(v, PrimitiveValue::Bytes(_)) || p.len != 1) {
-                o.line(&format!(
-                    "func ({recv}) {name}() string {{ return {} }}",
-                    go_bytes(&const_bytes(&v))
-                ));
-            } else {
-                o.line(&format!(
-                    "func ({recv}) {name}() {} {{ return {} }}",
-                    gty(p.ty),
-                    literal(&v, p.ty)
-                ));
+    if let Some(k) = ctx.plan.constant(f) {
+        doc(o, f, &format!("{name} is constant"));
+        let (ty, value) = match k {
+            Constant::Text(b) => ("string".to_string(), go_bytes(&b)),
+            Constant::Number(v, ty) => (gty(ty).to_string(), literal(&v, ty)),
+            Constant::Enum { ty, index } => {
+                let en = &ctx.n.enums[ty];
+                let value = en.values.get(index).unwrap_or(&en.null);
+                (en.ty.clone(), value.clone())
             }
-            o.line("");
-            return;
-        }
-        Kind::Enum {
-            ty,
-            constant: Some(c),
-            ..
-        } => {
-            let e = &ctx.plan.enums[ty];
-            let en = &ctx.n.enums[ty];
-            let i = e.constant_index(c);
-            doc(o, f, &format!("{name} is constant"));
-            o.line(&format!(
-                "func ({recv}) {name}() {} {{ return {} }}",
-                en.ty,
-                en.values.get(i).cloned().unwrap_or_else(|| en.null.clone())
-            ));
-            o.line("");
-            return;
-        }
-        _ => {}
+        };
+        o.line(&format!("func ({recv}) {name}() {ty} {{ return {value} }}"));
+        o.line("");
+        return;
     }
     let vt = value_type(ctx, f);
     let opt = f.may_be_absent();

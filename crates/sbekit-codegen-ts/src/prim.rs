@@ -2,8 +2,8 @@
 //! and the JSON text of schema values.
 
 use crate::Ctx;
-use sbekit_ir::layout::wire_bits;
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::literal::FloatLiteral;
 use sbekit_plan::Slot;
 
 /// True for the 64-bit integers, which TypeScript holds as `bigint`.
@@ -58,26 +58,16 @@ pub fn write(ctx: &Ctx, v: &str, ty: P, pos: &str, val: &str) -> String {
     }
 }
 
-/// The decimal digits of an integer value of type `ty` (its wire bits, read as `ty`).
-pub fn int_digits(v: &PrimitiveValue, ty: P) -> String {
-    let bits = wire_bits(v, ty);
-    match ty {
-        P::Int8 => (bits as u8 as i8).to_string(),
-        P::Int16 => (bits as u16 as i16).to_string(),
-        P::Int32 => (bits as u32 as i32).to_string(),
-        P::Int64 => (bits as i64).to_string(),
-        _ => bits.to_string(),
-    }
-}
+pub use sbekit_plan::literal::int_digits;
 
-/// A float value as TypeScript source (`NaN`, `Infinity`, `35.9`).
+/// A float value as TypeScript source (`NaN`, `Infinity`, `35.9`): a `float` widened to a
+/// `number` keeps the `double` digits of its value.
 fn float_literal(x: f64) -> String {
-    if x.is_nan() {
-        "NaN".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "Infinity" } else { "-Infinity" }.into()
-    } else {
-        format!("{x:?}")
+    match FloatLiteral::of(x, false) {
+        FloatLiteral::Finite(t) => t,
+        FloatLiteral::Nan => "NaN".into(),
+        FloatLiteral::Infinity => "Infinity".into(),
+        FloatLiteral::NegInfinity => "-Infinity".into(),
     }
 }
 

@@ -44,6 +44,7 @@
 mod build;
 mod checks;
 pub mod json;
+pub mod literal;
 pub mod names;
 pub mod package;
 pub mod program;
@@ -397,6 +398,41 @@ impl Section {
             Section::Var { data_offset, .. } => *data_offset,
         }
     }
+
+    /// The group's parts, if the section is a group.
+    pub fn as_group(&self) -> Option<Group<'_>> {
+        match self {
+            Section::Group {
+                dim_size,
+                block_len,
+                count,
+                body,
+                ..
+            } => Some(Group {
+                section: self,
+                dim_size: *dim_size,
+                block_len,
+                count,
+                body,
+            }),
+            Section::Var { .. } => None,
+        }
+    }
+}
+
+/// A repeating group's parts ([`Section::as_group`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Group<'p> {
+    /// The section (for its name, `sinceVersion` and description).
+    pub section: &'p Section,
+    /// Size of the dimension composite.
+    pub dim_size: usize,
+    /// The entries' block length slot.
+    pub block_len: &'p Slot,
+    /// The entry count slot.
+    pub count: &'p Slot,
+    /// The entry's body.
+    pub body: &'p Body,
 }
 
 /// An enum type.
@@ -421,6 +457,22 @@ impl EnumDef {
     pub fn constant_index(&self, name: &str) -> usize {
         self.values.iter().position(|v| v.0 == name).unwrap_or(0)
     }
+}
+
+/// What a constant field holds, decided once for every generator ([`Plan::constant`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Constant<'p> {
+    /// Text (a char array, or a `char` given as a string): its bytes up to the first NUL.
+    Text(Vec<u8>),
+    /// A number of primitive type `ty` (a single `char` as its code).
+    Number(PrimitiveValue, PrimitiveType),
+    /// A value of the enum named `ty`: its index in [`EnumDef::values`].
+    Enum {
+        /// The enum's schema name.
+        ty: &'p str,
+        /// The value's index ([`EnumDef::constant_index`]).
+        index: usize,
+    },
 }
 
 /// A bit set type.
@@ -519,6 +571,35 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The value of a constant field (`None` for a field on the wire). A constant without a
+    /// value holds its type's null value.
+    pub fn constant<'p>(&'p self, f: &'p Field) -> Option<Constant<'p>> {
+        match &f.kind {
+            Kind::Prim(p) if f.is_constant() => {
+                let v = p.constant.clone().unwrap_or(p.null.clone());
+                Some(match v {
+                    PrimitiveValue::Bytes(b) if p.ty == PrimitiveType::Char => {
+                        let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                        Constant::Text(b[..end].to_vec())
+                    }
+                    v if p.ty == PrimitiveType::Char && p.len != 1 => {
+                        Constant::Text(vec![sbekit_ir::layout::wire_bits(&v, p.ty) as u8])
+                    }
+                    v => Constant::Number(v, p.ty),
+                })
+            }
+            Kind::Enum {
+                ty,
+                constant: Some(c),
+                ..
+            } => Some(Constant::Enum {
+                ty,
+                index: self.enums.get(ty).map_or(0, |e| e.constant_index(c)),
+            }),
+            _ => None,
+        }
+    }
+
     /// The composites with every composite member before the composite that holds it: the
     /// order languages that declare before use (C++) emit them in.
     pub fn composites_members_first(&self) -> Vec<(&str, &CompositeDef)> {

@@ -744,9 +744,17 @@ pub trait CheckSyntax {
     fn declare_cursor(&self, value: &str) -> String {
         format!("int {} = {value};", self.cursor())
     }
+    /// A version number as a literal compared with the acting version (`2`, `2u`).
+    fn version_literal(&self, version: u32) -> String {
+        version.to_string()
+    }
     /// `local >= since` for the acting version.
     fn since(&self, since: u32) -> String {
-        format!("{} >= {since}", self.local(Local::Version))
+        format!(
+            "{} >= {}",
+            self.local(Local::Version),
+            self.version_literal(since)
+        )
     }
     /// The expression for `(av >= version) ? bytes : otherwise`.
     fn pick(&self, version: u32, bytes: &str, otherwise: &str) -> String {
@@ -767,13 +775,20 @@ pub trait CheckSyntax {
     fn close(&self) -> String {
         "}".to_string()
     }
+    /// The type of a loop's index (`long`, `size_t`).
+    fn index_type(&self) -> &'static str {
+        "long"
+    }
     /// Opens a loop of `index` over `0..count`.
     fn open_loop(&self, index: Local, count: Local) -> String {
-        let i = self.local(index);
-        format!(
-            "for (long {i} = 0; {}; {i}++) {{",
-            self.unsigned(&i, "<", &self.local(count))
-        )
+        let (i, c, t) = (self.local(index), self.local(count), self.index_type());
+        match self.signed_lengths() {
+            true => format!(
+                "for ({t} {i} = 0; {}; {i}++) {{",
+                self.unsigned(&i, "<", &c)
+            ),
+            false => format!("for ({t} {i} = 0; {i} < {c}; ++{i}) {{"),
+        }
     }
     /// `count` is not zero.
     fn nonzero(&self, count: &str) -> String {

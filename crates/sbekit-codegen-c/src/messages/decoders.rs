@@ -235,28 +235,16 @@ impl CheckSyntax for CChecks<'_> {
     fn bytes(&self, n: usize) -> String {
         format!("(size_t){n}")
     }
-    fn since(&self, since: u32) -> String {
-        format!("av >= {since}u")
+    fn version_literal(&self, version: u32) -> String {
+        format!("{version}u")
     }
-    fn open_loop(&self, index: Local, count: Local) -> String {
-        let i = self.local(index);
-        format!(
-            "for (size_t {i} = 0; {i} < {}; ++{i}) {{",
-            self.local(count)
-        )
+    fn index_type(&self) -> &'static str {
+        "size_t"
     }
 }
 
-pub(super) fn iter(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
-    let Section::Group {
-        dim_size,
-        block_len,
-        count,
-        ..
-    } = s
-    else {
-        return;
-    };
+pub(super) fn iter(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
+    let (dim_size, block_len, count, b) = (&g.dim_size, g.block_len, g.count, g.body);
     let (it, d) = (&n.iter, &n.dec);
     o.doc(&format!(
         "The entries of the `{}` group: `{it}_next` fills a `{d}` per entry.",

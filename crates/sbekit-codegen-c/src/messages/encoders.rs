@@ -248,16 +248,9 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     o.line("");
 }
 
-pub(super) fn writer(o: &mut Out, ctx: &Ctx, s: &Section, fixed: bool, n: &BodyNames) {
-    let Section::Group {
-        dim_size,
-        block_len,
-        count,
-        ..
-    } = s
-    else {
-        return;
-    };
+pub(super) fn writer(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
+    let (dim_size, block_len, count) = (&g.dim_size, g.block_len, g.count);
+    let fixed = g.body.is_fixed();
     let (w, e, path) = (&n.writer, &n.enc, &n.path);
     o.doc(&format!(
         "Adds entries to the `{path}` group; the count is kept by the writer and written by `{w}_end`."

@@ -7,7 +7,7 @@ use crate::prim::{c_str, cty, slot_load, slot_store, ulit};
 use crate::{Ctx, Out};
 use sbekit_plan::names::BodyNames;
 use sbekit_plan::program::{self, CheckSyntax, Fail, HeaderValue, Local};
-use sbekit_plan::{Body, Kind, Message, Section, Slot};
+use sbekit_plan::{Body, Group, Kind, Message, Section, Slot};
 
 mod decoders;
 mod encoders;
@@ -67,10 +67,13 @@ fn group_types(o: &mut Out, ctx: &Ctx, s: &Section, b: &Body, n: &BodyNames) {
     for ((_, cs, gb), cn) in b.groups().zip(&n.children) {
         group_types(o, ctx, cs, gb, cn);
     }
+    let Some(g) = s.as_group() else {
+        return;
+    };
     decoder(o, ctx, b, n, None);
-    iter(o, ctx, s, b, n);
+    iter(o, ctx, &g, n);
     encoder(o, ctx, b, n, None);
-    writer(o, ctx, s, b.is_fixed(), n);
+    writer(o, ctx, &g, n);
 }
 
 fn any(o: &mut Out, ctx: &Ctx) {

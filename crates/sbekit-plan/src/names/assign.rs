@@ -125,18 +125,19 @@ pub struct FieldNames {
     pub set_null: Option<String>,
     /// The raw value: all of a char array's bytes, or an enum's encoded value.
     pub raw: Option<String>,
-    /// The presence test.
-    pub has: Option<String>,
+    /// The presence test (empty where the language or the field has none; so are the
+    /// following).
+    pub has: String,
     /// The null value's constant.
-    pub null: Option<String>,
+    pub null: String,
     /// An array's length.
-    pub length: Option<String>,
+    pub length: String,
     /// Copies a char array out.
-    pub get: Option<String>,
+    pub get: String,
     /// Copies a char array in.
-    pub put: Option<String>,
+    pub put: String,
     /// A char array as text.
-    pub string: Option<String>,
+    pub string: String,
 }
 
 impl FieldNames {
@@ -153,10 +154,10 @@ pub struct SectionNames {
     pub name: String,
     /// On the encoder: the group writer or the var-data setter, where it has a name of its own.
     pub set: Option<String>,
-    /// Var data: its length.
-    pub length: Option<String>,
+    /// Var data: its length (empty where the language names none; so are the following).
+    pub length: String,
     /// Var data: copies it out.
-    pub get: Option<String>,
+    pub get: String,
     /// Text var data: as a string.
     pub string: Option<String>,
     /// Text var data: the setter taking a string.
