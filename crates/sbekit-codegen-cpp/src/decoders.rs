@@ -6,7 +6,7 @@ use crate::messages::{err, since_cond};
 use crate::prim::{cty, slot_load};
 use crate::{Ctx, Out};
 use sbekit_plan::names::BodyNames;
-use sbekit_plan::program::{self, CheckSyntax, Fail, HeaderValue, Local};
+use sbekit_plan::program::{self, CheckSyntax, Fail, HeaderValue, Local, LocateSyntax};
 use sbekit_plan::{Body, Group, Kind, Message, Section, Slot};
 
 pub(crate) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
@@ -145,26 +145,9 @@ pub(crate) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     o.line("sbe_d.sbe_bl_ = sbe_bl;");
     o.line("sbe_d.sbe_av_ = sbe_av;");
     o.line("std::size_t sbe_q = sbe_p + sbe_bl;");
-    let mut gi = 0;
-    for (i, s) in b.sections.iter().enumerate() {
-        o.line(&format!("sbe_d.sbe_sec_[{i}] = sbe_q;"));
-        let step = match s {
-            Section::Group { .. } => {
-                let cn = &n.children[gi];
-                gi += 1;
-                format!("sbe_q = {}::sbe_end(sbe_b, sbe_q, sbe_av);", cn.iter)
-            }
-            Section::Var { len, .. } => {
-                let l = s.data_offset();
-                format!("sbe_q += {l} + {};", slot_load(ctx, len, "sbe_b + sbe_q"))
-            }
-        };
-        match since_cond(s.since(), "sbe_av") {
-            Some(c) => o.line(&format!("if ({c}) {step}")),
-            None => o.line(&step),
-        }
+    for line in program::locate(b, n, &CppLocate(ctx)) {
+        o.line(&line);
     }
-    o.line(&format!("sbe_d.sbe_sec_[{k}] = sbe_q;"));
     o.line("sbe_d.sbe_end_ = sbe_q;");
     o.line("return sbe_d;");
     o.line("}");
@@ -429,4 +412,26 @@ pub(crate) fn iter(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
     o.line("std::uint64_t sbe_av_ = 0;");
     o.line("};");
     o.line("");
+}
+
+/// C++'s spelling of the walk that locates a checked body's sections (`sbe_d`, `sbe_b`,
+/// `sbe_q`, `sbe_av`).
+struct CppLocate<'a>(&'a Ctx<'a>);
+
+impl LocateSyntax for CppLocate<'_> {
+    fn mark(&self, index: usize) -> String {
+        format!("sbe_d.sbe_sec_[{index}] = sbe_q;")
+    }
+    fn skip_group(&self, iter: &str) -> String {
+        format!("sbe_q = {iter}::sbe_end(sbe_b, sbe_q, sbe_av);")
+    }
+    fn skip_var(&self, prefix: usize, len: &Slot) -> String {
+        format!(
+            "sbe_q += {prefix} + {};",
+            slot_load(self.0, len, "sbe_b + sbe_q")
+        )
+    }
+    fn gated(&self, since: u32, stmt: &str) -> String {
+        format!("if (sbe_av >= {since}u) {stmt}")
+    }
 }

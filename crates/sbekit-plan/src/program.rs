@@ -9,7 +9,8 @@
 //! a language of another shape overrides the statement methods of [`CheckSyntax`].
 
 use crate::checks::{Check, CheckError};
-use crate::{Message, Slot};
+use crate::names::BodyNames;
+use crate::{Body, Message, Section, Slot};
 
 /// A value the program keeps while it checks (generators name them: [`CheckSyntax::local`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1014,4 +1015,40 @@ impl CheckError {
             CheckError::EmptyEntryBudget => "EMPTY_ENTRY_BUDGET",
         }
     }
+}
+
+/// How a language writes the walk that locates a checked body's sections: no tests (the
+/// message passed its check program), only where each section starts.
+pub trait LocateSyntax {
+    /// The statement noting that section `index` (or, for the section count, the body's end)
+    /// starts at the cursor.
+    fn mark(&self, index: usize) -> String;
+    /// The statement moving the cursor past a group whose entries the iterator type `iter`
+    /// walks.
+    fn skip_group(&self, iter: &str) -> String;
+    /// The statement moving the cursor past var data: its `prefix` bytes and the length in
+    /// slot `len` of the prefix at the cursor.
+    fn skip_var(&self, prefix: usize, len: &Slot) -> String;
+    /// `stmt`, run only at acting versions from `since` on.
+    fn gated(&self, since: u32, stmt: &str) -> String;
+}
+
+/// The walk over `b`'s sections (named `n`) that notes where each starts, one statement a
+/// line: a mark and a step per section, then a mark of the end.
+pub fn locate(b: &Body, n: &BodyNames, syntax: &dyn LocateSyntax) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut iters = n.children.iter().map(|c| c.iter.as_str());
+    for (i, s) in b.sections.iter().enumerate() {
+        out.push(syntax.mark(i));
+        let step = match s {
+            Section::Group { .. } => syntax.skip_group(iters.next().unwrap_or_default()),
+            Section::Var { len, .. } => syntax.skip_var(s.data_offset(), len),
+        };
+        out.push(match s.since() {
+            0 => step,
+            since => syntax.gated(since, &step),
+        });
+    }
+    out.push(syntax.mark(b.sections.len()));
+    out
 }

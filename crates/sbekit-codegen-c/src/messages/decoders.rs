@@ -131,26 +131,9 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     o.line("d->p = p;");
     o.line("d->bl = bl;");
     o.line("d->av = av;");
-    let mut gi = 0;
-    for (i, s) in b.sections.iter().enumerate() {
-        o.line(&format!("d->sec[{i}] = q;"));
-        let step = match s {
-            Section::Group { .. } => {
-                let cn = &n.children[gi];
-                gi += 1;
-                format!("q = {}_sbe_end(b, q, av);", cn.iter)
-            }
-            Section::Var { len, .. } => {
-                let l = s.data_offset();
-                format!("q += {l} + {};", slot_load(ctx, len, "b + q"))
-            }
-        };
-        match since_cond(s.since(), "av") {
-            Some(c) => o.line(&format!("if ({c}) {step}")),
-            None => o.line(&step),
-        }
+    for line in program::locate(b, n, &CLocate(ctx)) {
+        o.line(&line);
     }
-    o.line(&format!("d->sec[{k}] = q;"));
     o.line("d->end = q;");
     o.line("(void)av;");
     o.line("}");
@@ -323,4 +306,22 @@ pub(super) fn iter(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
     }
     o.line("}");
     o.line("");
+}
+
+/// C's spelling of the walk that locates a checked body's sections (`d`, `b`, `q`, `av`).
+struct CLocate<'a>(&'a Ctx<'a>);
+
+impl LocateSyntax for CLocate<'_> {
+    fn mark(&self, index: usize) -> String {
+        format!("d->sec[{index}] = q;")
+    }
+    fn skip_group(&self, iter: &str) -> String {
+        format!("q = {iter}_sbe_end(b, q, av);")
+    }
+    fn skip_var(&self, prefix: usize, len: &Slot) -> String {
+        format!("q += {prefix} + {};", slot_load(self.0, len, "b + q"))
+    }
+    fn gated(&self, since: u32, stmt: &str) -> String {
+        format!("if (av >= {since}u) {stmt}")
+    }
 }

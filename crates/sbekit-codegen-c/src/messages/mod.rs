@@ -6,7 +6,7 @@ use crate::fields::{getter, setter, Sink};
 use crate::prim::{c_str, cty, slot_load, slot_store, ulit};
 use crate::{Ctx, Out};
 use sbekit_plan::names::BodyNames;
-use sbekit_plan::program::{self, CheckSyntax, Fail, HeaderValue, Local};
+use sbekit_plan::program::{self, CheckSyntax, Fail, HeaderValue, Local, LocateSyntax};
 use sbekit_plan::{Body, Group, Kind, Message, Section, Slot};
 
 mod decoders;
