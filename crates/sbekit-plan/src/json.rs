@@ -3,7 +3,7 @@
 //! printer embeds these literals, so they are computed here once, by the rules of
 //! `sbekit_otf` (text by [`sbekit_otf::text`], non-finite floats as `null`).
 
-use crate::{Field, Kind, Plan};
+use crate::{Body, Field, Kind, Plan, Section};
 use sbekit_ir::layout::wire_bits;
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
 use sbekit_otf::text::Encoding;
@@ -89,7 +89,67 @@ pub struct ReadMember<'a> {
     pub optional: bool,
 }
 
+/// The `"$version"` member a message's JSON starts with when an older writer wrote it
+/// ([`Plan::json_version`]), so that `sbekit encode` writes the message back at that version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VersionMember {
+    /// Printed when the acting version is below this (the schema's version).
+    pub below: u32,
+    /// True when other members follow: a comma after it.
+    pub comma: bool,
+}
+
+/// A group or var-data member of a body's JSON object, after its fields
+/// ([`Plan::json_sections`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SectionMember<'a> {
+    /// The section's index in the body's sections (to find its names).
+    pub index: usize,
+    /// The section.
+    pub section: &'a Section,
+    /// Its key and colon, with the comma before it unless it is the body's first member.
+    pub key: String,
+    /// A group: the index of its entry body among the body's groups (`BodyNames::children`).
+    pub child: Option<usize>,
+    /// Var data: true when its text is UTF-8 (declared so), else Latin-1.
+    pub utf8: bool,
+}
+
 impl Plan {
+    /// The `"$version"` member of body `b`'s JSON: only for a message (`top`) of a schema past
+    /// version 0.
+    pub fn json_version(&self, b: &Body, top: bool) -> Option<VersionMember> {
+        (top && self.version > 0).then(|| VersionMember {
+            below: self.version,
+            comma: !b.fields.is_empty() || !b.sections.is_empty(),
+        })
+    }
+
+    /// The section members of body `b`'s JSON, in wire order, after its fields.
+    pub fn json_sections<'a>(&self, b: &'a Body) -> Vec<SectionMember<'a>> {
+        let mut groups = 0..;
+        b.sections
+            .iter()
+            .enumerate()
+            .map(|(index, section)| {
+                let comma = if index == 0 && b.fields.is_empty() { "" } else { "," };
+                let (child, utf8) = match section {
+                    Section::Group { .. } => (groups.next(), false),
+                    Section::Var { char_encoding, .. } => {
+                        (None, utf8_declared(char_encoding.as_deref()))
+                    }
+                };
+                SectionMember {
+                    index,
+                    section,
+                    key: format!("{comma}{}:", quote(section.name())),
+                    child,
+                    utf8,
+                }
+            })
+            .collect()
+    }
+
     /// The members of `fields` as `sbekit decode` prints them; the first has no comma before
     /// it when `first`.
     pub fn json_members<'a>(&self, fields: &'a [Field], first: bool) -> Vec<Member<'a>> {
