@@ -35,6 +35,9 @@ impl Dialect for CSharp {
             "(byte) 0" => "0",
             "SbeMessageDecoder" => "ISbeMessageDecoder",
             "iterator" => "enumerator",
+            "public static final long" => "public const long",
+            "public static final String" => "public const string",
+            "static final int" => "internal const int",
             other => other,
         }
     }
@@ -173,6 +176,14 @@ impl Dialect for CSharp {
     }
     fn internal(&self) -> &'static str {
         "internal "
+    }
+
+    fn byte_order(&self, o: &mut Out, big_endian: bool) {
+        o.doc("True if multi-byte values are big-endian (the schema's `byteOrder`).");
+        o.line(&format!("public const bool BigEndian = {big_endian};"));
+    }
+    fn absent(&self) -> &'static str {
+        "internal static readonly byte[] Absent = new byte[MaxTypeSize];"
     }
 
     fn enum_source(&self, ctx: &Ctx, name: &str, e: &EnumDef) -> String {

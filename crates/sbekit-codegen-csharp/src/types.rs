@@ -4,6 +4,7 @@
 //! renderer's.
 
 use crate::prim::{cty, literal};
+use sbekit_codegen_managed::types::schema_constants;
 use sbekit_codegen_managed::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::quote;
@@ -60,44 +61,12 @@ pub fn schema(ctx: &Ctx) -> String {
     let be = p.byte_order == sbekit_ir::ByteOrder::BigEndian;
     let mut o = ctx.out();
     ctx.head(&mut o, &[]);
-    let max = p
-        .composites
-        .values()
-        .map(|c| c.size)
-        .chain(p.sets.values().map(|s| s.ty.size()))
-        .max()
-        .unwrap_or(0)
-        .max(8);
     o.doc(&format!(
         "The schema `{}`: its id, version, byte order and message header size.",
         p.package
     ));
     o.line("public static class SbeSchema {");
-    o.doc("The schema's id (`messageSchema id`).");
-    o.line(&format!("public const long SchemaId = {}L;", p.id));
-    o.doc("The schema's version: what encoders write unless told otherwise.");
-    o.line(&format!(
-        "public const long SchemaVersion = {}L;",
-        p.version
-    ));
-    o.doc("The schema's `semanticVersion` (empty when it has none).");
-    o.line(&format!(
-        "public const string SemanticVersion = {};",
-        crate::prim::cs_str(p.semantic_version.as_deref().unwrap_or(""))
-    ));
-    o.doc("True if multi-byte values are big-endian (the schema's `byteOrder`).");
-    o.line(&format!("public const bool BigEndian = {be};"));
-    o.doc("Size of the message header in bytes.");
-    o.line(&format!(
-        "public const int HeaderLength = {};",
-        p.header.size
-    ));
-    o.doc("Entries of groups whose entries take no bytes that one message may declare in all (work stays bounded by the input, as in `sbekit decode`).");
-    o.line("public const long MaxEmptyEntries = 1048576L;");
-    o.doc("The largest set or composite, in bytes.");
-    o.line(&format!("internal const int MaxTypeSize = {max};"));
-    o.doc("Zeros, read by the flyweight of a set or composite field absent at the acting version.");
-    o.line("internal static readonly byte[] Absent = new byte[MaxTypeSize];");
+    schema_constants(&mut o, ctx);
     o.line("}");
     o.line("");
     o.doc(&format!(

@@ -140,6 +140,21 @@ impl Dialect for Java {
         ""
     }
 
+    fn byte_order(&self, o: &mut Out, big_endian: bool) {
+        o.doc("The byte order of every multi-byte value.");
+        let bo = if big_endian {
+            "BIG_ENDIAN"
+        } else {
+            "LITTLE_ENDIAN"
+        };
+        o.line(&format!(
+            "public static final java.nio.ByteOrder BYTE_ORDER = java.nio.ByteOrder.{bo};"
+        ));
+    }
+    fn absent(&self) -> &'static str {
+        "static final DirectBuffer ABSENT = new UnsafeBuffer(new byte[MAX_TYPE_SIZE]);"
+    }
+
     fn enum_source(&self, ctx: &Ctx, name: &str, e: &EnumDef) -> String {
         crate::types::enum_src(ctx, name, e)
     }

@@ -3,6 +3,7 @@
 //! and composites are the managed renderer's.
 
 use crate::prim::{jty, literal};
+use sbekit_codegen_managed::types::schema_constants;
 use sbekit_codegen_managed::Ctx;
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::quote;
@@ -19,51 +20,12 @@ pub fn schema(ctx: &Ctx) -> String {
             "org.agrona.concurrent.UnsafeBuffer",
         ],
     );
-    let max = p
-        .composites
-        .values()
-        .map(|c| c.size)
-        .chain(p.sets.values().map(|s| s.ty.size()))
-        .max()
-        .unwrap_or(0)
-        .max(8);
     o.doc(&format!(
         "The schema `{}`: its id, version, byte order and message header size.",
         p.package
     ));
     o.line("public final class SbeSchema {");
-    o.doc("The schema's id (`messageSchema id`).");
-    o.line(&format!("public static final long SCHEMA_ID = {}L;", p.id));
-    o.doc("The schema's version: what encoders write unless told otherwise.");
-    o.line(&format!(
-        "public static final long SCHEMA_VERSION = {}L;",
-        p.version
-    ));
-    o.doc("The schema's `semanticVersion` (empty when it has none).");
-    o.line(&format!(
-        "public static final String SEMANTIC_VERSION = {};",
-        crate::prim::java_str(p.semantic_version.as_deref().unwrap_or(""))
-    ));
-    o.doc("The byte order of every multi-byte value.");
-    let bo = if p.byte_order == sbekit_ir::ByteOrder::BigEndian {
-        "BIG_ENDIAN"
-    } else {
-        "LITTLE_ENDIAN"
-    };
-    o.line(&format!(
-        "public static final java.nio.ByteOrder BYTE_ORDER = java.nio.ByteOrder.{bo};"
-    ));
-    o.doc("Size of the message header in bytes.");
-    o.line(&format!(
-        "public static final int HEADER_LENGTH = {};",
-        p.header.size
-    ));
-    o.doc("Entries of groups whose entries take no bytes that one message may declare in all (work stays bounded by the input, as in `sbekit decode`).");
-    o.line("public static final long MAX_EMPTY_ENTRIES = 1048576L;");
-    o.doc("The largest set or composite, in bytes.");
-    o.line(&format!("static final int MAX_TYPE_SIZE = {max};"));
-    o.doc("Zeros, read by the flyweight of a set or composite field absent at the acting version.");
-    o.line("static final DirectBuffer ABSENT = new UnsafeBuffer(new byte[MAX_TYPE_SIZE]);");
+    schema_constants(&mut o, ctx);
     o.line("");
     o.line("private SbeSchema() {");
     o.line("}");

@@ -238,6 +238,11 @@ pub trait Dialect {
     /// The modifier of a method other classes of the package call (with its space, if any).
     fn internal(&self) -> &'static str;
 
+    /// `SbeSchema`'s byte order of multi-byte values (`big_endian` or little).
+    fn byte_order(&self, o: &mut Out, big_endian: bool);
+    /// The declaration of `SbeSchema`'s zeros, read by an absent set or composite field.
+    fn absent(&self) -> &'static str;
+
     // --- Enums. ---
 
     /// The source of an enum's file.

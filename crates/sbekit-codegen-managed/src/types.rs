@@ -26,6 +26,58 @@ pub fn types(ctx: &Ctx) -> Vec<(String, String)> {
     out
 }
 
+/// `SbeSchema`'s members: the schema's id, version, semantic version, byte order and header
+/// size, the empty-entry budget, and the largest set or composite with the zeros an absent one
+/// reads.
+pub fn schema_constants(o: &mut Out, ctx: &Ctx) {
+    let (d, p) = (ctx.d, ctx.plan);
+    let long = d.word("public static final long");
+    let internal_int = d.word("static final int");
+    let max = p
+        .composites
+        .values()
+        .map(|c| c.size)
+        .chain(p.sets.values().map(|s| s.ty.size()))
+        .max()
+        .unwrap_or(0)
+        .max(8);
+    o.doc("The schema's id (`messageSchema id`).");
+    o.line(&format!("{long} {} = {}L;", d.konst("SCHEMA_ID"), p.id));
+    o.doc("The schema's version: what encoders write unless told otherwise.");
+    o.line(&format!(
+        "{long} {} = {}L;",
+        d.konst("SCHEMA_VERSION"),
+        p.version
+    ));
+    o.doc("The schema's `semanticVersion` (empty when it has none).");
+    o.line(&format!(
+        "{} {} = {};",
+        d.word("public static final String"),
+        d.konst("SEMANTIC_VERSION"),
+        d.str_lit(p.semantic_version.as_deref().unwrap_or(""))
+    ));
+    d.byte_order(o, p.byte_order == sbekit_ir::ByteOrder::BigEndian);
+    o.doc("Size of the message header in bytes.");
+    o.line(&format!(
+        "{} {} = {};",
+        d.const_int(),
+        d.konst("HEADER_LENGTH"),
+        p.header.size
+    ));
+    o.doc("Entries of groups whose entries take no bytes that one message may declare in all (work stays bounded by the input, as in `sbekit decode`).");
+    o.line(&format!(
+        "{long} {} = 1048576L;",
+        d.konst("MAX_EMPTY_ENTRIES")
+    ));
+    o.doc("The largest set or composite, in bytes.");
+    o.line(&format!(
+        "{internal_int} {} = {max};",
+        d.konst("MAX_TYPE_SIZE")
+    ));
+    o.doc("Zeros, read by the flyweight of a set or composite field absent at the acting version.");
+    o.line(d.absent());
+}
+
 /// A flyweight class's opening: its constant size, buffer and position, and `wrap`
 /// (`acting`: it also keeps the acting version); the class stays open.
 fn flyweight_head(o: &mut Out, ctx: &Ctx, cls: &str, size: usize, decoder: bool, acting: bool) {
