@@ -2,10 +2,10 @@
 //! state, upper camel case members and constants), loads and stores through `SbeWire` over a
 //! `byte[]`, C# enums over their encoding type, allocation-free `foreach` enumerators.
 
-use crate::prim::{self, cs_bytes, cs_str, cty, literal, long_lit, slot_load, ulong_lit};
+use crate::prim::{signed, ulong_lit};
 use sbekit_codegen_managed::names::{EnumNames, SectionNames};
-use sbekit_codegen_managed::{Ctx, Dialect, DocStyle, Out};
-use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_codegen_managed::{Ctx, Dialect, DocStyle, Out, Values};
+use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::camel;
 use sbekit_plan::program::{CheckSyntax, Fail};
 use sbekit_plan::{EnumDef, Slot};
@@ -61,39 +61,6 @@ impl Dialect for CSharp {
         DocStyle::XmlDoc
     }
 
-    fn ty(&self, ty: P) -> &'static str {
-        cty(ty)
-    }
-    fn load(&self, ty: P, b: &str, pos: &str) -> String {
-        prim::load(ty, b, pos)
-    }
-    fn store(&self, ty: P, b: &str, pos: &str, val: &str) -> String {
-        prim::store(ty, b, pos, val)
-    }
-    fn store_long(&self, ty: P, b: &str, pos: &str, val: &str) -> String {
-        prim::store_long(ty, b, pos, val)
-    }
-    fn slot_load(&self, s: &Slot, b: &str, pos: &str) -> String {
-        slot_load(s, b, pos)
-    }
-    fn slot_store(&self, s: &Slot, b: &str, pos: &str, val: &str) -> String {
-        prim::slot_store(s, b, pos, val)
-    }
-    fn literal(&self, v: &PrimitiveValue, ty: P) -> String {
-        literal(v, ty)
-    }
-    fn is_null(&self, x: &str, null: &PrimitiveValue, ty: P) -> String {
-        prim::is_null(x, null, ty)
-    }
-    fn long_lit(&self, v: u64) -> String {
-        long_lit(v)
-    }
-    fn str_lit(&self, s: &str) -> String {
-        cs_str(s)
-    }
-    fn bytes_lit(&self, b: &[u8]) -> String {
-        cs_bytes(b)
-    }
     fn put_byte(&self, pos: &str, val: &str) -> String {
         format!("sbe_b[{pos}] = {val}")
     }
@@ -153,7 +120,7 @@ impl Dialect for CSharp {
         format!(
             "throw new SbeDecodeException(SbeDecodeErrorKind.{}, {off}, {});",
             camel(kind),
-            cs_str(path)
+            self.str_lit(path)
         )
     }
     fn encode_error(&self, kind: &str, path: &str) -> String {
@@ -193,13 +160,13 @@ impl Dialect for CSharp {
         // The same value as every other generator renders (the first one, were the name not
         // listed; C# once rendered the null value there).
         let v = e.values.get(k).map_or(e.null.clone(), |v| v.1.clone());
-        format!("({}) {}", n.ty, literal(&v, e.ty))
+        format!("({}) {}", n.ty, self.literal(&v, e.ty))
     }
     fn enum_of_raw(&self, ty: &str, raw: &str) -> String {
         format!("({ty}) {raw}")
     }
     fn raw_of_enum(&self, ty: P) -> String {
-        format!("({}) value", cty(ty))
+        format!("({}) value", self.ty(ty))
     }
     fn enum_getter_doc(&self) -> &'static str {
         "field (any value is kept: one the schema does not list is a value of no name)"
@@ -210,7 +177,7 @@ impl Dialect for CSharp {
             P::Char => format!("SbeJson.AppendChar(sb, {x});"),
             P::Float => format!("SbeJson.AppendFloat(sb, {x});"),
             P::Double => format!("SbeJson.AppendDouble(sb, {x});"),
-            _ if prim::signed(ty) => format!("SbeJson.AppendLong(sb, {x});"),
+            _ if signed(ty) => format!("SbeJson.AppendLong(sb, {x});"),
             _ => format!("SbeJson.AppendULong(sb, {x});"),
         }
     }
@@ -329,7 +296,7 @@ impl Dialect for CSharp {
         false
     }
     fn not_in_version(&self, path: &str) -> String {
-        self.encode_error("NOT_IN_VERSION", &cs_str(path))
+        self.encode_error("NOT_IN_VERSION", &self.str_lit(path))
     }
     fn byte_sources(&self) -> &'static [(&'static str, &'static str)] {
         &[("byte[]", "`src`")]
@@ -395,13 +362,13 @@ impl CheckSyntax for CsChecks {
         format!("unchecked((ulong) ({a})) / unchecked((ulong) {b})")
     }
     fn literal(&self, v: u64) -> String {
-        long_lit(v)
+        CSharp.long_lit(v)
     }
     fn unsigned_literal(&self, v: u64) -> String {
         ulong_lit(v)
     }
     fn load_at(&self, slot: &Slot, pos: &str) -> String {
-        slot_load(slot, "sbe_b", pos)
+        CSharp.slot_load(slot, "sbe_b", pos)
     }
     fn signed_lengths(&self) -> bool {
         true

@@ -121,14 +121,11 @@ const RULES: NamingRules = NamingRules {
     enum_members: &["NullValue", "value__"],
     escape,
     member_not_class: true,
+    package: csharp_namespace,
     verbs: ["Has", "Get", "Put"],
 };
 
 /// Every name of the project generated for `plan`.
 pub fn names(plan: &Plan, opts: &Options) -> Names {
-    let namespace = opts
-        .namespace
-        .clone()
-        .unwrap_or_else(|| csharp_namespace(&plan.package));
-    Names::new(plan, namespace, &RULES)
+    Names::new(plan, opts.namespace.as_deref(), &RULES)
 }

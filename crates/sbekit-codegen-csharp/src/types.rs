@@ -3,9 +3,10 @@
 //! type, so every value is kept, with `NullValue`). Sets and composites are the managed
 //! renderer's.
 
-use crate::prim::{cty, literal};
+use crate::dialect::CSharp;
+use crate::prim::signed;
 use sbekit_codegen_managed::types::schema_constants;
-use sbekit_codegen_managed::{Ctx, Out};
+use sbekit_codegen_managed::{Ctx, Out, Values};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::quote;
 use sbekit_plan::EnumDef;
@@ -134,7 +135,7 @@ pub fn schema(ctx: &Ctx) -> String {
 /// `SbeEnums`).
 pub(crate) fn enum_src(ctx: &Ctx, k: &str, e: &EnumDef) -> String {
     let n = &ctx.n.enums[k];
-    let t = cty(e.ty);
+    let t = CSharp.ty(e.ty);
     let mut o = ctx.out();
     ctx.head(&mut o, &[]);
     o.doc(e.description.as_deref().unwrap_or(&format!(
@@ -143,10 +144,10 @@ pub(crate) fn enum_src(ctx: &Ctx, k: &str, e: &EnumDef) -> String {
     o.line(&format!("public enum {} : {t} {{", n.ty));
     for ((name, v, d), id) in e.values.iter().zip(&n.variants) {
         o.doc(d.as_deref().unwrap_or(&format!("`{name}`")));
-        o.line(&format!("{id} = {},", literal(v, e.ty)));
+        o.line(&format!("{id} = {},", CSharp.literal(v, e.ty)));
     }
     o.doc("The null value: the field holds no value.");
-    o.line(&format!("NullValue = {},", literal(&e.null, e.ty)));
+    o.line(&format!("NullValue = {},", CSharp.literal(&e.null, e.ty)));
     o.line("}");
     ctx.tail(&mut o);
     o.s
@@ -155,7 +156,7 @@ pub(crate) fn enum_src(ctx: &Ctx, k: &str, e: &EnumDef) -> String {
 /// `SbeEnums.AppendX`: raw value `value` as `sbekit decode` prints it.
 fn enum_json(o: &mut Out, ctx: &Ctx, k: &str, e: &EnumDef) {
     let n = &ctx.n.enums[k];
-    let t = cty(e.ty);
+    let t = CSharp.ty(e.ty);
     o.doc(&format!("Appends raw `{k}` value `value` as `sbekit decode` prints it: `null` for the null value, the name of a listed value, otherwise the number."));
     o.line(&format!(
         "public static void {}(StringBuilder sb, {t} value) {{",
@@ -163,19 +164,19 @@ fn enum_json(o: &mut Out, ctx: &Ctx, k: &str, e: &EnumDef) {
     ));
     o.line(&format!(
         "if (value == {}) {{ sb.Append(\"null\"); return; }}",
-        literal(&e.null, e.ty)
+        CSharp.literal(&e.null, e.ty)
     ));
     for (name, v, _) in &e.values {
         o.line(&format!(
             "if (value == {}) {{ sb.Append({}); return; }}",
-            literal(v, e.ty),
-            crate::prim::cs_str(&quote(name))
+            CSharp.literal(v, e.ty),
+            CSharp.str_lit(&quote(name))
         ));
     }
     // As `sbekit decode`: chars zero-extended, uint64 as a signed 64-bit number.
     if e.ty == P::Uint64 {
         o.line("SbeJson.AppendLong(sb, unchecked((long) value));");
-    } else if crate::prim::signed(e.ty) {
+    } else if signed(e.ty) {
         o.line("SbeJson.AppendLong(sb, value);");
     } else {
         o.line("SbeJson.AppendULong(sb, value);");

@@ -2,10 +2,9 @@
 //! Java enums with `NULL_VAL` and `SBE_UNKNOWN`, `Iterable` groups, `final` locals. Java's
 //! words are the renderer's own, so the word table keeps its defaults.
 
-use crate::prim::{self, is_null, java_bytes, java_str, jty, literal, long_lit, slot_load};
 use sbekit_codegen_managed::names::{EnumNames, SectionNames};
-use sbekit_codegen_managed::{Ctx, Dialect, DocStyle, Out};
-use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_codegen_managed::{Ctx, Dialect, DocStyle, Out, Values};
+use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::program::{CheckSyntax, Fail};
 use sbekit_plan::{EnumDef, Slot};
 
@@ -17,39 +16,6 @@ impl Dialect for Java {
         DocStyle::Javadoc
     }
 
-    fn ty(&self, ty: P) -> &'static str {
-        jty(ty)
-    }
-    fn load(&self, ty: P, b: &str, pos: &str) -> String {
-        prim::load(ty, b, pos)
-    }
-    fn store(&self, ty: P, b: &str, pos: &str, val: &str) -> String {
-        prim::store(ty, b, pos, val)
-    }
-    fn store_long(&self, ty: P, b: &str, pos: &str, val: &str) -> String {
-        prim::store_long(ty, b, pos, val)
-    }
-    fn slot_load(&self, s: &Slot, b: &str, pos: &str) -> String {
-        slot_load(s, b, pos)
-    }
-    fn slot_store(&self, s: &Slot, b: &str, pos: &str, val: &str) -> String {
-        prim::slot_store(s, b, pos, val)
-    }
-    fn literal(&self, v: &PrimitiveValue, ty: P) -> String {
-        literal(v, ty)
-    }
-    fn is_null(&self, x: &str, null: &PrimitiveValue, ty: P) -> String {
-        is_null(x, null, ty)
-    }
-    fn long_lit(&self, v: u64) -> String {
-        long_lit(v)
-    }
-    fn str_lit(&self, s: &str) -> String {
-        java_str(s)
-    }
-    fn bytes_lit(&self, b: &[u8]) -> String {
-        java_bytes(b)
-    }
     fn put_byte(&self, pos: &str, val: &str) -> String {
         format!("sbe_b.putByte({pos}, {val})")
     }
@@ -118,7 +84,7 @@ impl Dialect for Java {
     fn decode_error(&self, kind: &str, off: &str, path: &str) -> String {
         format!(
             "throw new SbeDecodeException(SbeDecodeException.Kind.{kind}, {off}, {});",
-            java_str(path)
+            self.str_lit(path)
         )
     }
     fn encode_error(&self, kind: &str, path: &str) -> String {
@@ -375,10 +341,10 @@ impl CheckSyntax for JavaChecks {
         format!("Long.divideUnsigned({a}, {b})")
     }
     fn literal(&self, v: u64) -> String {
-        long_lit(v)
+        Java.long_lit(v)
     }
     fn load_at(&self, slot: &Slot, pos: &str) -> String {
-        slot_load(slot, "sbe_b", pos)
+        Java.slot_load(slot, "sbe_b", pos)
     }
     fn signed_lengths(&self) -> bool {
         true

@@ -138,14 +138,11 @@ const RULES: NamingRules = NamingRules {
     enum_members: &["NULL_VAL", "SBE_UNKNOWN"],
     escape,
     member_not_class: false,
+    package: java_package,
     verbs: ["has", "get", "put"],
 };
 
 /// Every name of the module generated for `plan`.
 pub fn names(plan: &Plan, opts: &Options) -> Names {
-    let package = opts
-        .package
-        .clone()
-        .unwrap_or_else(|| java_package(&plan.package));
-    Names::new(plan, package, &RULES)
+    Names::new(plan, opts.package.as_deref(), &RULES)
 }

@@ -2,9 +2,9 @@
 //! per schema enum with `NULL_VAL` and `SBE_UNKNOWN`; the raw accessors keep every value). Sets
 //! and composites are the managed renderer's.
 
-use crate::prim::{jty, literal};
+use crate::dialect::Java;
 use sbekit_codegen_managed::types::schema_constants;
-use sbekit_codegen_managed::Ctx;
+use sbekit_codegen_managed::{Ctx, Values};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::quote;
 use sbekit_plan::EnumDef;
@@ -37,7 +37,7 @@ pub fn schema(ctx: &Ctx) -> String {
 /// its JSON printer (`sbeJson`).
 pub(crate) fn enum_src(ctx: &Ctx, k: &str, e: &EnumDef) -> String {
     let n = &ctx.n.enums[k];
-    let t = jty(e.ty);
+    let t = Java.ty(e.ty);
     let mut o = ctx.out();
     ctx.head(&mut o, &[]);
     o.doc(e.description.as_deref().unwrap_or(&format!(
@@ -46,12 +46,12 @@ pub(crate) fn enum_src(ctx: &Ctx, k: &str, e: &EnumDef) -> String {
     o.line(&format!("public enum {} {{", n.ty));
     for ((name, v, d), id) in e.values.iter().zip(&n.variants) {
         o.doc(d.as_deref().unwrap_or(&format!("`{name}`")));
-        o.line(&format!("{id}({}),", literal(v, e.ty)));
+        o.line(&format!("{id}({}),", Java.literal(v, e.ty)));
     }
     o.doc("The null value: the field holds no value.");
-    o.line(&format!("NULL_VAL({}),", literal(&e.null, e.ty)));
+    o.line(&format!("NULL_VAL({}),", Java.literal(&e.null, e.ty)));
     o.doc("A value the schema does not list (read the field's raw accessor); written as the null value.");
-    o.line(&format!("SBE_UNKNOWN({});", literal(&e.null, e.ty)));
+    o.line(&format!("SBE_UNKNOWN({});", Java.literal(&e.null, e.ty)));
     o.line("");
     o.line(&format!("private final {t} value;"));
     o.line("");
@@ -67,11 +67,14 @@ pub(crate) fn enum_src(ctx: &Ctx, k: &str, e: &EnumDef) -> String {
     o.doc("The constant of raw value `value` (no allocation).");
     o.line(&format!("public static {} get(final {t} value) {{", n.ty));
     for ((_, v, _), id) in e.values.iter().zip(&n.variants) {
-        o.line(&format!("if (value == {}) return {id};", literal(v, e.ty)));
+        o.line(&format!(
+            "if (value == {}) return {id};",
+            Java.literal(v, e.ty)
+        ));
     }
     o.line(&format!(
         "if (value == {}) return NULL_VAL;",
-        literal(&e.null, e.ty)
+        Java.literal(&e.null, e.ty)
     ));
     o.line("return SBE_UNKNOWN;");
     o.line("}");
@@ -82,13 +85,13 @@ pub(crate) fn enum_src(ctx: &Ctx, k: &str, e: &EnumDef) -> String {
     ));
     o.line(&format!(
         "if (value == {}) {{ out.append(\"null\"); return; }}",
-        literal(&e.null, e.ty)
+        Java.literal(&e.null, e.ty)
     ));
     for (name, v, _) in &e.values {
         o.line(&format!(
             "if (value == {}) {{ out.append({}); return; }}",
-            literal(v, e.ty),
-            crate::prim::java_str(&quote(name))
+            Java.literal(v, e.ty),
+            Java.str_lit(&quote(name))
         ));
     }
     // As `sbekit decode`: chars zero-extended, uint64 as a signed 64-bit number.

@@ -53,10 +53,37 @@ impl Ctx<'_> {
     }
 }
 
+/// One language's values: the type of each primitive, loads and stores in the schema's byte
+/// order, literals, null tests and string literals.
+pub trait Values {
+    /// The type of one value of `ty`.
+    fn ty(&self, ty: P) -> &'static str;
+    /// A load of a value of `ty` at `pos` of buffer `b`.
+    fn load(&self, ty: P, b: &str, pos: &str) -> String;
+    /// A store (no `;`) of `val` of the type of `ty` at `pos` of `b`.
+    fn store(&self, ty: P, b: &str, pos: &str, val: &str) -> String;
+    /// A store (no `;`) of the `long` expression `val` into an integer of `ty` (its low bits).
+    fn store_long(&self, ty: P, b: &str, pos: &str, val: &str) -> String;
+    /// A slot's value as a `long` read at `pos` of `b`.
+    fn slot_load(&self, s: &Slot, b: &str, pos: &str) -> String;
+    /// A store (no `;`) of the `long` expression `val` into a slot at `pos` of `b`.
+    fn slot_store(&self, s: &Slot, b: &str, pos: &str, val: &str) -> String;
+    /// A constant expression of value `v` of `ty`.
+    fn literal(&self, v: &PrimitiveValue, ty: P) -> String;
+    /// A test that `x` holds the null value `null` of `ty`.
+    fn is_null(&self, x: &str, null: &PrimitiveValue, ty: P) -> String;
+    /// A `long` literal of a 64-bit value's bits.
+    fn long_lit(&self, v: u64) -> String;
+    /// A string literal of text.
+    fn str_lit(&self, s: &str) -> String;
+    /// A string literal of bytes, one char per byte.
+    fn bytes_lit(&self, b: &[u8]) -> String;
+}
+
 /// One language's spellings and its own renderings. The shared renderer is written in Java's
 /// words: the word methods map them (a Java dialect keeps the defaults); the rest are what a
 /// language does its own way.
-pub trait Dialect {
+pub trait Dialect: Values {
     // --- The table: Java's words, mapped. ---
 
     /// A keyword, type or phrase of Java's, in this language (the default keeps it).
@@ -159,30 +186,8 @@ pub trait Dialect {
         self.word("iterator")
     }
 
-    // --- Values and buffer access. ---
+    // --- Buffer access beyond single values. ---
 
-    /// The type of one value of `ty`.
-    fn ty(&self, ty: P) -> &'static str;
-    /// A load of a value of `ty` at `pos` of buffer `b`.
-    fn load(&self, ty: P, b: &str, pos: &str) -> String;
-    /// A store (no `;`) of `val` of the type of `ty` at `pos` of `b`.
-    fn store(&self, ty: P, b: &str, pos: &str, val: &str) -> String;
-    /// A store (no `;`) of the `long` expression `val` into an integer of `ty` (its low bits).
-    fn store_long(&self, ty: P, b: &str, pos: &str, val: &str) -> String;
-    /// A slot's value as a `long` read at `pos` of `b`.
-    fn slot_load(&self, s: &Slot, b: &str, pos: &str) -> String;
-    /// A store (no `;`) of the `long` expression `val` into a slot at `pos` of `b`.
-    fn slot_store(&self, s: &Slot, b: &str, pos: &str, val: &str) -> String;
-    /// A constant expression of value `v` of `ty`.
-    fn literal(&self, v: &PrimitiveValue, ty: P) -> String;
-    /// A test that `x` holds the null value `null` of `ty`.
-    fn is_null(&self, x: &str, null: &PrimitiveValue, ty: P) -> String;
-    /// A `long` literal of a 64-bit value's bits.
-    fn long_lit(&self, v: u64) -> String;
-    /// A string literal of text.
-    fn str_lit(&self, s: &str) -> String;
-    /// A string literal of bytes, one char per byte.
-    fn bytes_lit(&self, b: &[u8]) -> String;
     /// A store (no `;`) of the byte `val` at `pos` of `sbe_b`.
     fn put_byte(&self, pos: &str, val: &str) -> String;
     /// A copy (no `;`) of `n` bytes at `pos` of `sbe_b` into array `dst` at `at`.

@@ -26,6 +26,8 @@ pub struct NamingRules {
     pub member_not_class: bool,
     /// The prefixes of the presence test, the copy out and the copy in (`has`, `get`, `put`).
     pub verbs: [&'static str; 3],
+    /// The package (or namespace) of a schema package, where none is given.
+    pub package: fn(&str) -> String,
 }
 
 /// A scope of identifiers: each name handed out is unique and not reserved.
@@ -276,8 +278,9 @@ impl<'r> Walk<'r> {
 }
 
 impl Names {
-    /// Names for `plan` in package `package`, by `rules`.
-    pub fn new(plan: &Plan, package: String, rules: &NamingRules) -> Names {
+    /// Names for `plan` by `rules`, in `package` (by default, the rules' package of the schema's).
+    pub fn new(plan: &Plan, package: Option<&str>, rules: &NamingRules) -> Names {
+        let package = package.map_or_else(|| (rules.package)(&plan.package), str::to_string);
         let mut w = Walk {
             rules,
             top: Scope::with(rules, rules.types),
