@@ -38,6 +38,14 @@ impl Dialect for CSharp {
             "public static final long" => "public const long",
             "public static final String" => "public const string",
             "static final int" => "internal const int",
+            // A group decoder moves with `MoveNext`, which says whether it moved (Java's `next`
+            // returns the entry).
+            "next" => "MoveNext",
+            "this" => "true",
+            "sbe_scratch" => "SbeScratch",
+            "iterator (`for (var e : d.group())`)" => "enumerator (`foreach (var e in d.Group())`, no allocation)",
+            "field (`NULL_VAL` for the null value, `SBE_UNKNOWN` for a value the schema does not list)" => "field (any value is kept: one the schema does not list is a value of no name)",
+            "final byte[] sbe_t = value.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);" => "byte[] sbe_t = System.Text.Encoding.UTF8.GetBytes(value);",
             other => other,
         }
     }
@@ -91,9 +99,6 @@ impl Dialect for CSharp {
     }
     fn nul_char(&self) -> &'static str {
         "'\\0'"
-    }
-    fn utf8_bytes(&self) -> &'static str {
-        "byte[] sbe_t = System.Text.Encoding.UTF8.GetBytes(value);"
     }
     fn fixed_text(&self, o: &mut Out, pos: &str, len: usize, utf8: bool) {
         o.line(&format!(
@@ -168,9 +173,6 @@ impl Dialect for CSharp {
     fn raw_of_enum(&self, ty: P) -> String {
         format!("({}) value", self.ty(ty))
     }
-    fn enum_getter_doc(&self) -> &'static str {
-        "field (any value is kept: one the schema does not list is a value of no name)"
-    }
 
     fn scalar_json(&self, ty: P, x: &str) -> String {
         match ty {
@@ -194,12 +196,6 @@ impl Dialect for CSharp {
     fn group_decoder_class(&self, name: &str) -> String {
         format!("public sealed class {name} {{")
     }
-    fn iterator_usage(&self) -> &'static str {
-        "enumerator (`foreach (var e in d.Group())`, no allocation)"
-    }
-    fn next_method(&self) -> &'static str {
-        "MoveNext"
-    }
     fn var_view_field(&self, _: &mut Out, _: usize) {}
     fn var_view(&self, o: &mut Out, _: usize, at: &str, name: &str, desc: &str, n: &SectionNames) {
         o.doc(&format!(
@@ -222,9 +218,6 @@ impl Dialect for CSharp {
         o.doc("Moves to the next entry (this flyweight); false when none is left.");
         o.line("public bool MoveNext() {");
         o.line("if (sbe_index >= sbe_count) return false;");
-    }
-    fn next_result(&self) -> &'static str {
-        "true"
     }
     fn iteration_tail(&self, o: &mut Out, class: &str) {
         o.doc("The current entry (this flyweight).");
@@ -303,9 +296,6 @@ impl Dialect for CSharp {
     }
     fn emits_unused_private(&self) -> bool {
         false
-    }
-    fn scratch_method(&self) -> &'static str {
-        "SbeScratch"
     }
     fn scratch(&self, o: &mut Out) {
         o.line("internal byte[] sbe_scratch;");

@@ -2,7 +2,7 @@
 //! `ulong`), loads and stores through the namespace's `SbeWire` (the schema's byte order,
 //! explicit shifts over a `byte[]`), literals, null tests and string literals.
 
-use sbekit_codegen_managed::Values;
+use sbekit_codegen_managed::{string_literal, Values};
 use sbekit_ir::layout::wire_bits;
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
 use sbekit_plan::Slot;
@@ -181,29 +181,6 @@ impl Values for CSharp {
 
     /// Text as a C# string literal: ASCII printable kept, everything else escaped.
     fn str_lit(&self, s: &str) -> String {
-        let mut out = String::from("\"");
-        for c in s.chars() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                ' '..='~' => out.push(c),
-                c => {
-                    let mut buf = [0u16; 2];
-                    for u in c.encode_utf16(&mut buf) {
-                        out.push_str(&format!("\\u{u:04x}"));
-                    }
-                }
-            }
-        }
-        out.push('"');
-        out
-    }
-
-    /// Bytes as a C# string literal, one char per byte (Latin-1).
-    fn bytes_lit(&self, b: &[u8]) -> String {
-        self.str_lit(&b.iter().map(|&c| char::from(c)).collect::<String>())
+        string_literal(s, false)
     }
 }

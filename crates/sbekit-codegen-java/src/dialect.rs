@@ -48,9 +48,6 @@ impl Dialect for Java {
     fn nul_char(&self) -> &'static str {
         "0"
     }
-    fn utf8_bytes(&self) -> &'static str {
-        "final byte[] sbe_t = value.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);"
-    }
     fn fixed_text(&self, o: &mut Out, pos: &str, len: usize, utf8: bool) {
         o.line(&format!(
             "final byte[] sbe_t = new byte[SbeJson.untilNul(sbe_b, {pos}, {len})];"
@@ -134,9 +131,6 @@ impl Dialect for Java {
     fn raw_of_enum(&self, _: P) -> String {
         "value.value()".into()
     }
-    fn enum_getter_doc(&self) -> &'static str {
-        "field (`NULL_VAL` for the null value, `SBE_UNKNOWN` for a value the schema does not list)"
-    }
 
     fn scalar_json(&self, ty: P, x: &str) -> String {
         match ty {
@@ -161,12 +155,6 @@ impl Dialect for Java {
         format!(
             "public static final class {name} implements Iterable<{name}>, java.util.Iterator<{name}> {{"
         )
-    }
-    fn iterator_usage(&self) -> &'static str {
-        "iterator (`for (var e : d.group())`)"
-    }
-    fn next_method(&self) -> &'static str {
-        "next"
     }
     fn var_view_field(&self, o: &mut Out, i: usize) {
         o.line(&format!(
@@ -211,9 +199,6 @@ impl Dialect for Java {
         o.line("@Override");
         o.line(&format!("public {class} next() {{"));
         o.line("if (sbe_index >= sbe_count) throw new java.util.NoSuchElementException();");
-    }
-    fn next_result(&self) -> &'static str {
-        "this"
     }
     fn iteration_tail(&self, o: &mut Out, class: &str) {
         o.doc("This flyweight, as its own iterator.");
@@ -297,9 +282,6 @@ impl Dialect for Java {
     }
     fn emits_unused_private(&self) -> bool {
         true
-    }
-    fn scratch_method(&self) -> &'static str {
-        "sbe_scratch"
     }
     fn scratch(&self, o: &mut Out) {
         o.line("private org.agrona.concurrent.UnsafeBuffer sbe_scratch;");

@@ -53,6 +53,35 @@ impl Ctx<'_> {
     }
 }
 
+/// Text as a Java or C# string literal: ASCII printable kept, quotes, backslashes and line
+/// ends escaped, other chars as `\u` escapes of their UTF-16 units, except control chars as
+/// octal escapes when `octal_controls` (javac reads `\u` escapes before lexing, so one of a
+/// line terminator would end the literal).
+pub fn string_literal(s: &str, octal_controls: bool) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            ' '..='~' => out.push(c),
+            c if octal_controls && (c as u32) < 0x20 => {
+                out.push_str(&format!("\\{:03o}", c as u32))
+            }
+            c => {
+                let mut buf = [0u16; 2];
+                for u in c.encode_utf16(&mut buf) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// One language's values: the type of each primitive, loads and stores in the schema's byte
 /// order, literals, null tests and string literals.
 pub trait Values {
@@ -76,8 +105,10 @@ pub trait Values {
     fn long_lit(&self, v: u64) -> String;
     /// A string literal of text.
     fn str_lit(&self, s: &str) -> String;
-    /// A string literal of bytes, one char per byte.
-    fn bytes_lit(&self, b: &[u8]) -> String;
+    /// A string literal of bytes, one char per byte (Latin-1).
+    fn bytes_lit(&self, b: &[u8]) -> String {
+        self.str_lit(&b.iter().map(|&c| char::from(c)).collect::<String>())
+    }
 }
 
 /// One language's spellings and its own renderings. The shared renderer is written in Java's
@@ -212,7 +243,9 @@ pub trait Dialect: Values {
     /// The char 0.
     fn nul_char(&self) -> &'static str;
     /// The statement that declares `sbe_t`, the UTF-8 bytes of text `value`.
-    fn utf8_bytes(&self) -> &'static str;
+    fn utf8_bytes(&self) -> &'static str {
+        self.word("final byte[] sbe_t = value.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);")
+    }
     /// The body of a char array's text getter: the text of up to `len` bytes at `pos`, up to
     /// the first NUL.
     fn fixed_text(&self, o: &mut Out, pos: &str, len: usize, utf8: bool);
@@ -259,7 +292,9 @@ pub trait Dialect: Values {
     /// The raw value of enum parameter `value` of encoding type `ty`.
     fn raw_of_enum(&self, ty: P) -> String;
     /// What the enum getter's documentation says of its values.
-    fn enum_getter_doc(&self) -> &'static str;
+    fn enum_getter_doc(&self) -> &'static str {
+        self.word("field (`NULL_VAL` for the null value, `SBE_UNKNOWN` for a value the schema does not list)")
+    }
 
     // --- JSON. ---
 
@@ -277,9 +312,13 @@ pub trait Dialect: Values {
     /// The opening line of a group decoder class.
     fn group_decoder_class(&self, name: &str) -> String;
     /// How a group decoder is iterated, for its documentation.
-    fn iterator_usage(&self) -> &'static str;
+    fn iterator_usage(&self) -> &'static str {
+        self.word("iterator (`for (var e : d.group())`)")
+    }
     /// The method that moves a group decoder to its next entry.
-    fn next_method(&self) -> &'static str;
+    fn next_method(&self) -> &'static str {
+        self.word("next")
+    }
     /// The field that views var-data section `i` (nothing where the view is a value).
     fn var_view_field(&self, o: &mut Out, i: usize);
     /// The accessors that view var-data section `i` whose bytes start at `at`.
@@ -289,7 +328,9 @@ pub trait Dialect: Values {
     /// The group decoder's move to the next entry, up to the move itself.
     fn next_head(&self, o: &mut Out, class: &str);
     /// What the move to the next entry returns.
-    fn next_result(&self) -> &'static str;
+    fn next_result(&self) -> &'static str {
+        self.word("this")
+    }
     /// The group decoder's members after the move (the current entry, the iterator).
     fn iteration_tail(&self, o: &mut Out, class: &str);
 
@@ -320,7 +361,9 @@ pub trait Dialect: Values {
     /// True if a private method nothing calls may be emitted (else the compiler objects).
     fn emits_unused_private(&self) -> bool;
     /// The name of the encoder's scratch buffer accessor.
-    fn scratch_method(&self) -> &'static str;
+    fn scratch_method(&self) -> &'static str {
+        self.word("sbe_scratch")
+    }
     /// Emits the scratch buffer accessor of an encoder (see [`fields::needs_scratch`]).
     fn scratch(&self, o: &mut Out);
 

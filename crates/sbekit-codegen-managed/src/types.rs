@@ -95,6 +95,53 @@ fn flyweight_head(o: &mut Out, ctx: &Ctx, cls: &str, size: usize, decoder: bool,
     o.line("");
 }
 
+/// A set's or composite's flyweight file up to its accessors: the file head, the class
+/// documented `doc` with its state, and `wrap` (a decoder's keeps the acting version when
+/// `acting`).
+fn open_flyweight(
+    ctx: &Ctx,
+    doc: &str,
+    cls: &str,
+    size: usize,
+    decoder: bool,
+    acting: bool,
+) -> Out {
+    let d = ctx.d;
+    let mut o = ctx.out();
+    let import = if decoder {
+        d.reader_import()
+    } else {
+        d.writer_import()
+    };
+    ctx.head(&mut o, &[import]);
+    o.doc(doc);
+    flyweight_head(&mut o, ctx, cls, size, decoder, acting);
+    o
+}
+
+/// A decoder flyweight's end: `sbeCopyTo` into encoder `enc` (documented `doc`, its body
+/// written by `copy`), `toString` and the file's end; the file.
+fn close_decoder(
+    mut o: Out,
+    ctx: &Ctx,
+    doc: &str,
+    enc: &str,
+    copy: impl FnOnce(&mut Out),
+) -> String {
+    o.doc(doc);
+    o.line(&format!(
+        "public void {}({}{enc} e) {{",
+        ctx.d.member("sbeCopyTo"),
+        ctx.d.fixed()
+    ));
+    copy(&mut o);
+    o.line("}");
+    to_string(&mut o, ctx);
+    o.line("}");
+    ctx.tail(&mut o);
+    o.s
+}
+
 /// `wrap` of a flyweight (`av`: with the acting version).
 fn wrap(o: &mut Out, ctx: &Ctx, cls: &str, decoder: bool, av: bool) {
     let d = ctx.d;
@@ -147,12 +194,17 @@ fn set_src(ctx: &Ctx, k: &str, s: &SetDef) -> (String, String) {
     let t = d.ty(s.ty);
     let (fin, sb) = (d.fixed(), d.builder());
     let (raw, size) = (d.member("raw"), s.ty.size());
-    let mut o = ctx.out();
-    ctx.head(&mut o, &[ctx.d.reader_import()]);
-    o.doc(s.description.as_deref().unwrap_or(&format!(
+    let doc = format!(
         "Reads the `{k}` bit set (a flyweight): a getter per choice; `{raw}()` keeps every bit."
-    )));
-    flyweight_head(&mut o, ctx, &n.dec, size, true, false);
+    );
+    let mut o = open_flyweight(
+        ctx,
+        s.description.as_deref().unwrap_or(&doc),
+        &n.dec,
+        size,
+        true,
+        false,
+    );
     o.doc("Reads the set at `offset` of `buffer`.");
     wrap(&mut o, ctx, &n.dec, true, false);
     o.doc("The raw value, unknown bits included.");
@@ -186,25 +238,18 @@ fn set_src(ctx: &Ctx, k: &str, s: &SetDef) -> (String, String) {
     put(&mut o, ctx, "}");
     o.line(&format!("return {sb};"));
     o.line("}");
-    o.doc("Copies the raw value into `e`.");
-    o.line(&format!(
-        "public void {}({fin}{} e) {{",
-        d.member("sbeCopyTo"),
-        n.enc
-    ));
-    o.line(&format!("e.{raw}({raw}());"));
-    o.line("}");
-    to_string(&mut o, ctx);
-    o.line("}");
-    ctx.tail(&mut o);
-    let dec = o.s;
+    let dec = close_decoder(o, ctx, "Copies the raw value into `e`.", &n.enc, |o| {
+        o.line(&format!("e.{raw}({raw}());"));
+    });
 
-    let mut o = ctx.out();
-    ctx.head(&mut o, &[ctx.d.writer_import()]);
-    o.doc(&format!(
-        "Writes the `{k}` bit set in place (a flyweight): a setter per choice, or `raw`."
-    ));
-    flyweight_head(&mut o, ctx, &n.enc, size, false, false);
+    let mut o = open_flyweight(
+        ctx,
+        &format!("Writes the `{k}` bit set in place (a flyweight): a setter per choice, or `raw`."),
+        &n.enc,
+        size,
+        false,
+        false,
+    );
     o.doc("Writes the set at `offset` of `buffer`.");
     wrap(&mut o, ctx, &n.enc, false, false);
     o.doc("Clears every bit.");
@@ -248,14 +293,19 @@ fn composite_src(ctx: &Ctx, k: &str) -> (String, String) {
     let c = &ctx.plan.composites[k];
     let n = &ctx.n.comps[k];
     let members = ctx.plan.gated_members(k);
-    let (fin, sb) = (d.fixed(), d.builder());
-    let mut o = ctx.out();
-    ctx.head(&mut o, &[ctx.d.reader_import()]);
-    o.doc(c.description.as_deref().unwrap_or(&format!(
+    let sb = d.builder();
+    let doc = format!(
         "Reads the `{k}` composite (a flyweight over {} bytes).",
         c.size
-    )));
-    flyweight_head(&mut o, ctx, &n.dec, c.size, true, true);
+    );
+    let mut o = open_flyweight(
+        ctx,
+        c.description.as_deref().unwrap_or(&doc),
+        &n.dec,
+        c.size,
+        true,
+        true,
+    );
     o.doc("Reads the composite at `offset` of `buffer`, at acting version `actingVersion`.");
     wrap(&mut o, ctx, &n.dec, true, true);
     o.doc("The buffer read.");
@@ -284,25 +334,18 @@ fn composite_src(ctx: &Ctx, k: &str) -> (String, String) {
     put(&mut o, ctx, "}");
     o.line(&format!("return {sb};"));
     o.line("}");
-    o.doc("Copies every member into `e`.");
-    o.line(&format!(
-        "public void {}({fin}{} e) {{",
-        d.member("sbeCopyTo"),
-        n.enc
-    ));
-    fields_copy(&mut o, ctx, &members, &n.members);
-    o.line("}");
-    to_string(&mut o, ctx);
-    o.line("}");
-    ctx.tail(&mut o);
-    let dec = o.s;
+    let dec = close_decoder(o, ctx, "Copies every member into `e`.", &n.enc, |o| {
+        fields_copy(o, ctx, &members, &n.members);
+    });
 
-    let mut o = ctx.out();
-    ctx.head(&mut o, &[ctx.d.writer_import()]);
-    o.doc(&format!(
-        "Writes the `{k}` composite in place (a flyweight)."
-    ));
-    flyweight_head(&mut o, ctx, &n.enc, c.size, false, false);
+    let mut o = open_flyweight(
+        ctx,
+        &format!("Writes the `{k}` composite in place (a flyweight)."),
+        &n.enc,
+        c.size,
+        false,
+        false,
+    );
     o.doc("Writes the composite at `offset` of `buffer`.");
     wrap(&mut o, ctx, &n.enc, false, false);
     for (i, (f, fname)) in members.iter().zip(&n.members).enumerate() {

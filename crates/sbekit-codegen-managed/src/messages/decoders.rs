@@ -25,13 +25,7 @@ pub(super) fn decoder(
                 d.member("wrap")
             ));
             o.line(&d.message_decoder_class(dec));
-            o.doc("The message's template id.");
-            o.line(&format!(
-                "{} {} = {};",
-                d.const_int(),
-                d.konst("TEMPLATE_ID"),
-                m.id
-            ));
+            int_const(o, ctx, "The message's template id.", "TEMPLATE_ID", m.id);
         }
         None => {
             o.doc(&format!(
@@ -44,13 +38,7 @@ pub(super) fn decoder(
             o.line(&d.group_decoder_class(dec));
         }
     }
-    o.doc("The block length this schema version writes.");
-    o.line(&format!(
-        "{} {} = {};",
-        d.const_int(),
-        d.konst("BLOCK_LENGTH"),
-        b.block_length
-    ));
+    block_length_const(o, ctx, b);
     o.line(&format!("{state} {} sbe_b;", d.reader()));
     for v in ["int sbe_p", "int sbe_bl", "long sbe_av"] {
         o.line(&format!("{state} {v};"));

@@ -27,13 +27,7 @@ pub(super) fn encoder(
                 b.name, m.id, m_("wrap"), d.error_kind("OUT_OF_ORDER"), m_("encodedLength")
             ));
             o.line(&format!("{} {e} {{", d.class(false)));
-            o.doc("The message's template id.");
-            o.line(&format!(
-                "{} {} = {};",
-                d.const_int(),
-                d.konst("TEMPLATE_ID"),
-                m.id
-            ));
+            int_const(o, ctx, "The message's template id.", "TEMPLATE_ID", m.id);
         }
         None => {
             o.doc(&format!(
@@ -44,13 +38,7 @@ pub(super) fn encoder(
             o.line(&format!("{} {e} {{", d.class(true)));
         }
     }
-    o.doc("The block length this schema version writes.");
-    o.line(&format!(
-        "{} {} = {};",
-        d.const_int(),
-        d.konst("BLOCK_LENGTH"),
-        b.block_length
-    ));
+    block_length_const(o, ctx, b);
     if msg.is_some() && !d.message_holds_itself() {
         o.line(&format!("{state} {top} sbe_m {{ get {{ return this; }} }}"));
     } else {

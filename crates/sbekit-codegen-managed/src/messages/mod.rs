@@ -46,6 +46,27 @@ fn required_expr(required: &[(u32, usize)], av: &str) -> Option<String> {
     )
 }
 
+/// A documented public `int` constant of a message or entry class (`name` in Java's spelling).
+fn int_const(o: &mut Out, ctx: &Ctx, doc: &str, name: &str, value: impl std::fmt::Display) {
+    o.doc(doc);
+    o.line(&format!(
+        "{} {} = {value};",
+        ctx.d.const_int(),
+        ctx.d.konst(name)
+    ));
+}
+
+/// The class's block length at the schema's version.
+fn block_length_const(o: &mut Out, ctx: &Ctx, b: &Body) {
+    int_const(
+        o,
+        ctx,
+        "The block length this schema version writes.",
+        "BLOCK_LENGTH",
+        b.block_length,
+    );
+}
+
 fn since_cond(since: u32, av: &str) -> Option<String> {
     (since > 0).then(|| format!("{av} >= {since}"))
 }
