@@ -169,14 +169,8 @@ impl Values for CSharp {
         }
     }
 
-    /// A `long` literal of an unsigned 64-bit value (its bits).
-    fn long_lit(&self, v: u64) -> String {
-        let i = v as i64;
-        if i == i64::MIN {
-            "long.MinValue".into()
-        } else {
-            format!("{i}L")
-        }
+    fn long_min(&self) -> &'static str {
+        "long.MinValue"
     }
 
     /// Text as a C# string literal: ASCII printable kept, everything else escaped.

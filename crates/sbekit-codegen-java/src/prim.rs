@@ -142,14 +142,8 @@ impl Values for Java {
         }
     }
 
-    /// A `long` literal of an unsigned 64-bit value (its bits).
-    fn long_lit(&self, v: u64) -> String {
-        let i = v as i64;
-        if i == i64::MIN {
-            "Long.MIN_VALUE".into()
-        } else {
-            format!("{i}L")
-        }
+    fn long_min(&self) -> &'static str {
+        "Long.MIN_VALUE"
     }
 
     /// Text as a Java string literal: ASCII printable kept, everything else escaped (never a

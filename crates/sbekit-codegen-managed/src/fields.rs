@@ -363,21 +363,9 @@ pub fn setter(
             let utf8 = utf8_declared(p.char_encoding.as_deref());
             o.doc(&format!(
                 "{desc}\nFrom text ({}), padded with NULs; longer text is an error (`VALUE_TOO_LONG`).",
-                if utf8 {
-                    "encoded as UTF-8; allocates"
-                } else {
-                    "one byte per char, chars above U+00FF written as `?`"
-                }
+                text_encoding(utf8)
             ));
-            o.line(&format!("public {cls} {name}({} value) {{", d.text_param()));
-            if utf8 {
-                o.line(d.utf8_bytes());
-                o.line(&format!(
-                    "return {}(sbe_t, 0, sbe_t.{});",
-                    n.put,
-                    d.length()
-                ));
-            } else {
+            if text_setter(o, ctx, cls, name, &n.put, utf8) {
                 o.line(&format!("{fin}int sbe_n = {};", d.text_length("value")));
                 o.line(&format!("if (sbe_n > {len}) {too_long}"));
                 head(o);
@@ -446,6 +434,27 @@ pub fn setter(
             }
         }
     }
+}
+
+/// How a text setter writes text, for its documentation.
+pub fn text_encoding(utf8: bool) -> &'static str {
+    if utf8 {
+        "encoded as UTF-8; allocates"
+    } else {
+        "one byte per char, chars above U+00FF written as `?`"
+    }
+}
+
+/// A text setter `name` of class `cls`: its opening line and, for UTF-8, its body (the text's
+/// bytes written through `put`); true if the body is left to the caller (one byte per char).
+pub fn text_setter(o: &mut Out, ctx: &Ctx, cls: &str, name: &str, put: &str, utf8: bool) -> bool {
+    let d = ctx.d;
+    o.line(&format!("public {cls} {name}({} value) {{", d.text_param()));
+    if utf8 {
+        o.line(d.utf8_bytes());
+        o.line(&format!("return {put}(sbe_t, 0, sbe_t.{});", d.length()));
+    }
+    !utf8
 }
 
 /// True if the encoder of these fields needs a scratch buffer (a set or composite field newer

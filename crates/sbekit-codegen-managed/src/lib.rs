@@ -101,8 +101,15 @@ pub trait Values {
     fn literal(&self, v: &PrimitiveValue, ty: P) -> String;
     /// A test that `x` holds the null value `null` of `ty`.
     fn is_null(&self, x: &str, null: &PrimitiveValue, ty: P) -> String;
+    /// The smallest `long` (its literal would overflow as it is read).
+    fn long_min(&self) -> &'static str;
     /// A `long` literal of a 64-bit value's bits.
-    fn long_lit(&self, v: u64) -> String;
+    fn long_lit(&self, v: u64) -> String {
+        match v as i64 {
+            i64::MIN => self.long_min().into(),
+            i => format!("{i}L"),
+        }
+    }
     /// A string literal of text.
     fn str_lit(&self, s: &str) -> String;
     /// A string literal of bytes, one char per byte (Latin-1).

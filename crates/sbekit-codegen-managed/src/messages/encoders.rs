@@ -406,17 +406,9 @@ fn section_setters(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str) {
                 let utf8 = utf8_declared(char_encoding.as_deref());
                 o.doc(&format!(
                     "Writes the `{sname}` data from text ({}).",
-                    if utf8 {
-                        "encoded as UTF-8; allocates"
-                    } else {
-                        "one byte per char, chars above U+00FF written as `?`"
-                    }
+                    text_encoding(utf8)
                 ));
-                o.line(&format!("public {e} {name}({} value) {{", d.text_param()));
-                if utf8 {
-                    o.line(d.utf8_bytes());
-                    o.line(&format!("return {name}(sbe_t, 0, sbe_t.{});", d.length()));
-                } else {
+                if text_setter(o, ctx, e, name, name, utf8) {
                     o.line(&section);
                     if let Some(s) = &skip {
                         o.line(s);

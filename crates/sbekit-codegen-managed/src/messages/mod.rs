@@ -2,7 +2,7 @@
 //! flyweight iterator class per group) and the encoder (fluent, with a class per group's
 //! entries and the section order enforced).
 
-use crate::fields::{getter, needs_scratch, setter};
+use crate::fields::{getter, needs_scratch, setter, text_encoding, text_setter};
 use crate::json::{fields_copy, fields_json, put};
 use crate::names::BodyNames;
 use crate::types::{append_json_head, to_string};
