@@ -379,3 +379,18 @@ pub trait Dialect: Values {
     /// The dispatcher's re-encoding of a decoded message.
     fn reencode(&self, o: &mut Out, ctx: &Ctx);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::string_literal;
+
+    #[test]
+    fn string_literals_escape_controls_as_the_language_reads_them() {
+        assert_eq!(string_literal("a\"b\\c\n", false), r#""a\"b\\c\n""#);
+        assert_eq!(
+            string_literal("\u{1}é😀", false),
+            r#""\u0001\u00e9\ud83d\ude00""#
+        );
+        assert_eq!(string_literal("\u{1}é", true), r#""\001\u00e9""#);
+    }
+}

@@ -300,8 +300,8 @@ impl Names {
                 (k.clone(), EnumNames { ty, json, variants })
             })
             .collect();
-        // A member scope that knows its class's names before they are taken (as the names
-        // wanted: a class that needed a `_` does not clash with its members anyway).
+        // Where members may not share their class's name, a set's or composite's member scope
+        // knows the class names as wanted, before the type scope makes them unique.
         let class_names = |w: &Walk, k: &str| {
             let ty = w.case(NameKind::Type, k);
             [format!("{ty}Decoder"), format!("{ty}Encoder")]
@@ -342,5 +342,47 @@ impl Names {
             comps,
             msgs,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keep(s: &str) -> String {
+        if s == "class" {
+            format!("{s}_")
+        } else {
+            s.to_string()
+        }
+    }
+
+    const RULES: NamingRules = NamingRules {
+        language: Language::Java,
+        types: &[],
+        members: &["wrap"],
+        enum_members: &[],
+        escape: keep,
+        member_not_class: false,
+        verbs: ["has", "get", "put"],
+        package: str::to_string,
+    };
+
+    #[test]
+    fn a_scope_escapes_then_appends_until_free() {
+        let mut s = Scope::with(&RULES, RULES.members);
+        assert_eq!(s.take("wrap"), "wrap_");
+        assert_eq!(s.take("wrap"), "wrap__");
+        assert_eq!(s.take("class"), "class_");
+        assert_eq!(s.take("class"), "class__");
+        s.reserve("x".into());
+        assert_eq!(s.take("x"), "x_");
+    }
+
+    #[test]
+    fn verbs_prefix_the_base_with_its_first_letter_upper() {
+        assert_eq!(upper("fooBar"), "FooBar");
+        assert_eq!(upper("FooBar"), "FooBar");
+        assert_eq!(upper(""), "");
     }
 }

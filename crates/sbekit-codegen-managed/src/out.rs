@@ -98,3 +98,37 @@ impl Out {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_indent_by_braces() {
+        let mut o = Out::new(DocStyle::Javadoc);
+        o.line("class A {");
+        o.line("int x;");
+        o.line("}");
+        assert_eq!(o.s, "class A {\n    int x;\n}\n");
+    }
+
+    #[test]
+    fn javadoc_escapes_what_javadoc_reads() {
+        let mut o = Out::new(DocStyle::Javadoc);
+        o.doc("a <b> & @c */ \\u");
+        assert_eq!(o.s, "/** a &lt;b&gt; &amp; &#64;c *&#47; &#92;u */\n");
+        let mut o = Out::new(DocStyle::Javadoc);
+        o.doc("one\n\ntwo");
+        assert_eq!(o.s, "/**\n * one\n * two\n */\n");
+    }
+
+    #[test]
+    fn xml_doc_escapes_markup_only() {
+        let mut o = Out::new(DocStyle::XmlDoc);
+        o.doc("a <b> & @c");
+        assert_eq!(o.s, "/// <summary>a &lt;b&gt; &amp; @c</summary>\n");
+        let mut o = Out::new(DocStyle::XmlDoc);
+        o.doc("one\ntwo");
+        assert_eq!(o.s, "/// <summary>\n/// one\n/// two\n/// </summary>\n");
+    }
+}
