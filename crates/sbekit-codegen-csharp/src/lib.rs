@@ -24,6 +24,7 @@ mod package;
 mod prim;
 mod types;
 
+use sbekit_codegen_managed::names::dotted_identifiers;
 use sbekit_codegen_managed::{dispatcher::dispatcher, messages::messages, Ctx};
 use sbekit_plan::Plan;
 use std::path::{Path, PathBuf};
@@ -70,15 +71,9 @@ impl std::error::Error for GenError {}
 /// True if `ns` is a valid C# namespace for generated code: dot-separated ASCII identifiers,
 /// none a keyword, and none `System` (which would hide the `System` namespace the code names).
 pub fn valid_namespace(ns: &str) -> bool {
-    !ns.is_empty()
-        && ns.split('.').all(|s| {
-            let mut cs = s.chars();
-            cs.next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !sbekit_plan::Language::CSharp.is_reserved(s)
-                && s != "System"
-        })
+    dotted_identifiers(ns, &[], |s| {
+        !sbekit_plan::Language::CSharp.is_reserved(s) && s != "System"
+    })
 }
 
 /// Generates the project's files from a codec plan.

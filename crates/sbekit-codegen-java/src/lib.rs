@@ -23,6 +23,7 @@ mod package;
 mod prim;
 mod types;
 
+use sbekit_codegen_managed::names::dotted_identifiers;
 use sbekit_codegen_managed::{dispatcher::dispatcher, messages::messages, Ctx};
 use sbekit_plan::Plan;
 use std::path::{Path, PathBuf};
@@ -67,15 +68,9 @@ impl std::error::Error for GenError {}
 
 /// True if `p` is a valid Java package name: dot-separated identifiers, none a keyword.
 pub fn valid_package(p: &str) -> bool {
-    !p.is_empty()
-        && p.split('.').all(|s| {
-            let mut cs = s.chars();
-            cs.next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-                && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-                && !sbekit_plan::Language::Java.is_reserved(s)
-                && !matches!(s, "true" | "false" | "null" | "_")
-        })
+    dotted_identifiers(p, &['$'], |s| {
+        !sbekit_plan::Language::Java.is_reserved(s) && !matches!(s, "true" | "false" | "null" | "_")
+    })
 }
 
 /// Generates the module's files from a codec plan.

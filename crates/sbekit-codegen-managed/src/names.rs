@@ -61,6 +61,20 @@ impl Scope {
     }
 }
 
+/// True if `p` is dot-separated ASCII identifiers (letters, digits, `_` and the `extra` chars,
+/// not starting with a digit), each part `allowed` (a language refuses its keywords).
+pub fn dotted_identifiers(p: &str, extra: &[char], allowed: impl Fn(&str) -> bool) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || extra.contains(&c);
+    !p.is_empty()
+        && p.split('.').all(|s| {
+            s.chars()
+                .next()
+                .is_some_and(|c| word(c) && !c.is_ascii_digit())
+                && s.chars().all(word)
+                && allowed(s)
+        })
+}
+
 /// `s` with its first letter upper case.
 fn upper(s: &str) -> String {
     let mut c = s.chars();
@@ -377,6 +391,18 @@ mod tests {
         assert_eq!(s.take("class"), "class__");
         s.reserve("x".into());
         assert_eq!(s.take("x"), "x_");
+    }
+
+    #[test]
+    fn dotted_identifiers_refuse_empty_parts_digits_first_and_what_is_not_allowed() {
+        let any = |_: &str| true;
+        assert!(dotted_identifiers("a.b_1", &[], any));
+        assert!(!dotted_identifiers("", &[], any));
+        assert!(!dotted_identifiers("a..b", &[], any));
+        assert!(!dotted_identifiers("a.1b", &[], any));
+        assert!(!dotted_identifiers("a$", &[], any));
+        assert!(dotted_identifiers("a$", &['$'], any));
+        assert!(!dotted_identifiers("a.int", &[], |s| s != "int"));
     }
 
     #[test]
