@@ -13,6 +13,10 @@
 //!
 //! Offsets, versions and validation all come from the plan: the generator never reads the
 //! layout or IR tokens.
+//!
+//! The flyweights are rendered by `sbekit_codegen_managed`, the renderer Java and C# share,
+//! through this crate's Java dialect; the crate adds what only Java has (its names' word lists,
+//! `SbeSchema`, enums, the runtime, the build files and the conformance program).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
