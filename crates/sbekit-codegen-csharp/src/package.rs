@@ -2,10 +2,7 @@
 //! (dispatch on the template id, and re-encoding at the acting version), and the conformance
 //! program (`SbeConformance` in the library, its `Main` in `conformance/`).
 
-use crate::prim::{long_lit, slot_load};
-use crate::types::{head, tail};
-use crate::{Ctx, Out};
-use sbekit_plan::Kind;
+use sbekit_codegen_managed::Ctx;
 
 /// `<Namespace>.csproj`: SDK style, `netstandard2.0`, warnings as errors.
 pub fn csproj(ctx: &Ctx) -> String {
@@ -32,7 +29,7 @@ pub fn csproj(ctx: &Ctx) -> String {
         pkg = ctx.plan.package,
         id = ctx.plan.id,
         ver = ctx.plan.version,
-        ns = ctx.n.namespace,
+        ns = ctx.n.package,
     )
 }
 
@@ -50,75 +47,15 @@ mkdir -p bin
 mcs {flags} -nologo -target:library -out:bin/{ns}.dll -doc:bin/{ns}.xml src/*.cs
 mcs {flags} -nologo -target:exe -out:bin/SbeConformance.exe -r:bin/{ns}.dll conformance/*.cs
 "#,
-        ns = ctx.n.namespace,
+        ns = ctx.n.package,
         flags = crate::MCS_FLAGS.join(" "),
     )
 }
 
-/// `SbeDispatcher.cs`: one decoder and encoder per message, reused.
-pub fn dispatcher(ctx: &Ctx) -> String {
-    let mut o = Out::default();
-    head(&mut o, ctx);
-    let h = &ctx.plan.header;
-    o.doc("Decodes any message of the schema (dispatch on the header's template id) with one reusable decoder per message, and writes a decoded message again at its acting version. Not thread-safe: one per thread.");
-    o.line("public sealed class SbeDispatcher {");
-    for (i, n) in ctx.n.msgs.iter().enumerate() {
-        o.line(&format!(
-            "private readonly {} sbe_d{i} = new {}();",
-            n.dec, n.dec
-        ));
-        o.line(&format!(
-            "private readonly {} sbe_e{i} = new {}();",
-            n.enc, n.enc
-        ));
-    }
-    o.line("");
-    o.doc("Checks and wraps the message at `offset` of `buffer` (`length` bytes available), whichever it is; the message's own decoder (reused by the next call). Throws `SbeDecodeException` for malformed input or an unknown template id.");
-    o.line("public ISbeMessageDecoder Wrap(byte[] buffer, int offset, int length) {");
-    o.line("if (buffer == null || offset < 0 || length < SbeSchema.HeaderLength || length > buffer.Length - offset) throw new SbeDecodeException(SbeDecodeErrorKind.Truncated, 0, \"\");");
-    let tid = match &h.template_id.kind {
-        Kind::Prim(p) if h.template_id.is_constant() => p
-            .constant
-            .as_ref()
-            .map(|c| long_lit(sbekit_ir::layout::wire_bits(c, p.ty)))
-            .unwrap_or_else(|| "0L".into()),
-        _ => slot_load(&h.slots.template_id, "buffer", "offset"),
-    };
-    o.line(&format!("long sbe_t = {tid};"));
-    for (i, m) in ctx.plan.messages.iter().enumerate() {
-        o.line(&format!(
-            "if (sbe_t == {}L) return sbe_d{i}.Wrap(buffer, offset, length);",
-            m.id
-        ));
-    }
-    o.line(&format!(
-        "throw new SbeDecodeException(SbeDecodeErrorKind.WrongTemplateId, {}, \"\");",
-        h.slots.template_id.offset
-    ));
-    o.line("}");
-    o.doc("Writes decoded message `m` again at its acting version at `offset` of `dst` (`length` bytes available); its length. Throws `SbeEncodeException` when `dst` is too small.");
-    o.line("public int Reencode(ISbeMessageDecoder m, byte[] dst, int offset, int length) {");
-    for (i, n) in ctx.n.msgs.iter().enumerate() {
-        o.line(&format!("var sbe_m{i} = m as {};", n.dec));
-        o.line(&format!("if (sbe_m{i} != null) {{"));
-        o.line(&format!(
-            "sbe_e{i}.Wrap(dst, offset, length, sbe_m{i}.ActingVersion());"
-        ));
-        o.line(&format!("sbe_m{i}.SbeCopyTo(sbe_e{i});"));
-        o.line(&format!("return sbe_e{i}.EncodedLength();"));
-        o.line("}");
-    }
-    o.line("throw new System.ArgumentException(\"not a message of this schema\");");
-    o.line("}");
-    o.line("}");
-    tail(&mut o);
-    o.s
-}
-
 /// `SbeConformance.cs`: the conformance program's logic (in the library).
 pub fn conformance(ctx: &Ctx) -> String {
-    let mut o = Out::default();
-    head(&mut o, ctx);
+    let mut o = ctx.out();
+    ctx.head(&mut o, &[]);
     o.s.push_str(
         r#"    /// <summary>
     /// The conformance program (<c>sbekit conformance --lang csharp</c>): reads u32le-framed
@@ -256,7 +193,7 @@ pub fn conformance(ctx: &Ctx) -> String {
     }
 "#,
     );
-    tail(&mut o);
+    ctx.tail(&mut o);
     o.s
 }
 
@@ -286,7 +223,7 @@ namespace {ns}.Conformance
     }}
 }}
 "#,
-        ns = ctx.n.namespace
+        ns = ctx.n.package
     )
 }
 
@@ -361,7 +298,7 @@ from a `Memory<byte>` or pooled buffer, pass its array (`MemoryMarshal.TryGetArr
 - `src/SbeConformance.cs` and `conformance/SbeConformanceMain.cs` are the program `sbekit
   conformance --lang csharp` runs.
 "#,
-        ns = ctx.n.namespace,
+        ns = ctx.n.package,
         schema = ctx.plan.package,
     )
 }

@@ -2,25 +2,12 @@
 //! `ulong`), loads and stores through the namespace's `SbeWire` (the schema's byte order,
 //! explicit shifts over a `byte[]`), literals, null tests and string literals.
 
+use sbekit_codegen_managed::{string_literal, Values};
 use sbekit_ir::layout::wire_bits;
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
 use sbekit_plan::Slot;
 
-/// The C# type of one value.
-pub fn cty(ty: P) -> &'static str {
-    match ty {
-        P::Char | P::Uint8 | P::None => "byte",
-        P::Int8 => "sbyte",
-        P::Int16 => "short",
-        P::Uint16 => "ushort",
-        P::Int32 => "int",
-        P::Uint32 => "uint",
-        P::Int64 => "long",
-        P::Uint64 => "ulong",
-        P::Float => "float",
-        P::Double => "double",
-    }
-}
+use crate::dialect::CSharp;
 
 /// The `SbeWire` method suffix of a multi-byte type.
 fn wire(ty: P) -> &'static str {
@@ -39,63 +26,6 @@ fn wire(ty: P) -> &'static str {
 /// True for the one-byte types (read without `SbeWire`).
 fn one_byte(ty: P) -> bool {
     matches!(ty, P::Char | P::Uint8 | P::None | P::Int8)
-}
-
-/// A load of a value of `ty` at `pos` of buffer `b`, as its C# type.
-pub fn load(ty: P, b: &str, pos: &str) -> String {
-    match ty {
-        P::Int8 => format!("((sbyte) {b}[{pos}])"),
-        _ if one_byte(ty) => format!("{b}[{pos}]"),
-        _ => format!("SbeWire.{}({b}, {pos})", wire(ty)),
-    }
-}
-
-/// A store statement (without `;`) of `val` (of the C# type of `ty`) at `pos` of `b`.
-pub fn store(ty: P, b: &str, pos: &str, val: &str) -> String {
-    if one_byte(ty) {
-        format!("{b}[{pos}] = (byte) ({val})")
-    } else {
-        format!("SbeWire.Put{}({b}, {pos}, {val})", wire(ty))
-    }
-}
-
-/// A store of the `long` expression `val` into an integer of type `ty` (its low bits).
-pub fn store_long(ty: P, b: &str, pos: &str, val: &str) -> String {
-    match ty {
-        P::Float | P::Double => store(ty, b, pos, val),
-        _ if one_byte(ty) => format!("{b}[{pos}] = unchecked((byte) ({val}))"),
-        _ => format!(
-            "SbeWire.Put{}({b}, {pos}, unchecked(({}) ({val})))",
-            wire(ty),
-            cty(ty)
-        ),
-    }
-}
-
-/// A slot's value as a `long` read at `pos` of `b` (unsigned types zero-extended; `uint64`
-/// as its bits).
-pub fn slot_load(s: &Slot, b: &str, pos: &str) -> String {
-    let pos = format!("{pos} + {}", s.offset);
-    match s.ty {
-        P::Uint64 => format!("unchecked((long) {})", load(s.ty, b, &pos)),
-        P::Float | P::Double => "0L".into(),
-        _ => format!("((long) {})", load(s.ty, b, &pos)),
-    }
-}
-
-/// Stores the `long` expression `val` into a slot at `pos` of `b`.
-pub fn slot_store(s: &Slot, b: &str, pos: &str, val: &str) -> String {
-    store_long(s.ty, b, &format!("{pos} + {}", s.offset), val)
-}
-
-/// A `long` literal of an unsigned 64-bit value (its bits).
-pub fn long_lit(v: u64) -> String {
-    let i = v as i64;
-    if i == i64::MIN {
-        "long.MinValue".into()
-    } else {
-        format!("{i}L")
-    }
 }
 
 /// A `ulong` literal.
@@ -128,77 +58,123 @@ fn float_lit(x: f64, double: bool) -> String {
     }
 }
 
-/// A value of type `ty` as a C# constant expression of its C# type ([`cty`]).
-pub fn literal(v: &PrimitiveValue, ty: P) -> String {
-    let bits = wire_bits(v, ty);
-    match ty {
-        P::Float => float_lit(f64::from(v.as_f64().unwrap_or(f64::NAN) as f32), false),
-        P::Double => float_lit(v.as_f64().unwrap_or(f64::NAN), true),
-        P::Char | P::Uint8 | P::None => format!("((byte) {})", bits as u8),
-        P::Int8 => format!("((sbyte) ({}))", bits as u8 as i8),
-        P::Int16 => format!("((short) ({}))", bits as u16 as i16),
-        P::Uint16 => format!("((ushort) {})", bits as u16),
-        P::Int32 => {
-            let i = bits as u32 as i32;
-            if i == i32::MIN {
-                "int.MinValue".into()
-            } else if i < 0 {
-                format!("({i})")
-            } else {
-                i.to_string()
-            }
-        }
-        P::Uint32 => format!("{}U", bits as u32),
-        P::Int64 => {
-            let l = long_lit(bits);
-            if l.starts_with('-') {
-                format!("({l})")
-            } else {
-                l
-            }
-        }
-        P::Uint64 => ulong_lit(bits),
-    }
-}
-
-/// A test that `x` holds the null value `null` of type `ty`.
-pub fn is_null(x: &str, null: &PrimitiveValue, ty: P) -> String {
-    match ty {
-        P::Float if null.as_f64().is_some_and(f64::is_nan) => format!("float.IsNaN({x})"),
-        P::Double if null.as_f64().is_some_and(f64::is_nan) => format!("double.IsNaN({x})"),
-        _ => format!("{x} == {}", literal(null, ty)),
-    }
-}
-
 /// True for the signed integer types.
 pub fn signed(ty: P) -> bool {
     matches!(ty, P::Int8 | P::Int16 | P::Int32 | P::Int64)
 }
 
-/// Text as a C# string literal: ASCII printable kept, everything else escaped.
-pub fn cs_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            ' '..='~' => out.push(c),
-            c => {
-                let mut buf = [0u16; 2];
-                for u in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{u:04x}"));
-                }
-            }
+impl Values for CSharp {
+    /// The C# type of one value.
+    fn ty(&self, ty: P) -> &'static str {
+        match ty {
+            P::Char | P::Uint8 | P::None => "byte",
+            P::Int8 => "sbyte",
+            P::Int16 => "short",
+            P::Uint16 => "ushort",
+            P::Int32 => "int",
+            P::Uint32 => "uint",
+            P::Int64 => "long",
+            P::Uint64 => "ulong",
+            P::Float => "float",
+            P::Double => "double",
         }
     }
-    out.push('"');
-    out
-}
 
-/// Bytes as a C# string literal, one char per byte (Latin-1).
-pub fn cs_bytes(b: &[u8]) -> String {
-    cs_str(&b.iter().map(|&c| char::from(c)).collect::<String>())
+    /// A load of a value of `ty` at `pos` of buffer `b`, as its C# type.
+    fn load(&self, ty: P, b: &str, pos: &str) -> String {
+        match ty {
+            P::Int8 => format!("((sbyte) {b}[{pos}])"),
+            _ if one_byte(ty) => format!("{b}[{pos}]"),
+            _ => format!("SbeWire.{}({b}, {pos})", wire(ty)),
+        }
+    }
+
+    /// A store statement (without `;`) of `val` (of the C# type of `ty`) at `pos` of `b`.
+    fn store(&self, ty: P, b: &str, pos: &str, val: &str) -> String {
+        if one_byte(ty) {
+            format!("{b}[{pos}] = (byte) ({val})")
+        } else {
+            format!("SbeWire.Put{}({b}, {pos}, {val})", wire(ty))
+        }
+    }
+
+    /// A store of the `long` expression `val` into an integer of type `ty` (its low bits).
+    fn store_long(&self, ty: P, b: &str, pos: &str, val: &str) -> String {
+        match ty {
+            P::Float | P::Double => self.store(ty, b, pos, val),
+            _ if one_byte(ty) => format!("{b}[{pos}] = unchecked((byte) ({val}))"),
+            _ => format!(
+                "SbeWire.Put{}({b}, {pos}, unchecked(({}) ({val})))",
+                wire(ty),
+                self.ty(ty)
+            ),
+        }
+    }
+
+    /// A slot's value as a `long` read at `pos` of `b` (unsigned types zero-extended; `uint64`
+    /// as its bits).
+    fn slot_load(&self, s: &Slot, b: &str, pos: &str) -> String {
+        let pos = format!("{pos} + {}", s.offset);
+        match s.ty {
+            P::Uint64 => format!("unchecked((long) {})", self.load(s.ty, b, &pos)),
+            P::Float | P::Double => "0L".into(),
+            _ => format!("((long) {})", self.load(s.ty, b, &pos)),
+        }
+    }
+
+    /// Stores the `long` expression `val` into a slot at `pos` of `b`.
+    fn slot_store(&self, s: &Slot, b: &str, pos: &str, val: &str) -> String {
+        self.store_long(s.ty, b, &format!("{pos} + {}", s.offset), val)
+    }
+
+    /// A value of type `ty` as a C# constant expression of its C# type ([`Values::ty`]).
+    fn literal(&self, v: &PrimitiveValue, ty: P) -> String {
+        let bits = wire_bits(v, ty);
+        match ty {
+            P::Float => float_lit(f64::from(v.as_f64().unwrap_or(f64::NAN) as f32), false),
+            P::Double => float_lit(v.as_f64().unwrap_or(f64::NAN), true),
+            P::Char | P::Uint8 | P::None => format!("((byte) {})", bits as u8),
+            P::Int8 => format!("((sbyte) ({}))", bits as u8 as i8),
+            P::Int16 => format!("((short) ({}))", bits as u16 as i16),
+            P::Uint16 => format!("((ushort) {})", bits as u16),
+            P::Int32 => {
+                let i = bits as u32 as i32;
+                if i == i32::MIN {
+                    "int.MinValue".into()
+                } else if i < 0 {
+                    format!("({i})")
+                } else {
+                    i.to_string()
+                }
+            }
+            P::Uint32 => format!("{}U", bits as u32),
+            P::Int64 => {
+                let l = self.long_lit(bits);
+                if l.starts_with('-') {
+                    format!("({l})")
+                } else {
+                    l
+                }
+            }
+            P::Uint64 => ulong_lit(bits),
+        }
+    }
+
+    /// A test that `x` holds the null value `null` of type `ty`.
+    fn is_null(&self, x: &str, null: &PrimitiveValue, ty: P) -> String {
+        match ty {
+            P::Float if null.as_f64().is_some_and(f64::is_nan) => format!("float.IsNaN({x})"),
+            P::Double if null.as_f64().is_some_and(f64::is_nan) => format!("double.IsNaN({x})"),
+            _ => format!("{x} == {}", self.literal(null, ty)),
+        }
+    }
+
+    fn long_min(&self) -> &'static str {
+        "long.MinValue"
+    }
+
+    /// Text as a C# string literal: ASCII printable kept, everything else escaped.
+    fn str_lit(&self, s: &str) -> String {
+        string_literal(s, false)
+    }
 }

@@ -13,18 +13,22 @@
 //!
 //! Offsets, versions and validation all come from the plan: the generator never reads the
 //! layout or IR tokens.
+//!
+//! The flyweights are rendered by `sbekit_codegen_managed`, the renderer Java and C# share,
+//! through this crate's Java dialect; the crate adds what only Java has (its names' word lists,
+//! `SbeSchema`, enums, the runtime, the build files and the conformance program).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod fields;
-mod json;
-mod messages;
+mod dialect;
 mod names;
 mod package;
 mod prim;
 mod types;
 
+use sbekit_codegen_managed::names::dotted_identifiers;
+use sbekit_codegen_managed::{dispatcher::dispatcher, messages::messages, Ctx};
 use sbekit_plan::Plan;
 use std::path::{Path, PathBuf};
 
@@ -68,15 +72,9 @@ impl std::error::Error for GenError {}
 
 /// True if `p` is a valid Java package name: dot-separated identifiers, none a keyword.
 pub fn valid_package(p: &str) -> bool {
-    !p.is_empty()
-        && p.split('.').all(|s| {
-            let mut cs = s.chars();
-            cs.next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-                && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
-                && !sbekit_plan::Language::Java.is_reserved(s)
-                && !matches!(s, "true" | "false" | "null" | "_")
-        })
+    dotted_identifiers(p, &['$'], |s| {
+        !sbekit_plan::Language::Java.is_reserved(s) && !matches!(s, "true" | "false" | "null" | "_")
+    })
 }
 
 /// Generates the module's files from a codec plan.
@@ -86,8 +84,12 @@ pub fn generate(plan: &Plan, opts: &Options) -> Result<Vec<GeneratedFile>, GenEr
             return Err(GenError::Package(p.clone()));
         }
     }
-    let n = names::Names::new(plan, opts);
-    let ctx = Ctx { plan, n: &n };
+    let n = names::names(plan, opts);
+    let ctx = Ctx {
+        plan,
+        n: &n,
+        d: &dialect::Java,
+    };
     let dir = n.package.replace('.', "/");
     let main = format!("src/main/java/{dir}");
     let test = format!("src/test/java/{dir}");
@@ -107,16 +109,13 @@ pub fn generate(plan: &Plan, opts: &Options) -> Result<Vec<GeneratedFile>, GenEr
         );
     }
     file(format!("{main}/SbeSchema.java"), types::schema(&ctx));
-    for (name, text) in types::types(&ctx) {
+    for (name, text) in sbekit_codegen_managed::types::types(&ctx) {
         file(format!("{main}/{name}.java"), text);
     }
-    for (name, text) in messages::messages(&ctx) {
+    for (name, text) in messages(&ctx) {
         file(format!("{main}/{name}.java"), text);
     }
-    file(
-        format!("{main}/SbeDispatcher.java"),
-        package::dispatcher(&ctx),
-    );
+    file(format!("{main}/SbeDispatcher.java"), dispatcher(&ctx));
     file(
         format!("{test}/SbeConformance.java"),
         package::conformance(&ctx),
@@ -168,74 +167,4 @@ pub fn agrona_jar() -> Option<PathBuf> {
         v = AGRONA_VERSION
     ));
     p.is_file().then_some(p)
-}
-
-/// What the emitters share: the plan and the names chosen for it.
-pub(crate) struct Ctx<'a> {
-    pub plan: &'a Plan,
-    pub n: &'a names::Names,
-}
-
-/// A text buffer with indentation.
-#[derive(Default)]
-pub(crate) struct Out {
-    pub s: String,
-    indent: usize,
-}
-
-impl Out {
-    /// Writes one line; a line ending in `{` indents the next, one starting with `}` outdents.
-    pub fn line(&mut self, text: &str) {
-        let t = text.trim();
-        if t.starts_with('}') {
-            self.indent = self.indent.saturating_sub(1);
-        }
-        if !t.is_empty() {
-            for _ in 0..self.indent {
-                self.s.push_str("    ");
-            }
-            self.s.push_str(t);
-        }
-        self.s.push('\n');
-        if t.ends_with('{') {
-            self.indent += 1;
-        }
-    }
-
-    /// Writes one line at the current indentation, whatever it starts or ends with.
-    fn raw(&mut self, t: &str) {
-        for _ in 0..self.indent {
-            self.s.push_str("    ");
-        }
-        self.s.push_str(t);
-        self.s.push('\n');
-    }
-
-    /// Writes a Javadoc comment (HTML-escaped: descriptions are text).
-    pub fn doc(&mut self, text: &str) {
-        let lines: Vec<String> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(|l| {
-                l.replace('&', "&amp;")
-                    .replace("*/", "*&#47;")
-                    .replace('@', "&#64;")
-                    .replace('\\', "&#92;")
-                    .replace('<', "&lt;")
-                    .replace('>', "&gt;")
-            })
-            .collect();
-        match lines.as_slice() {
-            [] => {}
-            [one] => self.raw(&format!("/** {one} */")),
-            many => {
-                self.raw("/**");
-                for l in many {
-                    self.raw(&format!(" * {l}"));
-                }
-                self.raw(" */");
-            }
-        }
-    }
 }

@@ -2,10 +2,8 @@
 //! template id, and re-encoding at the acting version), and the conformance program
 //! (`src/test/java/<package>/SbeConformance.java`).
 
-use crate::prim::{long_lit, slot_load};
-use crate::types::head;
-use crate::{Ctx, Out, AGRONA_VERSION};
-use sbekit_plan::Kind;
+use crate::AGRONA_VERSION;
+use sbekit_codegen_managed::Ctx;
 
 /// The Maven artifact id of a module: the schema package's words joined by dashes, `-sbe`
 /// suffixed ([`sbekit_plan::names::package_name`]).
@@ -69,72 +67,10 @@ pub fn pom(ctx: &Ctx) -> String {
     )
 }
 
-/// `SbeDispatcher.java`: one decoder and encoder per message, reused.
-pub fn dispatcher(ctx: &Ctx) -> String {
-    let mut o = Out::default();
-    head(
-        &mut o,
-        ctx,
-        &["org.agrona.DirectBuffer", "org.agrona.MutableDirectBuffer"],
-    );
-    let h = &ctx.plan.header;
-    o.doc("Decodes any message of the schema (dispatch on the header's template id) with one reusable decoder per message, and writes a decoded message again at its acting version. Not thread-safe: one per thread.");
-    o.line("public final class SbeDispatcher {");
-    for (i, n) in ctx.n.msgs.iter().enumerate() {
-        o.line(&format!(
-            "private final {} sbe_d{i} = new {}();",
-            n.dec, n.dec
-        ));
-        o.line(&format!(
-            "private final {} sbe_e{i} = new {}();",
-            n.enc, n.enc
-        ));
-    }
-    o.line("");
-    o.doc("Checks and wraps the message at `offset` of `buffer` (`length` bytes available), whichever it is; the message's own decoder (reused by the next call). Throws `SbeDecodeException` for malformed input or an unknown template id.");
-    o.line("public SbeMessageDecoder wrap(final DirectBuffer buffer, final int offset, final int length) {");
-    o.line("if (offset < 0 || length < SbeSchema.HEADER_LENGTH || length > buffer.capacity() - offset) throw new SbeDecodeException(SbeDecodeException.Kind.TRUNCATED, 0, \"\");");
-    let tid = match &h.template_id.kind {
-        Kind::Prim(p) if h.template_id.is_constant() => p
-            .constant
-            .as_ref()
-            .map(|c| long_lit(sbekit_ir::layout::wire_bits(c, p.ty)))
-            .unwrap_or_else(|| "0L".into()),
-        _ => slot_load(&h.slots.template_id, "buffer", "offset"),
-    };
-    o.line(&format!("final long sbe_t = {tid};"));
-    for (i, m) in ctx.plan.messages.iter().enumerate() {
-        o.line(&format!(
-            "if (sbe_t == {}L) return sbe_d{i}.wrap(buffer, offset, length);",
-            m.id
-        ));
-    }
-    o.line(&format!(
-        "throw new SbeDecodeException(SbeDecodeException.Kind.WRONG_TEMPLATE_ID, {}, \"\");",
-        h.slots.template_id.offset
-    ));
-    o.line("}");
-    o.doc("Writes decoded message `m` again at its acting version at `offset` of `dst`; its length. Throws `SbeEncodeException` when `dst` is too small.");
-    o.line("public int reencode(final SbeMessageDecoder m, final MutableDirectBuffer dst, final int offset) {");
-    for (i, n) in ctx.n.msgs.iter().enumerate() {
-        o.line(&format!("if (m instanceof {} sbe_m) {{", n.dec));
-        o.line(&format!(
-            "sbe_e{i}.wrap(dst, offset, sbe_m.actingVersion());"
-        ));
-        o.line(&format!("sbe_m.sbeCopyTo(sbe_e{i});"));
-        o.line(&format!("return sbe_e{i}.encodedLength();"));
-        o.line("}");
-    }
-    o.line("throw new IllegalArgumentException(\"not a message of this schema\");");
-    o.line("}");
-    o.line("}");
-    o.s
-}
-
 /// `SbeConformance.java` (in `src/test/java`): the program `sbekit conformance` runs.
 pub fn conformance(ctx: &Ctx) -> String {
-    let mut o = Out::default();
-    head(&mut o, ctx, &[]);
+    let mut o = ctx.out();
+    ctx.head(&mut o, &[]);
     o.s.push_str(
         r#"/**
  * The conformance program ({@code sbekit conformance --lang java}): reads u32le-framed messages

@@ -1,15 +1,14 @@
-//! Per message two files: `<Message>Decoder.cs` (the message decoder, whose `Wrap` runs the
-//! plan's checks once, and a flyweight iterator class per group) and `<Message>Encoder.cs`
-//! (the fluent encoder and a class per group's entries, the section order enforced).
+//! Per message two classes: the decoder (whose `wrap` runs the plan's checks once, with a
+//! flyweight iterator class per group) and the encoder (fluent, with a class per group's
+//! entries and the section order enforced).
 
-use crate::fields::{getter, needs_scratch, scratch, setter};
+use crate::fields::{getter, needs_scratch, setter, text_encoding, text_setter};
 use crate::json::{fields_copy, fields_json, put};
 use crate::names::BodyNames;
-use crate::prim::{cs_str, long_lit, slot_load, slot_store, ulong_lit};
-use crate::types::{head, tail};
+use crate::types::{append_json_head, to_string};
 use crate::{Ctx, Out};
 use sbekit_plan::json::{quote, utf8_declared};
-use sbekit_plan::program::{self, CheckSyntax, Fail};
+use sbekit_plan::program;
 use sbekit_plan::{Body, Kind, Message, Section, Slot};
 
 mod decoders;
@@ -20,17 +19,18 @@ use encoders::encoder;
 
 /// Every message's files: `(class name, source)`.
 pub fn messages(ctx: &Ctx) -> Vec<(String, String)> {
+    let imports = [ctx.d.reader_import(), ctx.d.writer_import()];
     let mut out = Vec::new();
     for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.msgs) {
-        let mut o = Out::default();
-        head(&mut o, ctx);
+        let mut o = ctx.out();
+        ctx.head(&mut o, &imports);
         decoder(&mut o, ctx, &m.body, n, Some(m), None);
-        tail(&mut o);
+        ctx.tail(&mut o);
         out.push((n.dec.clone(), o.s));
-        let mut o = Out::default();
-        head(&mut o, ctx);
+        let mut o = ctx.out();
+        ctx.head(&mut o, &imports);
         encoder(&mut o, ctx, &m.body, n, Some(m), None, &n.enc);
-        tail(&mut o);
+        ctx.tail(&mut o);
         out.push((n.enc.clone(), o.s));
     }
     out
@@ -46,17 +46,25 @@ fn required_expr(required: &[(u32, usize)], av: &str) -> Option<String> {
     )
 }
 
-/// `a op b` compared as unsigned 64-bit integers.
-fn ucmp(a: &str, op: &str, b: &str) -> String {
-    format!("unchecked((ulong) ({a})) {op} unchecked((ulong) ({b}))")
+/// A documented public `int` constant of a message or entry class (`name` in Java's spelling).
+fn int_const(o: &mut Out, ctx: &Ctx, doc: &str, name: &str, value: impl std::fmt::Display) {
+    o.doc(doc);
+    o.line(&format!(
+        "{} {} = {value};",
+        ctx.d.const_int(),
+        ctx.d.konst(name)
+    ));
 }
 
-fn err(kind: &str, off: &str, path: &str) -> String {
-    let kind = sbekit_plan::names::camel(kind);
-    format!(
-        "throw new SbeDecodeException(SbeDecodeErrorKind.{kind}, {off}, {});",
-        cs_str(path)
-    )
+/// The class's block length at the schema's version.
+fn block_length_const(o: &mut Out, ctx: &Ctx, b: &Body) {
+    int_const(
+        o,
+        ctx,
+        "The block length this schema version writes.",
+        "BLOCK_LENGTH",
+        b.block_length,
+    );
 }
 
 fn since_cond(since: u32, av: &str) -> Option<String> {
@@ -69,7 +77,7 @@ fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {
 
 /// The trusted walk over the sections of a checked body whose block ends at `sbe_q`: records
 /// where each starts in `rec[i]` (when given) and leaves `sbe_q` at the end.
-fn walk(o: &mut Out, b: &Body, n: &BodyNames, rec: Option<&str>, av: &str) {
+fn walk(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, rec: Option<&str>, av: &str) {
     let mut gi = 0;
     for (i, s) in b.sections.iter().enumerate() {
         if let Some(r) = rec {
@@ -79,12 +87,16 @@ fn walk(o: &mut Out, b: &Body, n: &BodyNames, rec: Option<&str>, av: &str) {
             Section::Group { .. } => {
                 let cn = &n.children[gi];
                 gi += 1;
-                format!("sbe_q = {}.SbeEnd(sbe_b, sbe_q, {av});", cn.dec)
+                format!(
+                    "sbe_q = {}.{}(sbe_b, sbe_q, {av});",
+                    cn.dec,
+                    ctx.d.member("sbeEnd")
+                )
             }
             Section::Var { len, .. } => format!(
                 "sbe_q += {} + (int) {};",
                 s.data_offset(),
-                slot_load(len, "sbe_b", "sbe_q")
+                ctx.d.slot_load(len, "sbe_b", "sbe_q")
             ),
         };
         match since_cond(s.since(), av) {
@@ -122,7 +134,7 @@ fn all_groups<'a>(b: &'a Body, n: &'a BodyNames) -> Vec<(&'a Section, &'a Body, 
 }
 
 /// The dimension of a group section: its size, block length and count slots.
-fn group_slots(s: Option<&Section>) -> Option<(usize, sbekit_plan::Slot, sbekit_plan::Slot)> {
+fn group_slots(s: Option<&Section>) -> Option<(usize, Slot, Slot)> {
     match s {
         Some(Section::Group {
             dim_size,

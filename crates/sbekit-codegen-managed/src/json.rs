@@ -1,56 +1,52 @@
-//! `AppendJson` (the JSON `sbekit decode` prints, from the generated decoders) and `SbeCopyTo`
-//! (a decoded value written again by the generated encoders), shared by composites, message
-//! bodies and group entries. Together they are what `sbekit conformance` checks.
+//! The JSON `sbekit decode` prints (from the generated decoders) and the copy of a decoded
+//! value into an encoder, shared by composites, message bodies and group entries. Together
+//! they are what `sbekit conformance` checks.
 
 use crate::names::FieldNames;
-use crate::prim::{cs_str, signed};
 use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::{utf8_declared, Member};
 use sbekit_plan::{Field, Kind};
 
-/// Appends the literal text `t` to `out`.
-pub fn put(o: &mut Out, t: &str) {
+/// Appends the literal text `t` to the builder.
+pub fn put(o: &mut Out, ctx: &Ctx, t: &str) {
+    let d = ctx.d;
+    let append = format!("{}.{}", d.builder(), d.member("append"));
     if t.chars().count() == 1 {
-        let c = cs_str(t);
+        let c = d.str_lit(t);
         o.line(&format!(
-            "sb.Append('{}');",
+            "{append}('{}');",
             &c[1..c.len() - 1].replace('\'', "\\'")
         ));
     } else {
-        o.line(&format!("sb.Append({});", cs_str(t)));
-    }
-}
-
-fn scalar_json(ty: P, x: &str) -> String {
-    match ty {
-        P::Char => format!("SbeJson.AppendChar(sb, {x});"),
-        P::Float => format!("SbeJson.AppendFloat(sb, {x});"),
-        P::Double => format!("SbeJson.AppendDouble(sb, {x});"),
-        _ if signed(ty) => format!("SbeJson.AppendLong(sb, {x});"),
-        _ => format!("SbeJson.AppendULong(sb, {x});"),
+        o.line(&format!("{append}({});", d.str_lit(t)));
     }
 }
 
 fn value_json(ctx: &Ctx, f: &Field, n: &FieldNames) -> String {
-    let name = &n.name;
+    let d = ctx.d;
+    let (sb, name) = (d.builder(), &n.name);
     match &f.kind {
         Kind::Prim(p) if p.ty == P::Char && p.len != 1 => format!(
-            "SbeJson.AppendFixedText(sb, sbe_b, sbe_p + {}, {}, {});",
+            "SbeJson.{}({sb}, sbe_b, sbe_p + {}, {}, {});",
+            d.member("appendFixedText"),
             f.offset,
             p.len,
             utf8_declared(p.char_encoding.as_deref())
         ),
         Kind::Prim(p) if p.len != 1 => {
+            let append = format!("{sb}.{}", d.member("append"));
             format!(
-                "sb.Append('['); for (int sbe_i = 0; sbe_i < {}; sbe_i++) {{ if (sbe_i > 0) sb.Append(','); {} }} sb.Append(']');",
+                "{append}('['); for (int sbe_i = 0; sbe_i < {}; sbe_i++) {{ if (sbe_i > 0) {append}(','); {} }} {append}(']');",
                 p.len,
-                scalar_json(p.ty, &format!("{name}(sbe_i)"))
+                d.scalar_json(p.ty, &format!("{name}(sbe_i)"))
             )
         }
-        Kind::Prim(p) => scalar_json(p.ty, &format!("{name}()")),
-        Kind::Enum { ty, .. } => format!("SbeEnums.{}(sb, {}());", ctx.n.enums[ty].json, n.raw),
-        Kind::Set { .. } | Kind::Composite { .. } => format!("{name}().AppendJson(sb);"),
+        Kind::Prim(p) => d.scalar_json(p.ty, &format!("{name}()")),
+        Kind::Enum { ty, .. } => d.enum_json(&ctx.n.enums[ty], &format!("{}()", n.raw)),
+        Kind::Set { .. } | Kind::Composite { .. } => {
+            format!("{name}().{}({sb});", d.member("appendJson"))
+        }
     }
 }
 
@@ -58,15 +54,15 @@ fn value_json(ctx: &Ctx, f: &Field, n: &FieldNames) -> String {
 pub fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames], first: bool) {
     for m in ctx.plan.json_members(fields, first) {
         match m {
-            Member::Fixed(text) => put(o, &text),
+            Member::Fixed(text) => put(o, ctx, &text),
             Member::Read(r) => {
-                put(o, &r.key);
+                put(o, ctx, &r.key);
                 let n = &names[r.index];
                 if r.optional {
                     o.line(&format!("if ({}()) {{", n.has));
                     o.line(&value_json(ctx, r.field, n));
                     o.line("} else {");
-                    put(o, &r.fixed);
+                    put(o, ctx, &r.fixed);
                     o.line("}");
                 } else {
                     o.line(&value_json(ctx, r.field, n));
@@ -78,7 +74,8 @@ pub fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames
 
 /// Copies `fields` from this decoder into encoder `e` (the encoder skips what its version does
 /// not have; absent fields read as their null values).
-pub fn fields_copy(o: &mut Out, fields: &[Field], names: &[FieldNames]) {
+pub fn fields_copy(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
+    let copy = ctx.d.member("sbeCopyTo");
     for (f, n) in fields.iter().zip(names) {
         if f.is_constant() {
             continue;
@@ -87,9 +84,9 @@ pub fn fields_copy(o: &mut Out, fields: &[Field], names: &[FieldNames]) {
         match &f.kind {
             Kind::Composite { .. } | Kind::Set { .. } => {
                 if f.since > 0 {
-                    o.line(&format!("if ({}()) {name}().SbeCopyTo(e.{name}());", n.has));
+                    o.line(&format!("if ({}()) {name}().{copy}(e.{name}());", n.has));
                 } else {
-                    o.line(&format!("{name}().SbeCopyTo(e.{name}());"));
+                    o.line(&format!("{name}().{copy}(e.{name}());"));
                 }
             }
             Kind::Prim(p) if p.len != 1 => o.line(&format!(

@@ -1,0 +1,490 @@
+//! The encoders of each message file: the fluent encoder with its section order, group writers
+//! and the zeroing of reservations.
+
+use super::*;
+
+/// The encoder of a message (`msg`) or group entry; `top` is the message encoder class.
+pub(super) fn encoder(
+    o: &mut Out,
+    ctx: &Ctx,
+    b: &Body,
+    n: &BodyNames,
+    msg: Option<&Message>,
+    sec: Option<&Section>,
+    top: &str,
+) {
+    let d = ctx.d;
+    let (fin, state, ro) = (d.fixed(), d.state(), d.readonly());
+    let m_ = |name: &str| d.member(name);
+    let e = &n.enc;
+    let k = b.sections.len();
+    let path = d.str_lit(&n.path);
+    let req = required_expr(&b.required, "v").unwrap_or_else(|| "0".into());
+    match msg {
+        Some(m) => {
+            o.doc(&format!(
+                "Writes a `{}` message (template id {}), fluently: `{}` writes the header and reserves the block (zeroed); set fields, then write groups and var data in schema order (a section after a later one throws `SbeEncodeException` `{}`; skipped ones are written empty); `{}()` completes the message and gives its length.",
+                b.name, m.id, m_("wrap"), d.error_kind("OUT_OF_ORDER"), m_("encodedLength")
+            ));
+            o.line(&format!("{} {e} {{", d.class(false)));
+            int_const(o, ctx, "The message's template id.", "TEMPLATE_ID", m.id);
+        }
+        None => {
+            o.doc(&format!(
+                "Writes the entries of the `{}` group: `{}()` adds an entry (the count is kept in the group's dimension as you go), then set its fields and sections.",
+                n.path,
+                m_("next")
+            ));
+            o.line(&format!("{} {e} {{", d.class(true)));
+        }
+    }
+    block_length_const(o, ctx, b);
+    if msg.is_some() && !d.message_holds_itself() {
+        o.line(&format!("{state} {top} sbe_m {{ get {{ return this; }} }}"));
+    } else {
+        o.line(&format!("{state} {ro} {top} sbe_m;"));
+    }
+    o.line(&format!("{state} {} sbe_b;", d.writer()));
+    let mut own = vec!["int sbe_p", "long sbe_v", "int sbe_next"];
+    let boolean = d.boolean();
+    let (entry, on) = (format!("{boolean} sbe_entry"), format!("{boolean} sbe_on"));
+    if msg.is_some() {
+        own.extend(["int sbe_o", "int sbe_lim"]);
+        own.extend(d.message_encoder_state().iter().copied());
+    } else {
+        own.extend(["int sbe_dim", "long sbe_count", entry.as_str(), on.as_str()]);
+    }
+    for v in own {
+        o.line(&format!("{state} {v};"));
+    }
+    let gs = groups(b);
+    for (gi, (i, _, _)) in gs.iter().enumerate() {
+        o.line(&format!("{state} {ro} {} sbe_g{i};", n.children[gi].enc));
+    }
+    o.line("");
+    if msg.is_some() {
+        o.doc(&format!("An encoder; `{}` it over a buffer.", m_("wrap")));
+        o.line(&format!("public {e}() {{"));
+        if d.message_holds_itself() {
+            o.line("sbe_m = this;");
+        }
+    } else {
+        o.line(&format!("{}{e}({fin}{top} m) {{", d.internal()));
+        o.line("sbe_m = m;");
+    }
+    for (gi, (i, _, _)) in gs.iter().enumerate() {
+        o.line(&format!("sbe_g{i} = new {}(sbe_m);", n.children[gi].enc));
+    }
+    o.line("}");
+    let (block_length, schema_version) = (d.konst("BLOCK_LENGTH"), d.konst("SCHEMA_VERSION"));
+    let sbe_block_length = m_("sbeBlockLength");
+    o.doc("The block length written at version `v` (older versions write the fields they have).");
+    if ctx.plan.version == 0 {
+        o.line(&format!(
+            "public static int {sbe_block_length}({fin}long v) {{ return {block_length}; }}"
+        ));
+    } else {
+        o.line(&format!(
+            "public static int {sbe_block_length}({fin}long v) {{ return v >= SbeSchema.{schema_version} ? {block_length} : {req}; }}"
+        ));
+    }
+    o.doc("The version being written.");
+    o.line(&format!(
+        "public long {}() {{ return sbe_v; }}",
+        m_("version")
+    ));
+    match msg {
+        Some(m) => message_fns(o, ctx, b, m, e, k),
+        None => {
+            let Some((dim, bl_slot, count_slot)) = group_slots(sec) else {
+                o.line("}");
+                return;
+            };
+            entry_fns(o, ctx, b, n, e, k, (dim, bl_slot, count_slot));
+        }
+    }
+    for (i, (f, fname)) in b.fields.iter().zip(&n.fields).enumerate() {
+        setter(o, ctx, e, i, f, fname, true);
+    }
+    if needs_scratch(&b.fields) {
+        d.scratch(o);
+    }
+    section_setters(o, ctx, b, n, e);
+    order_fns(o, ctx, b, n, k, &path);
+    // Nested entry encoders.
+    if msg.is_some() {
+        for (gsec, gb, cn) in all_groups(b, n) {
+            o.line("");
+            encoder(o, ctx, gb, cn, None, Some(gsec), top);
+        }
+    }
+    o.line("}");
+}
+
+/// Zeroes the `n` bytes at `base` reserved for version `v`: all of them, straight-line, at the
+/// schema's version; else the statement `older` (a call that zeroes what that version reserves).
+fn zero_block(o: &mut Out, ctx: &Ctx, base: &str, n: usize, v: &str, older: &str) {
+    let d = ctx.d;
+    if ctx.plan.version == 0 {
+        d.zero(o, base, n);
+    } else {
+        o.line(&format!(
+            "if ({v} >= SbeSchema.{}) {{",
+            d.konst("SCHEMA_VERSION")
+        ));
+        d.zero(o, base, n);
+        o.line("} else {");
+        o.line(older);
+        o.line("}");
+    }
+}
+
+/// The message encoder's `wrap`, `encodedLength` and reservations.
+fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize) {
+    let d = ctx.d;
+    let (fin, internal, string) = (d.fixed(), d.internal(), d.string());
+    let m_ = |name: &str| d.member(name);
+    let path = d.str_lit(&b.path.join("."));
+    let h = &ctx.plan.header;
+    let header_length = d.konst("HEADER_LENGTH");
+    d.encoder_wraps(o, e);
+    o.line("sbe_b = buffer;");
+    o.line("sbe_o = offset;");
+    o.line("sbe_lim = offset;");
+    d.wrap_capacity(o);
+    o.line("sbe_v = version;");
+    o.line("sbe_next = 0;");
+    o.line(&format!(
+        "{fin}int sbe_h = {}(SbeSchema.{header_length} + {}(version), {path});",
+        m_("sbeTakeRaw"),
+        m_("sbeBlockLength")
+    ));
+    // Zeroed: the header's other members, the block's padding and unset fields.
+    let reserved = format!(
+        "SbeSchema.{header_length} + {}(version)",
+        m_("sbeBlockLength")
+    );
+    zero_block(
+        o,
+        ctx,
+        "sbe_h",
+        ctx.plan.header.size + b.block_length,
+        "version",
+        &format!("{}(sbe_h, {reserved});", m_("sbeZero")),
+    );
+    o.line(&format!("sbe_p = sbe_h + SbeSchema.{header_length};"));
+    for (f, val) in [
+        (
+            &h.block_length,
+            format!("(long) {}(version)", m_("sbeBlockLength")),
+        ),
+        (&h.template_id, format!("{}L", m.id)),
+        (&h.schema_id, format!("SbeSchema.{}", d.konst("SCHEMA_ID"))),
+        (&h.version, "version".to_string()),
+    ] {
+        if let Kind::Prim(p) = &f.kind {
+            if !f.is_constant() {
+                o.line(&format!(
+                    "{};",
+                    d.store_long(p.ty, "sbe_b", &format!("sbe_h + {}", f.offset), &val)
+                ));
+            }
+        }
+    }
+    o.line("return this;");
+    o.line("}");
+    o.doc("Completes the message (sections not written are written empty) and gives its length in bytes, header included.");
+    o.line(&format!("public int {}() {{", m_("encodedLength")));
+    o.line(&format!("{}();", m_("sbeCloseOpen")));
+    if k > 0 {
+        o.line(&format!("{}({k});", m_("sbeFill")));
+        o.line(&format!("sbe_next = {k};"));
+    }
+    o.line("return sbe_lim - sbe_o;");
+    o.line("}");
+    o.doc("Internal: reserves `n` zeroed bytes at the end of the message; their position.");
+    o.line(&format!(
+        "{internal}int {}({fin}int n, {fin}{string} path) {{",
+        m_("sbeTake")
+    ));
+    o.line(&format!("{fin}int at = {}(n, path);", m_("sbeTakeRaw")));
+    o.line(&format!("{}(at, n);", m_("sbeZero")));
+    o.line("return at;");
+    o.line("}");
+    o.doc("Internal: reserves `n` bytes at the end of the message, not zeroed (the caller writes them all); their position.");
+    o.line(&format!(
+        "{internal}int {}({fin}int n, {fin}{string} path) {{",
+        m_("sbeTakeRaw")
+    ));
+    o.line(&format!("{fin}int at = sbe_lim;"));
+    o.line(&format!("{fin}long end = (long) at + n;"));
+    d.grow_or_fail(o);
+    o.line("sbe_lim = (int) end;");
+    o.line("return at;");
+    o.line("}");
+    o.doc("Internal: zeroes `n` bytes at `at`.");
+    o.line(&format!(
+        "{internal}void {}({fin}int at, {fin}int n) {{",
+        m_("sbeZero")
+    ));
+    d.zero_body(o);
+    o.line("}");
+}
+
+/// A group entry encoder's `sbeBegin`, `next`, `count` and completion.
+fn entry_fns(
+    o: &mut Out,
+    ctx: &Ctx,
+    b: &Body,
+    n: &BodyNames,
+    e: &str,
+    k: usize,
+    (dim, bl_slot, count_slot): (usize, Slot, Slot),
+) {
+    let d = ctx.d;
+    let (fin, internal) = (d.fixed(), d.internal());
+    let m_ = |name: &str| d.member(name);
+    let path = d.str_lit(&n.path);
+    let block_length = format!("{}(sbe_v)", m_("sbeBlockLength"));
+    o.doc("Internal: starts the group (its dimension, no entries yet); `on`: the version written has it.");
+    o.line(&format!(
+        "{internal}void {}({fin}{} on) {{",
+        m_("sbeBegin"),
+        d.boolean()
+    ));
+    o.line("sbe_b = sbe_m.sbe_b;");
+    o.line("sbe_v = sbe_m.sbe_v;");
+    o.line("sbe_count = 0;");
+    o.line("sbe_entry = false;");
+    o.line("sbe_on = on;");
+    o.line("if (on) {");
+    o.line(&format!(
+        "sbe_dim = sbe_m.{}({dim}, {path});",
+        m_("sbeTakeRaw")
+    ));
+    // Every byte is written: the dimension zeroed (or its gaps), the block length, no entries.
+    d.zero_prefix(o, "sbe_dim", dim, &[&bl_slot, &count_slot]);
+    o.line(&format!(
+        "{};",
+        d.slot_store(
+            &bl_slot,
+            "sbe_b",
+            "sbe_dim",
+            &format!("(long) {block_length}")
+        )
+    ));
+    if !d.prefix_zeroes_slots() {
+        o.line(&format!(
+            "{};",
+            d.slot_store(&count_slot, "sbe_b", "sbe_dim", "0L")
+        ));
+    }
+    o.line("}");
+    o.line("}");
+    o.doc(&format!("Adds an entry (the count is updated in the dimension); more than {} is an error (`COUNT_TOO_LARGE`).", count_slot.max));
+    o.line(&format!("public {e} {}() {{", m_("next")));
+    o.line(&format!("if (!sbe_on) {}", d.not_in_version(&n.path)));
+    o.line(&format!("if (sbe_entry) {}();", m_("sbeComplete")));
+    let checks = d.checks();
+    o.line(&format!(
+        "if ({}) {}",
+        checks.unsigned("sbe_count", ">=", &checks.unsigned_literal(count_slot.max)),
+        d.encode_error("COUNT_TOO_LARGE", &path)
+    ));
+    o.line(&format!(
+        "sbe_p = sbe_m.{}({block_length}, {path});",
+        m_("sbeTakeRaw")
+    ));
+    zero_block(
+        o,
+        ctx,
+        "sbe_p",
+        b.block_length,
+        "sbe_v",
+        &format!("sbe_m.{}(sbe_p, {block_length});", m_("sbeZero")),
+    );
+    o.line("sbe_count++;");
+    o.line(&format!(
+        "{};",
+        d.slot_store(&count_slot, "sbe_b", "sbe_dim", "sbe_count")
+    ));
+    o.line("sbe_next = 0;");
+    o.line("sbe_entry = true;");
+    o.line("return this;");
+    o.line("}");
+    o.doc("Entries added so far.");
+    o.line(&format!(
+        "public int {}() {{ return (int) sbe_count; }}",
+        m_("count")
+    ));
+    o.doc("Internal: completes the last entry.");
+    o.line(&format!("{internal}void {}() {{", m_("sbeClose")));
+    o.line(&format!("if (sbe_entry) {}();", m_("sbeComplete")));
+    o.line("sbe_entry = false;");
+    o.line("}");
+    o.line(&format!("private void {}() {{", m_("sbeComplete")));
+    o.line(&format!("{}();", m_("sbeCloseOpen")));
+    if k > 0 {
+        o.line(&format!("{}({k});", m_("sbeFill")));
+        o.line(&format!("sbe_next = {k};"));
+    }
+    o.line("}");
+}
+
+/// The writers of the groups and var data of a body.
+fn section_setters(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str) {
+    let d = ctx.d;
+    let fin = d.fixed();
+    let m_ = |name: &str| d.member(name);
+    let mut gi = 0;
+    for (i, (s, sn)) in b.sections.iter().zip(&n.sections).enumerate() {
+        let name = &sn.name;
+        let on = since_cond(s.since(), "sbe_v").unwrap_or_else(|| "true".into());
+        let section = format!("{}({i});", m_("sbeSection"));
+        match s {
+            Section::Group { name: sname, .. } => {
+                let cn = &n.children[gi];
+                gi += 1;
+                o.doc(&format!(
+                    "Starts the `{sname}` group: add entries with `{}()`.",
+                    m_("next")
+                ));
+                o.line(&format!("public {} {name}() {{", cn.enc));
+                o.line(&section);
+                o.line(&format!("sbe_g{i}.{}({on});", m_("sbeBegin")));
+                o.line(&format!("return sbe_g{i};"));
+                o.line("}");
+            }
+            Section::Var {
+                name: sname,
+                len,
+                char_encoding,
+                ..
+            } => {
+                let l = s.data_offset();
+                let vpath = d.str_lit(&format!("{}.{sname}", n.path));
+                let too_long = d.encode_error("VALUE_TOO_LONG", &vpath);
+                let too_long = if len.max < i32::MAX as u64 {
+                    format!("if (length < 0 || length > {}) {too_long}", len.max)
+                } else {
+                    format!("if (length < 0) {too_long}")
+                };
+                let skip =
+                    (s.since() > 0).then(|| format!("if (sbe_v < {}) return this;", s.since()));
+                // Every byte is written: the prefix zeroed (or its gaps), its length, the data.
+                let reserve = |o: &mut Out| {
+                    o.line(&too_long);
+                    o.line(&format!(
+                        "{fin}int sbe_at = sbe_m.{}({l} + length, {vpath});",
+                        m_("sbeTakeRaw")
+                    ));
+                    d.zero_prefix(o, "sbe_at", l, &[len]);
+                    o.line(&format!(
+                        "{};",
+                        d.slot_store(len, "sbe_b", "sbe_at", "(long) length")
+                    ));
+                };
+                for (src, doc) in d.byte_sources() {
+                    o.doc(&format!(
+                        "Writes the `{sname}` data: `length` bytes of {doc} at `srcOffset`."
+                    ));
+                    o.line(&format!(
+                        "public {e} {name}({fin}{src} src, {fin}int srcOffset, {fin}int length) {{"
+                    ));
+                    o.line(&section);
+                    if let Some(s) = &skip {
+                        o.line(s);
+                    }
+                    reserve(o);
+                    o.line(&format!(
+                        "{};",
+                        d.copy_in(&format!("sbe_at + {l}"), "src", "srcOffset", "length")
+                    ));
+                    o.line("return this;");
+                    o.line("}");
+                }
+                let utf8 = utf8_declared(char_encoding.as_deref());
+                o.doc(&format!(
+                    "Writes the `{sname}` data from text ({}).",
+                    text_encoding(utf8)
+                ));
+                if text_setter(o, ctx, e, name, name, utf8) {
+                    o.line(&section);
+                    if let Some(s) = &skip {
+                        o.line(s);
+                    }
+                    o.line(&format!("{fin}int length = {};", d.text_length("value")));
+                    reserve(o);
+                    o.line("for (int sbe_i = 0; sbe_i < length; sbe_i++) {");
+                    o.line(&format!(
+                        "{fin}char sbe_c = {};",
+                        d.char_at("value", "sbe_i")
+                    ));
+                    o.line(&format!(
+                        "{};",
+                        d.put_byte(
+                            &format!("sbe_at + {l} + sbe_i"),
+                            "(byte) (sbe_c > 0xFF ? '?' : sbe_c)"
+                        )
+                    ));
+                    o.line("}");
+                    o.line("return this;");
+                }
+                o.line("}");
+            }
+        }
+    }
+}
+
+/// The section order: `sbeSection` (refuses a section after a later one), `sbeCloseOpen`
+/// (completes an open group) and `sbeFill` (writes skipped sections empty).
+fn order_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, k: usize, path: &str) {
+    let d = ctx.d;
+    let fin = d.fixed();
+    let m_ = |name: &str| d.member(name);
+    let close_open = m_("sbeCloseOpen");
+    if k > 0 || d.emits_unused_private() {
+        o.line(&format!("private void {}({fin}int i) {{", m_("sbeSection")));
+        o.line(&format!(
+            "if (sbe_next > i) {}",
+            d.encode_error("OUT_OF_ORDER", path)
+        ));
+        o.line(&format!("{close_open}();"));
+        o.line(&format!("{}(i);", m_("sbeFill")));
+        o.line("sbe_next = i + 1;");
+        o.line("}");
+    }
+    o.line(&format!("private void {close_open}() {{"));
+    for (i, _, _) in groups(b) {
+        o.line(&format!(
+            "if (sbe_next - 1 == {i}) sbe_g{i}.{}();",
+            m_("sbeClose")
+        ));
+    }
+    o.line("}");
+    o.line(&format!("private void {}({fin}int to) {{", m_("sbeFill")));
+    for (i, s) in b.sections.iter().enumerate() {
+        let on = since_cond(s.since(), "sbe_v");
+        let step = match s {
+            Section::Group { .. } => format!(
+                "sbe_g{i}.{}({});",
+                m_("sbeBegin"),
+                on.clone().unwrap_or_else(|| "true".into())
+            ),
+            Section::Var { name, .. } => {
+                let t = format!(
+                    "sbe_m.{}({}, {});",
+                    m_("sbeTake"),
+                    s.data_offset(),
+                    d.str_lit(&format!("{}.{name}", n.path))
+                );
+                match &on {
+                    Some(c) => format!("if ({c}) {t}"),
+                    None => t,
+                }
+            }
+        };
+        o.line(&format!("if (sbe_next <= {i} && to > {i}) {{ {step} }}"));
+    }
+    o.line("}");
+}
