@@ -7,7 +7,7 @@ use crate::fields::{is_array, value_type};
 use crate::prim::{c_str, cty, is_float, is_signed, literal};
 use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
-use sbekit_plan::json::{quote, utf8_declared, Member};
+use sbekit_plan::json::{quote, utf8_declared, Member, SectionValue};
 use sbekit_plan::names::{BodyNames, FieldNames};
 use sbekit_plan::{Body, Field, Kind, Section};
 
@@ -180,29 +180,23 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
     ));
     o.line("(void)d;");
     put(o, "{");
-    let items = !b.fields.is_empty() || !b.sections.is_empty();
-    if top && ctx.plan.version > 0 {
+    if let Some(v) = ctx.plan.json_version(b, top) {
         // As `sbekit decode`: a message an older writer wrote says which version it is.
-        o.line(&format!("if (d->av < {}u) {{", ctx.plan.version));
+        o.line(&format!("if (d->av < {}u) {{", v.below));
         put(o, "\"$version\":");
         o.line("sbekit_json_u64(j, d->av);");
-        if items {
+        if v.comma {
             put(o, ",");
         }
         o.line("}");
     }
     fields_json(o, ctx, &b.fields, &n.fields);
-    let mut first = b.fields.is_empty();
-    let mut gi = 0;
-    for (s, sn) in b.sections.iter().zip(&n.sections) {
-        let sname = &sn.name;
-        let comma = if first { "" } else { "," };
-        first = false;
-        put(o, &format!("{comma}{}:", quote(s.name())));
-        match s {
-            Section::Group { .. } => {
-                let cn = &n.children[gi];
-                gi += 1;
+    for m in ctx.plan.json_sections(b) {
+        let sname = &n.sections[m.index].name;
+        put(o, &m.key);
+        match m.value {
+            SectionValue::Group { child } => {
+                let cn = &n.children[child];
                 put(o, "[");
                 o.line("{");
                 o.line(&format!("{} it = {sname}(d);", cn.iter));
@@ -216,16 +210,12 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
                 o.line("}");
                 put(o, "]");
             }
-            Section::Var {
-                char_encoding,
-                text,
-                ..
-            } => {
-                let utf8 = utf8_declared(char_encoding.as_deref());
-                let cast = if *text { "(const uint8_t*)" } else { "" };
+            SectionValue::Var { utf8, .. } => {
+                let text = matches!(m.section, Section::Var { text: true, .. });
+                let cast = if text { "(const uint8_t*)" } else { "" };
                 o.line(&format!(
                     "{{ const {} v = {sname}(d); sbekit_json_text(j, {cast}v.data, v.len, {utf8}); }}",
-                    if *text { "sbekit_str" } else { "sbekit_bytes" }
+                    if text { "sbekit_str" } else { "sbekit_bytes" }
                 ));
             }
         }

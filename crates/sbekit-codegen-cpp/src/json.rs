@@ -6,7 +6,7 @@ use crate::prim::{cpp_str, cty, is_float, literal};
 use crate::types::guard;
 use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
-use sbekit_plan::json::{quote, utf8_declared, Member};
+use sbekit_plan::json::{quote, utf8_declared, Member, SectionValue};
 use sbekit_plan::names::{BodyNames, FieldNames};
 use sbekit_plan::{Body, Field, Kind, Section};
 
@@ -177,30 +177,23 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
     ));
     o.line("(void)sbe_d;");
     put(o, "{");
-    if top && ctx.plan.version > 0 {
+    if let Some(v) = ctx.plan.json_version(b, top) {
         // `sbekit decode` marks a message of an older writer with its version, so that
         // `sbekit encode` writes it back at that version.
-        o.line(&format!(
-            "if (sbe_d.sbeActingVersion() < {}u) {{",
-            ctx.plan.version
-        ));
+        o.line(&format!("if (sbe_d.sbeActingVersion() < {}u) {{", v.below));
         put(o, "\"$version\":");
         o.line("::sbekit::rt::json_int(sbe_o, sbe_d.sbeActingVersion());");
-        if !b.fields.is_empty() || !b.sections.is_empty() {
+        if v.comma {
             put(o, ",");
         }
         o.line("}");
     }
     fields_json(o, ctx, &b.fields, &n.fields);
-    let mut first = b.fields.is_empty();
-    let mut gi = 0;
-    for (s, sname) in b.sections.iter().zip(n.sections.iter().map(|x| &x.name)) {
-        let comma = if first { "" } else { "," };
-        first = false;
-        put(o, &format!("{comma}{}:", quote(s.name())));
-        match s {
-            Section::Group { .. } => {
-                gi += 1;
+    for m in ctx.plan.json_sections(b) {
+        let sname = &n.sections[m.index].name;
+        put(o, &m.key);
+        match m.value {
+            SectionValue::Group { .. } => {
                 put(o, "[");
                 o.line("{");
                 o.line("bool sbe_first = true;");
@@ -212,15 +205,13 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
                 o.line("}");
                 put(o, "]");
             }
-            Section::Var { char_encoding, .. } => {
-                let utf8 = utf8_declared(char_encoding.as_deref());
+            SectionValue::Var { utf8, .. } => {
                 o.line(&format!(
                     "{{ const auto sbe_v = sbe_d.{sname}(); ::sbekit::rt::json_text(sbe_o, reinterpret_cast<const std::uint8_t*>(sbe_v.data()), sbe_v.size(), {utf8}); }}"
                 ));
             }
         }
     }
-    let _ = gi;
     put(o, "}");
     o.line("}");
 

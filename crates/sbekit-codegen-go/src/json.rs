@@ -5,7 +5,7 @@
 use crate::prim::go_str;
 use crate::{go_file, Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
-use sbekit_plan::json::{quote, utf8_declared, Member};
+use sbekit_plan::json::{utf8_declared, Member, SectionValue};
 use sbekit_plan::names::{BodyNames, FieldNames};
 use sbekit_plan::{Body, Field, Kind, Section};
 
@@ -84,25 +84,22 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
     o.doc("AppendJSON appends the message as one line of JSON (no newline), as `sbekit decode` prints it.");
     o.line(&format!("func (d *{d}) AppendJSON(dst []byte) []byte {{"));
     put(o, "{");
-    let members = !b.fields.is_empty() || !b.sections.is_empty();
-    if top && ctx.plan.version > 0 {
+    if let Some(v) = ctx.plan.json_version(b, top) {
         // `sbekit decode` marks messages of older writers with their version.
-        o.line(&format!("if d.av < {} {{", ctx.plan.version));
+        o.line(&format!("if d.av < {} {{", v.below));
         o.line("dst = append(dst, `\"$version\":`...)");
         o.line("dst = strconv.AppendUint(dst, d.av, 10)");
-        if members {
+        if v.comma {
             put(o, ",");
         }
         o.line("}");
     }
     fields_json(o, ctx, &b.fields, &n.fields);
-    let mut first = b.fields.is_empty();
-    for (s, sn) in b.sections.iter().zip(&n.sections) {
-        let lead = if first { "" } else { "," };
-        first = false;
-        put(o, &format!("{lead}{}:", quote(s.name())));
-        match s {
-            Section::Group { .. } => {
+    for m in ctx.plan.json_sections(b) {
+        let sn = &n.sections[m.index];
+        put(o, &m.key);
+        match m.value {
+            SectionValue::Group { .. } => {
                 put(o, "[");
                 o.line(&format!("for it := d.{}(); it.Next(); {{", sn.name));
                 o.line("if it.i > 1 {");
@@ -112,8 +109,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
                 o.line("}");
                 put(o, "]");
             }
-            Section::Var { char_encoding, .. } => {
-                let utf8 = utf8_declared(char_encoding.as_deref());
+            SectionValue::Var { utf8, .. } => {
                 o.line(&format!("dst = appendText(dst, d.{}(), {utf8})", sn.name));
             }
         }

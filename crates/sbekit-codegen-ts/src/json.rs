@@ -4,12 +4,12 @@
 //! Together they let the tests compare the TypeScript codecs with the Rust ones value for
 //! value and byte for byte; users get a debugging printer and a re-encoder for free.
 
-use crate::plan::{groups, vars};
+use crate::plan::groups;
 use crate::prim::{self, is_float, literal};
 use crate::{BlockNames, Ctx, FieldNames, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::utf8_declared as utf8;
-use sbekit_plan::json::{quote, Member};
+use sbekit_plan::json::{quote, Member, SectionValue};
 use sbekit_plan::{Body, Field, Kind};
 
 /// The text of `json.ts`.
@@ -156,46 +156,39 @@ fn block_fns(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames, top: bool) {
         n.dec
     ));
     o.line("let s = \"{\";");
-    if top && ctx.plan.version > 0 {
+    if let Some(v) = ctx.plan.json_version(body, top) {
         // `sbekit decode` marks a message of an older writer with its version, so that
         // `sbekit encode` writes it back at that version.
-        let comma = if body.fields.is_empty() && body.sections.is_empty() {
-            ""
-        } else {
-            " + \",\""
-        };
+        let comma = if v.comma { " + \",\"" } else { "" };
         o.line(&format!(
             "if (d.$av < {}) s += \"\\\"$version\\\":\" + d.$av{comma};",
-            ctx.plan.version
+            v.below
         ));
     }
-    let mut first = body.fields.is_empty();
     json_fields(o, ctx, &body.fields, &n.members.fields);
-    for ((g, cn), gname) in groups(body).zip(&n.children).zip(&n.members.groups) {
-        let comma = if first { "" } else { "," };
-        first = false;
-        o.line(&format!(
-            "s += {};",
-            quote(&format!("{comma}{}:[", quote(g.name)))
-        ));
-        o.line("{");
-        o.line("let first = true;");
-        o.line(&format!("for (const e of d.{gname}()) {{"));
-        o.line("if (!first) s += \",\";");
-        o.line("first = false;");
-        o.line(&format!("s += {}(e);", fn_name("$j", cn)));
-        o.line("}");
-        o.line("}");
-        o.line("s += \"]\";");
-    }
-    for (v, (vname, _, _)) in vars(body).zip(&n.members.vars) {
-        let comma = if first { "" } else { "," };
-        first = false;
-        o.line(&format!(
-            "s += {} + rt.jtext(d.{vname}(), {});",
-            quote(&format!("{comma}{}:", quote(v.name))),
-            utf8(v.char_encoding)
-        ));
+    for m in ctx.plan.json_sections(body) {
+        match m.value {
+            SectionValue::Group { child } => {
+                let (cn, gname) = (&n.children[child], &n.members.groups[child]);
+                o.line(&format!("s += {};", quote(&format!("{}[", m.key))));
+                o.line("{");
+                o.line("let first = true;");
+                o.line(&format!("for (const e of d.{gname}()) {{"));
+                o.line("if (!first) s += \",\";");
+                o.line("first = false;");
+                o.line(&format!("s += {}(e);", fn_name("$j", cn)));
+                o.line("}");
+                o.line("}");
+                o.line("s += \"]\";");
+            }
+            SectionValue::Var { utf8, ordinal } => {
+                let vname = &n.members.vars[ordinal].0;
+                o.line(&format!(
+                    "s += {} + rt.jtext(d.{vname}(), {utf8});",
+                    quote(&m.key)
+                ));
+            }
+        }
     }
     o.line("return s + \"}\";");
     o.line("}");

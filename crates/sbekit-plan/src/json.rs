@@ -109,17 +109,34 @@ pub struct SectionMember<'a> {
     pub section: &'a Section,
     /// Its key and colon, with the comma before it unless it is the body's first member.
     pub key: String,
-    /// A group: the index of its entry body among the body's groups (`BodyNames::children`).
-    pub child: Option<usize>,
-    /// Var data: true when its text is UTF-8 (declared so), else Latin-1.
-    pub utf8: bool,
+    /// What its value is.
+    pub value: SectionValue,
+}
+
+/// The value of a [`SectionMember`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SectionValue {
+    /// A group: an array of its entries' objects. `child` is the index of its entry body
+    /// among the body's groups (`BodyNames::children`).
+    Group {
+        /// The entry body's index among the groups.
+        child: usize,
+    },
+    /// Var data: a string of its bytes, read as UTF-8 when `utf8` (declared so), else as
+    /// Latin-1.
+    Var {
+        /// True when the text is UTF-8.
+        utf8: bool,
+        /// Its index among the body's var-data sections.
+        ordinal: usize,
+    },
 }
 
 impl Plan {
     /// The `"$version"` member of body `b`'s JSON: only for a message (`top`) of a schema past
     /// version 0.
     pub fn json_version(&self, b: &Body, top: bool) -> Option<VersionMember> {
-        (top && self.version > 0).then(|| VersionMember {
+        (top && self.version > 0).then_some(VersionMember {
             below: self.version,
             comma: !b.fields.is_empty() || !b.sections.is_empty(),
         })
@@ -127,24 +144,30 @@ impl Plan {
 
     /// The section members of body `b`'s JSON, in wire order, after its fields.
     pub fn json_sections<'a>(&self, b: &'a Body) -> Vec<SectionMember<'a>> {
-        let mut groups = 0..;
+        let (mut groups, mut vars) = (0.., 0..);
         b.sections
             .iter()
             .enumerate()
             .map(|(index, section)| {
-                let comma = if index == 0 && b.fields.is_empty() { "" } else { "," };
-                let (child, utf8) = match section {
-                    Section::Group { .. } => (groups.next(), false),
-                    Section::Var { char_encoding, .. } => {
-                        (None, utf8_declared(char_encoding.as_deref()))
-                    }
+                let comma = if index == 0 && b.fields.is_empty() {
+                    ""
+                } else {
+                    ","
+                };
+                let value = match section {
+                    Section::Group { .. } => SectionValue::Group {
+                        child: groups.next().unwrap_or_default(),
+                    },
+                    Section::Var { char_encoding, .. } => SectionValue::Var {
+                        utf8: utf8_declared(char_encoding.as_deref()),
+                        ordinal: vars.next().unwrap_or_default(),
+                    },
                 };
                 SectionMember {
                     index,
                     section,
                     key: format!("{comma}{}:", quote(section.name())),
-                    child,
-                    utf8,
+                    value,
                 }
             })
             .collect()

@@ -8,7 +8,7 @@
 //! (plus, for older acting versions, the encoders' blocks), so the codecs stay as they are.
 
 use super::*;
-use sbekit_plan::json::{quote, utf8_declared as utf8, Member};
+use sbekit_plan::json::{quote, utf8_declared as utf8, Member, SectionValue};
 
 /// A Rust string literal that writes `s`.
 fn put(s: &str) -> String {
@@ -316,49 +316,40 @@ impl Gen<'_> {
             w!(out, "fn sbe_json_b{me}<W: ::core::fmt::Write>(w: &mut W, d: &{p}Decoder<'_>) -> ::core::fmt::Result {{");
             w!(out, "let _ = d;");
             w!(out, "{}", put("{"));
-            if is_msg && self.s.version > 0 {
+            if let Some(v) = self.s.json_version(b, is_msg) {
                 // `sbekit decode` marks a message of an older writer with its version, so that
                 // `sbekit encode` writes it back at that version.
-                w!(out, "if d.acting_version() < {} {{", self.s.version);
+                w!(out, "if d.acting_version() < {} {{", v.below);
                 w!(
                     out,
                     "write!(w, \"\\\"$version\\\":{{}}\", d.acting_version())?;"
                 );
-                if !b.fields.is_empty() || !b.sections.is_empty() {
+                if v.comma {
                     w!(out, "{}", put(","));
                 }
                 w!(out, "}}");
             }
         }
         self.fields_json(&fields, true, "d.acting_version()", 0);
-        let mut first = b.fields.is_empty();
-        let mut gi = 0;
         let mut out = String::new();
-        for (m, sec) in &sections {
-            let id = escape_with(self.keywords, m);
-            let key = format!("{}{}:", if first { "" } else { "," }, quote(sec.name()));
-            first = false;
-            w!(out, "{}", put(&key));
-            match sec {
-                Section::Group { since, .. } => {
-                    let c = children.get(gi).copied().unwrap_or(0);
-                    gi += 1;
+        for m in self.s.json_sections(b) {
+            let id = escape_with(self.keywords, &sections[m.index].0);
+            let since = m.section.since();
+            w!(out, "{}", put(&m.key));
+            match m.value {
+                SectionValue::Group { child } => {
+                    let c = children.get(child).copied().unwrap_or(0);
                     let each = format!("for (i, x) in it.enumerate() {{ if i > 0 {{ w.write_str(\",\")?; }} sbe_json_b{c}(w, &x)?; }}");
                     w!(out, "w.write_str(\"[\")?;");
-                    if *since > 0 {
+                    if since > 0 {
                         w!(out, "if let {SOME}(it) = d.{id}() {{ {each} }}");
                     } else {
                         w!(out, "{{ let it = d.{id}(); {each} }}");
                     }
                     w!(out, "w.write_str(\"]\")?;");
                 }
-                Section::Var {
-                    since,
-                    char_encoding,
-                    ..
-                } => {
-                    let u = utf8(char_encoding.as_deref());
-                    if *since > 0 {
+                SectionValue::Var { utf8: u, .. } => {
+                    if since > 0 {
                         w!(out, "sbe_json_text(w, d.{id}().unwrap_or(&[]), {u})?;");
                     } else {
                         w!(out, "sbe_json_text(w, d.{id}(), {u})?;");
