@@ -6,7 +6,7 @@ use crate::messages::{required_expr, since_cond, NPOS};
 use crate::prim::{cpp_str, cty, slot_store};
 use crate::{Ctx, Out};
 use sbekit_plan::names::BodyNames;
-use sbekit_plan::{Body, Group, Kind, Message, Section};
+use sbekit_plan::{Body, Empty, Group, Kind, Message, Section};
 
 pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Option<&Message>) {
     let e = &n.enc;
@@ -263,18 +263,16 @@ pub(crate) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     if k == 0 {
         o.line("(void)sbe_to;");
     }
-    let mut gi = 0;
-    for (i, s) in b.sections.iter().enumerate() {
-        let step = match s {
-            Section::Group { .. } => {
-                let cn = &n.children[gi];
-                gi += 1;
-                format!("{{ {} sbe_w({cur}); sbe_w.sbe_close(); }}", cn.writer)
-            }
-            Section::Var { name, .. } => {
-                let vpath = format!("{path}.{name}");
-                let l = s.data_offset();
-                format!("(void){cur}->take({l}, {});", cpp_str(&vpath))
+    for o_step in b.encode_order() {
+        let (i, s) = (o_step.index, o_step.section);
+        let step = match o_step.empty {
+            Empty::Group { child, .. } => format!(
+                "{{ {} sbe_w({cur}); sbe_w.sbe_close(); }}",
+                n.children[child].writer
+            ),
+            Empty::Var { prefix, .. } => {
+                let vpath = format!("{path}.{}", s.name());
+                format!("(void){cur}->take({prefix}, {});", cpp_str(&vpath))
             }
         };
         let mut cond = format!("sbe_next_ <= {i}u && sbe_to > {i}u");

@@ -11,7 +11,7 @@ use crate::plan::{groups, header, vars, GroupRef};
 use crate::prim::slot_write;
 use crate::{BlockNames, Ctx, Out};
 use sbekit_plan::json::quote;
-use sbekit_plan::{Body, Section};
+use sbekit_plan::{Body, Empty};
 
 /// Emits a message's encoder classes: nested groups first.
 pub fn message_encoder(o: &mut Out, ctx: &Ctx, m: &sbekit_plan::Message, n: &BlockNames) {
@@ -218,27 +218,20 @@ fn members(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames) {
     } else {
         o.line("for (let i = this.$next; i < to; i++) {");
         o.line("switch (i) {");
-        let mut gs = n.children.iter();
-        let mut vs = vars(body);
-        for (k, sec) in body.sections.iter().enumerate() {
-            match sec {
-                Section::Group { .. } => {
-                    if let Some(cn) = gs.next() {
-                        o.line(&format!(
-                            "case {k}: {}{}.$empty(this.$t); break;",
-                            since_guard(sec.since()),
-                            cn.writer
-                        ));
-                    }
+        for step in body.encode_order() {
+            let (k, sec) = (step.index, step.section);
+            match step.empty {
+                Empty::Group { child, .. } => {
+                    o.line(&format!(
+                        "case {k}: {}{}.$empty(this.$t); break;",
+                        since_guard(sec.since()),
+                        n.children[child].writer
+                    ));
                 }
-                Section::Var { .. } => {
-                    let Some(vd) = vs.next() else {
-                        continue;
-                    };
-                    let data = vd.data_offset;
-                    match slot_write(ctx, "this.$t.v", vd.len, "this.$t.pos", "0") {
+                Empty::Var { prefix: data, len } => {
+                    match slot_write(ctx, "this.$t.v", len, "this.$t.pos", "0") {
                         // The prefix is the length alone: write a zero length.
-                        Some(w) if data == vd.len.width() => o.line(&format!(
+                        Some(w) if data == len.width() => o.line(&format!(
                             "case {k}: {}{{ {w}; this.$t.skip({data}); }} break;",
                             since_guard(sec.since())
                         )),

@@ -275,40 +275,63 @@ impl Body {
             .any(|(_, _, g)| g.entries_may_be_empty() || g.draws_on_budget())
     }
 
-    /// The encoder's order of sections, recursively: this body's block first, then each group
-    /// (with its entries' own order) and var data in turn.
-    pub fn encode_order(&self) -> Vec<EncodeStep<'_>> {
-        let mut out = vec![EncodeStep::Block(self)];
-        for s in &self.sections {
-            match s {
-                Section::Group { body, .. } => {
-                    out.push(EncodeStep::Group(s));
-                    out.extend(body.encode_order().into_iter().map(EncodeStep::nested));
-                }
-                Section::Var { .. } => out.push(EncodeStep::Var(s)),
-            }
-        }
-        out
+    /// The encoder's order of this body's sections: wire order, after the block. An encoder
+    /// writes a section only while no later one was written, and writes the sections it
+    /// skips on the way empty; each step says what that empty form is.
+    pub fn encode_order(&self) -> Vec<OrderStep<'_>> {
+        let mut groups = 0..;
+        self.sections
+            .iter()
+            .enumerate()
+            .map(|(index, section)| OrderStep {
+                index,
+                section,
+                empty: match section.as_group() {
+                    Some(group) => Empty::Group {
+                        child: groups.next().unwrap_or_default(),
+                        group,
+                    },
+                    None => Empty::Var {
+                        prefix: section.data_offset(),
+                        len: match section {
+                            Section::Var { len, .. } => len,
+                            Section::Group { count, .. } => count,
+                        },
+                    },
+                },
+            })
+            .collect()
     }
 }
 
-/// One step of an encoder's section order ([`Body::encode_order`]).
-#[derive(Debug, Clone, PartialEq)]
-pub enum EncodeStep<'p> {
-    /// Write a block (the message's, or one entry's).
-    Block(&'p Body),
-    /// Write a group's dimension header (then its entries: the [`EncodeStep::InEntry`] steps).
-    Group(&'p Section),
-    /// Write a var-data field (length prefix and bytes).
-    Var(&'p Section),
-    /// A step of each entry of the enclosing group.
-    InEntry(Box<EncodeStep<'p>>),
+/// One section in an encoder's order ([`Body::encode_order`]).
+#[derive(Debug, Clone, Copy)]
+pub struct OrderStep<'p> {
+    /// The section's index in the body's sections.
+    pub index: usize,
+    /// The section (written empty only at acting versions from its `sinceVersion` on).
+    pub section: &'p Section,
+    /// What is written for it when it is skipped.
+    pub empty: Empty<'p>,
 }
 
-impl<'p> EncodeStep<'p> {
-    fn nested(self) -> Self {
-        EncodeStep::InEntry(Box::new(self))
-    }
+/// A skipped section's empty form ([`OrderStep::empty`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Empty<'p> {
+    /// A group of no entries: its dimension header.
+    Group {
+        /// The entry body's index among the body's groups (`BodyNames::children`).
+        child: usize,
+        /// The group.
+        group: Group<'p>,
+    },
+    /// Var data of no bytes: its length prefix, `prefix` bytes, with 0 in slot `len`.
+    Var {
+        /// The prefix's size.
+        prefix: usize,
+        /// The length slot.
+        len: &'p Slot,
+    },
 }
 
 /// An unsigned integer slot of a dimension or length composite (a group's block length or

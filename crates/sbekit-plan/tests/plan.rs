@@ -3,7 +3,7 @@
 //! reference tool accepts.
 
 use sbekit_ir::{ByteOrder, Presence, PrimitiveType};
-use sbekit_plan::{Check, CheckError, EncodeStep, Kind, Language, Plan, Section};
+use sbekit_plan::{Check, CheckError, Empty, Kind, Language, Plan, Section};
 use std::path::Path;
 
 fn orders() -> Plan {
@@ -158,39 +158,36 @@ fn orders_sections_and_checks_in_wire_order() {
 }
 
 #[test]
-fn encoder_order_is_block_then_sections_recursively() {
+fn encoder_order_is_wire_order_with_each_sections_empty_form() {
     let plan = orders();
     let order = &plan.messages.iter().find(|m| m.id == 1).unwrap().body;
     let steps: Vec<String> = order
         .encode_order()
         .iter()
-        .map(|s| {
-            fn show(s: &EncodeStep<'_>) -> String {
-                match s {
-                    EncodeStep::Block(b) => format!("block {}", b.name),
-                    EncodeStep::Group(g) => format!("group {}", g.name()),
-                    EncodeStep::Var(v) => format!("var {}", v.name()),
-                    EncodeStep::InEntry(s) => format!("> {}", show(s)),
-                }
+        .map(|s| match s.empty {
+            Empty::Group { child, group } => format!(
+                "{} {}: group {child}, {} dimension bytes",
+                s.index,
+                s.section.name(),
+                group.dim_size
+            ),
+            Empty::Var { prefix, .. } => {
+                format!("{} {}: {prefix} length bytes", s.index, s.section.name())
             }
-            show(s)
         })
         .collect();
     assert_eq!(
         steps,
         [
-            "block Order",
-            "group fills",
-            "> block fills",
-            "> group legs",
-            "> > block legs",
-            "> var fillNote",
-            "group marks",
-            "> block marks",
-            "var note",
-            "var blob",
+            "0 fills: group 0, 4 dimension bytes",
+            "1 marks: group 1, 6 dimension bytes",
+            "2 note: 2 length bytes",
+            "3 blob: 4 length bytes",
         ]
     );
+    let fills = order.sections[0].as_group().unwrap().body;
+    let inner: Vec<usize> = fills.encode_order().iter().map(|s| s.index).collect();
+    assert_eq!(inner, [0, 1]);
 }
 
 #[test]

@@ -218,21 +218,19 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         o.line("(void)e;");
         o.line("(void)to;");
     }
-    let mut gi = 0;
-    for (i, s) in b.sections.iter().enumerate() {
-        let step = match s {
-            Section::Group { .. } => {
-                let cn = &n.children[gi];
-                gi += 1;
+    for o_step in b.encode_order() {
+        let (i, s) = (o_step.index, o_step.section);
+        let step = match o_step.empty {
+            Empty::Group { child, .. } => format!(
+                "{{ {w} w; {w}_sbe_start(&w, {cur}, true); {w}_end(&w); }}",
+                w = n.children[child].writer
+            ),
+            Empty::Var { prefix, .. } => {
+                let vpath = format!("{path}.{}", s.name());
                 format!(
-                    "{{ {w} w; {w}_sbe_start(&w, {cur}, true); {w}_end(&w); }}",
-                    w = cn.writer
+                    "(void)sbekit_cursor_take({cur}, {prefix}, {});",
+                    c_str(&vpath)
                 )
-            }
-            Section::Var { name, .. } => {
-                let vpath = format!("{path}.{name}");
-                let l = s.data_offset();
-                format!("(void)sbekit_cursor_take({cur}, {l}, {});", c_str(&vpath))
             }
         };
         let mut cond = format!("e->next <= {i}u && to > {i}u");

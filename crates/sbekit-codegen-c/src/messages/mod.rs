@@ -7,7 +7,7 @@ use crate::prim::{c_str, cty, slot_load, slot_store, ulit};
 use crate::{Ctx, Out};
 use sbekit_plan::names::BodyNames;
 use sbekit_plan::program::{self, CheckSyntax, Fail, HeaderValue, Local, LocateSyntax};
-use sbekit_plan::{Body, Group, Kind, Message, Section, Slot};
+use sbekit_plan::{Body, Empty, Group, Kind, Message, Section, Slot};
 
 mod decoders;
 mod encoders;

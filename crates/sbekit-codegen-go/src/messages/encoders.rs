@@ -89,19 +89,15 @@ pub(super) fn encoder(
         o.line(&format!("s := &{st}"));
         o.line("for ; s.next < to; s.next++ {");
         o.line("switch s.next {");
-        let mut gi = 0;
-        for (i, s) in b.sections.iter().enumerate() {
+        for step in b.encode_order() {
+            let (i, s) = (step.index, step.section);
             let since = s.since();
             let spath = go_str(&format!("{}.{}", n.path, s.name()));
             o.line(&format!("case {i}:"));
-            match s {
-                Section::Group {
-                    dim_size,
-                    block_len,
-                    ..
-                } => {
-                    let cn = &n.children[gi];
-                    gi += 1;
+            match step.empty {
+                Empty::Group { child, group } => {
+                    let (cn, dim_size, block_len) =
+                        (&n.children[child], group.dim_size, group.block_len);
                     if since > 0 {
                         o.line(&format!("if r.st.ver >= {since} {{"));
                     }
@@ -125,15 +121,15 @@ pub(super) fn encoder(
                         o.line("}");
                     }
                 }
-                Section::Var { data_offset, .. } => {
+                Empty::Var { prefix, .. } => {
                     if since > 0 {
                         iff(
                             o,
                             &format!("r.st.ver >= {since}"),
-                            &format!("r.st.take({data_offset}, {spath})"),
+                            &format!("r.st.take({prefix}, {spath})"),
                         );
                     } else {
-                        o.line(&format!("r.st.take({data_offset}, {spath})"));
+                        o.line(&format!("r.st.take({prefix}, {spath})"));
                     }
                 }
             }

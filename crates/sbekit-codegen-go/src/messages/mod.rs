@@ -12,7 +12,7 @@ use crate::types::{getter, setter, Sink, Src};
 use crate::{go_file, Ctx, Out};
 use sbekit_plan::names::BodyNames;
 use sbekit_plan::program::{self, At, CheckSyntax, Fail, HeaderValue, Local};
-use sbekit_plan::{Body, CheckError, Kind, Message, RequiredLengths, Section, Slot};
+use sbekit_plan::{Body, CheckError, Empty, Kind, Message, RequiredLengths, Section, Slot};
 
 mod decoders;
 mod encoders;

@@ -154,15 +154,16 @@ impl Gen<'_> {
             if k > 1 {
                 w!(out, "match i {{");
             }
-            for (i, (_, s)) in sections.iter().enumerate() {
-                let body = match s {
-                    Section::Group { body, .. } => {
+            for step in b.encode_order() {
+                let i = step.index;
+                let body = match step.empty {
+                    Empty::Group { group, .. } => {
                         format!(
                             "{}Writer::begin(&mut tail)?;",
-                            self.s.type_name(Language::Rust, &body.path)
+                            self.s.type_name(Language::Rust, &group.body.path)
                         )
                     }
-                    Section::Var { len, .. } => format!(
+                    Empty::Var { len, .. } => format!(
                         "tail.write_var({}::to_{}_bytes(0), &[])?;",
                         rty(len.ty),
                         endian(len.order)

@@ -12,7 +12,7 @@ use crate::Options;
 use sbekit_ir::{ByteOrder, Presence, PrimitiveType, PrimitiveValue};
 use sbekit_plan::names::{Clash, Scope};
 use sbekit_plan::{
-    Body, CompositeDef, EnumDef, Field, Kind, Language, Plan, Prim, Section, SetDef,
+    Body, CompositeDef, Empty, EnumDef, Field, Kind, Language, Plan, Prim, Section, SetDef,
     Slot as DimField,
 };
 use std::collections::BTreeSet;
