@@ -152,6 +152,9 @@ pub const SAMPLE: usize = 4_096;
 /// value in this many.
 pub const DISTINCT_RATIO: usize = 4;
 
+/// Rows handed to the Parquet writer per call (see `Files::write`).
+const WRITE_ROWS: usize = 8_192;
+
 /// The open file's writer; dropping it removes the temporary file.
 enum Writer {
     Parquet(ArrowWriter<AtomicFile>),
@@ -202,7 +205,17 @@ impl Files {
         };
         match &mut f.writer {
             Writer::Parquet(w) => {
-                w.write(batch).map_err(|e| werr(e.to_string()))?;
+                // In slices: the writer converts a whole call's values of some types at once
+                // (decimals to 16-byte arrays, one allocation each), so a large batch written
+                // whole would briefly take several times its own memory.
+                let rows = batch.num_rows();
+                let mut at = 0;
+                while at < rows {
+                    let n = WRITE_ROWS.min(rows - at);
+                    w.write(&batch.slice(at, n))
+                        .map_err(|e| werr(e.to_string()))?;
+                    at += n;
+                }
                 let now = w.memory_size();
                 self.buffered = self.buffered - f.buffered + now;
                 f.buffered = now;
@@ -287,6 +300,12 @@ impl Files {
                             props = props.set_column_dictionary_enabled(c.path, c.dictionary);
                         }
                     }
+                }
+                for path in decimal_columns(batch) {
+                    props = props.set_column_statistics_enabled(
+                        path,
+                        parquet::file::properties::EnabledStatistics::None,
+                    );
                 }
                 let props = props.build();
                 Writer::Parquet(
@@ -518,7 +537,12 @@ pub fn dictionary_choices(batch: &RecordBatch) -> Vec<ColumnChoice> {
         .zip(leaves)
         .filter_map(|(col, leaf)| {
             let d = distinct_in_sample(&leaf)?;
-            let dictionary = d.distinct * DISTINCT_RATIO <= d.sampled;
+            // Fixed-length byte arrays (decimals) go plain whatever they repeat: arrow-rs
+            // converts each write's decimals into one shared allocation, and its dictionary
+            // keeps every allocation that a dictionary value points into alive until the row
+            // group closes (tens of MB per file on a long capture, unseen by the memory budget).
+            let fixed = col.physical_type() == PhysicalType::FIXED_LEN_BYTE_ARRAY;
+            let dictionary = !fixed && d.distinct * DISTINCT_RATIO <= d.sampled;
             let int = matches!(
                 col.physical_type(),
                 PhysicalType::INT32 | PhysicalType::INT64
@@ -529,6 +553,23 @@ pub fn dictionary_choices(batch: &RecordBatch) -> Vec<ColumnChoice> {
                 delta: !dictionary && int,
             })
         })
+        .collect()
+}
+
+/// The Parquet leaf columns of `batch`'s schema that hold decimals as fixed-length byte
+/// arrays. arrow-rs keeps a column chunk's min and max of these as views into the buffer it
+/// converted the whole write call's values into, and keeps every closed chunk's statistics
+/// until the file closes: statistics on them would hold memory that grows with the file (two
+/// such buffers per chunk), so they are written without.
+fn decimal_columns(batch: &RecordBatch) -> Vec<ColumnPath> {
+    let Ok(descr) = ArrowSchemaConverter::new().convert(batch.schema_ref()) else {
+        return Vec::new();
+    };
+    descr
+        .columns()
+        .iter()
+        .filter(|c| c.physical_type() == PhysicalType::FIXED_LEN_BYTE_ARRAY)
+        .map(|c| c.path().clone())
         .collect()
 }
 

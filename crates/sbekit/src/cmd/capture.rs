@@ -252,7 +252,7 @@ fn read_all(a: &ReadArgs, decoder: &Decoder, sink: &mut dyn Sink) -> Result<Stat
 }
 
 /// Read this far past the last release, a capture's pages behind the reader are released.
-const RELEASE_EVERY: usize = 32 << 20;
+const RELEASE_EVERY: usize = 16 << 20;
 
 /// A [`Sink`] that passes messages on and releases the pages of each mapped capture that the
 /// reader has left behind (`CaptureBytes::release_before`), so that the resident set does not
