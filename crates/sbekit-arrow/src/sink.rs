@@ -13,7 +13,7 @@
 //! the largest open row groups are flushed whenever their buffers together pass
 //! [`SinkOptions::memory_budget`] bytes, so the writer's memory does not grow with the number
 //! of tables or with the input. What a file keeps for its footer (every written column
-//! chunk's metadata and page index) grows with its row groups: past a quarter of the budget
+//! chunk's metadata and page index) grows with its row groups: past an eighth of the budget
 //! across the open files, the files with the most chunks are completed and the partition goes
 //! on in a new one (`part-00001`...). Decimal columns are written without statistics (see
 //! `decimal_columns`).
@@ -176,7 +176,7 @@ struct OpenFile {
 }
 
 /// Memory the Parquet writer keeps per column chunk written, until its file is closed (the
-/// chunk's metadata, statistics and page index; measured 1-2 KiB): a quarter of
+/// chunk's metadata, statistics and page index; measured 1-2 KiB): an eighth of
 /// [`SinkOptions::memory_budget`] at this much a chunk bounds the chunks open files may hold.
 const CHUNK_BYTES: usize = 2 << 10;
 
@@ -263,7 +263,7 @@ impl Files {
 
     /// Column chunks the open files may hold (see [`CHUNK_BYTES`]).
     fn max_chunks(&self) -> usize {
-        (self.options.memory_budget / 4 / CHUNK_BYTES).max(64)
+        (self.options.memory_budget / 8 / CHUNK_BYTES).max(64)
     }
 
     /// Completes the files with the most column chunks until those left hold half
@@ -830,7 +830,7 @@ mod tests {
     #[test]
     fn files_are_completed_early_when_their_metadata_would_outgrow_the_budget() {
         // A budget this small flushes every batch as a row group and allows
-        // `max(64, budget / 4 / CHUNK_BYTES)` = 64 column chunks (3 a row group here) in the
+        // `max(64, budget / 8 / CHUNK_BYTES)` = 64 column chunks (3 a row group here) in the
         // open files: each table gets several files, none over the limit, no row lost.
         let dir = tempfile::tempdir().unwrap();
         let tight = SinkOptions {

@@ -266,6 +266,8 @@ fn read_within(
         captures: &captures,
         released: vec![0; captures.len()],
         window: window.max(1 << 16),
+        sequential: !a.arbitrate,
+        current: 0,
     };
     reader.read(&views, &mut releasing);
     Ok(reader.stats)
@@ -285,11 +287,22 @@ struct Releasing<'a> {
     released: Vec<usize>,
     /// Bytes between releases, and kept behind the reader.
     window: usize,
+    /// The files are read one after the other (no arbitration): once the reader is in a later
+    /// file, the earlier ones are released whole (else each would keep its last window).
+    sequential: bool,
+    /// The file of the last message.
+    current: usize,
 }
 
 impl Sink for Releasing<'_> {
     fn message(&mut self, p: &PacketMeta, m: &FeedMessage<'_>) -> Result<(), DecodeError> {
         let at = usize::try_from(p.offset).unwrap_or(usize::MAX);
+        if self.sequential && p.file > self.current {
+            for c in self.captures.get(self.current..p.file).unwrap_or_default() {
+                c.release_before(c.len());
+            }
+            self.current = p.file;
+        }
         if let (Some(done), Some(c)) = (self.released.get_mut(p.file), self.captures.get(p.file)) {
             // Keep a margin behind the packet (the reader's current window).
             if at >= *done + 2 * self.window {
@@ -593,8 +606,8 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     };
     let mut cols = CaptureColumns::new(&layout, options, Output::Writer(&mut out))
         .with_staging(super::parquet_args::mib(a.memory / 8));
-    // The capture's pages a sixteenth of the budget behind the reader are let go.
-    let window = RELEASE_EVERY.min(super::parquet_args::mib(a.memory) / 16);
+    // The capture's pages a thirty-second of the budget behind the reader are let go.
+    let window = RELEASE_EVERY.min(super::parquet_args::mib(a.memory) / 32);
     let stats = read_within(&a.read, &decoder, &mut cols, window)?;
     cols.finish().map_err(Failure::usage)?;
     let (rows, files) = out.finish().map_err(Failure::usage)?;
