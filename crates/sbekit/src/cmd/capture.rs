@@ -78,12 +78,14 @@ struct ExportArgs {
     #[arg(long, value_name = "MIB", default_value_t = 4)]
     batch_memory: usize,
     /// The memory the export stays within, in MiB: its peak resident set does not grow with
-    /// the capture (default 256: measured 200-250 MiB on CME MDP3 captures of 2 and 10
-    /// million messages, 0.23 and 1.2 GB). An eighth goes to rows staged in all tables
-    /// together (the largest tables' batches are cut early past it), a quarter to open
-    /// Parquet row groups (unless --writer-memory says otherwise); the rest is the writer's
-    /// per-column state, the batches in flight and the capture pages being read. Below about
-    /// 128 those fixed costs dominate.
+    /// the capture (default 256; measured 190-240 MiB on CME MDP3 captures of 2 to 20
+    /// million messages, 0.23 to 2.3 GB, of uncompressed pcap; a gzip capture is inflated
+    /// into memory first). An eighth goes to rows staged in all tables together (the largest
+    /// tables' batches are cut early past it), a quarter to open Parquet row groups (unless
+    /// --writer-memory says otherwise), an eighth of that to what the files keep for their
+    /// footers (past it a file is completed and the table goes on in part-00001...), a
+    /// thirty-second to capture pages behind the reader; the rest is the writer's per-column
+    /// state and the batches in flight. Below about 128 those fixed costs dominate.
     #[arg(long, value_name = "MIB", default_value_t = 256)]
     memory: usize,
     #[command(flatten)]
