@@ -78,7 +78,7 @@ struct ExportArgs {
     #[arg(long, value_name = "MIB", default_value_t = 4)]
     batch_memory: usize,
     /// The memory the export stays within, in MiB: its peak resident set does not grow with
-    /// the capture (default 256; measured 190-240 MiB on CME MDP3 captures of 2 to 20
+    /// the capture (default 256; measured 175-240 MiB on CME MDP3 captures of 2 to 20
     /// million messages, 0.23 to 2.3 GB, of uncompressed pcap; a gzip capture is inflated
     /// into memory first). An eighth goes to rows staged in all tables together (the largest
     /// tables' batches are cut early past it), a quarter to open Parquet row groups (unless
