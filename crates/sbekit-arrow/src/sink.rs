@@ -629,7 +629,13 @@ fn decimal_columns(batch: &RecordBatch) -> Vec<ColumnPath> {
     descr
         .columns()
         .iter()
-        .filter(|c| c.physical_type() == PhysicalType::FIXED_LEN_BYTE_ARRAY)
+        .filter(|c| {
+            c.physical_type() == PhysicalType::FIXED_LEN_BYTE_ARRAY
+                && matches!(
+                    c.logical_type_ref(),
+                    Some(parquet::basic::LogicalType::Decimal { .. })
+                )
+        })
         .map(|c| c.path().clone())
         .collect()
 }
