@@ -107,7 +107,23 @@ pub struct CaptureColumns<'w> {
     pub rows: BTreeMap<String, u64>,
     /// The first write error (writing stops there; the read goes on and is reported).
     pub error: Option<Error>,
+    /// The most bytes all tables of all partitions may stage together (see
+    /// [`CaptureColumns::with_staging`]).
+    staging: usize,
+    /// Messages until the staging is weighed again.
+    weigh_in: usize,
 }
+
+/// Bytes a staged row's packet columns take (`PacketCols`: three optional 8-byte values and
+/// an index), counted with the tables' own bytes.
+const PACKET_ROW_BYTES: usize = 3 * 16 + 4;
+
+/// Messages between two weighings of the staging: often enough that it cannot overshoot the
+/// budget by much (a message adds at most a few KiB), rarely enough to cost nothing.
+const WEIGH_EVERY: usize = 1024;
+
+/// The default of [`CaptureColumns::with_staging`].
+pub const STAGING: usize = 32 << 20;
 
 /// `YYYY-MM-DD` of a day counted from 1970-01-01 (UTC, the IEX export's date rule);
 /// `unknown` without one.
@@ -134,6 +150,56 @@ impl<'w> CaptureColumns<'w> {
             out,
             rows: BTreeMap::new(),
             error: None,
+            staging: STAGING,
+            weigh_in: WEIGH_EVERY,
+        }
+    }
+
+    /// Bounds the rows staged in all tables of all partitions together to about `bytes`
+    /// (default [`STAGING`]): past it, the largest tables' batches are cut early until half is
+    /// left. Each table's batch is also cut at `Options::batch_bytes`; without this bound a
+    /// schema of many tables (31 in CME MDP3), rare ones filling slowly, would hold that much
+    /// in every table at once, more the longer the capture.
+    pub fn with_staging(mut self, bytes: usize) -> Self {
+        self.staging = bytes.max(1);
+        self
+    }
+
+    /// Every [`WEIGH_EVERY`] messages: cuts the largest tables while the staging is over its
+    /// budget (see [`CaptureColumns::with_staging`]).
+    fn weigh(&mut self) {
+        let mut sizes: Vec<(usize, PartKey, usize)> = Vec::new();
+        let mut total = 0usize;
+        for (key, part) in &self.parts {
+            for (ti, rows, bytes) in part.cols.table_sizes() {
+                let b = bytes.saturating_add(rows.saturating_mul(PACKET_ROW_BYTES));
+                total = total.saturating_add(b);
+                sizes.push((b, *key, ti));
+            }
+        }
+        if total <= self.staging {
+            return;
+        }
+        sizes.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
+        let mut cut = Vec::new();
+        for (b, key, ti) in sizes {
+            if total <= self.staging / 2 {
+                break;
+            }
+            if let Some(part) = self.parts.get_mut(&key) {
+                part.cols.cut(ti);
+                total -= b;
+                if !cut.contains(&key) {
+                    cut.push(key);
+                }
+            }
+        }
+        for key in cut {
+            if self.error.is_none() {
+                if let Err(e) = self.write(&key, false) {
+                    self.error = Some(e);
+                }
+            }
         }
     }
 
@@ -233,6 +299,11 @@ impl Sink for CaptureColumns<'_> {
             if let Err(e) = self.write(&key, false) {
                 self.error = Some(e);
             }
+        }
+        self.weigh_in -= 1;
+        if self.weigh_in == 0 {
+            self.weigh_in = WEIGH_EVERY;
+            self.weigh();
         }
         Ok(())
     }

@@ -12,7 +12,11 @@
 //! and, across all the files open at once (an export writes one per table and partition),
 //! the largest open row groups are flushed whenever their buffers together pass
 //! [`SinkOptions::memory_budget`] bytes, so the writer's memory does not grow with the number
-//! of tables or with the input.
+//! of tables or with the input. What a file keeps for its footer (every written column
+//! chunk's metadata and page index) grows with its row groups: past an eighth of the budget
+//! across the open files, the files with the most chunks are completed and the partition goes
+//! on in a new one (`part-00001`...). Decimal columns are written without statistics (see
+//! `decimal_columns`).
 //!
 //! Encoding: Parquet's dictionary encoding pays on columns that repeat (symbols, codes, price
 //! levels) and costs CPU and bytes on those that do not (timestamps, sequence numbers, order
@@ -152,6 +156,9 @@ pub const SAMPLE: usize = 4_096;
 /// value in this many.
 pub const DISTINCT_RATIO: usize = 4;
 
+/// Rows handed to the Parquet writer per call (see `Files::write`).
+const WRITE_ROWS: usize = 8_192;
+
 /// The open file's writer; dropping it removes the temporary file.
 enum Writer {
     Parquet(ArrowWriter<AtomicFile>),
@@ -163,7 +170,15 @@ struct OpenFile {
     writer: Writer,
     /// The open row group's memory as last measured (counted in the writer's total).
     buffered: usize,
+    /// Column chunks of the row groups written so far, whose metadata the writer keeps for
+    /// the footer (counted in the writer's total).
+    chunks: usize,
 }
+
+/// Memory the Parquet writer keeps per column chunk written, until its file is closed (the
+/// chunk's metadata, statistics and page index; measured 1-2 KiB): an eighth of
+/// [`SinkOptions::memory_budget`] at this much a chunk bounds the chunks open files may hold.
+const CHUNK_BYTES: usize = 2 << 10;
 
 /// The files of a [`PartitionedWriter`], written on the caller's thread or on the writer's.
 struct Files {
@@ -173,6 +188,8 @@ struct Files {
     files: Vec<PathBuf>,
     /// The sum of the open files' `buffered`.
     buffered: usize,
+    /// The sum of the open files' `chunks`.
+    chunks: usize,
 }
 
 impl Files {
@@ -184,6 +201,7 @@ impl Files {
             rows: BTreeMap::new(),
             files: Vec::new(),
             buffered: 0,
+            chunks: 0,
         })
     }
 
@@ -202,16 +220,72 @@ impl Files {
         };
         match &mut f.writer {
             Writer::Parquet(w) => {
-                w.write(batch).map_err(|e| werr(e.to_string()))?;
-                let now = w.memory_size();
-                self.buffered = self.buffered - f.buffered + now;
-                f.buffered = now;
+                // In slices: the writer converts a whole call's values of some types at once
+                // (decimals to 16-byte arrays, one allocation each), so a large batch written
+                // whole would briefly take several times its own memory.
+                let rows = batch.num_rows();
+                let mut at = 0;
+                while at < rows {
+                    let n = WRITE_ROWS.min(rows - at);
+                    w.write(&batch.slice(at, n))
+                        .map_err(|e| werr(e.to_string()))?;
+                    at += n;
+                }
             }
             Writer::Ipc(w) => w.write(batch).map_err(|e| werr(e.to_string()))?,
         }
+        self.measure(&dir);
         *self.rows.entry(table.to_string()).or_default() += batch.num_rows() as u64;
         if self.buffered > self.options.memory_budget {
             self.flush_largest()?;
+        }
+        if self.chunks > self.max_chunks() {
+            self.close_largest()?;
+        }
+        Ok(())
+    }
+
+    /// Updates the file's (and the totals') open row group memory and chunks written.
+    fn measure(&mut self, key: &Path) {
+        let Some(f) = self.open.get_mut(key) else {
+            return;
+        };
+        let Writer::Parquet(w) = &f.writer else {
+            return;
+        };
+        let buffered = w.memory_size();
+        let chunks = w.flushed_row_groups().iter().map(|g| g.num_columns()).sum();
+        self.buffered = self.buffered - f.buffered + buffered;
+        self.chunks = self.chunks - f.chunks + chunks;
+        f.buffered = buffered;
+        f.chunks = chunks;
+    }
+
+    /// Column chunks the open files may hold (see [`CHUNK_BYTES`]).
+    fn max_chunks(&self) -> usize {
+        (self.options.memory_budget / 8 / CHUNK_BYTES).max(64)
+    }
+
+    /// Completes the files with the most column chunks until those left hold half
+    /// [`Files::max_chunks`] or fewer: the footer metadata a file keeps grows with its row
+    /// groups, so a long capture's tables each get several files (`part-00000`,
+    /// `part-00001`...) rather than memory that grows with the capture.
+    fn close_largest(&mut self) -> Result<(), Error> {
+        let mut sizes: Vec<(usize, PathBuf)> = self
+            .open
+            .iter()
+            .map(|(k, f)| (f.chunks, k.clone()))
+            .collect();
+        sizes.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
+        for (_, key) in sizes {
+            if self.chunks <= self.max_chunks() / 2 {
+                break;
+            }
+            if let Some(f) = self.open.remove(&key) {
+                self.buffered -= f.buffered;
+                self.chunks -= f.chunks;
+                self.files.push(close(f)?);
+            }
         }
         Ok(())
     }
@@ -238,9 +312,7 @@ impl Files {
                     path: f.path.display().to_string(),
                     message: e.to_string(),
                 })?;
-                let now = w.memory_size();
-                self.buffered = self.buffered - f.buffered + now;
-                f.buffered = now;
+                self.measure(&key);
             }
         }
         Ok(())
@@ -288,6 +360,12 @@ impl Files {
                         }
                     }
                 }
+                for path in decimal_columns(batch) {
+                    props = props.set_column_statistics_enabled(
+                        path,
+                        parquet::file::properties::EnabledStatistics::None,
+                    );
+                }
                 let props = props.build();
                 Writer::Parquet(
                     ArrowWriter::try_new(file, batch.schema(), Some(props))
@@ -303,12 +381,14 @@ impl Files {
             path,
             writer,
             buffered: 0,
+            chunks: 0,
         })
     }
 
     fn close_all(&mut self) -> Result<(), Error> {
         while let Some((_, f)) = self.open.pop_first() {
             self.buffered -= f.buffered;
+            self.chunks -= f.chunks;
             self.files.push(close(f)?);
         }
         Ok(())
@@ -518,7 +598,12 @@ pub fn dictionary_choices(batch: &RecordBatch) -> Vec<ColumnChoice> {
         .zip(leaves)
         .filter_map(|(col, leaf)| {
             let d = distinct_in_sample(&leaf)?;
-            let dictionary = d.distinct * DISTINCT_RATIO <= d.sampled;
+            // Fixed-length byte arrays (decimals) go plain whatever they repeat: arrow-rs
+            // converts each write's decimals into one shared allocation, and its dictionary
+            // keeps every allocation that a dictionary value points into alive until the row
+            // group closes (tens of MB per file on a long capture, unseen by the memory budget).
+            let fixed = col.physical_type() == PhysicalType::FIXED_LEN_BYTE_ARRAY;
+            let dictionary = !fixed && d.distinct * DISTINCT_RATIO <= d.sampled;
             let int = matches!(
                 col.physical_type(),
                 PhysicalType::INT32 | PhysicalType::INT64
@@ -529,6 +614,29 @@ pub fn dictionary_choices(batch: &RecordBatch) -> Vec<ColumnChoice> {
                 delta: !dictionary && int,
             })
         })
+        .collect()
+}
+
+/// The Parquet leaf columns of `batch`'s schema that hold decimals as fixed-length byte
+/// arrays. arrow-rs keeps a column chunk's min and max of these as views into the buffer it
+/// converted the whole write call's values into, and keeps every closed chunk's statistics
+/// until the file closes: statistics on them would hold memory that grows with the file (two
+/// such buffers per chunk), so they are written without.
+fn decimal_columns(batch: &RecordBatch) -> Vec<ColumnPath> {
+    let Ok(descr) = ArrowSchemaConverter::new().convert(batch.schema_ref()) else {
+        return Vec::new();
+    };
+    descr
+        .columns()
+        .iter()
+        .filter(|c| {
+            c.physical_type() == PhysicalType::FIXED_LEN_BYTE_ARRAY
+                && matches!(
+                    c.logical_type_ref(),
+                    Some(parquet::basic::LogicalType::Decimal { .. })
+                )
+        })
+        .map(|c| c.path().clone())
         .collect()
 }
 
@@ -723,6 +831,60 @@ mod tests {
             // Every batch is flushed: 10 row groups of 5,000 rows.
             assert_eq!(row_groups(f), (10, 50_000), "{}", f.display());
         }
+    }
+
+    #[test]
+    fn files_are_completed_early_when_their_metadata_would_outgrow_the_budget() {
+        // A budget this small flushes every batch as a row group and allows
+        // `max(64, budget / 8 / CHUNK_BYTES)` = 64 column chunks (3 a row group here) in the
+        // open files: each table gets several files, none over the limit, no row lost.
+        let dir = tempfile::tempdir().unwrap();
+        let tight = SinkOptions {
+            memory_budget: 1,
+            ..SinkOptions::default()
+        };
+        let mut w = PartitionedWriter::new(dir.path(), tight).unwrap();
+        for k in 0..100 {
+            let part = if k % 2 == 0 { "a" } else { "b" };
+            w.write(&[("type", part)], part, &batch(k * 100, 100))
+                .unwrap();
+        }
+        let (rows, files) = w.finish().unwrap();
+        assert_eq!(rows.values().sum::<u64>(), 10_000);
+        assert!(files.len() > 4, "{files:?}");
+        let mut read = 0;
+        for f in &files {
+            let (groups, n) = row_groups(f);
+            assert!(groups * 3 <= 64, "{}: {groups} row groups", f.display());
+            read += n;
+        }
+        assert_eq!(read, 10_000);
+    }
+
+    #[test]
+    fn decimal_columns_are_written_without_statistics() {
+        use arrow_array::Decimal128Array;
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        let dir = tempfile::tempdir().unwrap();
+        let schema = Schema::new(vec![
+            Field::new("px", DataType::Decimal128(38, 9), true),
+            Field::new("qty", DataType::Int64, false),
+        ]);
+        let px = Decimal128Array::from(vec![Some(1_250_000_000), None, Some(7)])
+            .with_precision_and_scale(38, 9)
+            .unwrap();
+        let b = RecordBatch::try_new(
+            Arc::new(schema),
+            vec![Arc::new(px), Arc::new(Int64Array::from(vec![1, 2, 3]))],
+        )
+        .unwrap();
+        let mut w = PartitionedWriter::new(dir.path(), SinkOptions::default()).unwrap();
+        w.write(&[("type", "t")], "t", &b).unwrap();
+        let (_, files) = w.finish().unwrap();
+        let r = SerializedFileReader::new(std::fs::File::open(&files[0]).unwrap()).unwrap();
+        let g = r.metadata().row_group(0);
+        assert!(g.column(0).statistics().is_none());
+        assert!(g.column(1).statistics().is_some());
     }
 
     #[test]

@@ -679,6 +679,23 @@ impl SbeColumns {
     pub fn buffered_bytes(&self) -> usize {
         self.tables.iter().map(|t| t.root.bytes()).sum()
     }
+
+    /// (table index, rows, bytes) of every table holding rows: what a caller bounding the
+    /// memory of many tables weighs before [`SbeColumns::cut`].
+    pub fn table_sizes(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        self.tables
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.root.rows > 0)
+            .map(|(i, t)| (i, t.root.rows, t.root.bytes()))
+    }
+
+    /// Marks table `ti` full whatever its size: the next [`SbeColumns::drain`] cuts it.
+    pub fn cut(&mut self, ti: usize) {
+        if self.tables.get(ti).is_some_and(|t| t.root.rows > 0) && !self.full.contains(&ti) {
+            self.full.push(ti);
+        }
+    }
 }
 
 /// The walk that checks and reports everything (older writers, short blocks, nested groups,

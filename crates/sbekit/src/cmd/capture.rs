@@ -77,6 +77,17 @@ struct ExportArgs {
     /// --writer-memory bound the memory; larger batches write slightly faster).
     #[arg(long, value_name = "MIB", default_value_t = 4)]
     batch_memory: usize,
+    /// The memory the export stays within, in MiB: its peak resident set does not grow with
+    /// the capture (default 256; measured 175-240 MiB on CME MDP3 captures of 2 to 20
+    /// million messages, 0.23 to 2.3 GB, of uncompressed pcap; a gzip capture is inflated
+    /// into memory first). An eighth goes to rows staged in all tables together (the largest
+    /// tables' batches are cut early past it), a quarter to open Parquet row groups (unless
+    /// --writer-memory says otherwise), an eighth of that to what the files keep for their
+    /// footers (past it a file is completed and the table goes on in part-00001...), a
+    /// thirty-second to capture pages behind the reader; the rest is the writer's per-column
+    /// state and the batches in flight. Below about 128 those fixed costs dominate.
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    memory: usize,
     #[command(flatten)]
     parquet: super::parquet_args::ParquetArgs,
 }
@@ -226,6 +237,16 @@ fn decoder_of(schema: &std::path::Path, layout: &Layout) -> Result<Decoder, Fail
 
 /// Reads every input with `sink`; returns the statistics.
 fn read_all(a: &ReadArgs, decoder: &Decoder, sink: &mut dyn Sink) -> Result<Stats, Failure> {
+    read_within(a, decoder, sink, RELEASE_EVERY)
+}
+
+/// [`read_all`], releasing the capture's pages `window` bytes behind the reader.
+fn read_within(
+    a: &ReadArgs,
+    decoder: &Decoder,
+    sink: &mut dyn Sink,
+    window: usize,
+) -> Result<Stats, Failure> {
     let profile = a.profile.resolve()?;
     let mut captures = Vec::with_capacity(a.files.len());
     for f in &a.files {
@@ -246,13 +267,17 @@ fn read_all(a: &ReadArgs, decoder: &Decoder, sink: &mut dyn Sink) -> Result<Stat
         sink,
         captures: &captures,
         released: vec![0; captures.len()],
+        window: window.max(1 << 16),
+        sequential: !a.arbitrate,
+        current: 0,
     };
     reader.read(&views, &mut releasing);
     Ok(reader.stats)
 }
 
-/// Read this far past the last release, a capture's pages behind the reader are released.
-const RELEASE_EVERY: usize = 32 << 20;
+/// Read this far past the last release, a capture's pages behind the reader are released
+/// (the default of [`read_within`]'s window).
+const RELEASE_EVERY: usize = 16 << 20;
 
 /// A [`Sink`] that passes messages on and releases the pages of each mapped capture that the
 /// reader has left behind (`CaptureBytes::release_before`), so that the resident set does not
@@ -262,15 +287,28 @@ struct Releasing<'a> {
     sink: &'a mut dyn Sink,
     captures: &'a [sbekit_capture::CaptureBytes],
     released: Vec<usize>,
+    /// Bytes between releases, and kept behind the reader.
+    window: usize,
+    /// The files are read one after the other (no arbitration): once the reader is in a later
+    /// file, the earlier ones are released whole (else each would keep its last window).
+    sequential: bool,
+    /// The file of the last message.
+    current: usize,
 }
 
 impl Sink for Releasing<'_> {
     fn message(&mut self, p: &PacketMeta, m: &FeedMessage<'_>) -> Result<(), DecodeError> {
         let at = usize::try_from(p.offset).unwrap_or(usize::MAX);
+        if self.sequential && p.file > self.current {
+            for c in self.captures.get(self.current..p.file).unwrap_or_default() {
+                c.release_before(c.len());
+            }
+            self.current = p.file;
+        }
         if let (Some(done), Some(c)) = (self.released.get_mut(p.file), self.captures.get(p.file)) {
             // Keep a margin behind the packet (the reader's current window).
-            if at >= *done + 2 * RELEASE_EVERY {
-                let end = at - RELEASE_EVERY;
+            if at >= *done + 2 * self.window {
+                let end = at - self.window;
                 c.release_before(end);
                 *done = end;
             }
@@ -562,14 +600,17 @@ fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
     let clock = super::clock::CommandClock::whole_command();
     let layout = sbekit_schema::load_layout(&a.read.schema)?;
     let decoder = decoder_of(&a.read.schema, &layout)?;
-    let (mut out, dir) = a.parquet.open(&a.to)?;
+    let (mut out, dir) = a.parquet.open(&a.to, a.memory / 4)?;
     let options = sbekit_arrow::Options {
         batch_rows: a.batch_rows.max(1),
         batch_bytes: a.batch_memory.max(1).saturating_mul(1 << 20),
         ..sbekit_arrow::Options::default()
     };
-    let mut cols = CaptureColumns::new(&layout, options, Output::Writer(&mut out));
-    let stats = read_all(&a.read, &decoder, &mut cols)?;
+    let mut cols = CaptureColumns::new(&layout, options, Output::Writer(&mut out))
+        .with_staging(super::parquet_args::mib(a.memory / 8));
+    // The capture's pages a thirty-second of the budget behind the reader are let go.
+    let window = RELEASE_EVERY.min(super::parquet_args::mib(a.memory) / 32);
+    let stats = read_within(&a.read, &decoder, &mut cols, window)?;
     cols.finish().map_err(Failure::usage)?;
     let (rows, files) = out.finish().map_err(Failure::usage)?;
     for (table, n) in &rows {

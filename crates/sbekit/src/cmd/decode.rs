@@ -276,7 +276,7 @@ fn export(
     to: &[String],
 ) -> Result<ExitCode, Failure> {
     use sbekit_arrow::sbe::{export_stream, StreamOptions};
-    let (mut out, dir) = args.parquet.open(to)?;
+    let (mut out, dir) = args.parquet.open(to, super::parquet_args::WRITER_MIB)?;
     let mut cols = sbekit_arrow::SbeColumns::new(
         layout,
         sbekit_arrow::Options {

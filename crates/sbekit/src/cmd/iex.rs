@@ -312,7 +312,7 @@ fn synth(a: SynthArgs) -> Result<ExitCode, Failure> {
 }
 
 fn export(a: ExportArgs) -> Result<ExitCode, Failure> {
-    let (mut out, dir) = a.parquet.open(&a.to)?;
+    let (mut out, dir) = a.parquet.open(&a.to, super::parquet_args::WRITER_MIB)?;
     let total: u64 = a
         .files
         .iter()

@@ -22,9 +22,10 @@ pub struct ParquetArgs {
     dictionary: Dictionary,
     /// Memory for open Parquet row groups, in MiB, across all files open at once (one per
     /// table and partition): past it, the largest row groups are written out early (smaller
-    /// row groups; the decoder's batches are not counted).
-    #[arg(long, value_name = "MIB", default_value_t = 96)]
-    writer_memory: usize,
+    /// row groups; the decoder's batches are not counted). Default 96; `capture export` a
+    /// quarter of its --memory.
+    #[arg(long, value_name = "MIB")]
+    writer_memory: Option<usize>,
     /// Threads: 2 (default) encodes and writes the files on a second thread while the input
     /// is decoded (10-35% shorter wall time on two cores, up to 20% more CPU time); 1 does
     /// everything on one (the least CPU).
@@ -33,10 +34,12 @@ pub struct ParquetArgs {
 }
 
 impl ParquetArgs {
-    /// The writer a command's `--to FORMAT DIR` asks for, and the directory.
+    /// The writer a command's `--to FORMAT DIR` asks for, and the directory; `memory_mib`
+    /// is the open row groups' budget when --writer-memory is not given.
     pub fn open<'a>(
         &self,
         to: &'a [String],
+        memory_mib: usize,
     ) -> Result<(PartitionedWriter, &'a std::path::Path), super::Failure> {
         let [format, dir] = to else {
             return Err(super::Failure::usage("--to takes a format and a directory"));
@@ -45,6 +48,7 @@ impl ParquetArgs {
         let dir = std::path::Path::new(dir);
         let options = SinkOptions {
             format,
+            memory_budget: mib(memory_mib),
             ..SinkOptions::default()
         };
         let out = self.writer(dir, options).map_err(super::Failure::usage)?;
@@ -71,8 +75,16 @@ impl ParquetArgs {
             row_group_rows: self.row_group_rows.max(1),
             compression: self.compression,
             dictionary: self.dictionary,
-            memory_budget: self.writer_memory.max(1).saturating_mul(1 << 20),
+            memory_budget: self.writer_memory.map_or(base.memory_budget, mib),
             ..base
         }
     }
+}
+
+/// The open row groups' budget of `decode --to` and `iex export`, in MiB.
+pub const WRITER_MIB: usize = 96;
+
+/// `n` MiB in bytes (at least one MiB).
+pub fn mib(n: usize) -> usize {
+    n.max(1).saturating_mul(1 << 20)
 }
