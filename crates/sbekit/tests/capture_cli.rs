@@ -730,7 +730,7 @@ fn realistic_synth_repeats_instruments_and_favours_book_updates() {
     assert!(!ids.is_empty() && ids.len() <= 7, "{ids:?}");
 }
 
-/// The peak resident set in MiB that `capture export` reports on stderr (`peak RSS N MB`);
+/// The peak resident set in MiB that `capture export` reports on stderr (`peak RSS N MiB`);
 /// `None` where the process cannot read it (not Linux).
 fn reported_peak_rss(out: &Output) -> Option<u64> {
     let err = String::from_utf8_lossy(&out.stderr);

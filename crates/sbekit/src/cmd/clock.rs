@@ -31,13 +31,13 @@ impl CommandClock {
         self.start.elapsed().as_secs_f64()
     }
 
-    /// `X.XXX s (Y.YYY s CPU, peak RSS Z MB)`; without the parenthesis where the process's
+    /// `X.XXX s (Y.YYY s CPU, peak RSS Z MiB)`; without the parenthesis where the process's
     /// usage cannot be read (`/proc` is Linux's).
     pub fn report(&self) -> String {
         let wall = self.seconds();
         match (cpu_seconds(), peak_rss_bytes()) {
             (Some(cpu), Some(rss)) => format!(
-                "{wall:.3} s ({cpu:.3} s CPU, peak RSS {} MB)",
+                "{wall:.3} s ({cpu:.3} s CPU, peak RSS {} MiB)",
                 rss.div_ceil(1 << 20)
             ),
             _ => format!("{wall:.3} s"),
