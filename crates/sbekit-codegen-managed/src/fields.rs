@@ -5,10 +5,10 @@
 //! Absent values: a field newer than the acting version reads as its null value, and an
 //! optional field may hold it; the presence test says which. No boxing.
 
-use crate::names::FieldNames;
 use crate::{Ctx, Out};
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
 use sbekit_plan::json::utf8_declared;
+use sbekit_plan::names::FieldNames;
 use sbekit_plan::{Field, Kind};
 
 fn doc(o: &mut Out, ctx: &Ctx, f: &Field, what: &str) {
@@ -45,8 +45,8 @@ pub fn present(f: &Field, av: &str) -> Option<String> {
 /// The decoder and encoder classes of a set or composite field.
 fn flyweights<'c>(ctx: &'c Ctx, f: &Field) -> Option<(&'c str, &'c str)> {
     match &f.kind {
-        Kind::Set { ty } => Some((&ctx.n.sets[ty].dec, &ctx.n.sets[ty].enc)),
-        Kind::Composite { ty } => Some((&ctx.n.comps[ty].dec, &ctx.n.comps[ty].enc)),
+        Kind::Set { ty } => Some((&ctx.n.sets[ty].ty, &ctx.n.sets[ty].enc)),
+        Kind::Composite { ty } => Some((&ctx.n.composites[ty].dec, &ctx.n.composites[ty].enc)),
         _ => None,
     }
 }
@@ -92,6 +92,11 @@ fn constant_getter(o: &mut Out, ctx: &Ctx, f: &Field, name: &str) -> bool {
     }
 }
 
+/// The raw-value accessor of an enum field (empty for other fields).
+pub fn raw(n: &FieldNames) -> &str {
+    n.raw.as_deref().unwrap_or_default()
+}
+
 /// Emits the getter(s) of field number `i`.
 pub fn getter(o: &mut Out, ctx: &Ctx, i: usize, f: &Field, n: &FieldNames) {
     let d = ctx.d;
@@ -126,7 +131,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, i: usize, f: &Field, n: &FieldNames) {
             }
         ));
         let value = match &f.kind {
-            Kind::Enum { .. } => format!("{}()", n.raw),
+            Kind::Enum { .. } => format!("{}()", raw(n)),
             Kind::Prim(p) if p.len == 1 => format!("{name}()"),
             _ => String::new(),
         };
@@ -182,16 +187,16 @@ pub fn getter(o: &mut Out, ctx: &Ctx, i: usize, f: &Field, n: &FieldNames) {
             match &gate {
                 Some(g) => o.line(&format!(
                     "public {t} {}() {{ return {g} ? {load} : {}; }}",
-                    n.raw,
+                    raw(n),
                     d.literal(&e.null, e.ty)
                 )),
-                None => o.line(&format!("public {t} {}() {{ return {load}; }}", n.raw)),
+                None => o.line(&format!("public {t} {}() {{ return {load}; }}", raw(n))),
             }
             doc(o, ctx, f, d.enum_getter_doc());
             o.line(&format!(
                 "public {} {name}() {{ return {}; }}",
                 en.ty,
-                d.enum_of_raw(&en.ty, &format!("{}()", n.raw))
+                d.enum_of_raw(&en.ty, &format!("{}()", raw(n)))
             ));
         }
         Kind::Set { .. } | Kind::Composite { .. } => {
@@ -395,13 +400,13 @@ pub fn setter(
             o.line(&format!(
                 "public {cls} {name}({fin}{} value) {{ return {}({}); }}",
                 en.ty,
-                n.raw,
+                raw(n),
                 d.raw_of_enum(e.ty)
             ));
             o.doc(&format!(
                 "{desc}\nAs a raw value (any value, listed or not)."
             ));
-            o.line(&format!("public {cls} {}({fin}{t} value) {{", n.raw));
+            o.line(&format!("public {cls} {}({fin}{t} value) {{", raw(n)));
             head(o);
             o.line(&format!("{};", d.store(e.ty, "sbe_b", &pos, "value")));
             o.line("return this;");

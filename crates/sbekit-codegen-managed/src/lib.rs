@@ -21,8 +21,8 @@ pub mod types;
 
 pub use out::{DocStyle, Out};
 
-use names::{EnumNames, Names, SectionNames};
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::names::{EnumNames, PlanNames, SectionNames};
 use sbekit_plan::program::CheckSyntax;
 use sbekit_plan::{EnumDef, Plan, Slot};
 
@@ -31,7 +31,7 @@ pub struct Ctx<'a> {
     /// The codec plan.
     pub plan: &'a Plan,
     /// The identifiers.
-    pub n: &'a Names,
+    pub n: &'a PlanNames,
     /// The language.
     pub d: &'a dyn Dialect,
 }

@@ -1,14 +1,17 @@
-//! One naming walk for the class-per-type languages: each language's case and keyword policy
-//! ([`NamingRules::language`]) and its word lists as settings, names made unique per scope and
-//! kept clear of what generated code uses unqualified and of the generated classes' own members.
-//!
-//! Self-contained on purpose (it reads only the plan): the plan's naming module may take it whole.
+//! The class-per-type languages' spelling of the plan's one naming walk
+//! ([`sbekit_plan::names::assign`]): each language's case and keyword policy
+//! ([`NamingRules::language`]) and its word lists as settings, names kept clear of what generated
+//! code uses unqualified and of the generated classes' own members.
 
 use sbekit_ir::PrimitiveType as P;
-use sbekit_plan::{Body, Kind, Language, NameKind, Plan, Section};
-use std::collections::{BTreeMap, HashSet};
+use sbekit_plan::names::{
+    BodyAt, BodyNames, EnumNames, FieldNames, Members, NamingConfig, Owner, Scope, SectionNames,
+    SetNames,
+};
+use sbekit_plan::{EnumDef, Field, Kind, Language, NameKind, Section, SetDef};
 
-/// What sets one language's names apart: its word lists and its escape rule.
+/// What sets one language's names apart: its word lists and its escape rule. Its
+/// [`NamingConfig`] spells every identifier for [`sbekit_plan::names::assign`].
 pub struct NamingRules {
     /// The language whose case per kind of name the walk applies.
     pub language: Language,
@@ -28,37 +31,6 @@ pub struct NamingRules {
     pub verbs: [&'static str; 3],
     /// The package (or namespace) of a schema package, where none is given.
     pub package: fn(&str) -> String,
-}
-
-/// A scope of identifiers: each name handed out is unique and not reserved.
-pub struct Scope {
-    used: HashSet<String>,
-    escape: fn(&str) -> String,
-}
-
-impl Scope {
-    /// A scope, escaping as `rules` say, in which `reserved` are taken already.
-    pub fn with(rules: &NamingRules, reserved: &[&str]) -> Scope {
-        Scope {
-            used: reserved.iter().map(|s| s.to_string()).collect(),
-            escape: rules.escape,
-        }
-    }
-
-    /// Marks `name` as taken, as it stands.
-    pub fn reserve(&mut self, name: String) {
-        self.used.insert(name);
-    }
-
-    /// `want` (escaped), with `_` appended until it is free; the result is taken.
-    pub fn take(&mut self, want: &str) -> String {
-        let mut s = (self.escape)(want);
-        while self.used.contains(&s) {
-            s.push('_');
-        }
-        self.used.insert(s.clone());
-        s
-    }
 }
 
 /// True if `p` is dot-separated ASCII identifiers (letters, digits, `_` and the `extra` chars,
@@ -84,277 +56,136 @@ fn upper(s: &str) -> String {
     }
 }
 
-/// Accessor names of one field.
-#[derive(Debug, Clone, Default)]
-pub struct FieldNames {
-    /// Getter and setter.
-    pub name: String,
-    /// Presence test (`hasX`).
-    pub has: String,
-    /// The null value (`xNullValue`).
-    pub null: String,
-    /// Raw value of an enum (`xRaw`).
-    pub raw: String,
-    /// Array length (`xLength`).
-    pub length: String,
-    /// Copy out of a char array (`getX`).
-    pub get: String,
-    /// Copy into a char array (`putX`).
-    pub put: String,
-    /// Text of a char array (`xString`).
-    pub string: String,
-}
-
-/// Names of an enum.
-#[derive(Debug, Clone)]
-pub struct EnumNames {
-    /// The enum type.
-    pub ty: String,
-    /// Its JSON printer where it is a separate method (C#'s `SbeEnums.AppendX`).
-    pub json: String,
-    /// Constants, in schema order.
-    pub variants: Vec<String>,
-}
-
-/// Names of a set.
-#[derive(Debug, Clone)]
-pub struct SetNames {
-    /// The decoder flyweight.
-    pub dec: String,
-    /// The encoder flyweight.
-    pub enc: String,
-    /// Getter/setter per choice.
-    pub choices: Vec<String>,
-}
-
-/// Names of a composite.
-#[derive(Debug, Clone)]
-pub struct CompNames {
-    /// The decoder flyweight.
-    pub dec: String,
-    /// The encoder flyweight.
-    pub enc: String,
-    /// Members.
-    pub members: Vec<FieldNames>,
-}
-
-/// Accessor names of a group or var-data section.
-#[derive(Debug, Clone, Default)]
-pub struct SectionNames {
-    /// The accessor (group iterator or encoder; var-data view or setter).
-    pub name: String,
-    /// Var data: its length (`xLength`).
-    pub length: String,
-    /// Var data: copy into a caller's buffer (`getX`).
-    pub get: String,
-    /// Var data: as a string (`xString`).
-    pub string: String,
-}
-
-/// Names of a message body or group entry.
-#[derive(Debug, Clone)]
-pub struct BodyNames {
-    /// Dotted schema path (`Car.fuelFigures`).
-    pub path: String,
-    /// Decoder class.
-    pub dec: String,
-    /// Encoder class.
-    pub enc: String,
-    /// Field accessors.
-    pub fields: Vec<FieldNames>,
-    /// Section accessors (groups and var data, in wire order).
-    pub sections: Vec<SectionNames>,
-    /// Names of the groups' bodies, in section order (one per group).
-    pub children: Vec<BodyNames>,
-}
-
-/// Every name of a generated package.
-pub struct Names {
-    /// The Java package or C# namespace.
-    pub package: String,
-    /// Enums by schema name.
-    pub enums: BTreeMap<String, EnumNames>,
-    /// Sets by schema name.
-    pub sets: BTreeMap<String, SetNames>,
-    /// Composites by schema name.
-    pub comps: BTreeMap<String, CompNames>,
-    /// Messages, in plan order.
-    pub msgs: Vec<BodyNames>,
-}
-
-/// The walk's state: the rules and the scope of type names.
-struct Walk<'r> {
-    rules: &'r NamingRules,
-    top: Scope,
-}
-
-impl<'r> Walk<'r> {
+impl NamingRules {
     fn case(&self, kind: NameKind, n: &str) -> String {
-        self.rules.language.case(kind).apply(n)
+        self.language.case(kind).apply(n)
     }
 
-    /// A member scope (of a flyweight class named `classes`, when members may not share it).
-    fn members(&self, classes: [String; 2]) -> Scope {
-        let mut s = Scope::with(self.rules, self.rules.members);
-        if self.rules.member_not_class {
-            for c in classes {
-                s.reserve(c);
-            }
+    /// A member scope; where members may not share their class's name, `classes` are taken.
+    fn scope(&self, classes: &[&str]) -> Scope {
+        let mut s = Scope::new(self.escape, self.members);
+        if self.member_not_class {
+            classes.iter().for_each(|c| s.reserve(c));
         }
         s
     }
 
-    fn fields(&self, s: &mut Scope, fs: &[sbekit_plan::Field]) -> Vec<FieldNames> {
-        let [has, get, put] = self.rules.verbs;
-        fs.iter()
-            .map(|f| {
-                let base = self.case(NameKind::Field, &f.name);
-                let mut n = FieldNames {
-                    name: s.take(&base),
-                    ..FieldNames::default()
-                };
-                if f.is_constant() {
-                    return n;
-                }
-                n.has = s.take(&format!("{has}{}", upper(&base)));
-                match &f.kind {
-                    Kind::Prim(p) => {
-                        n.null = s.take(&format!("{base}NullValue"));
-                        if p.len != 1 {
-                            n.length = s.take(&format!("{base}Length"));
-                        }
-                        if p.ty == P::Char && p.len != 1 {
-                            n.get = s.take(&format!("{get}{}", upper(&base)));
-                            n.put = s.take(&format!("{put}{}", upper(&base)));
-                            n.string = s.take(&format!("{base}String"));
-                        }
-                    }
-                    Kind::Enum { .. } => n.raw = s.take(&format!("{base}Raw")),
-                    _ => {}
-                }
-                n
-            })
-            .collect()
-    }
-
-    fn body(&mut self, plan: &Plan, b: &Body) -> BodyNames {
-        let base = plan.type_name(self.rules.language, &b.path);
-        let dec = self.top.take(&format!("{base}Decoder"));
-        let enc = self.top.take(&format!("{base}Encoder"));
-        let mut s = self.members([dec.clone(), enc.clone()]);
-        let fields = self.fields(&mut s, &b.fields);
-        let get = self.rules.verbs[1];
-        let sections = b
-            .sections
-            .iter()
-            .map(|x| {
-                let base = self.case(NameKind::Field, x.name());
-                let name = s.take(&base);
-                match x {
-                    Section::Var { .. } => SectionNames {
-                        name,
-                        length: s.take(&format!("{base}Length")),
-                        get: s.take(&format!("{get}{}", upper(&base))),
-                        string: s.take(&format!("{base}String")),
-                    },
-                    Section::Group { .. } => SectionNames {
-                        name,
-                        ..SectionNames::default()
-                    },
-                }
-            })
-            .collect();
-        let children = b
-            .sections
-            .iter()
-            .filter_map(|x| match x {
-                Section::Group { body: gb, .. } => Some(self.body(plan, gb)),
-                Section::Var { .. } => None,
-            })
-            .collect();
-        BodyNames {
-            path: b.path.join("."),
-            dec,
-            enc,
-            fields,
-            sections,
-            children,
-        }
-    }
-
-    /// The decoder and encoder names of a set or composite, taken.
-    fn flyweights(&mut self, ty: &str) -> (String, String) {
+    /// `ty`'s decoder and encoder classes, taken.
+    fn flyweights(&self, top: &mut Scope, ty: &str) -> (String, String) {
         (
-            self.top.take(&format!("{ty}Decoder")),
-            self.top.take(&format!("{ty}Encoder")),
+            top.take(&format!("{ty}Decoder")),
+            top.take(&format!("{ty}Encoder")),
         )
+    }
+
+    /// Where members may not share their class's name, the owner's classes taken in `m` (the
+    /// walk makes a member scope before it names the classes).
+    fn own(&self, m: &mut Members, owner: Owner) {
+        if self.member_not_class {
+            m.dec.reserve(owner.dec);
+            m.dec.reserve(owner.enc);
+        }
     }
 }
 
-impl Names {
-    /// Names for `plan` by `rules`, in `package` (by default, the rules' package of the schema's).
-    pub fn new(plan: &Plan, package: Option<&str>, rules: &NamingRules) -> Names {
-        let package = package.map_or_else(|| (rules.package)(&plan.package), str::to_string);
-        let mut w = Walk {
-            rules,
-            top: Scope::with(rules, rules.types),
+impl NamingConfig for NamingRules {
+    fn package(&self, schema_package: &str) -> String {
+        (self.package)(schema_package)
+    }
+
+    fn top(&self, _: &str) -> Scope {
+        Scope::new(self.escape, self.types)
+    }
+
+    fn enumeration(&self, top: &mut Scope, _: &str, name: &str, e: &EnumDef) -> EnumNames {
+        let mut own = Scope::new(self.escape, self.enum_members);
+        let values = own.take_each(&e.values, |v| self.case(NameKind::EnumVariant, &v.0));
+        let ty = top.take(&self.case(NameKind::Type, name));
+        EnumNames {
+            json: format!("Append{ty}"),
+            ty,
+            values,
+            ..EnumNames::default()
+        }
+    }
+
+    fn set(&self, top: &mut Scope, _: &str, name: &str, d: &SetDef) -> SetNames {
+        let (ty, enc) = self.flyweights(top, &self.case(NameKind::Type, name));
+        let mut own = self.scope(&[&ty, &enc]);
+        let choices = own.take_each(&d.choices, |c| self.case(NameKind::Field, &c.0));
+        SetNames {
+            ty,
+            enc,
+            choices,
+            ..SetNames::default()
+        }
+    }
+
+    fn composite(&self, top: &mut Scope, _: &str, name: &str) -> (String, String) {
+        self.flyweights(top, &self.case(NameKind::Type, name))
+    }
+
+    fn body(&self, top: &mut Scope, at: BodyAt) -> BodyNames {
+        let (dec, enc) = self.flyweights(top, &at.plan.type_name(self.language, &at.body.path));
+        BodyNames {
+            dec,
+            enc,
+            ..BodyNames::default()
+        }
+    }
+
+    fn members(&self, _: bool) -> Members {
+        Members::shared(self.scope(&[]))
+    }
+
+    fn field(&self, _: &mut Scope, m: &mut Members, owner: Owner, f: &Field) -> FieldNames {
+        self.own(m, owner);
+        let s = &mut m.dec;
+        let [has, get, put] = self.verbs;
+        let base = self.case(NameKind::Field, &f.name);
+        let mut n = FieldNames {
+            name: s.take(&base),
+            ..FieldNames::default()
         };
-        let enums = plan
-            .enums
-            .iter()
-            .map(|(k, e)| {
-                let mut s = Scope::with(rules, rules.enum_members);
-                let variants = e
-                    .values
-                    .iter()
-                    .map(|v| s.take(&w.case(NameKind::EnumVariant, &v.0)))
-                    .collect();
-                let ty = w.top.take(&w.case(NameKind::Type, k));
-                let json = format!("Append{ty}");
-                (k.clone(), EnumNames { ty, json, variants })
-            })
-            .collect();
-        // Where members may not share their class's name, a set's or composite's member scope
-        // knows the class names as wanted, before the type scope makes them unique.
-        let class_names = |w: &Walk, k: &str| {
-            let ty = w.case(NameKind::Type, k);
-            [format!("{ty}Decoder"), format!("{ty}Encoder")]
-        };
-        let sets = plan
-            .sets
-            .iter()
-            .map(|(k, d)| {
-                let mut s = w.members(class_names(&w, k));
-                let choices = d
-                    .choices
-                    .iter()
-                    .map(|c| s.take(&w.case(NameKind::Field, &c.0)))
-                    .collect();
-                let (dec, enc) = w.flyweights(&w.case(NameKind::Type, k));
-                (k.clone(), SetNames { dec, enc, choices })
-            })
-            .collect();
-        let comps = plan
-            .composites
-            .iter()
-            .map(|(k, c)| {
-                let mut s = w.members(class_names(&w, k));
-                let members = w.fields(&mut s, &c.members);
-                let (dec, enc) = w.flyweights(&w.case(NameKind::Type, k));
-                (k.clone(), CompNames { dec, enc, members })
-            })
-            .collect();
-        let msgs = plan
-            .messages
-            .iter()
-            .map(|m| w.body(plan, &m.body))
-            .collect();
-        Names {
-            package,
-            enums,
-            sets,
-            comps,
-            msgs,
+        if f.is_constant() {
+            return n;
+        }
+        n.has = s.take(&format!("{has}{}", upper(&base)));
+        match &f.kind {
+            Kind::Prim(p) => {
+                n.null = s.take(&format!("{base}NullValue"));
+                if p.len != 1 {
+                    n.length = s.take(&format!("{base}Length"));
+                }
+                if p.ty == P::Char && p.len != 1 {
+                    n.get = s.take(&format!("{get}{}", upper(&base)));
+                    n.put = s.take(&format!("{put}{}", upper(&base)));
+                    n.string = s.take(&format!("{base}String"));
+                }
+            }
+            Kind::Enum { .. } => n.raw = Some(s.take(&format!("{base}Raw"))),
+            _ => {}
+        }
+        n
+    }
+
+    fn section(&self, _: &mut Scope, m: &mut Members, owner: Owner, x: &Section) -> SectionNames {
+        self.own(m, owner);
+        let s = &mut m.dec;
+        let base = self.case(NameKind::Field, x.name());
+        let name = s.take(&base);
+        match x {
+            Section::Var { .. } => SectionNames {
+                name,
+                length: s.take(&format!("{base}Length")),
+                get: s.take(&format!("{}{}", self.verbs[1], upper(&base))),
+                string: Some(s.take(&format!("{base}String"))),
+                ..SectionNames::default()
+            },
+            Section::Group { .. } => SectionNames {
+                name,
+                ..SectionNames::default()
+            },
         }
     }
 }
@@ -362,36 +193,6 @@ impl Names {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn keep(s: &str) -> String {
-        if s == "class" {
-            format!("{s}_")
-        } else {
-            s.to_string()
-        }
-    }
-
-    const RULES: NamingRules = NamingRules {
-        language: Language::Java,
-        types: &[],
-        members: &["wrap"],
-        enum_members: &[],
-        escape: keep,
-        member_not_class: false,
-        verbs: ["has", "get", "put"],
-        package: str::to_string,
-    };
-
-    #[test]
-    fn a_scope_escapes_then_appends_until_free() {
-        let mut s = Scope::with(&RULES, RULES.members);
-        assert_eq!(s.take("wrap"), "wrap_");
-        assert_eq!(s.take("wrap"), "wrap__");
-        assert_eq!(s.take("class"), "class_");
-        assert_eq!(s.take("class"), "class__");
-        s.reserve("x".into());
-        assert_eq!(s.take("x"), "x_");
-    }
 
     #[test]
     fn dotted_identifiers_refuse_empty_parts_digits_first_and_what_is_not_allowed() {

@@ -4,10 +4,10 @@
 
 use crate::fields::{getter, needs_scratch, setter, text_encoding, text_setter};
 use crate::json::{fields_copy, fields_json, put};
-use crate::names::BodyNames;
 use crate::types::{append_json_head, to_string};
 use crate::{Ctx, Out};
 use sbekit_plan::json::{quote, utf8_declared};
+use sbekit_plan::names::BodyNames;
 use sbekit_plan::program;
 use sbekit_plan::{Body, Kind, Message, Section, Slot};
 
@@ -21,7 +21,7 @@ use encoders::encoder;
 pub fn messages(ctx: &Ctx) -> Vec<(String, String)> {
     let imports = [ctx.d.reader_import(), ctx.d.writer_import()];
     let mut out = Vec::new();
-    for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.msgs) {
+    for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.messages) {
         let mut o = ctx.out();
         ctx.head(&mut o, &imports);
         decoder(&mut o, ctx, &m.body, n, Some(m), None);
@@ -116,7 +116,7 @@ fn ctx_msg_enc(ctx: &Ctx, n: &BodyNames) -> String {
         b.children.iter().any(|c| c.dec == n.dec || find(c, n))
     }
     ctx.n
-        .msgs
+        .messages
         .iter()
         .find(|m| find(m, n))
         .map(|m| m.enc.clone())
