@@ -6,10 +6,10 @@
 //! optional field may hold it; the presence test says which. No boxing.
 
 use crate::{Ctx, Out};
-use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::utf8_declared;
 use sbekit_plan::names::FieldNames;
-use sbekit_plan::{Field, Kind};
+use sbekit_plan::{Constant, Field, Kind};
 
 fn doc(o: &mut Out, ctx: &Ctx, f: &Field, what: &str) {
     let mut d = f
@@ -24,17 +24,6 @@ fn doc(o: &mut Out, ctx: &Ctx, f: &Field, what: &str) {
         ));
     }
     o.doc(&d);
-}
-
-/// A constant's bytes up to the first NUL.
-fn const_bytes(v: &PrimitiveValue) -> Vec<u8> {
-    match v {
-        PrimitiveValue::Bytes(b) => {
-            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-            b[..end].to_vec()
-        }
-        other => vec![sbekit_ir::layout::wire_bits(other, P::Char) as u8],
-    }
 }
 
 /// The condition under which the field is on the wire at acting version `av` (`None`: always).
@@ -54,42 +43,21 @@ fn flyweights<'c>(ctx: &'c Ctx, f: &Field) -> Option<(&'c str, &'c str)> {
 /// Emits the getter of a constant field; false if the field is not a constant.
 fn constant_getter(o: &mut Out, ctx: &Ctx, f: &Field, name: &str) -> bool {
     let d = ctx.d;
-    match &f.kind {
-        Kind::Prim(p) if f.is_constant() => {
-            let v = p.constant.clone().unwrap_or(p.null.clone());
-            doc(o, ctx, f, "constant");
-            if p.ty == P::Char && (matches!(v, PrimitiveValue::Bytes(_)) || p.len != 1) {
-                o.line(&format!(
-                    "public {} {name}() {{ return {}; }}",
-                    d.string(),
-                    d.bytes_lit(&const_bytes(&v))
-                ));
-            } else {
-                o.line(&format!(
-                    "public {} {name}() {{ return {}; }}",
-                    d.ty(p.ty),
-                    d.literal(&v, p.ty)
-                ));
-            }
-            true
-        }
-        Kind::Enum {
-            ty,
-            constant: Some(c),
-            ..
-        } => {
-            let e = &ctx.plan.enums[ty];
+    let Some(c) = ctx.plan.constant(f) else {
+        return false;
+    };
+    let (ty, value) = match c {
+        Constant::Text(b) => (d.string().to_string(), d.bytes_lit(&b)),
+        Constant::Number(v, ty) => (d.ty(ty).to_string(), d.literal(&v, ty)),
+        Constant::Enum { ty, index } => {
             let en = &ctx.n.enums[ty];
-            doc(o, ctx, f, "constant");
-            o.line(&format!(
-                "public {} {name}() {{ return {}; }}",
-                en.ty,
-                d.enum_constant(e, en, e.constant_index(c))
-            ));
-            true
+            let value = d.enum_constant(&ctx.plan.enums[ty], en, index);
+            (en.ty.clone(), value)
         }
-        _ => false,
-    }
+    };
+    doc(o, ctx, f, "constant");
+    o.line(&format!("public {ty} {name}() {{ return {value}; }}"));
+    true
 }
 
 /// The raw-value accessor of an enum field (empty for other fields).
