@@ -9,7 +9,7 @@ use crate::{Ctx, Out};
 use sbekit_plan::json::{quote, utf8_declared};
 use sbekit_plan::names::BodyNames;
 use sbekit_plan::program;
-use sbekit_plan::{Body, Kind, Message, Section, Slot};
+use sbekit_plan::{Body, Group, Kind, Message, Section};
 
 mod decoders;
 mod encoders;
@@ -131,17 +131,4 @@ fn all_groups<'a>(b: &'a Body, n: &'a BodyNames) -> Vec<(&'a Section, &'a Body, 
         out.extend(all_groups(gb, cn));
     }
     out
-}
-
-/// The dimension of a group section: its size, block length and count slots.
-fn group_slots(s: Option<&Section>) -> Option<(usize, Slot, Slot)> {
-    match s {
-        Some(Section::Group {
-            dim_size,
-            block_len,
-            count,
-            ..
-        }) => Some((*dim_size, *block_len, *count)),
-        _ => None,
-    }
 }
