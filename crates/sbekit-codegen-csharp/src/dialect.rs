@@ -3,7 +3,7 @@
 //! `byte[]`, C# enums over their encoding type, allocation-free `foreach` enumerators.
 
 use crate::prim::{signed, ulong_lit};
-use sbekit_codegen_managed::{Ctx, Dialect, DocStyle, Out, Values};
+use sbekit_codegen_managed::{upper_first, Ctx, Dialect, DocStyle, Out, Values};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::camel;
 use sbekit_plan::names::{EnumNames, SectionNames};
@@ -50,10 +50,7 @@ impl Dialect for CSharp {
         }
     }
     fn member(&self, java: &str) -> String {
-        let mut c = java.chars();
-        c.next()
-            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-            .unwrap_or_default()
+        upper_first(java)
     }
     fn konst(&self, java: &str) -> String {
         match java {

@@ -1,4 +1,4 @@
-//! C# identifiers for a plan: the managed naming walk with C#'s settings (the plan's C# case
+//! C# identifiers for a plan: the plan's naming walk with C#'s settings (the plan's C# case
 //! and keyword policy, [`Language::CSharp`]), names kept clear of the `System` names generated
 //! code uses unqualified, of the generated classes' own members, and of the class's own name
 //! (a member may not share it).

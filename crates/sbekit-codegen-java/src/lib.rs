@@ -27,7 +27,7 @@ mod package;
 mod prim;
 mod types;
 
-use sbekit_codegen_managed::names::dotted_identifiers;
+use sbekit_codegen_managed::dotted_identifiers;
 use sbekit_codegen_managed::{dispatcher::dispatcher, messages::messages, Ctx};
 use sbekit_plan::package::{render_layout, write_files};
 use sbekit_plan::Plan;

@@ -1,4 +1,4 @@
-//! Java identifiers for a plan: the managed naming walk with Java's settings (the plan's Java
+//! Java identifiers for a plan: the plan's naming walk with Java's settings (the plan's Java
 //! case and keyword policy, [`Language::Java`]), names kept clear of the `java.lang` and Agrona
 //! names generated code uses unqualified, and of the generated classes' own members.
 

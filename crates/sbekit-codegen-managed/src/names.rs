@@ -1,9 +1,8 @@
-//! The class-per-type languages' spelling of the plan's one naming walk
-//! ([`sbekit_plan::names::assign`]): each language's case and keyword policy
-//! ([`NamingRules::language`]) and its word lists as settings, names kept clear of what generated
-//! code uses unqualified and of the generated classes' own members.
+//! How Java and C# spell the plan's naming walk ([`sbekit_plan::names::assign`]): each language's
+//! case and keyword policy ([`NamingRules::language`]) and word lists as settings, names kept clear
+//! of what generated code uses unqualified and of the classes' own members.
 
-use sbekit_ir::PrimitiveType as P;
+use crate::upper_first;
 use sbekit_plan::names::{
     BodyAt, BodyNames, EnumNames, FieldNames, Members, NamingConfig, Owner, Scope, SectionNames,
     SetNames,
@@ -21,11 +20,9 @@ pub struct NamingRules {
     pub members: &'static [&'static str],
     /// Names an enum's own members take (kept from its values).
     pub enum_members: &'static [&'static str],
-    /// A wanted name made legal (keywords and the generator's own prefixes escaped), before
-    /// it is made unique.
+    /// A wanted name made legal (keywords, the generator's own prefixes), before it is unique.
     pub escape: fn(&str) -> String,
-    /// True if a member may not share its class's name (C#): the class names join each member
-    /// scope.
+    /// True if a member may not share its class's name (C#): the classes join member scopes.
     pub member_not_class: bool,
     /// The prefixes of the presence test, the copy out and the copy in (`has`, `get`, `put`).
     pub verbs: [&'static str; 3],
@@ -33,27 +30,9 @@ pub struct NamingRules {
     pub package: fn(&str) -> String,
 }
 
-/// True if `p` is dot-separated ASCII identifiers (letters, digits, `_` and the `extra` chars,
-/// not starting with a digit), each part `allowed` (a language refuses its keywords).
-pub fn dotted_identifiers(p: &str, extra: &[char], allowed: impl Fn(&str) -> bool) -> bool {
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || extra.contains(&c);
-    !p.is_empty()
-        && p.split('.').all(|s| {
-            s.chars()
-                .next()
-                .is_some_and(|c| word(c) && !c.is_ascii_digit())
-                && s.chars().all(word)
-                && allowed(s)
-        })
-}
-
-/// `s` with its first letter upper case.
-fn upper(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
-        None => String::new(),
-    }
+/// The decoder and encoder classes of type `ty`, taken in `top`.
+fn classes(top: &mut Scope, ty: &str) -> [String; 2] {
+    ["Decoder", "Encoder"].map(|k| top.take(&format!("{ty}{k}")))
 }
 
 impl NamingRules {
@@ -61,29 +40,10 @@ impl NamingRules {
         self.language.case(kind).apply(n)
     }
 
-    /// A member scope; where members may not share their class's name, `classes` are taken.
-    fn scope(&self, classes: &[&str]) -> Scope {
-        let mut s = Scope::new(self.escape, self.members);
+    /// Where members may not share their class's name, the `classes` taken in member scope `s`.
+    fn own(&self, s: &mut Scope, classes: [&str; 2]) {
         if self.member_not_class {
             classes.iter().for_each(|c| s.reserve(c));
-        }
-        s
-    }
-
-    /// `ty`'s decoder and encoder classes, taken.
-    fn flyweights(&self, top: &mut Scope, ty: &str) -> (String, String) {
-        (
-            top.take(&format!("{ty}Decoder")),
-            top.take(&format!("{ty}Encoder")),
-        )
-    }
-
-    /// Where members may not share their class's name, the owner's classes taken in `m` (the
-    /// walk makes a member scope before it names the classes).
-    fn own(&self, m: &mut Members, owner: Owner) {
-        if self.member_not_class {
-            m.dec.reserve(owner.dec);
-            m.dec.reserve(owner.enc);
         }
     }
 }
@@ -109,9 +69,10 @@ impl NamingConfig for NamingRules {
         }
     }
 
-    fn set(&self, top: &mut Scope, _: &str, name: &str, d: &SetDef) -> SetNames {
-        let (ty, enc) = self.flyweights(top, &self.case(NameKind::Type, name));
-        let mut own = self.scope(&[&ty, &enc]);
+    fn set(&self, top: &mut Scope, package: &str, name: &str, d: &SetDef) -> SetNames {
+        let (ty, enc) = self.composite(top, package, name);
+        let mut own = Scope::new(self.escape, self.members);
+        self.own(&mut own, [&ty, &enc]);
         let choices = own.take_each(&d.choices, |c| self.case(NameKind::Field, &c.0));
         SetNames {
             ty,
@@ -122,11 +83,12 @@ impl NamingConfig for NamingRules {
     }
 
     fn composite(&self, top: &mut Scope, _: &str, name: &str) -> (String, String) {
-        self.flyweights(top, &self.case(NameKind::Type, name))
+        let [dec, enc] = classes(top, &self.case(NameKind::Type, name));
+        (dec, enc)
     }
 
     fn body(&self, top: &mut Scope, at: BodyAt) -> BodyNames {
-        let (dec, enc) = self.flyweights(top, &at.plan.type_name(self.language, &at.body.path));
+        let [dec, enc] = classes(top, &at.plan.type_name(self.language, &at.body.path));
         BodyNames {
             dec,
             enc,
@@ -135,14 +97,14 @@ impl NamingConfig for NamingRules {
     }
 
     fn members(&self, _: bool) -> Members {
-        Members::shared(self.scope(&[]))
+        Members::shared(Scope::new(self.escape, self.members))
     }
 
     fn field(&self, _: &mut Scope, m: &mut Members, owner: Owner, f: &Field) -> FieldNames {
-        self.own(m, owner);
         let s = &mut m.dec;
-        let [has, get, put] = self.verbs;
+        self.own(s, [owner.dec, owner.enc]);
         let base = self.case(NameKind::Field, &f.name);
+        let [has, get, put] = self.verbs.map(|v| format!("{v}{}", upper_first(&base)));
         let mut n = FieldNames {
             name: s.take(&base),
             ..FieldNames::default()
@@ -150,16 +112,16 @@ impl NamingConfig for NamingRules {
         if f.is_constant() {
             return n;
         }
-        n.has = s.take(&format!("{has}{}", upper(&base)));
+        n.has = s.take(&has);
         match &f.kind {
             Kind::Prim(p) => {
                 n.null = s.take(&format!("{base}NullValue"));
                 if p.len != 1 {
                     n.length = s.take(&format!("{base}Length"));
                 }
-                if p.ty == P::Char && p.len != 1 {
-                    n.get = s.take(&format!("{get}{}", upper(&base)));
-                    n.put = s.take(&format!("{put}{}", upper(&base)));
+                if f.is_char_array() {
+                    n.get = s.take(&get);
+                    n.put = s.take(&put);
                     n.string = s.take(&format!("{base}String"));
                 }
             }
@@ -170,46 +132,18 @@ impl NamingConfig for NamingRules {
     }
 
     fn section(&self, _: &mut Scope, m: &mut Members, owner: Owner, x: &Section) -> SectionNames {
-        self.own(m, owner);
         let s = &mut m.dec;
+        self.own(s, [owner.dec, owner.enc]);
         let base = self.case(NameKind::Field, x.name());
-        let name = s.take(&base);
-        match x {
-            Section::Var { .. } => SectionNames {
-                name,
-                length: s.take(&format!("{base}Length")),
-                get: s.take(&format!("{}{}", self.verbs[1], upper(&base))),
-                string: Some(s.take(&format!("{base}String"))),
-                ..SectionNames::default()
-            },
-            Section::Group { .. } => SectionNames {
-                name,
-                ..SectionNames::default()
-            },
+        let mut n = SectionNames {
+            name: s.take(&base),
+            ..SectionNames::default()
+        };
+        if let Section::Var { .. } = x {
+            n.length = s.take(&format!("{base}Length"));
+            n.get = s.take(&format!("{}{}", self.verbs[1], upper_first(&base)));
+            n.string = Some(s.take(&format!("{base}String")));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dotted_identifiers_refuse_empty_parts_digits_first_and_what_is_not_allowed() {
-        let any = |_: &str| true;
-        assert!(dotted_identifiers("a.b_1", &[], any));
-        assert!(!dotted_identifiers("", &[], any));
-        assert!(!dotted_identifiers("a..b", &[], any));
-        assert!(!dotted_identifiers("a.1b", &[], any));
-        assert!(!dotted_identifiers("a$", &[], any));
-        assert!(dotted_identifiers("a$", &['$'], any));
-        assert!(!dotted_identifiers("a.int", &[], |s| s != "int"));
-    }
-
-    #[test]
-    fn verbs_prefix_the_base_with_its_first_letter_upper() {
-        assert_eq!(upper("fooBar"), "FooBar");
-        assert_eq!(upper("FooBar"), "FooBar");
-        assert_eq!(upper(""), "");
+        n
     }
 }
