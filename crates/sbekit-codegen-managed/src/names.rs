@@ -1,4 +1,4 @@
-//! How Java and C# spell the plan's naming walk ([`sbekit_plan::names::assign`]): each language's
+//! How Java and C# spell the plan's naming walk ([`sbekit_plan::names::assign()`]): each language's
 //! case and keyword policy ([`NamingRules::language`]) and word lists as settings, names kept clear
 //! of what generated code uses unqualified and of the classes' own members.
 
@@ -10,7 +10,7 @@ use sbekit_plan::names::{
 use sbekit_plan::{EnumDef, Field, Kind, Language, NameKind, Section, SetDef};
 
 /// What sets one language's names apart: its word lists and its escape rule. Its
-/// [`NamingConfig`] spells every identifier for [`sbekit_plan::names::assign`].
+/// [`NamingConfig`] spells every identifier for [`sbekit_plan::names::assign()`].
 pub struct NamingRules {
     /// The language whose case per kind of name the walk applies.
     pub language: Language,
