@@ -165,12 +165,10 @@ pub(super) fn decoder(
         o.line("}");
     }
     fields_json(o, ctx, &b.fields, &n.fields, true);
-    let mut first = b.fields.is_empty();
-    for (i, (s, sn)) in b.sections.iter().zip(&n.sections).enumerate() {
-        let comma = if first { "" } else { "," };
-        first = false;
-        put(o, ctx, &format!("{comma}{}:", quote(s.name())));
-        match s {
+    for m in ctx.plan.json_sections(b) {
+        let (i, sn) = (m.index, &n.sections[m.index]);
+        put(o, ctx, &m.key);
+        match m.section {
             Section::Group { .. } => {
                 put(o, ctx, "[");
                 o.line(&format!("{} sbe_first{i} = true;", d.boolean()));
@@ -184,13 +182,13 @@ pub(super) fn decoder(
                 o.line("}");
                 put(o, ctx, "]");
             }
-            Section::Var { char_encoding, .. } => {
+            Section::Var { .. } => {
                 o.line(&format!(
                     "SbeJson.{}({sb}, sbe_b, sbe_sec[{i}] + {}, {}(), {});",
                     d.member("appendText"),
-                    s.data_offset(),
+                    m.section.data_offset(),
                     sn.length,
-                    utf8_declared(char_encoding.as_deref())
+                    m.utf8
                 ));
             }
         }

@@ -6,7 +6,7 @@ use crate::fields::{getter, needs_scratch, setter, text_encoding, text_setter};
 use crate::json::{fields_copy, fields_json, put};
 use crate::types::{append_json_head, to_string};
 use crate::{Ctx, Out};
-use sbekit_plan::json::{quote, utf8_declared};
+use sbekit_plan::json::utf8_declared;
 use sbekit_plan::names::BodyNames;
 use sbekit_plan::program;
 use sbekit_plan::{Body, Group, Kind, Message, Section};
