@@ -59,12 +59,11 @@ impl NamingConfig for NamingRules {
 
     fn enumeration(&self, top: &mut Scope, _: &str, name: &str, e: &EnumDef) -> EnumNames {
         let mut own = Scope::new(self.escape, self.enum_members);
-        let values = own.take_each(&e.values, |v| self.case(NameKind::EnumVariant, &v.0));
         let ty = top.take(&self.case(NameKind::Type, name));
         EnumNames {
             json: format!("Append{ty}"),
+            values: own.take_each(&e.values, |v| self.case(NameKind::EnumVariant, &v.0)),
             ty,
-            values,
             ..EnumNames::default()
         }
     }
@@ -73,11 +72,10 @@ impl NamingConfig for NamingRules {
         let (ty, enc) = self.composite(top, package, name);
         let mut own = Scope::new(self.escape, self.members);
         self.own(&mut own, [&ty, &enc]);
-        let choices = own.take_each(&d.choices, |c| self.case(NameKind::Field, &c.0));
         SetNames {
+            choices: own.take_each(&d.choices, |c| self.case(NameKind::Field, &c.0)),
             ty,
             enc,
-            choices,
             ..SetNames::default()
         }
     }
@@ -90,6 +88,8 @@ impl NamingConfig for NamingRules {
     fn body(&self, top: &mut Scope, at: BodyAt) -> BodyNames {
         let [dec, enc] = classes(top, &at.plan.type_name(self.language, &at.body.path));
         BodyNames {
+            // A group's decoder is its iterator: one flyweight moved from entry to entry.
+            iter: at.parent.map_or_else(String::new, |_| dec.clone()),
             dec,
             enc,
             ..BodyNames::default()

@@ -5,11 +5,11 @@
 use crate::fields::{getter, needs_scratch, setter, text_encoding, text_setter};
 use crate::json::{fields_copy, fields_json, put};
 use crate::types::{append_json_head, to_string};
-use crate::{Ctx, Out};
+use crate::{Ctx, Dialect, Out};
 use sbekit_plan::json::utf8_declared;
 use sbekit_plan::names::BodyNames;
-use sbekit_plan::program;
-use sbekit_plan::{Body, Group, Kind, Message, Section};
+use sbekit_plan::program::{self, LocateSyntax};
+use sbekit_plan::{Body, Group, Kind, Message, Section, Slot};
 
 mod decoders;
 mod encoders;
@@ -75,37 +75,42 @@ fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {
     b.groups().collect()
 }
 
+/// How the managed languages write the plan's walk over a checked body's sections
+/// ([`program::locate`]): the cursor `sbe_q`, each start noted in `rec[i]` (when given), acting
+/// versions read from `av`.
+struct Locate<'a> {
+    d: &'a dyn Dialect,
+    rec: Option<&'a str>,
+    av: &'a str,
+}
+
+impl LocateSyntax for Locate<'_> {
+    fn mark(&self, index: usize) -> String {
+        self.rec
+            .map_or_else(String::new, |r| format!("{r}[{index}] = sbe_q;"))
+    }
+    fn skip_group(&self, iter: &str) -> String {
+        let end = self.d.member("sbeEnd");
+        format!("sbe_q = {iter}.{end}(sbe_b, sbe_q, {});", self.av)
+    }
+    fn skip_var(&self, prefix: usize, len: &Slot) -> String {
+        let len = self.d.slot_load(len, "sbe_b", "sbe_q");
+        format!("sbe_q += {prefix} + (int) {len};")
+    }
+    fn gated(&self, since: u32, stmt: &str) -> String {
+        format!("if ({} >= {since}) {stmt}", self.av)
+    }
+}
+
 /// The trusted walk over the sections of a checked body whose block ends at `sbe_q`: records
 /// where each starts in `rec[i]` (when given) and leaves `sbe_q` at the end.
 fn walk(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, rec: Option<&str>, av: &str) {
-    let mut gi = 0;
-    for (i, s) in b.sections.iter().enumerate() {
-        if let Some(r) = rec {
-            o.line(&format!("{r}[{i}] = sbe_q;"));
+    let syntax = Locate { d: ctx.d, rec, av };
+    for line in program::locate(b, n, &syntax) {
+        // Without `rec` the marks are empty.
+        if !line.is_empty() {
+            o.line(&line);
         }
-        let step = match s {
-            Section::Group { .. } => {
-                let cn = &n.children[gi];
-                gi += 1;
-                format!(
-                    "sbe_q = {}.{}(sbe_b, sbe_q, {av});",
-                    cn.dec,
-                    ctx.d.member("sbeEnd")
-                )
-            }
-            Section::Var { len, .. } => format!(
-                "sbe_q += {} + (int) {};",
-                s.data_offset(),
-                ctx.d.slot_load(len, "sbe_b", "sbe_q")
-            ),
-        };
-        match since_cond(s.since(), av) {
-            Some(c) => o.line(&format!("if ({c}) {step}")),
-            None => o.line(&step),
-        }
-    }
-    if let Some(r) = rec {
-        o.line(&format!("{r}[{}] = sbe_q;", b.sections.len()));
     }
 }
 
