@@ -3,10 +3,10 @@
 //! `byte[]`, C# enums over their encoding type, allocation-free `foreach` enumerators.
 
 use crate::prim::{signed, ulong_lit};
-use sbekit_codegen_managed::names::{EnumNames, SectionNames};
-use sbekit_codegen_managed::{Ctx, Dialect, DocStyle, Out, Values};
+use sbekit_codegen_managed::{upper_first, Ctx, Dialect, DocStyle, Out, Values};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::camel;
+use sbekit_plan::names::{EnumNames, SectionNames};
 use sbekit_plan::program::{CheckSyntax, Fail};
 use sbekit_plan::{EnumDef, Slot};
 
@@ -50,10 +50,7 @@ impl Dialect for CSharp {
         }
     }
     fn member(&self, java: &str) -> String {
-        let mut c = java.chars();
-        c.next()
-            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-            .unwrap_or_default()
+        upper_first(java)
     }
     fn konst(&self, java: &str) -> String {
         match java {
@@ -210,7 +207,7 @@ impl Dialect for CSharp {
         let len = format!("{}()", n.length);
         o.line(&format!(
             "public string {}() {{ return {}; }}",
-            n.string,
+            n.string.as_deref().unwrap_or_default(),
             text(at, &len, utf8)
         ));
     }
@@ -308,7 +305,7 @@ impl Dialect for CSharp {
     fn reencode(&self, o: &mut Out, ctx: &Ctx) {
         o.doc("Writes decoded message `m` again at its acting version at `offset` of `dst` (`length` bytes available); its length. Throws `SbeEncodeException` when `dst` is too small.");
         o.line("public int Reencode(ISbeMessageDecoder m, byte[] dst, int offset, int length) {");
-        for (i, n) in ctx.n.msgs.iter().enumerate() {
+        for (i, n) in ctx.n.messages.iter().enumerate() {
             o.line(&format!("var sbe_m{i} = m as {};", n.dec));
             o.line(&format!("if (sbe_m{i} != null) {{"));
             o.line(&format!(

@@ -28,8 +28,9 @@ mod package;
 mod prim;
 mod types;
 
-use sbekit_codegen_managed::names::dotted_identifiers;
+use sbekit_codegen_managed::dotted_identifiers;
 use sbekit_codegen_managed::{dispatcher::dispatcher, messages::messages, Ctx};
+use sbekit_plan::package::{render_layout, write_files};
 use sbekit_plan::Plan;
 use std::path::{Path, PathBuf};
 
@@ -46,31 +47,7 @@ pub struct Options {
     pub namespace: Option<String>,
 }
 
-/// One generated file: a path relative to the output directory and its text.
-pub use sbekit_fs::GeneratedFile;
-
-/// Why code could not be generated.
-#[derive(Debug)]
-pub enum GenError {
-    /// The schema's codec plan could not be built.
-    Plan(sbekit_plan::PlanError),
-    /// The namespace given is not a C# namespace name.
-    Namespace(String),
-}
-
-impl std::fmt::Display for GenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GenError::Plan(e) => write!(f, "{e}"),
-            GenError::Namespace(p) => write!(
-                f,
-                "`{p}` is not a C# namespace for generated code (dot-separated identifiers, no keywords, no `System`)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for GenError {}
+pub use sbekit_plan::package::{GenError, GeneratedFile};
 
 /// True if `ns` is a valid C# namespace for generated code: dot-separated ASCII identifiers,
 /// none a keyword, and none `System` (which would hide the `System` namespace the code names).
@@ -84,7 +61,9 @@ pub fn valid_namespace(ns: &str) -> bool {
 pub fn generate(plan: &Plan, opts: &Options) -> Result<Vec<GeneratedFile>, GenError> {
     if let Some(p) = &opts.namespace {
         if !valid_namespace(p) {
-            return Err(GenError::Namespace(p.clone()));
+            return Err(GenError::Option(format!(
+                "`{p}` is not a C# namespace for generated code (dot-separated identifiers, no keywords, no `System`)"
+            )));
         }
     }
     let n = names::names(plan, opts);
@@ -159,8 +138,7 @@ pub fn generate_layout(
     layout: &sbekit_ir::layout::Layout,
     opts: &Options,
 ) -> Result<Vec<GeneratedFile>, GenError> {
-    let plan = Plan::new(layout).map_err(GenError::Plan)?;
-    generate(&plan, opts)
+    render_layout(layout, |plan| generate(plan, opts))
 }
 
 /// Writes the project into `dir` (created if needed).
@@ -168,7 +146,6 @@ pub fn write_package(
     layout: &sbekit_ir::layout::Layout,
     dir: &Path,
     opts: &Options,
-) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    sbekit_fs::write_tree(dir, &generate_layout(layout, opts)?)?;
-    Ok(())
+) -> Result<(), GenError> {
+    write_files(dir, &generate_layout(layout, opts)?)
 }

@@ -1,10 +1,11 @@
-//! C# identifiers for a plan: the managed naming walk with C#'s settings (the plan's C# case
+//! C# identifiers for a plan: the plan's naming walk with C#'s settings (the plan's C# case
 //! and keyword policy, [`Language::CSharp`]), names kept clear of the `System` names generated
 //! code uses unqualified, of the generated classes' own members, and of the class's own name
 //! (a member may not share it).
 
 use crate::Options;
-use sbekit_codegen_managed::names::{Names, NamingRules};
+use sbekit_codegen_managed::names::NamingRules;
+use sbekit_plan::names::{assign, PlanNames};
 use sbekit_plan::{Language, Plan};
 
 /// Type names generated code refers to unqualified (the namespace's support classes and the
@@ -126,6 +127,6 @@ const RULES: NamingRules = NamingRules {
 };
 
 /// Every name of the project generated for `plan`.
-pub fn names(plan: &Plan, opts: &Options) -> Names {
-    Names::new(plan, opts.namespace.as_deref(), &RULES)
+pub fn names(plan: &Plan, opts: &Options) -> PlanNames {
+    assign(plan, &RULES, opts.namespace.as_deref())
 }

@@ -231,7 +231,7 @@ namespace {ns}.Conformance
 pub fn readme(ctx: &Ctx) -> String {
     let (dec, enc) = ctx
         .n
-        .msgs
+        .messages
         .first()
         .map(|m| (m.dec.clone(), m.enc.clone()))
         .unwrap_or_else(|| ("XDecoder".into(), "XEncoder".into()));

@@ -5,6 +5,7 @@
 use sbekit_codegen_managed::{string_literal, Values};
 use sbekit_ir::layout::wire_bits;
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::literal::{int_digits, FloatLiteral};
 use sbekit_plan::Slot;
 
 use crate::dialect::CSharp;
@@ -33,28 +34,15 @@ pub fn ulong_lit(v: u64) -> String {
     format!("{v}UL")
 }
 
-fn float_lit(x: f64, double: bool) -> String {
-    let (cls, suffix) = if double {
-        ("double", "d")
-    } else {
-        ("float", "f")
-    };
-    if x.is_nan() {
-        format!("{cls}.NaN")
-    } else if x.is_infinite() {
-        let s = if x > 0.0 { "Positive" } else { "Negative" };
-        format!("{cls}.{s}Infinity")
-    } else {
-        let t = if double {
-            format!("{x:?}")
-        } else {
-            format!("{:?}", x as f32)
-        };
-        if t.starts_with('-') {
-            format!("({t}{suffix})")
-        } else {
-            format!("{t}{suffix}")
-        }
+/// A float as C# writes it (`float` or `double` as `ty`, with its literal `suffix`; a negative
+/// value in parentheses, as a cast's operand must be).
+fn float_lit(f: FloatLiteral, ty: &str, suffix: &str) -> String {
+    match f {
+        FloatLiteral::Finite(t) if t.starts_with('-') => format!("({t}{suffix})"),
+        FloatLiteral::Finite(t) => format!("{t}{suffix}"),
+        FloatLiteral::Nan => format!("{ty}.NaN"),
+        FloatLiteral::Infinity => format!("{ty}.PositiveInfinity"),
+        FloatLiteral::NegInfinity => format!("{ty}.NegativeInfinity"),
     }
 }
 
@@ -129,34 +117,25 @@ impl Values for CSharp {
 
     /// A value of type `ty` as a C# constant expression of its C# type ([`Values::ty`]).
     fn literal(&self, v: &PrimitiveValue, ty: P) -> String {
-        let bits = wire_bits(v, ty);
+        let digits = int_digits(v, ty);
         match ty {
-            P::Float => float_lit(f64::from(v.as_f64().unwrap_or(f64::NAN) as f32), false),
-            P::Double => float_lit(v.as_f64().unwrap_or(f64::NAN), true),
-            P::Char | P::Uint8 | P::None => format!("((byte) {})", bits as u8),
-            P::Int8 => format!("((sbyte) ({}))", bits as u8 as i8),
-            P::Int16 => format!("((short) ({}))", bits as u16 as i16),
-            P::Uint16 => format!("((ushort) {})", bits as u16),
-            P::Int32 => {
-                let i = bits as u32 as i32;
-                if i == i32::MIN {
-                    "int.MinValue".into()
-                } else if i < 0 {
-                    format!("({i})")
-                } else {
-                    i.to_string()
-                }
-            }
-            P::Uint32 => format!("{}U", bits as u32),
+            P::Float => float_lit(FloatLiteral::value(v, ty), "float", "f"),
+            P::Double => float_lit(FloatLiteral::value(v, ty), "double", "d"),
+            P::Char | P::Uint8 | P::None | P::Uint16 => format!("(({}) {digits})", self.ty(ty)),
+            P::Int8 | P::Int16 => format!("(({}) ({digits}))", self.ty(ty)),
+            P::Int32 if digits == i32::MIN.to_string() => "int.MinValue".into(),
+            P::Int32 if digits.starts_with('-') => format!("({digits})"),
+            P::Int32 => digits,
+            P::Uint32 => format!("{digits}U"),
             P::Int64 => {
-                let l = self.long_lit(bits);
+                let l = self.long_lit(wire_bits(v, ty));
                 if l.starts_with('-') {
                     format!("({l})")
                 } else {
                     l
                 }
             }
-            P::Uint64 => ulong_lit(bits),
+            P::Uint64 => ulong_lit(wire_bits(v, ty)),
         }
     }
 

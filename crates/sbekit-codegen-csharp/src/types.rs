@@ -142,7 +142,7 @@ pub(crate) fn enum_src(ctx: &Ctx, k: &str, e: &EnumDef) -> String {
         "The `{k}` enum: a C# enum over its encoding type, so a value the schema does not list is kept (it has no name)."
     )));
     o.line(&format!("public enum {} : {t} {{", n.ty));
-    for ((name, v, d), id) in e.values.iter().zip(&n.variants) {
+    for ((name, v, d), id) in e.values.iter().zip(&n.values) {
         o.doc(d.as_deref().unwrap_or(&format!("`{name}`")));
         o.line(&format!("{id} = {},", CSharp.literal(v, e.ty)));
     }

@@ -2,9 +2,9 @@
 //! Java enums with `NULL_VAL` and `SBE_UNKNOWN`, `Iterable` groups, `final` locals. Java's
 //! words are the renderer's own, so the word table keeps its defaults.
 
-use sbekit_codegen_managed::names::{EnumNames, SectionNames};
 use sbekit_codegen_managed::{Ctx, Dialect, DocStyle, Out, Values};
 use sbekit_ir::PrimitiveType as P;
+use sbekit_plan::names::{EnumNames, SectionNames};
 use sbekit_plan::program::{CheckSyntax, Fail};
 use sbekit_plan::{EnumDef, Slot};
 
@@ -122,7 +122,7 @@ impl Dialect for Java {
         crate::types::enum_src(ctx, name, e)
     }
     fn enum_constant(&self, _: &EnumDef, n: &EnumNames, k: usize) -> String {
-        let variant = n.variants.get(k).map_or("NULL_VAL", String::as_str);
+        let variant = n.values.get(k).map_or("NULL_VAL", String::as_str);
         format!("{}.{variant}", n.ty)
     }
     fn enum_of_raw(&self, ty: &str, raw: &str) -> String {
@@ -182,7 +182,10 @@ impl Dialect for Java {
         o.line("}");
     }
     fn var_text(&self, o: &mut Out, at: &str, n: &SectionNames, utf8: bool) {
-        o.line(&format!("public String {}() {{", n.string));
+        o.line(&format!(
+            "public String {}() {{",
+            n.string.as_deref().unwrap_or_default()
+        ));
         o.line(&format!("final byte[] sbe_t = new byte[{}()];", n.length));
         o.line(&format!("sbe_b.getBytes({at}, sbe_t);"));
         o.line(&format!(
@@ -294,7 +297,7 @@ impl Dialect for Java {
     fn reencode(&self, o: &mut Out, ctx: &Ctx) {
         o.doc("Writes decoded message `m` again at its acting version at `offset` of `dst`; its length. Throws `SbeEncodeException` when `dst` is too small.");
         o.line("public int reencode(final SbeMessageDecoder m, final MutableDirectBuffer dst, final int offset) {");
-        for (i, n) in ctx.n.msgs.iter().enumerate() {
+        for (i, n) in ctx.n.messages.iter().enumerate() {
             o.line(&format!("if (m instanceof {} sbe_m) {{", n.dec));
             o.line(&format!(
                 "sbe_e{i}.wrap(dst, offset, sbe_m.actingVersion());"

@@ -27,8 +27,9 @@ mod package;
 mod prim;
 mod types;
 
-use sbekit_codegen_managed::names::dotted_identifiers;
+use sbekit_codegen_managed::dotted_identifiers;
 use sbekit_codegen_managed::{dispatcher::dispatcher, messages::messages, Ctx};
+use sbekit_plan::package::{render_layout, write_files};
 use sbekit_plan::Plan;
 use std::path::{Path, PathBuf};
 
@@ -44,31 +45,7 @@ pub struct Options {
     pub package: Option<String>,
 }
 
-/// One generated file: a path relative to the output directory and its text.
-pub use sbekit_fs::GeneratedFile;
-
-/// Why code could not be generated.
-#[derive(Debug)]
-pub enum GenError {
-    /// The schema's codec plan could not be built.
-    Plan(sbekit_plan::PlanError),
-    /// The package given is not a Java package name.
-    Package(String),
-}
-
-impl std::fmt::Display for GenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GenError::Plan(e) => write!(f, "{e}"),
-            GenError::Package(p) => write!(
-                f,
-                "`{p}` is not a Java package name (dot-separated identifiers, no keywords)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for GenError {}
+pub use sbekit_plan::package::{GenError, GeneratedFile};
 
 /// True if `p` is a valid Java package name: dot-separated identifiers, none a keyword.
 pub fn valid_package(p: &str) -> bool {
@@ -81,7 +58,9 @@ pub fn valid_package(p: &str) -> bool {
 pub fn generate(plan: &Plan, opts: &Options) -> Result<Vec<GeneratedFile>, GenError> {
     if let Some(p) = &opts.package {
         if !valid_package(p) {
-            return Err(GenError::Package(p.clone()));
+            return Err(GenError::Option(format!(
+                "`{p}` is not a Java package name (dot-separated identifiers, no keywords)"
+            )));
         }
     }
     let n = names::names(plan, opts);
@@ -145,8 +124,7 @@ pub fn generate_layout(
     layout: &sbekit_ir::layout::Layout,
     opts: &Options,
 ) -> Result<Vec<GeneratedFile>, GenError> {
-    let plan = Plan::new(layout).map_err(GenError::Plan)?;
-    generate(&plan, opts)
+    render_layout(layout, |plan| generate(plan, opts))
 }
 
 /// Writes the module into `dir` (created if needed).
@@ -154,9 +132,8 @@ pub fn write_package(
     layout: &sbekit_ir::layout::Layout,
     dir: &Path,
     opts: &Options,
-) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    sbekit_fs::write_tree(dir, &generate_layout(layout, opts)?)?;
-    Ok(())
+) -> Result<(), GenError> {
+    write_files(dir, &generate_layout(layout, opts)?)
 }
 
 /// The Agrona jar in the local Maven repository (`~/.m2`), if it is there.

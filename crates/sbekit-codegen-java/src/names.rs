@@ -1,9 +1,10 @@
-//! Java identifiers for a plan: the managed naming walk with Java's settings (the plan's Java
+//! Java identifiers for a plan: the plan's naming walk with Java's settings (the plan's Java
 //! case and keyword policy, [`Language::Java`]), names kept clear of the `java.lang` and Agrona
 //! names generated code uses unqualified, and of the generated classes' own members.
 
 use crate::Options;
-use sbekit_codegen_managed::names::{Names, NamingRules};
+use sbekit_codegen_managed::names::NamingRules;
+use sbekit_plan::names::{assign, PlanNames};
 use sbekit_plan::{Language, Plan};
 
 /// Class names generated code refers to unqualified (`java.lang`, the Agrona imports, the
@@ -143,6 +144,6 @@ const RULES: NamingRules = NamingRules {
 };
 
 /// Every name of the module generated for `plan`.
-pub fn names(plan: &Plan, opts: &Options) -> Names {
-    Names::new(plan, opts.package.as_deref(), &RULES)
+pub fn names(plan: &Plan, opts: &Options) -> PlanNames {
+    assign(plan, &RULES, opts.package.as_deref())
 }

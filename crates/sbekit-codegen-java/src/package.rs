@@ -188,7 +188,7 @@ pub fn readme(ctx: &Ctx) -> String {
     let pkg = &ctx.n.package;
     let (dec, enc) = ctx
         .n
-        .msgs
+        .messages
         .first()
         .map(|m| (m.dec.clone(), m.enc.clone()))
         .unwrap_or_else(|| ("XDecoder".into(), "XEncoder".into()));

@@ -5,6 +5,7 @@
 use sbekit_codegen_managed::{string_literal, Values};
 use sbekit_ir::layout::wire_bits;
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::literal::{int_digits, FloatLiteral};
 use sbekit_plan::Slot;
 
 use crate::dialect::Java;
@@ -12,27 +13,13 @@ use crate::dialect::Java;
 /// The byte order argument of every multi-byte load and store.
 pub const BO: &str = "SbeSchema.BYTE_ORDER";
 
-fn float_lit(x: f64, double: bool) -> String {
-    let (cls, suffix) = if double {
-        ("Double", "")
-    } else {
-        ("Float", "f")
-    };
-    if x.is_nan() {
-        format!("{cls}.NaN")
-    } else if x.is_infinite() {
-        let s = if x > 0.0 { "POSITIVE" } else { "NEGATIVE" };
-        format!("{cls}.{s}_INFINITY")
-    } else {
-        let mut t = if double {
-            format!("{x:?}")
-        } else {
-            format!("{:?}", x as f32)
-        };
-        if !t.contains(['.', 'e', 'E']) {
-            t.push_str(".0");
-        }
-        format!("{t}{suffix}")
+/// A float as Java writes it (`Float` or `Double` as `cls`, with its literal `suffix`).
+fn float_lit(f: FloatLiteral, cls: &str, suffix: &str) -> String {
+    match f {
+        FloatLiteral::Finite(t) => format!("{t}{suffix}"),
+        FloatLiteral::Nan => format!("{cls}.NaN"),
+        FloatLiteral::Infinity => format!("{cls}.POSITIVE_INFINITY"),
+        FloatLiteral::NegInfinity => format!("{cls}.NEGATIVE_INFINITY"),
     }
 }
 
@@ -110,24 +97,18 @@ impl Values for Java {
 
     /// A value of type `ty` as a Java constant expression of its Java type ([`Values::ty`]).
     fn literal(&self, v: &PrimitiveValue, ty: P) -> String {
-        let bits = wire_bits(v, ty);
+        let digits = int_digits(v, ty);
         match ty {
-            P::Float => float_lit(f64::from(v.as_f64().unwrap_or(f64::NAN) as f32), false),
-            P::Double => float_lit(v.as_f64().unwrap_or(f64::NAN), true),
-            P::Char | P::Int8 => format!("(byte) {}", bits as u8 as i8),
-            P::Uint8 | P::None => format!("(short) {}", bits as u8),
-            P::Int16 => format!("(short) {}", bits as u16 as i16),
-            P::Uint16 => format!("{}", bits as u16),
-            P::Int32 => {
-                let i = bits as u32 as i32;
-                if i == i32::MIN {
-                    "Integer.MIN_VALUE".into()
-                } else {
-                    i.to_string()
-                }
-            }
-            P::Uint32 => format!("{}L", bits as u32),
-            P::Int64 | P::Uint64 => self.long_lit(bits),
+            P::Float => float_lit(FloatLiteral::value(v, ty), "Float", "f"),
+            P::Double => float_lit(FloatLiteral::value(v, ty), "Double", ""),
+            // A `char` is a Java `byte`: its code read signed.
+            P::Char => format!("(byte) {}", wire_bits(v, ty) as u8 as i8),
+            P::Int8 | P::Int16 => format!("({}) {digits}", self.ty(ty)),
+            P::Uint8 | P::None => format!("(short) {digits}"),
+            P::Int32 if digits == i32::MIN.to_string() => "Integer.MIN_VALUE".into(),
+            P::Uint16 | P::Int32 => digits,
+            P::Uint32 => format!("{digits}L"),
+            P::Int64 | P::Uint64 => self.long_lit(wire_bits(v, ty)),
         }
     }
 

@@ -44,7 +44,7 @@ pub(crate) fn enum_src(ctx: &Ctx, k: &str, e: &EnumDef) -> String {
         "The `{k}` enum. `get` maps a raw value to its constant: `NULL_VAL` for the null value, `SBE_UNKNOWN` for a value the schema does not list (the fields' raw accessors keep it)."
     )));
     o.line(&format!("public enum {} {{", n.ty));
-    for ((name, v, d), id) in e.values.iter().zip(&n.variants) {
+    for ((name, v, d), id) in e.values.iter().zip(&n.values) {
         o.doc(d.as_deref().unwrap_or(&format!("`{name}`")));
         o.line(&format!("{id}({}),", Java.literal(v, e.ty)));
     }
@@ -66,7 +66,7 @@ pub(crate) fn enum_src(ctx: &Ctx, k: &str, e: &EnumDef) -> String {
     o.line("");
     o.doc("The constant of raw value `value` (no allocation).");
     o.line(&format!("public static {} get(final {t} value) {{", n.ty));
-    for ((_, v, _), id) in e.values.iter().zip(&n.variants) {
+    for ((_, v, _), id) in e.values.iter().zip(&n.values) {
         o.line(&format!(
             "if (value == {}) return {id};",
             Java.literal(v, e.ty)

@@ -12,7 +12,7 @@ pub fn dispatcher(ctx: &Ctx) -> String {
     let h = &ctx.plan.header;
     o.doc("Decodes any message of the schema (dispatch on the header's template id) with one reusable decoder per message, and writes a decoded message again at its acting version. Not thread-safe: one per thread.");
     o.line(&format!("{} SbeDispatcher {{", d.class(false)));
-    for (i, n) in ctx.n.msgs.iter().enumerate() {
+    for (i, n) in ctx.n.messages.iter().enumerate() {
         o.line(&format!(
             "private {ro} {} sbe_d{i} = new {}();",
             n.dec, n.dec

@@ -5,11 +5,11 @@
 //! Absent values: a field newer than the acting version reads as its null value, and an
 //! optional field may hold it; the presence test says which. No boxing.
 
-use crate::names::FieldNames;
 use crate::{Ctx, Out};
-use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::utf8_declared;
-use sbekit_plan::{Field, Kind};
+use sbekit_plan::names::FieldNames;
+use sbekit_plan::{Constant, Field, Kind};
 
 fn doc(o: &mut Out, ctx: &Ctx, f: &Field, what: &str) {
     let mut d = f
@@ -26,17 +26,6 @@ fn doc(o: &mut Out, ctx: &Ctx, f: &Field, what: &str) {
     o.doc(&d);
 }
 
-/// A constant's bytes up to the first NUL.
-fn const_bytes(v: &PrimitiveValue) -> Vec<u8> {
-    match v {
-        PrimitiveValue::Bytes(b) => {
-            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-            b[..end].to_vec()
-        }
-        other => vec![sbekit_ir::layout::wire_bits(other, P::Char) as u8],
-    }
-}
-
 /// The condition under which the field is on the wire at acting version `av` (`None`: always).
 pub fn present(f: &Field, av: &str) -> Option<String> {
     (f.since > 0).then(|| format!("{av} >= {}", f.since))
@@ -45,8 +34,8 @@ pub fn present(f: &Field, av: &str) -> Option<String> {
 /// The decoder and encoder classes of a set or composite field.
 fn flyweights<'c>(ctx: &'c Ctx, f: &Field) -> Option<(&'c str, &'c str)> {
     match &f.kind {
-        Kind::Set { ty } => Some((&ctx.n.sets[ty].dec, &ctx.n.sets[ty].enc)),
-        Kind::Composite { ty } => Some((&ctx.n.comps[ty].dec, &ctx.n.comps[ty].enc)),
+        Kind::Set { ty } => Some((&ctx.n.sets[ty].ty, &ctx.n.sets[ty].enc)),
+        Kind::Composite { ty } => Some((&ctx.n.composites[ty].dec, &ctx.n.composites[ty].enc)),
         _ => None,
     }
 }
@@ -54,42 +43,26 @@ fn flyweights<'c>(ctx: &'c Ctx, f: &Field) -> Option<(&'c str, &'c str)> {
 /// Emits the getter of a constant field; false if the field is not a constant.
 fn constant_getter(o: &mut Out, ctx: &Ctx, f: &Field, name: &str) -> bool {
     let d = ctx.d;
-    match &f.kind {
-        Kind::Prim(p) if f.is_constant() => {
-            let v = p.constant.clone().unwrap_or(p.null.clone());
-            doc(o, ctx, f, "constant");
-            if p.ty == P::Char && (matches!(v, PrimitiveValue::Bytes(_)) || p.len != 1) {
-                o.line(&format!(
-                    "public {} {name}() {{ return {}; }}",
-                    d.string(),
-                    d.bytes_lit(&const_bytes(&v))
-                ));
-            } else {
-                o.line(&format!(
-                    "public {} {name}() {{ return {}; }}",
-                    d.ty(p.ty),
-                    d.literal(&v, p.ty)
-                ));
-            }
-            true
-        }
-        Kind::Enum {
-            ty,
-            constant: Some(c),
-            ..
-        } => {
-            let e = &ctx.plan.enums[ty];
+    let Some(c) = ctx.plan.constant(f) else {
+        return false;
+    };
+    let (ty, value) = match c {
+        Constant::Text(b) => (d.string().to_string(), d.bytes_lit(&b)),
+        Constant::Number(v, ty) => (d.ty(ty).to_string(), d.literal(&v, ty)),
+        Constant::Enum { ty, index } => {
             let en = &ctx.n.enums[ty];
-            doc(o, ctx, f, "constant");
-            o.line(&format!(
-                "public {} {name}() {{ return {}; }}",
-                en.ty,
-                d.enum_constant(e, en, e.constant_index(c))
-            ));
-            true
+            let value = d.enum_constant(&ctx.plan.enums[ty], en, index);
+            (en.ty.clone(), value)
         }
-        _ => false,
-    }
+    };
+    doc(o, ctx, f, "constant");
+    o.line(&format!("public {ty} {name}() {{ return {value}; }}"));
+    true
+}
+
+/// The raw-value accessor of an enum field (empty for other fields).
+pub fn raw(n: &FieldNames) -> &str {
+    n.raw.as_deref().unwrap_or_default()
 }
 
 /// Emits the getter(s) of field number `i`.
@@ -126,7 +99,7 @@ pub fn getter(o: &mut Out, ctx: &Ctx, i: usize, f: &Field, n: &FieldNames) {
             }
         ));
         let value = match &f.kind {
-            Kind::Enum { .. } => format!("{}()", n.raw),
+            Kind::Enum { .. } => format!("{}()", raw(n)),
             Kind::Prim(p) if p.len == 1 => format!("{name}()"),
             _ => String::new(),
         };
@@ -182,16 +155,16 @@ pub fn getter(o: &mut Out, ctx: &Ctx, i: usize, f: &Field, n: &FieldNames) {
             match &gate {
                 Some(g) => o.line(&format!(
                     "public {t} {}() {{ return {g} ? {load} : {}; }}",
-                    n.raw,
+                    raw(n),
                     d.literal(&e.null, e.ty)
                 )),
-                None => o.line(&format!("public {t} {}() {{ return {load}; }}", n.raw)),
+                None => o.line(&format!("public {t} {}() {{ return {load}; }}", raw(n))),
             }
             doc(o, ctx, f, d.enum_getter_doc());
             o.line(&format!(
                 "public {} {name}() {{ return {}; }}",
                 en.ty,
-                d.enum_of_raw(&en.ty, &format!("{}()", n.raw))
+                d.enum_of_raw(&en.ty, &format!("{}()", raw(n)))
             ));
         }
         Kind::Set { .. } | Kind::Composite { .. } => {
@@ -395,13 +368,13 @@ pub fn setter(
             o.line(&format!(
                 "public {cls} {name}({fin}{} value) {{ return {}({}); }}",
                 en.ty,
-                n.raw,
+                raw(n),
                 d.raw_of_enum(e.ty)
             ));
             o.doc(&format!(
                 "{desc}\nAs a raw value (any value, listed or not)."
             ));
-            o.line(&format!("public {cls} {}({fin}{t} value) {{", n.raw));
+            o.line(&format!("public {cls} {}({fin}{t} value) {{", raw(n)));
             head(o);
             o.line(&format!("{};", d.store(e.ty, "sbe_b", &pos, "value")));
             o.line("return this;");

@@ -2,10 +2,11 @@
 //! value into an encoder, shared by composites, message bodies and group entries. Together
 //! they are what `sbekit conformance` checks.
 
-use crate::names::FieldNames;
+use crate::fields::raw;
 use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::json::{utf8_declared, Member};
+use sbekit_plan::names::FieldNames;
 use sbekit_plan::{Field, Kind};
 
 /// Appends the literal text `t` to the builder.
@@ -43,7 +44,7 @@ fn value_json(ctx: &Ctx, f: &Field, n: &FieldNames) -> String {
             )
         }
         Kind::Prim(p) => d.scalar_json(p.ty, &format!("{name}()")),
-        Kind::Enum { ty, .. } => d.enum_json(&ctx.n.enums[ty], &format!("{}()", n.raw)),
+        Kind::Enum { ty, .. } => d.enum_json(&ctx.n.enums[ty], &format!("{}()", raw(n))),
         Kind::Set { .. } | Kind::Composite { .. } => {
             format!("{name}().{}({sb});", d.member("appendJson"))
         }
@@ -94,7 +95,7 @@ pub fn fields_copy(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames
                 p.len
             )),
             Kind::Prim(_) => o.line(&format!("e.{name}({name}());")),
-            Kind::Enum { .. } => o.line(&format!("e.{}({}());", n.raw, n.raw)),
+            Kind::Enum { .. } => o.line(&format!("e.{}({}());", raw(n), raw(n))),
         }
     }
 }

@@ -1,12 +1,13 @@
 //! What the Java and C# generators share: one class-per-type renderer of the codec plan with a
 //! dialect table.
 //!
-//! The renderer walks the plan once: [`names`] chooses every identifier, [`types`] renders sets
-//! and composites, [`messages`] the message decoders (a `wrap` that runs the plan's checks once)
-//! and fluent encoders, [`dispatcher`] the dispatch on the template id. It is written in Java's
-//! words; a [`Dialect`] maps each word to its language ([`Dialect::word`], [`Dialect::member`],
-//! [`Dialect::konst`]) and renders what the languages really do differently (buffer access,
-//! iteration, text, enums). The generator crates add the files around the codecs.
+//! The renderer walks the plan once: [`names`] spells every identifier (for the plan's naming
+//! walk), [`types`] renders sets and composites, [`messages`] the message decoders (a `wrap` that
+//! runs the plan's checks once) and fluent encoders, [`dispatcher`] the dispatch on the template
+//! id. It is written in Java's words; a [`Dialect`] maps each word to its language
+//! ([`Dialect::word`], [`Dialect::member`], [`Dialect::konst`]) and renders what the languages
+//! really do differently (buffer access, iteration, text, enums). The generator crates add the
+//! files around the codecs.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -21,8 +22,8 @@ pub mod types;
 
 pub use out::{DocStyle, Out};
 
-use names::{EnumNames, Names, SectionNames};
 use sbekit_ir::{PrimitiveType as P, PrimitiveValue};
+use sbekit_plan::names::{EnumNames, PlanNames, SectionNames};
 use sbekit_plan::program::CheckSyntax;
 use sbekit_plan::{EnumDef, Plan, Slot};
 
@@ -31,7 +32,7 @@ pub struct Ctx<'a> {
     /// The codec plan.
     pub plan: &'a Plan,
     /// The identifiers.
-    pub n: &'a Names,
+    pub n: &'a PlanNames,
     /// The language.
     pub d: &'a dyn Dialect,
 }
@@ -51,6 +52,29 @@ impl Ctx<'_> {
     pub fn tail(&self, o: &mut Out) {
         self.d.tail(o);
     }
+}
+
+/// `s` with its first letter upper case (`hasX` of `x`; C#'s member of a Java member name).
+pub fn upper_first(s: &str) -> String {
+    let mut u = s.to_string();
+    if let Some(f) = u.get_mut(0..1) {
+        f.make_ascii_uppercase();
+    }
+    u
+}
+
+/// True if `p` is dot-separated ASCII identifiers (letters, digits, `_` and the `extra` chars,
+/// not starting with a digit), each part `allowed` (a language refuses its keywords).
+pub fn dotted_identifiers(p: &str, extra: &[char], allowed: impl Fn(&str) -> bool) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || extra.contains(&c);
+    !p.is_empty()
+        && p.split('.').all(|s| {
+            s.chars()
+                .next()
+                .is_some_and(|c| word(c) && !c.is_ascii_digit())
+                && s.chars().all(word)
+                && allowed(s)
+        })
 }
 
 /// Text as a Java or C# string literal: ASCII printable kept, quotes, backslashes and line
@@ -382,7 +406,26 @@ pub trait Dialect: Values {
 
 #[cfg(test)]
 mod tests {
-    use super::string_literal;
+    use super::{dotted_identifiers, string_literal, upper_first};
+
+    #[test]
+    fn upper_first_upper_cases_the_first_letter_only() {
+        assert_eq!(upper_first("fooBar"), "FooBar");
+        assert_eq!(upper_first("FooBar"), "FooBar");
+        assert_eq!(upper_first(""), "");
+    }
+
+    #[test]
+    fn dotted_identifiers_refuse_empty_parts_digits_first_and_what_is_not_allowed() {
+        let any = |_: &str| true;
+        assert!(dotted_identifiers("a.b_1", &[], any));
+        assert!(!dotted_identifiers("", &[], any));
+        assert!(!dotted_identifiers("a..b", &[], any));
+        assert!(!dotted_identifiers("a.1b", &[], any));
+        assert!(!dotted_identifiers("a$", &[], any));
+        assert!(dotted_identifiers("a$", &['$'], any));
+        assert!(!dotted_identifiers("a.int", &[], |s| s != "int"));
+    }
 
     #[test]
     fn string_literals_escape_controls_as_the_language_reads_them() {

@@ -15,13 +15,13 @@ pub fn types(ctx: &Ctx) -> Vec<(String, String)> {
     }
     for (k, s) in &ctx.plan.sets {
         let (d, e) = set_src(ctx, k, s);
-        out.push((ctx.n.sets[k].dec.clone(), d));
+        out.push((ctx.n.sets[k].ty.clone(), d));
         out.push((ctx.n.sets[k].enc.clone(), e));
     }
     for k in ctx.plan.composites.keys() {
         let (d, e) = composite_src(ctx, k);
-        out.push((ctx.n.comps[k].dec.clone(), d));
-        out.push((ctx.n.comps[k].enc.clone(), e));
+        out.push((ctx.n.composites[k].dec.clone(), d));
+        out.push((ctx.n.composites[k].enc.clone(), e));
     }
     out
 }
@@ -200,13 +200,13 @@ fn set_src(ctx: &Ctx, k: &str, s: &SetDef) -> (String, String) {
     let mut o = open_flyweight(
         ctx,
         s.description.as_deref().unwrap_or(&doc),
-        &n.dec,
+        &n.ty,
         size,
         true,
         false,
     );
     o.doc("Reads the set at `offset` of `buffer`.");
-    wrap(&mut o, ctx, &n.dec, true, false);
+    wrap(&mut o, ctx, &n.ty, true, false);
     o.doc("The raw value, unknown bits included.");
     o.line(&format!(
         "public {t} {raw}() {{ return {}; }}",
@@ -291,7 +291,7 @@ fn set_src(ctx: &Ctx, k: &str, s: &SetDef) -> (String, String) {
 fn composite_src(ctx: &Ctx, k: &str) -> (String, String) {
     let d = ctx.d;
     let c = &ctx.plan.composites[k];
-    let n = &ctx.n.comps[k];
+    let n = &ctx.n.composites[k];
     let members = ctx.plan.gated_members(k);
     let sb = d.builder();
     let doc = format!(

@@ -165,12 +165,10 @@ pub(super) fn decoder(
         o.line("}");
     }
     fields_json(o, ctx, &b.fields, &n.fields, true);
-    let mut first = b.fields.is_empty();
-    for (i, (s, sn)) in b.sections.iter().zip(&n.sections).enumerate() {
-        let comma = if first { "" } else { "," };
-        first = false;
-        put(o, ctx, &format!("{comma}{}:", quote(s.name())));
-        match s {
+    for m in ctx.plan.json_sections(b) {
+        let (i, sn) = (m.index, &n.sections[m.index]);
+        put(o, ctx, &m.key);
+        match m.section {
             Section::Group { .. } => {
                 put(o, ctx, "[");
                 o.line(&format!("{} sbe_first{i} = true;", d.boolean()));
@@ -184,13 +182,13 @@ pub(super) fn decoder(
                 o.line("}");
                 put(o, ctx, "]");
             }
-            Section::Var { char_encoding, .. } => {
+            Section::Var { .. } => {
                 o.line(&format!(
                     "SbeJson.{}({sb}, sbe_b, sbe_sec[{i}] + {}, {}(), {});",
                     d.member("appendText"),
-                    s.data_offset(),
+                    m.section.data_offset(),
                     sn.length,
-                    utf8_declared(char_encoding.as_deref())
+                    m.utf8
                 ));
             }
         }
@@ -342,9 +340,10 @@ pub(super) fn group_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, sec: Op
     let d = ctx.d;
     let (fin, internal) = (d.fixed(), d.internal());
     let dec = &n.dec;
-    let Some((dim, bl_slot, count_slot)) = group_slots(sec) else {
+    let Some(g) = sec.and_then(Section::as_group) else {
         return;
     };
+    let (dim, bl_slot, count_slot) = (g.dim_size, g.block_len, g.count);
     o.doc("Internal: the checked group at `p`, or no entries when it is absent.");
     o.line(&format!(
         "{internal}{dec} {}({fin}{} b, {fin}int p, {fin}long av, {fin}{} present) {{",
@@ -358,11 +357,11 @@ pub(super) fn group_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, sec: Op
     o.line("if (present) {");
     o.line(&format!(
         "sbe_bl = (int) {};",
-        d.slot_load(&bl_slot, "b", "p")
+        d.slot_load(bl_slot, "b", "p")
     ));
     o.line(&format!(
         "sbe_count = (int) {};",
-        d.slot_load(&count_slot, "b", "p")
+        d.slot_load(count_slot, "b", "p")
     ));
     o.line(&format!("sbe_next = p + {dim};"));
     o.line("} else {");
@@ -380,11 +379,11 @@ pub(super) fn group_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, sec: Op
     ));
     o.line(&format!(
         "{fin}int sbe_bl = (int) {};",
-        d.slot_load(&bl_slot, "sbe_b", "p")
+        d.slot_load(bl_slot, "sbe_b", "p")
     ));
     o.line(&format!(
         "{fin}int sbe_n = (int) {};",
-        d.slot_load(&count_slot, "sbe_b", "p")
+        d.slot_load(count_slot, "sbe_b", "p")
     ));
     o.line(&format!("int sbe_q = p + {dim};"));
     if b.is_fixed() {

@@ -96,11 +96,11 @@ pub(super) fn encoder(
     match msg {
         Some(m) => message_fns(o, ctx, b, m, e, k),
         None => {
-            let Some((dim, bl_slot, count_slot)) = group_slots(sec) else {
+            let Some(g) = sec.and_then(Section::as_group) else {
                 o.line("}");
                 return;
             };
-            entry_fns(o, ctx, b, n, e, k, (dim, bl_slot, count_slot));
+            entry_fns(o, ctx, b, n, e, k, &g);
         }
     }
     for (i, (f, fname)) in b.fields.iter().zip(&n.fields).enumerate() {
@@ -232,15 +232,8 @@ fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize)
 }
 
 /// A group entry encoder's `sbeBegin`, `next`, `count` and completion.
-fn entry_fns(
-    o: &mut Out,
-    ctx: &Ctx,
-    b: &Body,
-    n: &BodyNames,
-    e: &str,
-    k: usize,
-    (dim, bl_slot, count_slot): (usize, Slot, Slot),
-) {
+fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize, g: &Group) {
+    let (dim, bl_slot, count_slot) = (g.dim_size, g.block_len, g.count);
     let d = ctx.d;
     let (fin, internal) = (d.fixed(), d.internal());
     let m_ = |name: &str| d.member(name);
@@ -263,11 +256,11 @@ fn entry_fns(
         m_("sbeTakeRaw")
     ));
     // Every byte is written: the dimension zeroed (or its gaps), the block length, no entries.
-    d.zero_prefix(o, "sbe_dim", dim, &[&bl_slot, &count_slot]);
+    d.zero_prefix(o, "sbe_dim", dim, &[bl_slot, count_slot]);
     o.line(&format!(
         "{};",
         d.slot_store(
-            &bl_slot,
+            bl_slot,
             "sbe_b",
             "sbe_dim",
             &format!("(long) {block_length}")
@@ -276,7 +269,7 @@ fn entry_fns(
     if !d.prefix_zeroes_slots() {
         o.line(&format!(
             "{};",
-            d.slot_store(&count_slot, "sbe_b", "sbe_dim", "0L")
+            d.slot_store(count_slot, "sbe_b", "sbe_dim", "0L")
         ));
     }
     o.line("}");
@@ -306,7 +299,7 @@ fn entry_fns(
     o.line("sbe_count++;");
     o.line(&format!(
         "{};",
-        d.slot_store(&count_slot, "sbe_b", "sbe_dim", "sbe_count")
+        d.slot_store(count_slot, "sbe_b", "sbe_dim", "sbe_count")
     ));
     o.line("sbe_next = 0;");
     o.line("sbe_entry = true;");

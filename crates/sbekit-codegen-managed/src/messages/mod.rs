@@ -4,12 +4,12 @@
 
 use crate::fields::{getter, needs_scratch, setter, text_encoding, text_setter};
 use crate::json::{fields_copy, fields_json, put};
-use crate::names::BodyNames;
 use crate::types::{append_json_head, to_string};
-use crate::{Ctx, Out};
-use sbekit_plan::json::{quote, utf8_declared};
-use sbekit_plan::program;
-use sbekit_plan::{Body, Kind, Message, Section, Slot};
+use crate::{Ctx, Dialect, Out};
+use sbekit_plan::json::utf8_declared;
+use sbekit_plan::names::BodyNames;
+use sbekit_plan::program::{self, LocateSyntax};
+use sbekit_plan::{Body, Group, Kind, Message, Section, Slot};
 
 mod decoders;
 mod encoders;
@@ -21,7 +21,7 @@ use encoders::encoder;
 pub fn messages(ctx: &Ctx) -> Vec<(String, String)> {
     let imports = [ctx.d.reader_import(), ctx.d.writer_import()];
     let mut out = Vec::new();
-    for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.msgs) {
+    for (m, n) in ctx.plan.messages.iter().zip(&ctx.n.messages) {
         let mut o = ctx.out();
         ctx.head(&mut o, &imports);
         decoder(&mut o, ctx, &m.body, n, Some(m), None);
@@ -75,37 +75,42 @@ fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {
     b.groups().collect()
 }
 
+/// How the managed languages write the plan's walk over a checked body's sections
+/// ([`program::locate`]): the cursor `sbe_q`, each start noted in `rec[i]` (when given), acting
+/// versions read from `av`.
+struct Locate<'a> {
+    d: &'a dyn Dialect,
+    rec: Option<&'a str>,
+    av: &'a str,
+}
+
+impl LocateSyntax for Locate<'_> {
+    fn mark(&self, index: usize) -> String {
+        self.rec
+            .map_or_else(String::new, |r| format!("{r}[{index}] = sbe_q;"))
+    }
+    fn skip_group(&self, iter: &str) -> String {
+        let end = self.d.member("sbeEnd");
+        format!("sbe_q = {iter}.{end}(sbe_b, sbe_q, {});", self.av)
+    }
+    fn skip_var(&self, prefix: usize, len: &Slot) -> String {
+        let len = self.d.slot_load(len, "sbe_b", "sbe_q");
+        format!("sbe_q += {prefix} + (int) {len};")
+    }
+    fn gated(&self, since: u32, stmt: &str) -> String {
+        format!("if ({} >= {since}) {stmt}", self.av)
+    }
+}
+
 /// The trusted walk over the sections of a checked body whose block ends at `sbe_q`: records
 /// where each starts in `rec[i]` (when given) and leaves `sbe_q` at the end.
 fn walk(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, rec: Option<&str>, av: &str) {
-    let mut gi = 0;
-    for (i, s) in b.sections.iter().enumerate() {
-        if let Some(r) = rec {
-            o.line(&format!("{r}[{i}] = sbe_q;"));
+    let syntax = Locate { d: ctx.d, rec, av };
+    for line in program::locate(b, n, &syntax) {
+        // Without `rec` the marks are empty.
+        if !line.is_empty() {
+            o.line(&line);
         }
-        let step = match s {
-            Section::Group { .. } => {
-                let cn = &n.children[gi];
-                gi += 1;
-                format!(
-                    "sbe_q = {}.{}(sbe_b, sbe_q, {av});",
-                    cn.dec,
-                    ctx.d.member("sbeEnd")
-                )
-            }
-            Section::Var { len, .. } => format!(
-                "sbe_q += {} + (int) {};",
-                s.data_offset(),
-                ctx.d.slot_load(len, "sbe_b", "sbe_q")
-            ),
-        };
-        match since_cond(s.since(), av) {
-            Some(c) => o.line(&format!("if ({c}) {step}")),
-            None => o.line(&step),
-        }
-    }
-    if let Some(r) = rec {
-        o.line(&format!("{r}[{}] = sbe_q;", b.sections.len()));
     }
 }
 
@@ -116,7 +121,7 @@ fn ctx_msg_enc(ctx: &Ctx, n: &BodyNames) -> String {
         b.children.iter().any(|c| c.dec == n.dec || find(c, n))
     }
     ctx.n
-        .msgs
+        .messages
         .iter()
         .find(|m| find(m, n))
         .map(|m| m.enc.clone())
@@ -131,17 +136,4 @@ fn all_groups<'a>(b: &'a Body, n: &'a BodyNames) -> Vec<(&'a Section, &'a Body, 
         out.extend(all_groups(gb, cn));
     }
     out
-}
-
-/// The dimension of a group section: its size, block length and count slots.
-fn group_slots(s: Option<&Section>) -> Option<(usize, Slot, Slot)> {
-    match s {
-        Some(Section::Group {
-            dim_size,
-            block_len,
-            count,
-            ..
-        }) => Some((*dim_size, *block_len, *count)),
-        _ => None,
-    }
 }
