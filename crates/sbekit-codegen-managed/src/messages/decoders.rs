@@ -168,8 +168,8 @@ pub(super) fn decoder(
     for m in ctx.plan.json_sections(b) {
         let (i, sn) = (m.index, &n.sections[m.index]);
         put(o, ctx, &m.key);
-        match m.section {
-            Section::Group { .. } => {
+        match m.value {
+            SectionValue::Group { .. } => {
                 put(o, ctx, "[");
                 o.line(&format!("{} sbe_first{i} = true;", d.boolean()));
                 o.line(&format!("{} {{", d.for_each(&format!("{}()", sn.name))));
@@ -182,13 +182,12 @@ pub(super) fn decoder(
                 o.line("}");
                 put(o, ctx, "]");
             }
-            Section::Var { .. } => {
+            SectionValue::Var { utf8, .. } => {
                 o.line(&format!(
-                    "SbeJson.{}({sb}, sbe_b, sbe_sec[{i}] + {}, {}(), {});",
+                    "SbeJson.{}({sb}, sbe_b, sbe_sec[{i}] + {}, {}(), {utf8});",
                     d.member("appendText"),
                     m.section.data_offset(),
                     sn.length,
-                    m.utf8
                 ));
             }
         }

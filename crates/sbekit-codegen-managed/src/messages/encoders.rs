@@ -456,20 +456,20 @@ fn order_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, k: usize, path: &s
     }
     o.line("}");
     o.line(&format!("private void {}({fin}int to) {{", m_("sbeFill")));
-    for (i, s) in b.sections.iter().enumerate() {
+    for o_step in b.encode_order() {
+        let (i, s) = (o_step.index, o_step.section);
         let on = since_cond(s.since(), "sbe_v");
-        let step = match s {
-            Section::Group { .. } => format!(
+        let step = match o_step.empty {
+            Empty::Group { .. } => format!(
                 "sbe_g{i}.{}({});",
                 m_("sbeBegin"),
                 on.clone().unwrap_or_else(|| "true".into())
             ),
-            Section::Var { name, .. } => {
+            Empty::Var { prefix, .. } => {
                 let t = format!(
-                    "sbe_m.{}({}, {});",
+                    "sbe_m.{}({prefix}, {});",
                     m_("sbeTake"),
-                    s.data_offset(),
-                    d.str_lit(&format!("{}.{name}", n.path))
+                    d.str_lit(&format!("{}.{}", n.path, s.name()))
                 );
                 match &on {
                     Some(c) => format!("if ({c}) {t}"),

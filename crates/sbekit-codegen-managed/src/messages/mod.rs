@@ -6,10 +6,10 @@ use crate::fields::{getter, needs_scratch, setter, text_encoding, text_setter};
 use crate::json::{fields_copy, fields_json, put};
 use crate::types::{append_json_head, to_string};
 use crate::{Ctx, Dialect, Out};
-use sbekit_plan::json::utf8_declared;
+use sbekit_plan::json::{utf8_declared, SectionValue};
 use sbekit_plan::names::BodyNames;
 use sbekit_plan::program::{self, LocateSyntax};
-use sbekit_plan::{Body, Group, Kind, Message, Section, Slot};
+use sbekit_plan::{Body, Empty, Group, Kind, Message, Section, Slot};
 
 mod decoders;
 mod encoders;
