@@ -34,74 +34,56 @@ pub mod bigendian {
     include!(concat!(env!("OUT_DIR"), "/bigendian.rs"));
 }
 
-/// `schemas/versioned-v0.xml`: the base version of an evolving schema.
-#[deny(
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects
-)]
-pub mod versioned_v0 {
-    include!(concat!(env!("OUT_DIR"), "/versioned_v0.rs"));
+/// Declares a module of code generated from one of this crate's own schemas (`<name>.rs` in
+/// `OUT_DIR`), held to the lints generated decoders promise: no indexing, panics, unwraps or
+/// unchecked arithmetic.
+macro_rules! strict_module {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[deny(
+            clippy::indexing_slicing,
+            clippy::panic,
+            clippy::unwrap_used,
+            clippy::arithmetic_side_effects
+        )]
+        pub mod $name {
+            include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
+        }
+    };
 }
 
-/// `schemas/versioned-v1.xml`: version 1 adds fields, a group entry field, a group and var data.
-#[deny(
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects
-)]
-pub mod versioned_v1 {
-    include!(concat!(env!("OUT_DIR"), "/versioned_v1.rs"));
-}
+strict_module!(
+    /// `schemas/versioned-v0.xml`: the base version of an evolving schema.
+    versioned_v0
+);
 
-/// `schemas/keywords.xml`: Rust keywords and prelude names as every kind of schema name.
-#[deny(
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects
-)]
-pub mod keywords {
-    include!(concat!(env!("OUT_DIR"), "/keywords.rs"));
-}
+strict_module!(
+    /// `schemas/versioned-v1.xml`: version 1 adds fields, a group entry field, a group and var data.
+    versioned_v1
+);
 
-/// `schemas/keywords.xml` generated with `KeywordStyle::Suffix` (`match_` instead of `r#match`).
-#[deny(
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects
-)]
-pub mod keywords_suffix {
-    include!(concat!(env!("OUT_DIR"), "/keywords_suffix.rs"));
-}
+strict_module!(
+    /// `schemas/keywords.xml`: Rust keywords and prelude names as every kind of schema name.
+    keywords
+);
 
-/// `schemas/orders-be.xml`: big-endian, version 2, nested groups, text and byte var data, and
-/// groups whose entries may take no bytes at all (a hostile count must not loop for long).
-#[deny(
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects
-)]
-pub mod orders_be {
-    include!(concat!(env!("OUT_DIR"), "/orders_be.rs"));
-}
+strict_module!(
+    /// `schemas/keywords.xml` generated with `KeywordStyle::Suffix` (`match_` instead of `r#match`).
+    keywords_suffix
+);
 
-/// `schemas/hostile-names.xml`: messages, types, fields and values named after every target
-/// language's keywords and every generator's runtime identifiers (issue 34); it must build with
-/// the same lints as the others.
-#[deny(
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unwrap_used,
-    clippy::arithmetic_side_effects
-)]
-pub mod hostile_names {
-    include!(concat!(env!("OUT_DIR"), "/hostile_names.rs"));
-}
+strict_module!(
+    /// `schemas/orders-be.xml`: big-endian, version 2, nested groups, text and byte var data, and
+    /// groups whose entries may take no bytes at all (a hostile count must not loop for long).
+    orders_be
+);
+
+strict_module!(
+    /// `schemas/hostile-names.xml`: messages, types, fields and values named after every target
+    /// language's keywords and every generator's runtime identifiers (issue 34); it must build with
+    /// the same lints as the others.
+    hostile_names
+);
 
 /// `custom-header-type.xml`: a message header composite named `foo` (`headerType`).
 #[cfg(has_reference)]
