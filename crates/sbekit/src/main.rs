@@ -39,6 +39,9 @@ enum Command {
     Trades(cmd::trades::TradesArgs),
     /// Compare two versions of a schema: what breaks old or new readers, proven by execution.
     Compat(cmd::compat::CompatArgs),
+    /// Write a browsable HTML reference of a schema (messages with byte maps, types, search,
+    /// version history).
+    Doc(cmd::doc::DocArgs),
     /// Generate codecs from a schema: Rust, TypeScript, C++, C, Java, Go or C#, or a Wireshark
     /// dissector.
     Generate(cmd::generate::GenerateArgs),
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::Trades(args) => cmd::trades::run(args),
         Command::Generate(args) => cmd::generate::run(args),
         Command::Compat(args) => cmd::compat::run(args),
+        Command::Doc(args) => cmd::doc::run(args),
         Command::Conformance(args) => cmd::conformance::run(args),
     })
 }

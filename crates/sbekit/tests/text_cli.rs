@@ -208,7 +208,7 @@ fn capture_outputs_are_clean() {
     assert!(!o.status.success());
 }
 
-/// Schema, IEX and compat commands: what they print has no debug form and ends every line.
+/// Schema, IEX, compat and doc commands: what they print has no debug form and ends every line.
 #[test]
 fn other_outputs_are_clean() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -223,6 +223,21 @@ fn other_outputs_are_clean() {
     let o = run_clean(&["compat", v0, v1]);
     assert!(!o.stdout.is_empty() || !o.stderr.is_empty());
     let _ = run_clean(&["compat", "--tier", "api", v1, v0]);
+    // `doc`: one line naming the page to open; an invalid schema is exit 1, not a panic.
+    let site = dir.path().join("site");
+    let o = run_clean(&["doc", v0, v1, "-o", site.to_str().expect("utf8")]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("index.html"));
+    assert!(site.join("index.html").is_file() && site.join("versions.html").is_file());
+    let bad = dir.path().join("bad.xml");
+    std::fs::write(&bad, "<messageSchema").expect("write");
+    let o = run_clean(&[
+        "doc",
+        bad.to_str().expect("utf8"),
+        "-o",
+        site.to_str().expect("utf8"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
     let iex = dir.path().join("day.pcapng");
     let iex = iex.to_str().expect("utf8");
     assert!(

@@ -15,6 +15,7 @@ pub mod clock;
 pub mod compat;
 pub mod conformance;
 pub mod decode;
+pub mod doc;
 pub mod encode;
 pub mod generate;
 pub mod iex;
