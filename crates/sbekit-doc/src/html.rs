@@ -32,6 +32,15 @@ pub fn anchor(s: &str) -> String {
 /// A whole page: `title` in the head and as its first heading's text is the caller's;
 /// `body` goes inside `<main>`.
 pub fn page(title: &str, package: &str, body: &str) -> String {
+    page_with(title, package, body, &[])
+}
+
+/// [`page`] with more scripts (file names) loaded after the search's.
+pub fn page_with(title: &str, package: &str, body: &str, scripts: &[&str]) -> String {
+    let extra: String = scripts
+        .iter()
+        .map(|s| format!("<script src=\"{}\" defer></script>\n", esc(s)))
+        .collect();
     let mut s = String::new();
     let _ = write!(
         s,
@@ -39,7 +48,7 @@ pub fn page(title: &str, package: &str, body: &str) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{t} · {p}</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n\
          <script src=\"search-index.js\" defer></script>\n<script src=\"search.js\" defer></script>\n\
-         </head>\n<body>\n<header>\n<nav aria-label=\"Site\"><a href=\"index.html\">{p}</a> \
+         {extra}</head>\n<body>\n<header>\n<nav aria-label=\"Site\"><a href=\"index.html\">{p}</a> \
          <a href=\"types.html\">Types</a></nav>\n\
          <form role=\"search\" onsubmit=\"return false\"><label for=\"search\">Search</label> \
          <input id=\"search\" type=\"search\" autocomplete=\"off\" \

@@ -35,6 +35,8 @@ pub enum DocError {
     NoSchema,
     /// A schema's codec plan could not be built (its label, and why).
     Plan(String, PlanError),
+    /// A schema's decoder tables could not be built (its label, and why).
+    Decoder(String, String),
     /// The schemas given share neither a package nor a schema id: not versions of one schema
     /// (two of their labels and packages).
     NotVersions(String, String, String, String),
@@ -45,6 +47,7 @@ impl fmt::Display for DocError {
         match self {
             DocError::NoSchema => write!(f, "no schema to document"),
             DocError::Plan(label, e) => write!(f, "{label}: {e}"),
+            DocError::Decoder(label, e) => write!(f, "{label}: {e}"),
             DocError::NotVersions(a, pa, b, pb) => write!(
                 f,
                 "{a} (package {pa}) and {b} (package {pb}) are not versions of one schema: \
@@ -55,6 +58,10 @@ impl fmt::Display for DocError {
 }
 
 impl std::error::Error for DocError {}
+
+/// The in-page decoder (`decoder.js`): it prints what `sbekit decode` prints, from the tables
+/// in `decoder-model.js` (`sbekit_otf::Decoder::model_json`).
+pub const DECODER_JS: &str = include_str!("../assets/decoder.js");
 
 /// One version of the documented schema.
 pub struct Version<'a> {
@@ -98,7 +105,18 @@ pub fn site(schemas: &[Schema]) -> Result<Vec<GeneratedFile>, DocError> {
     // schemas go from id 1 to 3), so by id, then version; equal ones keep the order given.
     versions.sort_by_key(|v| (v.plan.id, v.plan.version));
     let newest = versions.last().ok_or(DocError::NoSchema)?;
+    // The in-page decoder walks the tables `sbekit decode` walks.
+    let decoder = sbekit_otf::Decoder::from_layout(&newest.schema.layout)
+        .map_err(|e| DocError::Decoder(newest.schema.label.clone(), e.to_string()))?;
     let mut files = vec![
+        file(
+            "decoder-model.js",
+            format!(
+                "// The decoder tables of this schema (sbekit doc), for decoder.js.\nwindow.SBEKIT_MODEL = {};\n",
+                decoder.model_json()
+            ),
+        ),
+        file("decoder.js", DECODER_JS.to_string()),
         file("index.html", pages::index(newest, &versions)),
         file("types.html", pages::types(&newest.plan)),
         file("search-index.js", pages::search_index(&newest.plan)),

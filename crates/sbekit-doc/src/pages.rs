@@ -1,7 +1,7 @@
 //! The pages: index, one per message, types, versions, and the search index.
 
 use crate::bytemap::{self, Cell};
-use crate::html::{anchor, esc, page, table};
+use crate::html::{anchor, esc, page, page_with, table};
 use crate::sizes::body_range;
 use crate::Version;
 use sbekit_compat::{Effect, Options};
@@ -98,8 +98,26 @@ pub fn index(v: &Version, all: &[Version]) -> String {
         }
     }
     s.push_str("</ul>\n");
-    page(&p.package, &p.package, &s)
+    s.push_str(DECODE_FORM);
+    page_with(
+        &p.package,
+        &p.package,
+        &s,
+        &["decoder-model.js", "decoder.js"],
+    )
 }
+
+/// The in-page decoder's form (`decoder.js` fills the output).
+const DECODE_FORM: &str = "<section id=\"decode\"><h2>Decode a message</h2>\n\
+<form id=\"decode-form\">\n<p><label for=\"hex\">Hex bytes of one message (header first), or of \
+a u32le frame</label></p>\n<textarea id=\"hex\" rows=\"4\" cols=\"80\" spellcheck=\"false\" \
+placeholder=\"2f 00 01 00 01 00 00 00 ...\"></textarea>\n<fieldset><legend>Framing</legend>\n\
+<label><input type=\"radio\" name=\"framing\" value=\"message\" checked> one message</label>\n\
+<label><input type=\"radio\" name=\"framing\" value=\"u32le\"> u32le frame (4-byte length \
+first)</label>\n</fieldset>\n<p><button type=\"submit\">Decode</button></p>\n</form>\n\
+<p id=\"decode-error\" role=\"alert\"></p>\n\
+<pre id=\"decode-output\" role=\"status\" aria-label=\"Decoded message as sbekit decode prints it\"></pre>\n\
+</section>\n";
 
 /// The page of message `m`.
 pub fn message(p: &Plan, m: &Message) -> String {

@@ -52,13 +52,7 @@ fn sites() -> Vec<Vec<PathBuf>> {
     if let Some(reference) = sbekit_testdata::reference_accepted_schemas(TEST) {
         out.extend(reference.into_iter().map(|s| vec![s]));
     }
-    if let Some(omi) = sbekit_testdata::require("schemas/omi", TEST) {
-        let mut venue: Vec<PathBuf> = std::fs::read_dir(&omi)
-            .expect("schemas/omi")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "xml"))
-            .collect();
-        venue.sort();
+    if let Some(venue) = sbekit_testdata::venue_schemas(TEST) {
         out.extend(venue.into_iter().map(|s| vec![s]));
     }
     if let Some(binance) = sbekit_testdata::require("schemas/binance-spot", TEST) {

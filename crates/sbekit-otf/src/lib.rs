@@ -61,6 +61,7 @@
 mod decode;
 pub mod framing;
 mod json;
+mod model;
 mod plan;
 pub mod random;
 pub mod text;

@@ -103,6 +103,19 @@ pub fn strict_build_schemas(test: &str) -> Vec<PathBuf> {
     out
 }
 
+/// The venue schemas in `shared/schemas/omi` (CME, B3, Coinbase, ...), sorted; `None` (skipped
+/// loudly, or a failure under CI) without `../shared`.
+pub fn venue_schemas(test: &str) -> Option<Vec<PathBuf>> {
+    let dir = require("schemas/omi", test)?;
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "xml"))
+        .collect();
+    out.sort();
+    Some(out)
+}
+
 /// The schemas the reference tool accepts (the 80 `exit_code` 0 rows of
 /// `derived/reference-verdicts-sbe-all-1.38.1.tsv`), as paths under [`reference_sbe_dir`]; `None`
 /// (skipped loudly, or a failure under CI) without `../shared`. `test` names the caller in the

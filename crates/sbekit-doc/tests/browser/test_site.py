@@ -2,8 +2,9 @@
 `chromium-driver`) driven by Selenium, pages opened from ``file://``.
 
 Checks that the search finds a field by name and leads to its row, that a message page draws
-one box per field at the field's offset, and that the versions page lists a change `sbekit
-compat` reports. Screenshots of an index, a message page and a versions page are saved under
+one box per field at the field's offset, that the versions page lists a change `sbekit
+compat` reports, and that the in-page decoder shows what `sbekit decode` prints (a random
+message, and the reference tool's car vector) and an error for a truncated copy. Screenshots of an index, a message page and a versions page are saved under
 ``$SBEKIT_ARTEFACTS`` (default ``target/sbekit-doc-screenshots``).
 
 Skips loudly without Chromium, its driver or Selenium; under ``CI=true`` that is a failure.
@@ -167,3 +168,65 @@ def test_versions_page_lists_what_compat_reports(browser: object,
     shoot(b, "versions")
     shown = {c.text for c in b.find_elements(By.CSS_SELECTOR, "tbody th code")}  # type: ignore
     assert rules <= shown, (rules, shown)
+
+
+def decode_in_page(browser: object, site: Path, hexdump: str, framing: str) -> "tuple[str, str]":
+    """Pastes `hexdump` into the index page's decoder; returns (output, error) as shown."""
+    from selenium.webdriver.common.by import By
+
+    b = browser
+    b.get((site / "index.html").as_uri())  # type: ignore[attr-defined]
+    box = b.find_element(By.ID, "hex")  # type: ignore[attr-defined]
+    box.clear()
+    # Typing 2 KB one key at a time is slow: set the value, as a paste would.
+    b.execute_script("arguments[0].value = arguments[1];", box, hexdump)  # type: ignore
+    b.find_element(By.CSS_SELECTOR, f"input[name=framing][value={framing}]").click()  # type: ignore
+    b.find_element(By.CSS_SELECTOR, "#decode-form button").click()  # type: ignore
+    out = b.find_element(By.ID, "decode-output").get_attribute("textContent")  # type: ignore
+    err = b.find_element(By.ID, "decode-error").get_attribute("textContent")  # type: ignore
+    return out or "", err or ""
+
+
+def sbekit_decode(schema: Path, message: bytes, tmp: Path) -> str:
+    f = tmp / "message.sbe"
+    f.write_bytes(message)
+    out = subprocess.run([str(sbekit_cli()), "decode", "-s", str(schema), str(f)],
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_in_page_decoder_shows_what_sbekit_decode_prints(browser: object,
+                                                         sites: "dict[str, Path]",
+                                                         tmp_path: Path) -> None:
+    # Random messages of the repository's schema, u32le-framed, from `sbekit conformance`.
+    subprocess.run([str(sbekit_cli()), "conformance", "--schema", str(SCHEMAS / "orders-be.xml"),
+                    "--write-messages", str(tmp_path)], check=True, capture_output=True)
+    framed = next(tmp_path.glob("*.u32")).read_bytes()
+    n = int.from_bytes(framed[:4], "little")
+    message = framed[4:4 + n]
+    want = sbekit_decode(SCHEMAS / "orders-be.xml", message, tmp_path)
+    out, err = decode_in_page(browser, sites["orders"], framed[:4 + n].hex(" "), "u32le")
+    assert err == "" and out == want, (out, err, want)
+    browser.execute_script(  # type: ignore[attr-defined]
+        "document.getElementById('decode-form').scrollIntoView()")
+    shoot(browser, "decoder")
+    # A truncated copy: an error is shown, not thrown.
+    out, err = decode_in_page(browser, sites["orders"], message[: len(message) // 2].hex(),
+                              "message")
+    assert out == "" and err.startswith("Cannot decode"), (out, err)
+
+
+def test_in_page_decoder_reads_the_reference_car(browser: object, tmp_path: Path) -> None:
+    shared = Path(os.environ.get("SBEKIT_SHARED_DIR", REPO.parent / "shared"))
+    ref = shared / "conformance" / "reference-sbe"
+    schema = ref / "sbe-tool" / "src" / "test" / "resources" / "example-extension-schema.xml"
+    vector = ref / "derived" / "vectors" / "car_example_extension_v1_data.sbe"
+    if not (schema.exists() and vector.exists()):
+        unavailable(f"the reference car vector is missing ({vector}); put shared/ beside the checkout")
+    car = vector.read_bytes()
+    site = doc(tmp_path / "car", schema)
+    want = sbekit_decode(schema, car, tmp_path)
+    out, err = decode_in_page(browser, site, car.hex(), "message")
+    assert err == "" and out == want, (out, err, want)
+    out, err = decode_in_page(browser, site, car[:-3].hex(), "message")
+    assert out == "" and "Cannot decode" in err, (out, err)
