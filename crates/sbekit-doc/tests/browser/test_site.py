@@ -230,3 +230,24 @@ def test_in_page_decoder_reads_the_reference_car(browser: object, tmp_path: Path
     assert err == "" and out == want, (out, err, want)
     out, err = decode_in_page(browser, site, car[:-3].hex(), "message")
     assert out == "" and "Cannot decode" in err, (out, err)
+
+
+def test_binance_versions_page_lists_what_compat_reports(browser: object, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    shared = Path(os.environ.get("SBEKIT_SHARED_DIR", REPO.parent / "shared"))
+    spot = sorted((shared / "schemas" / "binance-spot").glob("spot_*.xml"))
+    if len(spot) < 2:
+        unavailable(f"the Binance spot schemas are missing under {shared}")
+    site = doc(tmp_path / "binance", *spot)
+    # The last step (3.4 -> 3.5): what `sbekit compat` says of it is on the page.
+    out = subprocess.run([str(sbekit_cli()), "compat", str(spot[-2]), str(spot[-1])],
+                         capture_output=True, text=True)
+    messages = [line.split("]: ", 1)[1].split(" (old: ", 1)[0]
+                for line in out.stderr.splitlines() if "]: " in line]
+    assert messages, out.stderr
+    b = browser
+    b.get((site / "versions.html").as_uri())  # type: ignore[attr-defined]
+    shoot(b, "versions-binance")
+    cells = {c.text for c in b.find_elements(By.CSS_SELECTOR, "tbody td")}  # type: ignore
+    assert set(messages) <= cells, (messages, sorted(cells)[:20])
