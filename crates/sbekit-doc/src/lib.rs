@@ -118,7 +118,7 @@ pub fn site(schemas: &[Schema]) -> Result<Vec<GeneratedFile>, DocError> {
         ),
         file("decoder.js", DECODER_JS.to_string()),
         file("index.html", pages::index(newest, &versions)),
-        file("types.html", pages::types(&newest.plan)),
+        file("types.html", pages::types(&newest.plan, &newest.schema.layout)),
         file("search-index.js", pages::search_index(&newest.plan)),
         file("style.css", include_str!("../assets/style.css").to_string()),
         file("search.js", include_str!("../assets/search.js").to_string()),
@@ -126,7 +126,7 @@ pub fn site(schemas: &[Schema]) -> Result<Vec<GeneratedFile>, DocError> {
     for m in &newest.plan.messages {
         files.push(file(
             &pages::message_file(&m.body.name),
-            pages::message(&newest.plan, m),
+            pages::message(&newest.plan, &newest.schema.layout, m),
         ));
     }
     if versions.len() > 1 {

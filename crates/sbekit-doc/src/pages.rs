@@ -5,7 +5,8 @@ use crate::html::{anchor, esc, page, page_with, table};
 use crate::sizes::body_range;
 use crate::Version;
 use sbekit_compat::{Effect, Options};
-use sbekit_ir::Presence;
+use sbekit_ir::layout::{Block as LayoutBlock, Field as LayoutField, FieldKind, Layout};
+use sbekit_ir::{Presence, PrimitiveType};
 use sbekit_plan::json::value;
 use sbekit_plan::{Body, Field, Kind, Message, Plan, Section};
 use std::collections::BTreeMap;
@@ -64,6 +65,7 @@ pub fn index(v: &Version, all: &[Version]) -> String {
                 max.and_then(|x| x.checked_add(h))
                     .map_or("unbounded".into(), |x| x.to_string()),
                 m.since_version.to_string(),
+                deprecated_in(&v.schema.layout, &m.body.name),
                 esc(m.body.description.as_deref().unwrap_or("")),
             ]
         })
@@ -78,6 +80,7 @@ pub fn index(v: &Version, all: &[Version]) -> String {
             "Smallest (bytes)",
             "Largest (bytes)",
             "Since version",
+            "Deprecated",
             "Description",
         ],
         &rows,
@@ -107,6 +110,14 @@ pub fn index(v: &Version, all: &[Version]) -> String {
     )
 }
 
+/// The version message `name` was deprecated in, or nothing.
+fn deprecated_in(layout: &Layout, name: &str) -> String {
+    match layout.messages.iter().find(|m| m.name == name) {
+        Some(m) if m.deprecated > 0 => format!("since {}", m.deprecated),
+        _ => String::new(),
+    }
+}
+
 /// The in-page decoder's form (`decoder.js` fills the output).
 const DECODE_FORM: &str = "<section id=\"decode\"><h2>Decode a message</h2>\n\
 <form id=\"decode-form\">\n<p><label for=\"hex\">Hex bytes of one message (header first), or of \
@@ -119,8 +130,10 @@ first)</label>\n</fieldset>\n<p><button type=\"submit\">Decode</button></p>\n</f
 <pre id=\"decode-output\" role=\"status\" aria-label=\"Decoded message as sbekit decode prints it\"></pre>\n\
 </section>\n";
 
-/// The page of message `m`.
-pub fn message(p: &Plan, m: &Message) -> String {
+/// The page of message `m` (`layout`: the schema's layout, for what the plan leaves out:
+/// min/max values and deprecations).
+pub fn message(p: &Plan, layout: &Layout, m: &Message) -> String {
+    let lm = layout.messages.iter().find(|x| x.name == m.body.name);
     let mut s = String::new();
     let b = &m.body;
     let _ = writeln!(s, "<h1>{}</h1>", esc(&b.name));
@@ -142,12 +155,19 @@ pub fn message(p: &Plan, m: &Message) -> String {
             .map_or("unbounded".into(), |x| x.to_string()),
         h
     );
-    body(&mut s, p, b, 2);
+    if let Some(d) = lm.map(|x| x.deprecated).filter(|d| *d > 0) {
+        let _ = writeln!(
+            s,
+            "<p class=\"deprecated\">Deprecated since version {d}.</p>"
+        );
+    }
+    body(&mut s, p, b, lm.map(|x| &x.block), 2);
     page(&b.name, &p.package, &s)
 }
 
-/// A block's byte map and field table, then its sections, headings at `level`.
-fn body(s: &mut String, p: &Plan, b: &Body, level: usize) {
+/// A block's byte map and field table, then its sections, headings at `level`; `lb` is the
+/// same block in the layout.
+fn body(s: &mut String, p: &Plan, b: &Body, lb: Option<&LayoutBlock>, level: usize) {
     let path = b.path.join(".");
     let _ = writeln!(
         s,
@@ -156,7 +176,8 @@ fn body(s: &mut String, p: &Plan, b: &Body, level: usize) {
         esc(&path),
         b.block_length
     );
-    fields(s, p, &b.fields, &path, b.block_length);
+    let extra = lb.map(|x| &x.fields[..]).unwrap_or_default();
+    fields(s, p, &b.fields, extra, &path, b.block_length);
     for sec in &b.sections {
         let name = format!("{path}.{}", sec.name());
         match sec {
@@ -176,7 +197,8 @@ fn body(s: &mut String, p: &Plan, b: &Body, level: usize) {
                     count.max,
                     since_text(*since)
                 );
-                body(s, p, entry, (level + 1).min(6));
+                let lg = lb.and_then(|x| x.groups.iter().find(|g| g.name == sec.name()));
+                body(s, p, entry, lg.map(|g| &g.block), (level + 1).min(6));
                 s.push_str("</section>\n");
             }
             Section::Var {
@@ -238,8 +260,17 @@ fn since_text(since: u32) -> String {
     }
 }
 
-/// A byte map and a table of `fields` (of a block or composite named `path`, `length` bytes).
-fn fields(s: &mut String, p: &Plan, fields: &[Field], path: &str, length: usize) {
+/// A byte map and a table of `fields` (of a block or composite named `path`, `length` bytes);
+/// `layout` holds the same fields as the layout has them (their min/max and deprecation).
+fn fields(
+    s: &mut String,
+    p: &Plan,
+    fields: &[Field],
+    layout: &[LayoutField],
+    path: &str,
+    length: usize,
+) {
+    let of = |f: &Field| layout.iter().find(|l| l.name == f.name);
     let id = |f: &Field| format!("field-{}-{}", anchor(path), anchor(&f.name));
     let cells: Vec<Cell> = fields
         .iter()
@@ -259,8 +290,24 @@ fn fields(s: &mut String, p: &Plan, fields: &[Field], path: &str, length: usize)
     let rows: Vec<Vec<String>> = fields
         .iter()
         .map(|f| {
+            let l = of(f);
+            let deprecated = match l.map_or(0, |l| l.deprecated) {
+                0 => String::new(),
+                d => format!(" <span class=\"deprecated\">deprecated since {d}</span>"),
+            };
+            let (min, max) = match l.map(|l| &l.kind) {
+                Some(FieldKind::Primitive(x))
+                    if !f.is_constant() && x.ty != PrimitiveType::Char =>
+                {
+                    (
+                        esc(&value(&x.min_value, x.ty)),
+                        esc(&value(&x.max_value, x.ty)),
+                    )
+                }
+                _ => (String::new(), String::new()),
+            };
             vec![
-                format!("<span id=\"{}\">{}</span>", id(f), esc(&f.name)),
+                format!("<span id=\"{}\">{}</span>{deprecated}", id(f), esc(&f.name)),
                 if f.is_constant() {
                     "-".into()
                 } else {
@@ -270,6 +317,8 @@ fn fields(s: &mut String, p: &Plan, fields: &[Field], path: &str, length: usize)
                 type_text(f),
                 presence(f),
                 null_text(p, f),
+                min,
+                max,
                 esc(f.semantic_type.as_deref().unwrap_or("")),
                 f.since.to_string(),
                 esc(f.description.as_deref().unwrap_or("")),
@@ -285,6 +334,8 @@ fn fields(s: &mut String, p: &Plan, fields: &[Field], path: &str, length: usize)
             "Type",
             "Presence",
             "Null or constant value",
+            "Min",
+            "Max",
             "Semantic type",
             "Since",
             "Description",
@@ -339,7 +390,7 @@ fn null_text(p: &Plan, f: &Field) -> String {
 }
 
 /// The types page: enums, sets, composites, and who uses each.
-pub fn types(p: &Plan) -> String {
+pub fn types(p: &Plan, layout: &Layout) -> String {
     let users = users(p);
     let used_by = |kind: &str, name: &str| -> String {
         let list = users.get(&(kind.to_string(), name.to_string()));
@@ -412,7 +463,13 @@ pub fn types(p: &Plan) -> String {
         if let Some(d) = &c.description {
             let _ = writeln!(s, "<p>{}</p>", esc(d));
         }
-        fields(&mut s, p, &c.members, name, c.size);
+        let members = layout
+            .composites
+            .iter()
+            .find(|x| &x.name == name)
+            .map(|x| &x.members[..])
+            .unwrap_or_default();
+        fields(&mut s, p, &c.members, members, name, c.size);
         s.push_str(&used_by("composite", name));
         s.push_str("</section>\n");
     }
