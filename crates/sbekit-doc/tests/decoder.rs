@@ -167,8 +167,9 @@ fn in_page_decoder_prints_what_sbekit_decode_prints() {
         total += expected.len();
         refused += expected.iter().filter(|e| *e == "err").count();
     }
+    // The repository's schemas alone give about 300 messages; `../shared` adds 10,000.
     assert!(
-        total > 500 && refused > 50,
+        total > 250 && refused > 50,
         "{total} messages, {refused} refused"
     );
     eprintln!("{TEST}: {total} messages, {refused} refused by both, the rest printed alike");
