@@ -50,16 +50,7 @@ pub fn value(v: &PrimitiveValue, ty: P) -> String {
             }
             other => text(&[wire_bits(other, P::Char) as u8], true),
         },
-        _ => {
-            let bits = wire_bits(v, ty);
-            match ty {
-                P::Int8 => (bits as u8 as i8).to_string(),
-                P::Int16 => (bits as u16 as i16).to_string(),
-                P::Int32 => (bits as u32 as i32).to_string(),
-                P::Int64 => (bits as i64).to_string(),
-                _ => bits.to_string(),
-            }
-        }
+        _ => crate::literal::int_digits(v, ty),
     }
 }
 
