@@ -26,13 +26,22 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         None => o.doc(&format!("{d} reads one entry of the `{}` group.", n.path)),
     }
     o.line(&format!("type {d} struct {{"));
-    o.fields(&[
+    let mut fields = vec![
         ("buf".into(), "[]byte".into()),
         ("blk".into(), "[]byte".into()),
         ("p".into(), "int".into()),
         ("av".into(), "uint64".into()),
         ("sec".into(), format!("[{}]int", k + 1)),
-    ]);
+    ];
+    // Each group's iterator lives in the decoder, as the reference's flyweights keep theirs:
+    // returning a struct of slices by value costs Go a copy through memory per group.
+    fields.extend(
+        n.children
+            .iter()
+            .enumerate()
+            .map(|(j, c)| (format!("g{j}"), c.iter.clone())),
+    );
+    o.fields(&fields);
     o.line("}");
     o.line("");
     if let Some(m) = msg {
@@ -98,7 +107,8 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 let cn = &n.children[gi];
                 gi += 1;
                 o.doc(&format!(
-                    "{} iterates over the entries of the `{name}` group: for it := d.{}(); it.Next(); {{ e := it.Entry() }}.{}",
+                    "{} iterates over the entries of the `{name}` group: for it := d.{}(); it.Next(); {{ e := it.Entry() }}. The iterator lives in the decoder: calling {}() again starts it over.{}",
+                    sn.name,
                     sn.name,
                     sn.name,
                     if since > 0 {
@@ -107,11 +117,12 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                         String::new()
                     }
                 ));
-                o.line(&format!("func (d *{d}) {}() {} {{", sn.name, cn.iter));
-                o.line(&format!("var it {}", cn.iter));
+                o.line(&format!("func (d *{d}) {}() *{} {{", sn.name, cn.iter));
+                o.line(&format!("it := &d.g{}", gi - 1));
+                o.line("it.i, it.n = 0, 0");
                 o.line(&format!("p := d.sec[{i}]"));
                 iff(o, &format!("{gate}p+{dim_size} > len(d.buf)"), "return it");
-                o.line("it.buf, it.av = d.buf, d.av");
+                o.line("it.cur.buf, it.cur.av = d.buf, d.av");
                 o.line(&format!(
                     "it.bl = int({})",
                     slot_load(ctx, block_len, "d.buf", "p")
@@ -155,11 +166,11 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         }
     }
     if msg.is_none() {
-        // The trusted walk: the message was checked, so this only locates the sections.
-        o.line(&format!(
-            "func (d *{d}) at(b []byte, p, bl int, av uint64) {{"
-        ));
-        o.line("d.buf, d.p, d.av = b, p, av");
+        // The trusted walk: the message was checked, so this only locates the sections. The
+        // buffer and acting version are the group's, set once by its iterator.
+        o.line(&format!("func (d *{d}) at(p, bl int) {{"));
+        o.line("b := d.buf");
+        o.line("d.p = p");
         o.line("d.blk = b[p : p+bl]");
         o.line("q := p + bl");
         let mut gi = 0;
@@ -169,7 +180,7 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 Section::Group { .. } => {
                     let cn = &n.children[gi];
                     gi += 1;
-                    format!("q = {}End(b, q, av)", cn.private)
+                    format!("q = {}End(b, q, d.av)", cn.private)
                 }
                 Section::Var {
                     len, data_offset, ..
@@ -179,7 +190,7 @@ pub(super) fn decoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 ),
             };
             if s.since() > 0 {
-                iff(o, &format!("av >= {}", s.since()), &step);
+                iff(o, &format!("d.av >= {}", s.since()), &step);
             } else {
                 o.line(&step);
             }
@@ -216,9 +227,9 @@ pub(super) fn iter(o: &mut Out, ctx: &Ctx, sec: &Section, b: &Body, n: &BodyName
             o.line("_ = av");
             o.line("return q + bl*n");
         } else {
-            o.line(&format!("var e {d}"));
+            o.line(&format!("e := {d}{{buf: b, av: av}}"));
             o.line("for i := 0; i < n; i++ {");
-            o.line("e.at(b, q, bl, av)");
+            o.line("e.at(q, bl)");
             o.line(&format!("q = e.sec[{k}]"));
             o.line("}");
             o.line("return q");
@@ -232,13 +243,11 @@ pub(super) fn iter(o: &mut Out, ctx: &Ctx, sec: &Section, b: &Body, n: &BodyName
     ));
     o.line(&format!("type {it} struct {{"));
     o.fields(&[
-        ("buf".into(), "[]byte".into()),
+        ("cur".into(), d.clone()),
         ("p".into(), "int".into()),
         ("bl".into(), "int".into()),
         ("n".into(), "int".into()),
         ("i".into(), "int".into()),
-        ("av".into(), "uint64".into()),
-        ("cur".into(), d.clone()),
     ]);
     o.line("}");
     o.line("");
@@ -248,7 +257,7 @@ pub(super) fn iter(o: &mut Out, ctx: &Ctx, sec: &Section, b: &Body, n: &BodyName
     o.doc("Next moves to the next entry; false after the last.");
     o.line(&format!("func (it *{it}) Next() bool {{"));
     iff(o, "it.i >= it.n", "return false");
-    o.line("it.cur.at(it.buf, it.p, it.bl, it.av)");
+    o.line("it.cur.at(it.p, it.bl)");
     o.line(&format!("it.p = it.cur.sec[{k}]"));
     o.line("it.i++");
     o.line("return true");
@@ -270,14 +279,21 @@ pub(super) fn wrap(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     let syntax = GoChecks {
         ctx,
         low: &n.private,
-        sections: m.body.sections.len(),
     };
     for l in program::lines(m, &syntax) {
         o.line(&l);
     }
     let (hdr, sec) = (ctx.plan.header.size, m.body.sections.len());
-    o.line(&format!("sec[{sec}] = int(q)"));
-    o.line("d.buf, d.p, d.av, d.sec = b, 0, av, sec");
+    o.line(&format!("sec{sec} := int(q)"));
+    o.line("d.buf, d.p, d.av = b, 0, av");
+    // Element by element: an array assembled on the stack and copied whole is read back
+    // with wide loads that stall on the narrow stores just made.
+    let idx: Vec<usize> = (0..=sec).collect();
+    o.line(&format!(
+        "{} = {}",
+        idx.iter().map(|i| format!("d.sec[{i}]")).collect::<Vec<_>>().join(", "),
+        idx.iter().map(|i| format!("sec{i}")).collect::<Vec<_>>().join(", ")
+    ));
     o.line(&format!("d.blk = b[{hdr} : {hdr}+bl]"));
     o.line("return nil");
     o.line("}");
@@ -291,8 +307,6 @@ struct GoChecks<'a> {
     ctx: &'a Ctx<'a>,
     /// The message's lower-camel name: its decoder declares `<low>Required(v)`.
     low: &'a str,
-    /// The root's sections (`sec` holds their starts and the end).
-    sections: usize,
 }
 
 impl CheckSyntax for GoChecks<'_> {
@@ -349,13 +363,13 @@ impl CheckSyntax for GoChecks<'_> {
         format!("{} := {value}", self.local(local))
     }
     fn mark_section(&self, index: usize) -> String {
-        format!("sec[{index}] = int(q)")
+        format!("sec{index} := int(q)")
     }
     fn start_budget(&self) -> String {
         format!("budget := {}", self.budget_max())
     }
     fn declare_cursor(&self, value: &str) -> String {
-        format!("q := {value}\nvar sec [{}]int", self.sections + 1)
+        format!("q := {value}")
     }
     fn end(&self) -> &'static str {
         ""
