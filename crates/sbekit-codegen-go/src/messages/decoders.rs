@@ -291,8 +291,14 @@ pub(super) fn wrap(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     let idx: Vec<usize> = (0..=sec).collect();
     o.line(&format!(
         "{} = {}",
-        idx.iter().map(|i| format!("d.sec[{i}]")).collect::<Vec<_>>().join(", "),
-        idx.iter().map(|i| format!("sec{i}")).collect::<Vec<_>>().join(", ")
+        idx.iter()
+            .map(|i| format!("d.sec[{i}]"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        idx.iter()
+            .map(|i| format!("sec{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     ));
     o.line(&format!("d.blk = b[{hdr} : {hdr}+bl]"));
     o.line("return nil");

@@ -49,10 +49,26 @@ pub(super) fn encoder(
     }
     o.line("}");
     o.line("");
-    // Section order, on the message encoder.
+    // Section order, on the message encoder. The common case (the next section in order, no
+    // nested group left open) is small enough for Go to inline; the rest is out of line.
     if k > 0 {
+        let open = open_children(n, "s");
         o.line(&format!(
             "func (r *{r}) {low}Sec(i int, path string) bool {{"
+        ));
+        o.line(&format!("s := &{st}"));
+        o.line(&format!(
+            "if s.b == nil || r.st.kind != 0 || s.next != i{} {{",
+            open.as_ref().map_or(String::new(), |c| format!(" || {c}"))
+        ));
+        o.line(&format!("return r.{low}SecSlow(i, path)"));
+        o.line("}");
+        o.line("s.next = i + 1");
+        o.line("return true");
+        o.line("}");
+        o.line("");
+        o.line(&format!(
+            "func (r *{r}) {low}SecSlow(i int, path string) bool {{"
         ));
         o.line(&format!("s := &{st}"));
         iff(o, "s.b == nil || r.st.kind != 0", "return false");
@@ -60,12 +76,16 @@ pub(super) fn encoder(
         o.line("r.st.fail(ErrOutOfOrder, path)");
         o.line("return false");
         o.line("}");
-        o.line(&format!("r.{low}Close()"));
+        if !n.children.is_empty() {
+            o.line(&format!("r.{low}Close()"));
+        }
         o.line(&format!("r.{low}Fill(i)"));
         o.line("s.next = i + 1");
         o.line("return true");
         o.line("}");
         o.line("");
+    }
+    if !n.children.is_empty() {
         o.line(&format!("func (r *{r}) {low}Close() {{"));
         o.line(&format!("s := &{st}"));
         for (gi, cn) in n.children.iter().enumerate() {
@@ -73,18 +93,19 @@ pub(super) fn encoder(
             o.line(&format!("if s.g{gi}.dim != nil {{"));
             if ck > 0 {
                 o.line(&format!("if s.g{gi}.n > 0 {{"));
-                o.line(&format!("r.{}Close()", cn.private));
+                if !cn.children.is_empty() {
+                    o.line(&format!("r.{}Close()", cn.private));
+                }
                 o.line(&format!("r.{}Fill({ck})", cn.private));
                 o.line("}");
             }
             o.line(&format!("s.g{gi}.dim, s.g{gi}.b = nil, nil"));
             o.line("}");
         }
-        if n.children.is_empty() {
-            o.line("_ = s");
-        }
         o.line("}");
         o.line("");
+    }
+    if k > 0 {
         o.line(&format!("func (r *{r}) {low}Fill(to int) {{"));
         o.line(&format!("s := &{st}"));
         o.line("for ; s.next < to; s.next++ {");
@@ -215,7 +236,9 @@ pub(super) fn encoder(
             o.line(&format!("func (e *{e}) Finish() (int, error) {{"));
             if k > 0 {
                 o.line("if e.s.b != nil && e.st.kind == 0 {");
-                o.line(&format!("e.{low}Close()"));
+                if !n.children.is_empty() {
+                    o.line(&format!("e.{low}Close()"));
+                }
                 o.line(&format!("e.{low}Fill({k})"));
                 o.line("}");
             }
@@ -361,6 +384,16 @@ pub(super) fn var_write(
     o.line("}");
 }
 
+/// The test that one of a body's nested groups is still open (`None` without nested groups).
+fn open_children(n: &BodyNames, state: &str) -> Option<String> {
+    (!n.children.is_empty()).then(|| {
+        (0..n.children.len())
+            .map(|gi| format!("{state}.g{gi}.dim != nil"))
+            .collect::<Vec<_>>()
+            .join(" || ")
+    })
+}
+
 pub(super) fn group_body(b: &Body, gi: usize) -> Option<&Body> {
     b.sections
         .iter()
@@ -408,8 +441,15 @@ pub(super) fn writer(
     o.line("return e");
     o.line("}");
     if k > 0 {
-        o.line("if s.n > 0 {");
-        o.line(&format!("r.{low}Close()"));
+        // The previous entry is complete unless a section was skipped or a nested group is open.
+        let open = open_children(n, "s");
+        o.line(&format!(
+            "if s.n > 0 && (s.next != {k}{}) {{",
+            open.as_ref().map_or(String::new(), |c| format!(" || {c}"))
+        ));
+        if !n.children.is_empty() {
+            o.line(&format!("r.{low}Close()"));
+        }
         o.line(&format!("r.{low}Fill({k})"));
         o.line("}");
     }
