@@ -263,12 +263,21 @@ impl Dialect for CSharp {
     }
     /// Straight-line stores when `n` is small, `System.Array.Clear` otherwise.
     fn zero(&self, o: &mut Out, base: &str, n: usize) {
-        if n > 16 {
+        // Mono's `Array.Clear` is an internal call (~20 ns each on the benchmark machine); up to
+        // 64 bytes, straight-line stores at constant offsets cost less.
+        if n > 64 {
             o.line(&format!("System.Array.Clear(sbe_b, {base}, {n});"));
             return;
         }
-        for k in 0..n {
-            o.line(&format!("sbe_b[{base} + {k}] = 0;"));
+        let mut at = 0;
+        for (w, put) in [(8, "PutU64"), (4, "PutU32"), (2, "PutU16")] {
+            while n - at >= w {
+                o.line(&format!("SbeWire.{put}(sbe_b, {base} + {at}, 0);"));
+                at += w;
+            }
+        }
+        if at < n {
+            o.line(&format!("sbe_b[{base} + {at}] = 0;"));
         }
     }
     /// Only the gaps: every byte of each slot in `written` is stored next.
