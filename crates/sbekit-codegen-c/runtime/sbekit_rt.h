@@ -103,16 +103,6 @@ typedef struct sbekit_bytes {
     size_t len;
 } sbekit_bytes;
 
-/* The text of a fixed char array: up to its first NUL. */
-static inline sbekit_str sbekit_until_nul(const uint8_t* p, size_t n) {
-    size_t k = 0;
-    sbekit_str s;
-    while (k < n && p[k] != 0) ++k;
-    s.data = (const char*)p;
-    s.len = k;
-    return s;
-}
-
 /* ---- loads and stores ---- */
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -177,6 +167,28 @@ SBEKIT_LOAD_STORE(i64, int64_t, uint64_t, sbekit_bswap64)
 SBEKIT_LOAD_STORE(u64, uint64_t, uint64_t, sbekit_bswap64)
 SBEKIT_LOAD_STORE(f32, float, uint32_t, sbekit_bswap32)
 SBEKIT_LOAD_STORE(f64, double, uint64_t, sbekit_bswap64)
+
+/* The text of a fixed char array: up to its first NUL. */
+static inline sbekit_str sbekit_until_nul(const uint8_t* p, size_t n) {
+    size_t k = 0;
+    sbekit_str s;
+    s.data = (const char*)p;
+#if defined(__GNUC__)
+    /* Up to 8 bytes (n is a constant once inlined): one load and the lowest zero byte, instead
+     * of a branch per byte. Bytes past n read as 0xFF, never as a NUL. */
+    if (n <= 8) {
+        uint64_t x = ~(uint64_t)0, z;
+        memcpy(&x, p, n);
+        if (SBEKIT_HOST_BIG) x = sbekit_bswap64(x);
+        z = (x - 0x0101010101010101u) & ~x & 0x8080808080808080u;
+        s.len = z == 0 ? n : (size_t)__builtin_ctzll(z) / 8u;
+        return s;
+    }
+#endif
+    while (k < n && p[k] != 0) ++k;
+    s.len = k;
+    return s;
+}
 
 /* ---- the encoder's cursor ---- */
 
