@@ -103,16 +103,6 @@ typedef struct sbekit_bytes {
     size_t len;
 } sbekit_bytes;
 
-/* The text of a fixed char array: up to its first NUL. */
-static inline sbekit_str sbekit_until_nul(const uint8_t* p, size_t n) {
-    size_t k = 0;
-    sbekit_str s;
-    while (k < n && p[k] != 0) ++k;
-    s.data = (const char*)p;
-    s.len = k;
-    return s;
-}
-
 /* ---- loads and stores ---- */
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -178,51 +168,116 @@ SBEKIT_LOAD_STORE(u64, uint64_t, uint64_t, sbekit_bswap64)
 SBEKIT_LOAD_STORE(f32, float, uint32_t, sbekit_bswap32)
 SBEKIT_LOAD_STORE(f64, double, uint64_t, sbekit_bswap64)
 
+/* The text of a fixed char array: up to its first NUL. */
+static inline sbekit_str sbekit_until_nul(const uint8_t* p, size_t n) {
+    size_t k = 0;
+    sbekit_str s;
+    s.data = (const char*)p;
+#if defined(__GNUC__)
+    /* Up to 8 bytes (n is a constant once inlined): the lowest zero byte of one word, instead of
+     * a branch per byte. The word is built from loads of 4, 2 and 1 bytes (one copy through
+     * memory would stall on store forwarding); bytes past n are 0xFF, never a NUL. */
+    if (n <= 8) {
+        uint64_t x = 0, z;
+        if (n == 8) {
+            x = sbekit_get_u64_le(p);
+        } else {
+            if (n - k >= 4) {
+                x = sbekit_get_u32_le(p);
+                k = 4;
+            }
+            if (n - k >= 2) {
+                x |= (uint64_t)sbekit_get_u16_le(p + k) << (8u * k);
+                k += 2;
+            }
+            if (n - k >= 1) {
+                x |= (uint64_t)p[k] << (8u * k);
+                k += 1;
+            }
+            x |= ~(uint64_t)0 << (8u * k);
+        }
+        z = (x - 0x0101010101010101u) & ~x & 0x8080808080808080u;
+        s.len = z == 0 ? n : (size_t)__builtin_ctzll(z) / 8u;
+        return s;
+    }
+#endif
+    while (k < n && p[k] != 0) ++k;
+    s.len = k;
+    return s;
+}
+
 /* ---- the encoder's cursor ---- */
 
 /* The bytes an encoder writes into; shared by a message encoder and its groups' entries. The
  * first error is kept (sticky) and reported by `finish`; recording it also empties the cursor
- * (no capacity left), so later reservations fail by the capacity test alone. */
+ * (no room left), so later reservations fail by the room test alone. The position is a pointer
+ * (not an offset into `buf`): a reservation then loads two fields, not three. */
 typedef struct sbekit_cursor {
     /* Start of the message. */
     uint8_t* buf;
-    /* Capacity of `buf` (0 once an error is recorded). */
-    size_t cap;
-    /* Bytes written so far (the next write goes here). */
-    size_t pos;
+    /* Where the next write goes (`buf` plus the bytes written so far). */
+    uint8_t* at;
+    /* The end of the room (`at` once an error is recorded). */
+    uint8_t* end;
     /* The first error (kind SBEKIT_OK while there is none). */
     sbekit_error err;
     /* The acting version written. */
     uint64_t version;
 } sbekit_cursor;
 
-/* Records `k` at the cursor unless an error is already kept, and leaves no capacity. */
+/* What a cursor over no buffer points at (pointers are never NULL, so `end - at` is defined);
+ * nothing is written there (it has no room). */
+static uint8_t sbekit_no_bytes[1];
+
+/* Starts a cursor over `cap` bytes at `buf` (no room when `buf` is NULL). */
+static inline void sbekit_cursor_init(sbekit_cursor* c, uint8_t* buf, size_t cap, uint64_t version) {
+    memset(&c->err, 0, sizeof c->err);
+    c->buf = buf == NULL ? sbekit_no_bytes : buf;
+    c->at = c->buf;
+    c->end = buf == NULL ? c->buf : buf + cap;
+    c->version = version;
+}
+
+/* Starts `d` as a cursor of no room (a group that is not written), at `c`'s version. */
+static inline void sbekit_cursor_dead(sbekit_cursor* d, const sbekit_cursor* c) {
+    memset(&d->err, 0, sizeof d->err);
+    d->buf = c->buf;
+    d->at = c->buf;
+    d->end = c->buf;
+    d->version = c->version;
+}
+
+/* Records `k` at the cursor unless an error is already kept, and leaves no room. */
 static inline void sbekit_cursor_fail(sbekit_cursor* c, sbekit_kind k, const char* path) {
     if (c->err.kind == SBEKIT_OK) {
         c->err.kind = k;
-        c->err.offset = c->pos;
+        c->err.offset = (size_t)(c->at - c->buf);
         c->err.path = path;
     }
-    c->cap = 0;
-    c->pos = 0;
+    c->at = c->buf;
+    c->end = c->buf;
 }
 
 /* Reserves `n` bytes without zeroing them; a pointer to them, or NULL (an error recorded). */
 static inline uint8_t* sbekit_cursor_take_raw(sbekit_cursor* c, size_t n, const char* path) {
-    uint8_t* p;
-    if (n > c->cap - c->pos) {
+    uint8_t* p = c->at;
+    if (n > (size_t)(c->end - p)) {
         sbekit_cursor_fail(c, SBEKIT_BUFFER_TOO_SMALL, path);
         return NULL;
     }
-    p = c->buf + c->pos;
-    c->pos += n;
+    c->at = p + n;
     return p;
 }
 
 /* Reserves `n` zeroed bytes; a pointer to them, or NULL (an error recorded). */
 static inline uint8_t* sbekit_cursor_take(sbekit_cursor* c, size_t n, const char* path) {
-    uint8_t* p = sbekit_cursor_take_raw(c, n, path);
-    if (p != NULL && n > 0) memset(p, 0, n);
+    uint8_t* p = c->at;
+    if (n > (size_t)(c->end - p)) {
+        sbekit_cursor_fail(c, SBEKIT_BUFFER_TOO_SMALL, path);
+        return NULL;
+    }
+    c->at = p + n;
+    memset(p, 0, n);
     return p;
 }
 

@@ -14,6 +14,24 @@ use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::FieldNames;
 use sbekit_plan::{Constant, Field, Kind};
 
+/// Arrays up to this length are read and written element by element in straight lines (gcc -O2
+/// does not unroll such loops, and a loop costs a compare and a branch per element).
+const UNROLL: usize = 8;
+
+/// The statement `stmt(i, at)` for each element `i` of an array of `len` elements of `size`
+/// bytes (`at`: the element's byte offset in the array): straight lines up to [`UNROLL`], else a
+/// loop over `i`.
+fn each(o: &mut Out, len: usize, size: usize, stmt: impl Fn(&str, &str) -> String) {
+    if len <= UNROLL {
+        for i in 0..len {
+            o.line(&stmt(&i.to_string(), &(i * size).to_string()));
+        }
+    } else {
+        let at = format!("i * {size}");
+        o.line(&format!("for (i = 0; i < {len}; ++i) {}", stmt("i", &at)));
+    }
+}
+
 /// True for a numeric array (getters and setters take `T v[N]`).
 pub fn is_array(f: &Field) -> Option<(P, usize)> {
     match &f.kind {
@@ -89,14 +107,15 @@ pub fn getter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, d: &str, base: 
             "static inline {ret} {name}(const {d}* d, {} out[{len}]) {{",
             cty(t)
         ));
-        o.line("size_t i;");
+        if len > UNROLL {
+            o.line("size_t i;");
+        }
         if f.since > 0 {
             o.line(&format!("if (d->av < {}u) return false;", f.since));
         }
-        o.line(&format!(
-            "for (i = 0; i < {len}; ++i) out[i] = {};",
-            load(ctx, t, &format!("{ptr} + i * {}", t.size()))
-        ));
+        each(o, len, t.size(), |i, at| {
+            format!("out[{i}] = {};", load(ctx, t, &format!("{ptr} + {at}")))
+        });
         if opt {
             o.line("return true;");
         }
@@ -266,13 +285,16 @@ pub fn setter(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, s: &Sink) {
                 cty(p.ty),
                 p.len
             ));
-            o.line("size_t i;");
+            if p.len > UNROLL {
+                o.line("size_t i;");
+            }
             head(o);
-            o.line(&format!(
-                "for (i = 0; i < {}; ++i) {};",
-                p.len,
-                store(ctx, p.ty, &format!("{ptr} + i * {}", p.ty.size()), "v[i]")
-            ));
+            each(o, p.len, p.ty.size(), |i, at| {
+                format!(
+                    "{};",
+                    store(ctx, p.ty, &format!("{ptr} + {at}"), &format!("v[{i}]"))
+                )
+            });
             o.line("}");
         }
         Kind::Prim(p) => {

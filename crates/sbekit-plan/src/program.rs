@@ -195,6 +195,11 @@ pub enum Step {
         count: Local,
         /// Raised when the budget is exceeded.
         fail: Fail,
+        /// True when the entries need a block of at least one byte at every version: the
+        /// [`Step::BlockCovers`] before it already refused a zero block with entries, so the
+        /// charge is of 0 entries and a syntax may leave it out
+        /// ([`CheckSyntax::drops_covered_charges`]).
+        covered: bool,
     },
     /// `count` entries of `block` bytes are left: with `exact`, their product (both slots
     /// under 2^32, so exact in 64 bits) against what is left; else `count` against what is
@@ -437,10 +442,12 @@ fn section_steps(c: &Check, depth: usize, merged: bool, next: Option<Then>) -> (
                 });
             }
             steps.push(Step::Advance { bytes: *dim_size });
+            let (base, changes) = required_changes(required);
             steps.push(Step::ChargeEmpty {
                 block,
                 count: n,
                 fail: at(path, CheckError::EmptyEntryBudget, At::Cursor),
+                covered: base > 0 && changes.iter().all(|c| c.1 > 0),
             });
             let truncated = at(path, CheckError::Truncated, At::Cursor);
             if entry.is_empty() {
@@ -594,6 +601,11 @@ pub trait CheckSyntax {
     }
     /// True when the syntax checks a section's head with the test before it (see [`Then`]).
     fn merges(&self) -> bool {
+        false
+    }
+    /// True when the syntax leaves out the empty-entry charges that can only be of 0 entries
+    /// (`covered` in [`Step::ChargeEmpty`]); its budget may then go unused.
+    fn drops_covered_charges(&self) -> bool {
         false
     }
     /// A length widened to 64 bits, so that adding a head to it is exact.
@@ -893,7 +905,10 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 &s.fail(fail),
             )),
             Step::Advance { bytes } => out.push(format!("{} += {bytes}{}", s.cursor(), s.end())),
-            Step::ChargeEmpty { block, count, fail } => {
+            Step::ChargeEmpty { covered: true, .. } if s.drops_covered_charges() => {}
+            Step::ChargeEmpty {
+                block, count, fail, ..
+            } => {
                 let (b, n, budget) = (s.local(*block), s.local(*count), s.local(Local::Budget));
                 out.push(s.open(Some(&format!("{b} == 0"))));
                 out.push(s.when(&s.unsigned(&n, ">", &budget), &s.fail(fail)));

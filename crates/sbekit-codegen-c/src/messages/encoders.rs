@@ -73,10 +73,7 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
             "static inline void {e}_init({e}* e, uint8_t* buf, size_t cap, uint64_t version) {{"
         ));
         o.line("uint8_t* h;");
-        o.line("memset(&e->cur, 0, sizeof e->cur);");
-        o.line("e->cur.buf = buf;");
-        o.line("e->cur.cap = buf == NULL ? 0 : cap;");
-        o.line("e->cur.version = version;");
+        o.line("sbekit_cursor_init(&e->cur, buf, cap, version);");
         o.line("e->next = 0;");
         o.line("e->blk = NULL;");
         o.line(&format!(
@@ -118,7 +115,7 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
         o.line("if (err != NULL) *err = e->cur.err;");
         o.line("return (int)e->cur.err.kind;");
         o.line("}");
-        o.line("if (len != NULL) *len = e->cur.pos;");
+        o.line("if (len != NULL) *len = (size_t)(e->cur.at - e->cur.buf);");
         o.line("return 0;");
         o.line("}");
     } else {
@@ -275,8 +272,7 @@ pub(super) fn writer(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
     ));
     o.line("w->c = c;");
     o.line("if (!live) {");
-    o.line("memset(&w->dead, 0, sizeof w->dead);");
-    o.line("w->dead.version = c->version;");
+    o.line("sbekit_cursor_dead(&w->dead, c);");
     o.line("w->c = &w->dead;");
     o.line("}");
     o.line("w->n = 0;");
