@@ -3,7 +3,7 @@
 //! `byte[]`, C# enums over their encoding type, allocation-free `foreach` enumerators.
 
 use crate::prim::{signed, ulong_lit};
-use sbekit_codegen_managed::{upper_first, Ctx, Dialect, DocStyle, Out, Values};
+use sbekit_codegen_managed::{slot_covers, upper_first, Ctx, Dialect, DocStyle, Out, Values};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::camel;
 use sbekit_plan::names::{EnumNames, SectionNames};
@@ -242,7 +242,7 @@ impl Dialect for CSharp {
         o.line(&format!(
             "public {e} Wrap(byte[] buffer, int offset, long version) {{ return Wrap(buffer, offset, buffer.Length - offset, version); }}"
         ));
-        o.doc("Starts a message at `offset` of `buffer` (`length` bytes available), written at `version` (an older one writes its block lengths and leaves newer elements out): writes the header and reserves the block, zeroed.");
+        o.doc("Starts a message at `offset` of `buffer` (`length` bytes available), written at `version` (an older one writes its block lengths and leaves newer elements out): writes the header and reserves the block (what is left unset reads as zero once the block is complete).");
         o.line(&format!(
             "public {e} Wrap(byte[] buffer, int offset, int length, long version) {{"
         ));
@@ -254,6 +254,7 @@ impl Dialect for CSharp {
     fn grow_or_fail(&self, o: &mut Out) {
         o.line("if (end > sbe_cap) throw new SbeEncodeException(SbeEncodeErrorKind.BufferTooSmall, path);");
     }
+    fn grow_fn(&self, _: &mut Out) {}
     fn zero_body(&self, o: &mut Out) {
         o.line("if (n > 16) {");
         o.line("System.Array.Clear(sbe_b, at, n);");
@@ -283,10 +284,7 @@ impl Dialect for CSharp {
     /// Only the gaps: every byte of each slot in `written` is stored next.
     fn zero_prefix(&self, o: &mut Out, base: &str, n: usize, written: &[&Slot]) {
         for k in 0..n {
-            let covered = written
-                .iter()
-                .any(|s| s.constant.is_none() && (s.offset..s.offset + s.width()).contains(&k));
-            if !covered {
+            if !slot_covers(written, k) {
                 o.line(&format!("sbe_b[{base} + {k}] = 0;"));
             }
         }

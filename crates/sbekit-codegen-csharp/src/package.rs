@@ -250,7 +250,7 @@ dotnet build          # the same sources, TreatWarningsAsErrors
 using {ns};
 
 var buf = new byte[4096];
-var e = new {enc}().Wrap(buf, 0);      // header written, block reserved (zeroed)
+var e = new {enc}().Wrap(buf, 0);      // header written, block reserved
 // ... set fields; then groups (`e.Group().Next().Field(..)`, the count is kept) and var data
 // in schema order; skipped sections are written empty
 int len = e.EncodedLength();           // completes the message

@@ -221,11 +221,45 @@ public static class Driver
         return 0;
     }
 
+    // What the caller leaves unset reads as zero whatever the buffer held: the same message
+    // written into a buffer of 0xFF bytes and into a zeroed one is the same bytes (message and
+    // entry fields, composites, nested groups and empty entries left unset).
+    static int Dirty()
+    {
+        var bufs = new byte[][] { new byte[512], new byte[512] };
+        for (int i = 0; i < 512; i++) bufs[0][i] = 0xFF;
+        var lens = new int[4];
+        for (int k = 0; k < 2; k++)
+        {
+            var e = new Orders.OrderEncoder().Wrap(bufs[k], 0);
+            e.OrderId(7);
+            var f = e.Fills();
+            f.Next().FillQty(5);
+            f.Legs().Next().Next().Ratio(3);
+            f.Next();
+            e.Marks().Next().Next().Mark(2);
+            lens[k] = e.EncodedLength();
+            var m = new Md.MarketUpdatesEncoder().Wrap(bufs[k], 256);
+            var t = m.Trades();
+            t.Next().Size(3);
+            t.Next();
+            m.LevelUpdates().Next().Flags(1);
+            lens[2 + k] = m.EncodedLength();
+        }
+        if (lens[0] != lens[1] || lens[2] != lens[3]) return 1;
+        for (int i = 0; i < lens[0]; i++) if (bufs[0][i] != bufs[1][i]) return 2;
+        for (int i = 256; i < 256 + lens[2]; i++) if (bufs[0][i] != bufs[1][i]) return 3;
+        var d = new Orders.OrderDecoder().Wrap(bufs[0], 0, lens[0]);
+        if (d.OrderId() != 7 || d.Fills().Count() != 2 || d.Marks().Count() != 2) return 4;
+        return 0;
+    }
+
     public static int Main(string[] args)
     {
         string mode = args[0];
         if (mode == "order") return Order();
         if (mode == "counted") return Counted();
+        if (mode == "dirty") return Dirty();
         string p = args[1];
         var stdin = new BufferedStream(Console.OpenStandardInput());
         var stdout = new BufferedStream(Console.OpenStandardOutput());
@@ -478,7 +512,7 @@ fn generated_csharp_runs() {
         shorts += msgs.len();
     }
 
-    for mode in ["order", "counted"] {
+    for mode in ["order", "counted", "dirty"] {
         run(&[mode], &[]);
     }
 

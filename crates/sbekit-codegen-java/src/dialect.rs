@@ -2,7 +2,7 @@
 //! Java enums with `NULL_VAL` and `SBE_UNKNOWN`, `Iterable` groups, `final` locals. Java's
 //! words are the renderer's own, so the word table keeps its defaults.
 
-use sbekit_codegen_managed::{Ctx, Dialect, DocStyle, Out, Values};
+use sbekit_codegen_managed::{slot_covers, Ctx, Dialect, DocStyle, Out, Values};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::{EnumNames, SectionNames};
 use sbekit_plan::program::{CheckSyntax, Fail};
@@ -215,23 +215,32 @@ impl Dialect for Java {
         true
     }
     fn message_encoder_state(&self) -> &'static [&'static str] {
-        &[]
+        &["int sbe_cap"]
     }
     fn encoder_wraps(&self, o: &mut Out, e: &str) {
         o.doc("Starts a message at `offset` of `buffer` at the schema's version.");
         o.line(&format!(
             "public {e} wrap(final MutableDirectBuffer buffer, final int offset) {{ return wrap(buffer, offset, SbeSchema.SCHEMA_VERSION); }}"
         ));
-        o.doc("Starts a message at `offset` of `buffer`, written at `version` (an older one writes its block lengths and leaves newer elements out): writes the header and reserves the block, zeroed.");
+        o.doc("Starts a message at `offset` of `buffer`, written at `version` (an older one writes its block lengths and leaves newer elements out): writes the header and reserves the block (what is left unset reads as zero once the block is complete).");
         o.line(&format!(
             "public {e} wrap(final MutableDirectBuffer buffer, final int offset, final long version) {{"
         ));
     }
-    fn wrap_capacity(&self, _: &mut Out) {}
+    fn wrap_capacity(&self, o: &mut Out) {
+        o.line("sbe_cap = buffer.capacity();");
+    }
     fn grow_or_fail(&self, o: &mut Out) {
-        o.line("if (end > sbe_b.capacity()) {");
+        // The capacity is kept in a field and growing is out of line: every reservation is
+        // inlined into the caller, and C2's budget for one compiled method is small.
+        o.line("if (end > sbe_cap) sbeGrow(end, path);");
+    }
+    fn grow_fn(&self, o: &mut Out) {
+        o.doc("Internal: grows an expandable buffer to `end` bytes, or refuses the reservation.");
+        o.line("private void sbeGrow(final long end, final String path) {");
         o.line("if (!sbe_b.isExpandable() || end > Integer.MAX_VALUE - 16) throw new SbeEncodeException(SbeEncodeException.Kind.BUFFER_TOO_SMALL, path);");
         o.line("sbe_b.checkLimit((int) end);");
+        o.line("sbe_cap = sbe_b.capacity();");
         o.line("}");
     }
     fn zero_body(&self, o: &mut Out) {
@@ -271,11 +280,24 @@ impl Dialect for Java {
             }
         }
     }
-    fn zero_prefix(&self, o: &mut Out, base: &str, n: usize, _: &[&Slot]) {
-        self.zero(o, base, n);
+    /// Only the gaps, each run with the widest stores that fit: every byte of each slot in
+    /// `written` is stored next.
+    fn zero_prefix(&self, o: &mut Out, base: &str, n: usize, written: &[&Slot]) {
+        let mut k = 0;
+        while k < n {
+            if slot_covers(written, k) {
+                k += 1;
+                continue;
+            }
+            let start = k;
+            while k < n && !slot_covers(written, k) {
+                k += 1;
+            }
+            self.zero(o, &format!("{base} + {start}"), k - start);
+        }
     }
     fn prefix_zeroes_slots(&self) -> bool {
-        true
+        false
     }
     fn not_in_version(&self, path: &str) -> String {
         format!("throw new IllegalStateException(\"{path} is not in the version written\");")

@@ -210,7 +210,7 @@ Agrona 2 reads memory through `jdk.internal.misc.Unsafe`: run with
 import {pkg}.*;
 
 var buf = new org.agrona.ExpandableArrayBuffer(4096);
-var e = new {enc}().wrap(buf, 0);     // header written, block reserved (zeroed)
+var e = new {enc}().wrap(buf, 0);     // header written, block reserved
 // ... set fields; then groups (`e.group().next().field(..)`, the count is kept) and var data
 // in schema order; skipped sections are written empty
 int len = e.encodedLength();          // completes the message

@@ -8,7 +8,7 @@
 //!   another exception (`IndexOutOfBoundsException` included);
 //! - re-encoding into every shorter fixed buffer throws `SbeEncodeException` (`bufferTooSmall`);
 //! - the encoders' section order, skipped sections and counts (`orders-be.xml`,
-//!   `market-data.xml`).
+//!   `market-data.xml`), and that bytes left unset are zero whatever the buffer held.
 
 mod common;
 
@@ -172,10 +172,42 @@ public final class Driver {
         return 0;
     }
 
+    // What the caller leaves unset reads as zero whatever the buffer held: the same message
+    // written into a buffer of 0xFF bytes and into a zeroed one is the same bytes (message and
+    // entry fields, composites, nested groups and empty entries left unset).
+    static int dirty() {
+        final ExpandableArrayBuffer[] bufs = { new ExpandableArrayBuffer(512), new ExpandableArrayBuffer(512) };
+        bufs[0].setMemory(0, 512, (byte) 0xFF);
+        final int[] lens = new int[4];
+        for (int k = 0; k < 2; k++) {
+            final orders.OrderEncoder e = new orders.OrderEncoder().wrap(bufs[k], 0);
+            e.orderId(7);
+            final orders.OrderEncoder.OrderFillsEncoder f = e.fills();
+            f.next().fillQty(5);
+            f.legs().next().next().ratio((short) 3);
+            f.next();
+            e.marks().next().next().mark((short) 2);
+            lens[k] = e.encodedLength();
+            final md.MarketUpdatesEncoder m = new md.MarketUpdatesEncoder().wrap(bufs[k], 256);
+            final md.MarketUpdatesEncoder.MarketUpdatesTradesEncoder t = m.trades();
+            t.next().size(3);
+            t.next();
+            m.levelUpdates().next().flags((short) 1);
+            lens[2 + k] = m.encodedLength();
+        }
+        if (lens[0] != lens[1] || lens[2] != lens[3]) return 1;
+        for (int i = 0; i < lens[0]; i++) if (bufs[0].getByte(i) != bufs[1].getByte(i)) return 2;
+        for (int i = 256; i < 256 + lens[2]; i++) if (bufs[0].getByte(i) != bufs[1].getByte(i)) return 3;
+        final orders.OrderDecoder d = new orders.OrderDecoder().wrap(bufs[0], 0, lens[0]);
+        if (d.orderId() != 7 || d.fills().count() != 2 || d.marks().count() != 2) return 4;
+        return 0;
+    }
+
     public static void main(final String[] args) throws Exception {
         final String mode = args[0];
         if (mode.equals("order")) System.exit(order());
         if (mode.equals("counted")) System.exit(counted());
+        if (mode.equals("dirty")) System.exit(dirty());
         final String p = args[1];
         if (mode.equals("json") || mode.equals("reencode")) {
             final Class<?> c = Class.forName(p + ".SbeConformance");
@@ -320,7 +352,7 @@ fn generated_java_runs() {
         shorts += msgs.len();
     }
 
-    for mode in ["order", "counted"] {
+    for mode in ["order", "counted", "dirty"] {
         run(&[mode], &[]);
     }
 

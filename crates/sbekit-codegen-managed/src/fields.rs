@@ -252,7 +252,9 @@ fn array_getters(o: &mut Out, ctx: &Ctx, f: &Field, n: &FieldNames, pos: &str, g
 }
 
 /// Emits the setter(s) of field number `i` on encoder class `cls`; `versioned`: the encoder
-/// writes a version `sbe_v` and skips fields newer than it.
+/// writes a version `sbe_v` and skips fields newer than it; `set_bit`: the field's bit in the
+/// encoder's `sbe_set` when its zeroing is deferred.
+#[allow(clippy::too_many_arguments)]
 pub fn setter(
     o: &mut Out,
     ctx: &Ctx,
@@ -261,6 +263,7 @@ pub fn setter(
     f: &Field,
     n: &FieldNames,
     versioned: bool,
+    set_bit: Option<usize>,
 ) {
     if f.is_constant() {
         return;
@@ -292,6 +295,7 @@ pub fn setter(
             ));
             head(o);
             o.line(&format!("{};", d.store(p.ty, "sbe_b", &pos, "value")));
+            mark_set(o, set_bit);
             o.line("return this;");
             o.line("}");
         }
@@ -377,6 +381,7 @@ pub fn setter(
             o.line(&format!("public {cls} {}({fin}{t} value) {{", raw(n)));
             head(o);
             o.line(&format!("{};", d.store(e.ty, "sbe_b", &pos, "value")));
+            mark_set(o, set_bit);
             o.line("return this;");
             o.line("}");
         }
@@ -406,6 +411,14 @@ pub fn setter(
                 )),
             }
         }
+    }
+}
+
+/// Notes in `sbe_set` that a field whose zeroing is deferred was written (see
+/// `messages::encoders::deferred`).
+fn mark_set(o: &mut Out, set_bit: Option<usize>) {
+    if let Some(k) = set_bit {
+        o.line(&format!("sbe_set |= 1L << {k};"));
     }
 }
 

@@ -54,6 +54,14 @@ impl Ctx<'_> {
     }
 }
 
+/// True if byte `k` of a prefix is stored by one of `written` (a slot with a constant is not
+/// stored): what [`Dialect::zero_prefix`] may leave.
+pub fn slot_covers(written: &[&Slot], k: usize) -> bool {
+    written
+        .iter()
+        .any(|s| s.constant.is_none() && (s.offset..s.offset + s.width()).contains(&k))
+}
+
 /// `s` with its first letter upper case (`hasX` of `x`; C#'s member of a Java member name).
 pub fn upper_first(s: &str) -> String {
     let mut u = s.to_string();
@@ -377,6 +385,8 @@ pub trait Dialect: Values {
     fn wrap_capacity(&self, o: &mut Out);
     /// `sbeTakeRaw`'s handling of a reservation past the buffer's end at `end`.
     fn grow_or_fail(&self, o: &mut Out);
+    /// The out-of-line methods [`Dialect::grow_or_fail`] calls, if any.
+    fn grow_fn(&self, o: &mut Out);
     /// `sbeZero`'s body: zeroes `n` bytes at `at`.
     fn zero_body(&self, o: &mut Out);
     /// Zeroes `n` bytes at `base + 0 .. base + n` of `sbe_b`, at constant offsets.

@@ -349,7 +349,7 @@ fn composite_src(ctx: &Ctx, k: &str) -> (String, String) {
     o.doc("Writes the composite at `offset` of `buffer`.");
     wrap(&mut o, ctx, &n.enc, false, false);
     for (i, (f, fname)) in members.iter().zip(&n.members).enumerate() {
-        setter(&mut o, ctx, &n.enc, i, f, fname, false);
+        setter(&mut o, ctx, &n.enc, i, f, fname, false, None);
     }
     o.line("}");
     ctx.tail(&mut o);

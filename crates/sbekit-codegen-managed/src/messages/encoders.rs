@@ -23,7 +23,7 @@ pub(super) fn encoder(
     match msg {
         Some(m) => {
             o.doc(&format!(
-                "Writes a `{}` message (template id {}), fluently: `{}` writes the header and reserves the block (zeroed); set fields, then write groups and var data in schema order (a section after a later one throws `SbeEncodeException` `{}`; skipped ones are written empty); `{}()` completes the message and gives its length.",
+                "Writes a `{}` message (template id {}), fluently: `{}` writes the header and reserves the block; set fields, then write groups and var data in schema order (a section after a later one throws `SbeEncodeException` `{}`; skipped ones are written empty); `{}()` completes the message (what was left unset reads as zero) and gives its length.",
                 b.name, m.id, m_("wrap"), d.error_kind("OUT_OF_ORDER"), m_("encodedLength")
             ));
             o.line(&format!("{} {e} {{", d.class(false)));
@@ -53,6 +53,10 @@ pub(super) fn encoder(
         own.extend(d.message_encoder_state().iter().copied());
     } else {
         own.extend(["int sbe_dim", "long sbe_count", entry.as_str(), on.as_str()]);
+    }
+    let late = deferred(b);
+    if !late.is_empty() {
+        own.push("long sbe_set");
     }
     for v in own {
         o.line(&format!("{state} {v};"));
@@ -104,8 +108,10 @@ pub(super) fn encoder(
         }
     }
     for (i, (f, fname)) in b.fields.iter().zip(&n.fields).enumerate() {
-        setter(o, ctx, e, i, f, fname, true);
+        let bit = late.iter().position(|&j| j == i);
+        setter(o, ctx, e, i, f, fname, true, bit);
     }
+    zero_unset_fn(o, ctx, b, &late);
     if needs_scratch(&b.fields) {
         d.scratch(o);
     }
@@ -121,22 +127,124 @@ pub(super) fn encoder(
     o.line("}");
 }
 
-/// Zeroes the `n` bytes at `base` reserved for version `v`: all of them, straight-line, at the
-/// schema's version; else the statement `older` (a call that zeroes what that version reserves).
-fn zero_block(o: &mut Out, ctx: &Ctx, base: &str, n: usize, v: &str, older: &str) {
+/// The fields of a body whose zeroing waits for the block's completion: those whose setter
+/// writes every byte (a number or an enum, not a constant), up to the 64 bits of `sbe_set`.
+/// Field indexes, in bit order. A reserved block's other bytes (padding, sets, composites,
+/// arrays) are zeroed when it is reserved; these only if the caller left them unset, so that
+/// `next()` and `wrap`, which are inlined into the caller, store nothing a setter stores again.
+fn deferred(b: &Body) -> Vec<usize> {
+    b.fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            !f.is_constant()
+                && matches!(&f.kind, Kind::Prim(p) if p.len == 1)
+                    | matches!(&f.kind, Kind::Enum { .. })
+        })
+        .map(|(i, _)| i)
+        .take(64)
+        .collect()
+}
+
+/// `sbe_set` with every deferred field's bit.
+fn all_set(late: &[usize]) -> String {
+    if late.len() == 64 {
+        "-1L".into()
+    } else {
+        format!("{}L", (1u64 << late.len()) - 1)
+    }
+}
+
+/// Zeroes the `n` bytes at `base` reserved for version `v`, except those `covered` (stored
+/// next, or deferred): straight-line at the schema's version, then `sbe_set` cleared when the
+/// body defers fields; at an older version the statement `older` (a call that zeroes all that
+/// version reserves) and `sbe_set` full.
+#[allow(clippy::too_many_arguments)]
+fn reserve_zeroing(
+    o: &mut Out,
+    ctx: &Ctx,
+    base: &str,
+    n: usize,
+    v: &str,
+    older: &str,
+    covered: &dyn Fn(usize) -> bool,
+    late: &[usize],
+) {
     let d = ctx.d;
+    let current = |o: &mut Out| {
+        let mut k = 0;
+        while k < n {
+            if covered(k) {
+                k += 1;
+                continue;
+            }
+            let start = k;
+            while k < n && !covered(k) {
+                k += 1;
+            }
+            let at = if start == 0 {
+                base.to_string()
+            } else {
+                format!("{base} + {start}")
+            };
+            d.zero(o, &at, k - start);
+        }
+        if !late.is_empty() {
+            o.line("sbe_set = 0L;");
+        }
+    };
     if ctx.plan.version == 0 {
-        d.zero(o, base, n);
+        current(o);
     } else {
         o.line(&format!(
             "if ({v} >= SbeSchema.{}) {{",
             d.konst("SCHEMA_VERSION")
         ));
-        d.zero(o, base, n);
+        current(o);
         o.line("} else {");
         o.line(older);
+        if !late.is_empty() {
+            o.line(&format!("sbe_set = {};", all_set(late)));
+        }
         o.line("}");
     }
+}
+
+/// True if byte `k` of a block is a deferred field's.
+fn in_deferred(b: &Body, late: &[usize], k: usize) -> bool {
+    late.iter().any(|&i| {
+        let f = &b.fields[i];
+        (f.offset..f.offset + f.size).contains(&k)
+    })
+}
+
+/// `sbeZeroUnset`: zeroes the deferred fields the caller did not set (the block's completion).
+fn zero_unset_fn(o: &mut Out, ctx: &Ctx, b: &Body, late: &[usize]) {
+    if late.is_empty() {
+        return;
+    }
+    let d = ctx.d;
+    o.line(&format!("private void {}() {{", d.member("sbeZeroUnset")));
+    o.line(&format!("{}long sbe_s = sbe_set;", d.fixed()));
+    for (k, &i) in late.iter().enumerate() {
+        let f = &b.fields[i];
+        o.line(&format!("if ((sbe_s & (1L << {k})) == 0) {{"));
+        d.zero(o, &format!("sbe_p + {}", f.offset), f.size);
+        o.line("}");
+    }
+    o.line(&format!("sbe_set = {};", all_set(late)));
+    o.line("}");
+}
+
+/// The statement that completes a block's zeroing when a deferred field was left unset.
+fn complete_block(ctx: &Ctx, late: &[usize], guard: &str) -> Option<String> {
+    (!late.is_empty()).then(|| {
+        format!(
+            "if ({guard}sbe_set != {}) {}();",
+            all_set(late),
+            ctx.d.member("sbeZeroUnset")
+        )
+    })
 }
 
 /// The message encoder's `wrap`, `encodedLength` and reservations.
@@ -159,18 +267,38 @@ fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize)
         m_("sbeTakeRaw"),
         m_("sbeBlockLength")
     ));
-    // Zeroed: the header's other members, the block's padding and unset fields.
+    // Zeroed: the header's other members, the block's padding, sets, composites and arrays;
+    // its numbers and enums when it is complete, if the caller left them unset.
     let reserved = format!(
         "SbeSchema.{header_length} + {}(version)",
         m_("sbeBlockLength")
     );
-    zero_block(
+    let late = deferred(b);
+    let hs = ctx.plan.header.size;
+    // The header's members `wrap` stores below.
+    let written: Vec<&sbekit_plan::Field> =
+        [&h.block_length, &h.template_id, &h.schema_id, &h.version]
+            .into_iter()
+            .filter(|f| !f.is_constant() && matches!(f.kind, Kind::Prim(_)))
+            .collect();
+    let covered = |k: usize| {
+        if k < hs {
+            written
+                .iter()
+                .any(|f| (f.offset..f.offset + f.size).contains(&k))
+        } else {
+            in_deferred(b, &late, k - hs)
+        }
+    };
+    reserve_zeroing(
         o,
         ctx,
         "sbe_h",
-        ctx.plan.header.size + b.block_length,
+        hs + b.block_length,
         "version",
         &format!("{}(sbe_h, {reserved});", m_("sbeZero")),
+        &covered,
+        &late,
     );
     o.line(&format!("sbe_p = sbe_h + SbeSchema.{header_length};"));
     for (f, val) in [
@@ -195,6 +323,9 @@ fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize)
     o.line("}");
     o.doc("Completes the message (sections not written are written empty) and gives its length in bytes, header included.");
     o.line(&format!("public int {}() {{", m_("encodedLength")));
+    if let Some(c) = complete_block(ctx, &late, "") {
+        o.line(&c);
+    }
     o.line(&format!("{}();", m_("sbeCloseOpen")));
     if k > 0 {
         o.line(&format!("{}({k});", m_("sbeFill")));
@@ -222,6 +353,7 @@ fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize)
     o.line("sbe_lim = (int) end;");
     o.line("return at;");
     o.line("}");
+    d.grow_fn(o);
     o.doc("Internal: zeroes `n` bytes at `at`.");
     o.line(&format!(
         "{internal}void {}({fin}int at, {fin}int n) {{",
@@ -274,10 +406,16 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
     }
     o.line("}");
     o.line("}");
-    o.doc(&format!("Adds an entry (the count is updated in the dimension); more than {} is an error (`COUNT_TOO_LARGE`).", count_slot.max));
+    let late = deferred(b);
+    o.doc(&format!("Adds an entry (the count is written to the dimension when the group is complete); more than {} is an error (`COUNT_TOO_LARGE`).", count_slot.max));
     o.line(&format!("public {e} {}() {{", m_("next")));
     o.line(&format!("if (!sbe_on) {}", d.not_in_version(&n.path)));
-    o.line(&format!("if (sbe_entry) {}();", m_("sbeComplete")));
+    if k > 0 {
+        o.line(&format!("if (sbe_entry) {}();", m_("sbeComplete")));
+    }
+    if let Some(c) = complete_block(ctx, &late, "sbe_count != 0 && ") {
+        o.line(&c);
+    }
     let checks = d.checks();
     o.line(&format!(
         "if ({}) {}",
@@ -288,21 +426,21 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
         "sbe_p = sbe_m.{}({block_length}, {path});",
         m_("sbeTakeRaw")
     ));
-    zero_block(
+    reserve_zeroing(
         o,
         ctx,
         "sbe_p",
         b.block_length,
         "sbe_v",
         &format!("sbe_m.{}(sbe_p, {block_length});", m_("sbeZero")),
+        &|k| in_deferred(b, &late, k),
+        &late,
     );
     o.line("sbe_count++;");
-    o.line(&format!(
-        "{};",
-        d.slot_store(count_slot, "sbe_b", "sbe_dim", "sbe_count")
-    ));
-    o.line("sbe_next = 0;");
-    o.line("sbe_entry = true;");
+    if k > 0 {
+        o.line("sbe_next = 0;");
+        o.line("sbe_entry = true;");
+    }
     o.line("return this;");
     o.line("}");
     o.doc("Entries added so far.");
@@ -310,10 +448,20 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
         "public int {}() {{ return (int) sbe_count; }}",
         m_("count")
     ));
-    o.doc("Internal: completes the last entry.");
+    o.doc("Internal: completes the group: its count, and the last entry.");
     o.line(&format!("{internal}void {}() {{", m_("sbeClose")));
-    o.line(&format!("if (sbe_entry) {}();", m_("sbeComplete")));
-    o.line("sbe_entry = false;");
+    // The count once, here, rather than at every entry: `next` is inlined into the caller.
+    o.line(&format!(
+        "if (sbe_on) {};",
+        d.slot_store(count_slot, "sbe_b", "sbe_dim", "sbe_count")
+    ));
+    if let Some(c) = complete_block(ctx, &late, "sbe_count != 0 && ") {
+        o.line(&c);
+    }
+    if k > 0 {
+        o.line(&format!("if (sbe_entry) {}();", m_("sbeComplete")));
+        o.line("sbe_entry = false;");
+    }
     o.line("}");
     o.line(&format!("private void {}() {{", m_("sbeComplete")));
     o.line(&format!("{}();", m_("sbeCloseOpen")));
