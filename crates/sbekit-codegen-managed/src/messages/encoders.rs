@@ -52,7 +52,13 @@ pub(super) fn encoder(
         own.extend(["int sbe_o", "int sbe_lim"]);
         own.extend(d.message_encoder_state().iter().copied());
     } else {
-        own.extend(["int sbe_dim", "long sbe_count", entry.as_str(), on.as_str()]);
+        own.extend([
+            "int sbe_dim",
+            "long sbe_count",
+            "long sbe_limit",
+            entry.as_str(),
+            on.as_str(),
+        ]);
     }
     let late = deferred(b);
     if !late.is_empty() {
@@ -382,6 +388,12 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
     o.line("sbe_count = 0;");
     o.line("sbe_entry = false;");
     o.line("sbe_on = on;");
+    // `next` refuses with one test: no entries when the version written lacks the group.
+    // (A count type wider than a `long` is capped: no buffer holds that many entries.)
+    o.line(&format!(
+        "sbe_limit = on ? {}L : 0L;",
+        count_slot.max.min(i64::MAX as u64)
+    ));
     o.line("if (on) {");
     o.line(&format!(
         "sbe_dim = sbe_m.{}({dim}, {path});",
@@ -409,19 +421,16 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
     let late = deferred(b);
     o.doc(&format!("Adds an entry (the count is written to the dimension when the group is complete); more than {} is an error (`COUNT_TOO_LARGE`).", count_slot.max));
     o.line(&format!("public {e} {}() {{", m_("next")));
-    o.line(&format!("if (!sbe_on) {}", d.not_in_version(&n.path)));
+    o.line(&format!(
+        "if (sbe_count >= sbe_limit) {}();",
+        m_("sbeRefuse")
+    ));
     if k > 0 {
         o.line(&format!("if (sbe_entry) {}();", m_("sbeComplete")));
     }
     if let Some(c) = complete_block(ctx, &late, "sbe_count != 0 && ") {
         o.line(&c);
     }
-    let checks = d.checks();
-    o.line(&format!(
-        "if ({}) {}",
-        checks.unsigned("sbe_count", ">=", &checks.unsigned_literal(count_slot.max)),
-        d.encode_error("COUNT_TOO_LARGE", &path)
-    ));
     o.line(&format!(
         "sbe_p = sbe_m.{}({block_length}, {path});",
         m_("sbeTakeRaw")
@@ -442,6 +451,10 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
         o.line("sbe_entry = true;");
     }
     o.line("return this;");
+    o.line("}");
+    o.line(&format!("private void {}() {{", m_("sbeRefuse")));
+    o.line(&format!("if (!sbe_on) {}", d.not_in_version(&n.path)));
+    o.line(&d.encode_error("COUNT_TOO_LARGE", &path));
     o.line("}");
     o.doc("Entries added so far.");
     o.line(&format!(
@@ -481,7 +494,17 @@ fn section_setters(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str) {
     for (i, (s, sn)) in b.sections.iter().zip(&n.sections).enumerate() {
         let name = &sn.name;
         let on = since_cond(s.since(), "sbe_v").unwrap_or_else(|| "true".into());
-        let section = format!("{}({i});", m_("sbeSection"));
+        // The next section in order needs no refusal and fills nothing: it only completes the
+        // group before it, if any. Small, as the caller inlines it; the rest is `sbeSection`.
+        let close_before = match i.checked_sub(1).map(|j| (j, &b.sections[j])) {
+            Some((j, Section::Group { .. })) => format!("sbe_g{j}.{}(); ", m_("sbeClose")),
+            _ => String::new(),
+        };
+        let section = format!(
+            "if (sbe_next == {i}) {{ {close_before}sbe_next = {}; }} else {}({i});",
+            i + 1,
+            m_("sbeSection")
+        );
         match s {
             Section::Group { name: sname, .. } => {
                 let cn = &n.children[gi];
