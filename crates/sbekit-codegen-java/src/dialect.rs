@@ -2,7 +2,7 @@
 //! Java enums with `NULL_VAL` and `SBE_UNKNOWN`, `Iterable` groups, `final` locals. Java's
 //! words are the renderer's own, so the word table keeps its defaults.
 
-use sbekit_codegen_managed::{slot_covers, Ctx, Dialect, DocStyle, Out, Values};
+use sbekit_codegen_managed::{slot_covers, uncovered_runs, Ctx, Dialect, DocStyle, Out, Values};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::{EnumNames, SectionNames};
 use sbekit_plan::program::{CheckSyntax, Fail};
@@ -283,17 +283,8 @@ impl Dialect for Java {
     /// Only the gaps, each run with the widest stores that fit: every byte of each slot in
     /// `written` is stored next.
     fn zero_prefix(&self, o: &mut Out, base: &str, n: usize, written: &[&Slot]) {
-        let mut k = 0;
-        while k < n {
-            if slot_covers(written, k) {
-                k += 1;
-                continue;
-            }
-            let start = k;
-            while k < n && !slot_covers(written, k) {
-                k += 1;
-            }
-            self.zero(o, &format!("{base} + {start}"), k - start);
+        for (start, len) in uncovered_runs(n, |k| slot_covers(written, k)) {
+            self.zero(o, &format!("{base} + {start}"), len);
         }
     }
     fn prefix_zeroes_slots(&self) -> bool {

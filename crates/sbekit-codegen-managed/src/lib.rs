@@ -62,6 +62,25 @@ pub fn slot_covers(written: &[&Slot], k: usize) -> bool {
         .any(|s| s.constant.is_none() && (s.offset..s.offset + s.width()).contains(&k))
 }
 
+/// The runs `(start, length)` of the bytes `0..n` that `covered` does not claim, in order: the
+/// stretches a reservation zeroes with the widest stores that fit.
+pub fn uncovered_runs(n: usize, covered: impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    let mut k = 0;
+    while k < n {
+        if covered(k) {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < n && !covered(k) {
+            k += 1;
+        }
+        runs.push((start, k - start));
+    }
+    runs
+}
+
 /// `s` with its first letter upper case (`hasX` of `x`; C#'s member of a Java member name).
 pub fn upper_first(s: &str) -> String {
     let mut u = s.to_string();

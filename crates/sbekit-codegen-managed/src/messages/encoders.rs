@@ -178,22 +178,13 @@ fn reserve_zeroing(
 ) {
     let d = ctx.d;
     let current = |o: &mut Out| {
-        let mut k = 0;
-        while k < n {
-            if covered(k) {
-                k += 1;
-                continue;
-            }
-            let start = k;
-            while k < n && !covered(k) {
-                k += 1;
-            }
+        for (start, len) in crate::uncovered_runs(n, covered) {
             let at = if start == 0 {
                 base.to_string()
             } else {
                 format!("{base} + {start}")
             };
-            d.zero(o, &at, k - start);
+            d.zero(o, &at, len);
         }
         if !late.is_empty() {
             o.line("sbe_set = 0L;");
