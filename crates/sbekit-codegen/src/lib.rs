@@ -37,6 +37,11 @@ pub struct Options {
     pub rustfmt: bool,
     /// How schema names that are Rust keywords become identifiers.
     pub keywords: KeywordStyle,
+    /// Also generate owned values (`CarOwned`, `AnyOwned`: plain structs with `Vec`s for
+    /// groups and var data, `from_decoder` and `encode_into`; default true). They need the
+    /// runtime's `alloc` feature (on by default); turn them off for a `no_std` target without
+    /// an allocator.
+    pub owned: bool,
 }
 
 pub use sbekit_plan::names::rust::KeywordStyle;
@@ -48,6 +53,7 @@ impl Default for Options {
             runtime_path: "::sbekit_runtime".to_string(),
             rustfmt: false,
             keywords: KeywordStyle::Raw,
+            owned: true,
         }
     }
 }
@@ -204,9 +210,17 @@ pub fn write_module(ir: &Ir, dir: &Path, opts: &Options) -> Result<PathBuf, GenE
 /// and writes, in mode `json`, one JSON line per message (the module's `to_json`), or in mode
 /// `reencode`, each message re-encoded at its acting version (the module's `reencode`),
 /// u32le-framed. With several paths it takes the schema's index after the mode. Every crate
-/// [`write_crate`] writes ships it as `examples/sbe_conformance.rs`.
-pub fn conformance_program(paths: &[&str]) -> String {
-    emit::conformance::conformance_program(paths)
+/// [`write_crate`] writes ships it as `examples/sbe_conformance.rs`. With `owned` (modules
+/// generated with [`Options::owned`]) it also has modes `json-owned` and `reencode-owned`, the
+/// same through the owned values.
+pub fn conformance_program(paths: &[&str], owned: bool) -> String {
+    emit::conformance::conformance_program(paths, owned)
+}
+
+/// The `Cargo.toml` of a copy of the runtime's `SOURCE_FILES` at `version`, as [`write_crate`]
+/// bundles it: the runtime's own features (`std`, on by default, and `alloc`).
+pub fn runtime_manifest(version: &str) -> String {
+    emit::crate_files::runtime_manifest(version)
 }
 
 /// How a standalone crate refers to the runtime in its `Cargo.toml`.
@@ -234,7 +248,7 @@ pub fn write_crate(
     let mut opts = opts.clone();
     opts.runtime_path = "::sbekit_runtime".into();
     let body = generate(ir, &opts)?;
-    for (path, text) in emit::crate_files::files(ir, name, runtime, &body) {
+    for (path, text) in emit::crate_files::files(ir, name, runtime, &body, opts.owned) {
         write_atomic(&dir.join(path), &text)?;
     }
     Ok(())

@@ -63,5 +63,6 @@ pub(crate) fn build_c(dir: &Path, schemas: &[Schema], tamper: Tamper) -> Result<
         cmd: vec![exe.display().to_string()],
         multi: true,
         extra: Vec::new(),
+        owned: false,
     })
 }

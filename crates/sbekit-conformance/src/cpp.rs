@@ -55,6 +55,7 @@ pub(crate) fn build_cpp(dir: &Path, schemas: &[Schema], tamper: Tamper) -> Resul
             cmd: vec![exe.display().to_string()],
             multi: false,
             extra: Vec::new(),
+            owned: false,
         });
     }
     // Several schemas: one driver per package (each calls its package's conformance function),
@@ -116,5 +117,6 @@ pub(crate) fn build_cpp(dir: &Path, schemas: &[Schema], tamper: Tamper) -> Resul
         cmd: vec![exe.display().to_string()],
         multi: true,
         extra: Vec::new(),
+        owned: false,
     })
 }

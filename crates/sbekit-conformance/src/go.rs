@@ -63,6 +63,7 @@ pub(crate) fn build_go(dir: &Path, schemas: &[Schema], tamper: Tamper) -> Result
         cmd: vec![exe.display().to_string()],
         multi: true,
         extra: Vec::new(),
+        owned: false,
     })
 }
 

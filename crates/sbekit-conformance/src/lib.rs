@@ -84,6 +84,11 @@ impl Lang {
             Lang::CSharp => "csharp",
         }
     }
+
+    /// True when the language's generated code has owned values ([`Options::owned`]).
+    pub fn has_owned(self) -> bool {
+        self == Lang::Rust
+    }
 }
 
 impl FromStr for Lang {
@@ -126,6 +131,10 @@ pub struct Options {
     /// Test hook: called with the scratch directory once every package is generated and before
     /// anything is built, so that a test can break a generated accessor and see the run fail.
     pub tamper: Tamper,
+    /// Check the owned values instead of the flyweights: each message decoded into its owned
+    /// value, written again by it, and that printed (decoded again) and framed. Rust only so
+    /// far ([`Lang::has_owned`]).
+    pub owned: bool,
 }
 
 /// A function that edits generated code before it is built ([`Options::tamper`]).
@@ -149,6 +158,7 @@ impl Options {
             seed: 1,
             per_message: 8,
             tamper: None,
+            owned: false,
         }
     }
 }
@@ -285,6 +295,12 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
             "captures take the place of --messages, one set of files per schema".into(),
         ));
     }
+    if opts.owned && !opts.lang.has_owned() {
+        return Err(Error::Usage(format!(
+            "--owned: owned values are generated for rust only so far, not {}",
+            opts.lang.name()
+        )));
+    }
     let mut counts = CaptureCounts::default();
     let mut schemas = Vec::new();
     for (i, p) in opts.schemas.iter().enumerate() {
@@ -346,7 +362,9 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         Lang::Java => java::run_all(&scratch, &schemas, &inputs, opts.tamper)?,
         Lang::Cpp => cpp::build_cpp(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
         Lang::TypeScript => ts::build_ts(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
-        Lang::Rust => rust::build_rust(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
+        Lang::Rust => rust::build_rust(&scratch, &schemas, opts.tamper)?
+            .owned(opts.owned)
+            .run_each(&inputs)?,
         Lang::Go => go::build_go(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
         Lang::C => c::build_c(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
         Lang::CSharp => csharp::run_all(&scratch, &schemas, &inputs, opts.tamper)?,

@@ -15,17 +15,29 @@ pub(crate) struct Program {
     pub(crate) multi: bool,
     /// Per schema, arguments after the mode (TypeScript: the module path).
     pub(crate) extra: Vec<Vec<String>>,
+    /// Run the modes through owned values (`json-owned`, `reencode-owned`).
+    pub(crate) owned: bool,
 }
 
 impl Program {
     /// Runs `json` and `reencode` over each schema's framed messages (`inputs[i]` for schema
     /// `i`): per schema, the JSON lines and the re-encoded frames.
     pub(crate) fn run_each(&self, inputs: &[Vec<u8>]) -> Result<Vec<Outputs>, Error> {
+        let (json, reencode) = if self.owned {
+            ("json-owned", "reencode-owned")
+        } else {
+            ("json", "reencode")
+        };
         let mut v = Vec::with_capacity(inputs.len());
         for (i, input) in inputs.iter().enumerate() {
-            v.push((self.run("json", i, input)?, self.run("reencode", i, input)?));
+            v.push((self.run(json, i, input)?, self.run(reencode, i, input)?));
         }
         Ok(v)
+    }
+
+    /// The same program, its modes run through owned values when `owned`.
+    pub(crate) fn owned(self, owned: bool) -> Program {
+        Program { owned, ..self }
     }
 
     fn run(&self, mode: &str, schema: usize, input: &[u8]) -> Result<Vec<u8>, Error> {

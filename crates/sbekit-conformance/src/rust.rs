@@ -57,13 +57,13 @@ pub(crate) fn build_rust(dir: &Path, schemas: &[Schema], tamper: Tamper) -> Resu
             mods.push(m);
         }
         let paths: Vec<&str> = mods.iter().map(String::as_str).collect();
-        let program = sbekit_codegen::conformance_program(&paths);
+        let program = sbekit_codegen::conformance_program(&paths, true);
         std::fs::write(src.join("main.rs"), format!("{program}\n{main}"))?;
         let rt = dir.join("sbekit-runtime");
         std::fs::create_dir_all(rt.join("src"))?;
         std::fs::write(
             rt.join("Cargo.toml"),
-            "[package]\nname = \"sbekit-runtime\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[features]\ndefault = [\"std\"]\nstd = []\n",
+            sbekit_codegen::runtime_manifest("0.0.0"),
         )?;
         for (p, text) in sbekit_runtime::SOURCE_FILES {
             let f = rt.join(p);
@@ -104,5 +104,6 @@ pub(crate) fn build_rust(dir: &Path, schemas: &[Schema], tamper: Tamper) -> Resu
         cmd: vec![exe.display().to_string()],
         multi: schemas.len() > 1,
         extra: Vec::new(),
+        owned: false,
     })
 }

@@ -72,5 +72,6 @@ pub(crate) fn build_ts(dir: &Path, schemas: &[Schema], tamper: Tamper) -> Result
         cmd: vec!["node".into(), script.display().to_string()],
         multi: false,
         extra,
+        owned: false,
     })
 }

@@ -413,6 +413,15 @@ impl Section {
         }
     }
 
+    /// Schema description.
+    pub fn description(&self) -> Option<&String> {
+        match self {
+            Section::Group { description, .. } | Section::Var { description, .. } => {
+                description.as_ref()
+            }
+        }
+    }
+
     /// Where the section's data starts, from its start: after a group's dimensions or a
     /// var-data length prefix.
     pub fn data_offset(&self) -> usize {

@@ -17,8 +17,17 @@
     clippy::arithmetic_side_effects
 )]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
+
+/// What generated owned values (`CarOwned`, ...) hold their groups and var data in, so that
+/// generated code names one path whether or not the crate using it is `no_std`.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    pub use alloc::vec::Vec;
+}
 
 pub mod bounds;
 mod error;

@@ -6,8 +6,10 @@ use super::*;
 
 /// The conformance program (`sbekit conformance`) over the generated modules at `paths` (crate
 /// or module paths, such as `baseline_sbe` or `s00`): with one path it takes the mode alone,
-/// with several the mode and the index of the schema.
-pub fn conformance_program(paths: &[&str]) -> String {
+/// with several the mode and the index of the schema. With `owned` (modules generated with
+/// owned values) it also has modes `json-owned` and `reencode-owned`: each message decoded
+/// into its owned value and written by `encode_into`, then printed (decoded again) or framed.
+pub fn conformance_program(paths: &[&str], owned: bool) -> String {
     let mut o = String::new();
     w!(
         o,
@@ -68,21 +70,77 @@ pub fn conformance_program(paths: &[&str]) -> String {
     w!(o, "    }};");
     w!(o, "}}");
     w!(o, "");
+    if owned {
+        w!(
+            o,
+            "/// The modes through owned values: decode, `AnyOwned::from_message`, `encode_into`."
+        );
+        w!(o, "macro_rules! owned_modes {{");
+        w!(o, "    ($m:ident) => {{");
+        w!(o, "        (");
+        w!(o, "            |b: &[u8], out: &mut String| {{");
+        w!(o, "                let mut buf = vec![0u8; b.len().saturating_mul(2).saturating_add(256)];");
+        w!(
+            o,
+            "                let again = match $m::AnyOwned::decode(b) {{"
+        );
+        w!(o, "                    Ok(m) => m.encode_into(&mut buf).map_err(|e| format!(\"owned encode: {{e}}\")),");
+        w!(o, "                    Err(e) => Err(e.to_string()),");
+        w!(o, "                }}");
+        w!(o, "                .and_then(|n| $m::AnyMessage::decode(buf.get(..n).unwrap_or(&[])).map_err(|e| format!(\"owned encode wrote what does not decode: {{e}}\")));");
+        w!(o, "                match again {{");
+        w!(o, "                    Ok(m) => {{");
+        w!(
+            o,
+            "                        if $m::to_json(&m, out).is_err() {{"
+        );
+        w!(o, "                            out.clear();");
+        w!(o, "                            out.push_str(\"{{\\\"error\\\":\\\"formatting failed\\\"}}\");");
+        w!(o, "                        }}");
+        w!(o, "                    }}");
+        w!(o, "                    Err(e) => out.push_str(&format!(\"{{{{\\\"error\\\":{{:?}}}}}}\", e.replace(|c: char| c == '\"' || c == '\\\\' || c.is_control(), \" \"))),");
+        w!(o, "                }}");
+        w!(o, "            }},");
+        w!(o, "            |b: &[u8], buf: &mut Vec<u8>| {{");
+        w!(o, "                let m = $m::AnyOwned::decode(b).ok()?;");
+        w!(o, "                buf.clear();");
+        w!(
+            o,
+            "                buf.resize(b.len().saturating_mul(2).saturating_add(256), 0);"
+        );
+        w!(o, "                m.encode_into(buf).ok()");
+        w!(o, "            }},");
+        w!(o, "        )");
+        w!(o, "    }};");
+        w!(o, "}}");
+        w!(o, "");
+    }
     w!(o, "fn main() -> ExitCode {{");
     w!(o, "    let args: Vec<String> = std::env::args().collect();");
     w!(
         o,
         "    let mode = args.get(1).map_or(\"\", String::as_str);"
     );
+    let pick = |p: &str| {
+        if owned {
+            format!("if owned {{ owned_modes!({p}) }} else {{ modes!({p}) }}")
+        } else {
+            format!("modes!({p})")
+        }
+    };
+    if owned {
+        w!(o, "    let owned = mode.ends_with(\"-owned\");");
+        w!(o, "    let mode = mode.trim_end_matches(\"-owned\");");
+    }
     if paths.len() == 1 {
-        w!(o, "    let modes: Modes = modes!({});", paths[0]);
+        w!(o, "    let modes: Modes = {};", pick(paths[0]));
     } else {
         w!(
             o,
             "    let modes: Modes = match args.get(2).and_then(|s| s.parse::<usize>().ok()) {{"
         );
         for (i, p) in paths.iter().enumerate() {
-            w!(o, "        Some({i}) => modes!({p}),");
+            w!(o, "        Some({i}) => {},", pick(p));
         }
         w!(o, "        _ => {{");
         w!(o, "            eprintln!(\"sbe_conformance: usage: sbe_conformance json|reencode SCHEMA-INDEX\");");

@@ -11,14 +11,7 @@ impl Gen<'_> {
         let versioned = b.has_versioned_fields();
         // Entries of groups without nested sections are sliced by the iterator directly.
         let fixed_entry = template.is_none() && k == 0;
-        let mut names = member_scope(DECODER_RESERVED);
-        let fields: Vec<(String, &Field)> =
-            b.fields.iter().map(|f| (names.take(&f.name), f)).collect();
-        let sections: Vec<(String, &Section)> = b
-            .sections
-            .iter()
-            .map(|s| (names.take(s.name()), s))
-            .collect();
+        let (fields, sections) = member_names(b, DECODER_RESERVED);
         // Nested groups first, so each type is defined once in a flat list.
         for (_, s) in &sections {
             if let Section::Group { body, .. } = s {

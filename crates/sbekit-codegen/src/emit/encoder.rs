@@ -8,14 +8,7 @@ impl Gen<'_> {
         let p = &self.ty(b);
         let bl = b.block_length;
         let k = b.sections.len();
-        let mut names = member_scope(ENCODER_RESERVED);
-        let fields: Vec<(String, &Field)> =
-            b.fields.iter().map(|f| (names.take(&f.name), f)).collect();
-        let sections: Vec<(String, &Section)> = b
-            .sections
-            .iter()
-            .map(|s| (names.take(s.name()), s))
-            .collect();
+        let (fields, sections) = member_names(b, ENCODER_RESERVED);
         for (_, s) in &sections {
             if let Section::Group {
                 name,

@@ -31,6 +31,95 @@ fn setter_optional(f: &Field) -> bool {
     f.is_nullable()
 }
 
+/// Where a copy into the encoders reads its values: a decoder's accessors (`reencode`), or an
+/// owned value's fields (`encode_into`, see [`super::owned`]). Both are named `d` in the
+/// rendered functions, whose names differ by [`Src::tag`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Src {
+    /// A flyweight decoder (`CarDecoder`).
+    Decoder,
+    /// An owned value (`CarOwned`).
+    Owned,
+}
+
+impl Src {
+    /// The word in the rendered functions' names: `sbe_copy_b3`, `sbe_owned_b3`.
+    pub(super) fn tag(self) -> &'static str {
+        match self {
+            Src::Decoder => "copy",
+            Src::Owned => "owned",
+        }
+    }
+
+    /// The parameter type of a body or composite whose decoder type is `{p}Decoder`.
+    pub(super) fn param(self, p: &str) -> String {
+        match self {
+            Src::Decoder => format!("{p}Decoder<'_>"),
+            Src::Owned => format!("{p}Owned"),
+        }
+    }
+
+    /// The value of field `g` (an escaped name) as its getter returns it.
+    fn get(self, g: &str, f: &Field, in_body: bool) -> String {
+        match self {
+            Src::Decoder => format!("d.{g}()"),
+            Src::Owned if is_byte_array(f) => {
+                if getter_optional(f, in_body) {
+                    format!("d.{g}.as_ref()")
+                } else {
+                    format!("&d.{g}")
+                }
+            }
+            Src::Owned => format!("d.{g}"),
+        }
+    }
+
+    /// A group's entries as an iterator of what the entry copy takes, and their count.
+    fn entries(self, g: &str, since: u32) -> (String, String) {
+        match (self, since > 0) {
+            (Src::Decoder, false) => (format!("d.{g}()"), format!("d.{g}().count()")),
+            (Src::Decoder, true) => (
+                format!("d.{g}().into_iter().flatten()"),
+                format!("d.{g}().into_iter().flatten().count()"),
+            ),
+            (Src::Owned, _) => (format!("d.{g}.iter()"), format!("d.{g}.len()")),
+        }
+    }
+
+    /// A group entry as the entry copy takes it (`x` is what [`Src::entries`] yields).
+    fn entry(self) -> &'static str {
+        match self {
+            Src::Decoder => "&x",
+            Src::Owned => "x",
+        }
+    }
+
+    /// A var-data section's bytes.
+    fn var(self, g: &str, since: u32) -> String {
+        match (self, since > 0) {
+            (Src::Decoder, false) => format!("d.{g}()"),
+            (Src::Decoder, true) => format!("d.{g}().unwrap_or(&[])"),
+            (Src::Owned, _) => format!("d.{g}.as_slice()"),
+        }
+    }
+}
+
+/// The names a body's copy functions use: its function index, its groups' indices, and the
+/// decoder's (`fields`, `sections`) and encoder's (`efields`, `esections`) member names.
+pub(super) struct CopyNames<'a, 'p> {
+    pub(super) me: usize,
+    pub(super) children: &'a [usize],
+    pub(super) fields: &'a [(String, &'p Field)],
+    pub(super) efields: &'a [(String, &'p Field)],
+    pub(super) sections: &'a [(String, &'p Section)],
+    pub(super) esections: &'a [(String, &'p Section)],
+}
+
+/// True for an array of bytes (`char` or `uint8`): its getter returns a reference.
+pub(super) fn is_byte_array(f: &Field) -> bool {
+    matches!(&f.kind, Kind::Prim(p) if p.len != 1 && rty(p.ty) == "u8")
+}
+
 impl Gen<'_> {
     fn comp_index(&self, ty: &str) -> usize {
         self.s.composites.keys().position(|k| k == ty).unwrap_or(0)
@@ -108,8 +197,15 @@ impl Gen<'_> {
         self.out.push_str(&out);
     }
 
-    /// Statements copying the fields of decoder `d` into encoder `e`.
-    fn fields_copy(&mut self, dec: &[(String, &Field)], enc: &[(String, &Field)], in_body: bool) {
+    /// Statements copying the fields of `d` (a decoder or owned value, as `src` says) into
+    /// encoder `e`.
+    pub(super) fn fields_copy(
+        &mut self,
+        dec: &[(String, &Field)],
+        enc: &[(String, &Field)],
+        in_body: bool,
+        src: Src,
+    ) {
         let mut out = String::new();
         for ((dm, f), (em, _)) in dec.iter().zip(enc) {
             if f.is_constant() {
@@ -121,22 +217,61 @@ impl Gen<'_> {
             match &f.kind {
                 Kind::Composite { ty } => {
                     let c = self.comp_index(ty);
-                    if versioned {
-                        w!(
+                    let t = src.tag();
+                    match (versioned, src) {
+                        (true, Src::Decoder) => w!(
                             out,
-                            "if let {SOME}(x) = d.{g}() {{ sbe_copy_c{c}(&x, e.{s}()); }}"
-                        );
-                    } else {
-                        w!(out, "sbe_copy_c{c}(&d.{g}(), e.{s}());");
+                            "if let {SOME}(x) = d.{g}() {{ sbe_{t}_c{c}(&x, e.{s}()); }}"
+                        ),
+                        (true, Src::Owned) => w!(
+                            out,
+                            "if let {SOME}(x) = &d.{g} {{ sbe_{t}_c{c}(x, e.{s}()); }}"
+                        ),
+                        (false, Src::Decoder) => w!(out, "sbe_{t}_c{c}(&d.{g}(), e.{s}());"),
+                        (false, Src::Owned) => w!(out, "sbe_{t}_c{c}(&d.{g}, e.{s}());"),
                     }
                 }
                 _ if versioned && !setter_optional(f) => {
-                    w!(out, "if let {SOME}(x) = d.{g}() {{ e.{s}(x); }}");
+                    let x = src.get(&g, f, in_body);
+                    w!(out, "if let {SOME}(x) = {x} {{ e.{s}(x); }}");
                 }
-                _ => w!(out, "e.{s}(d.{g}());"),
+                _ => w!(out, "e.{s}({});", src.get(&g, f, in_body)),
             }
         }
         self.out.push_str(&out);
+    }
+
+    /// The copy of composite `name` (the `i`th) into its encoder: `sbe_copy_c{i}` from a
+    /// decoder, `sbe_owned_c{i}` from an owned value.
+    pub(super) fn composite_copy(
+        &mut self,
+        i: usize,
+        name: &str,
+        members: &[(String, &Field)],
+        emembers: &[(String, &Field)],
+        src: Src,
+    ) {
+        let t = type_name(name);
+        let out = &mut self.out;
+        let what = match src {
+            Src::Decoder => "Copies a",
+            Src::Owned => "Writes an owned",
+        };
+        w!(out, "/// {what} `{name}` composite.");
+        w!(
+            out,
+            "#[allow(dead_code)] // A composite used only by constants has no caller."
+        );
+        w!(
+            out,
+            "fn sbe_{}_c{i}(d: &{}, mut e: {t}Encoder<'_>) {{",
+            src.tag(),
+            src.param(&t)
+        );
+        w!(out, "let _ = (d, &mut e);");
+        self.fields_copy(members, emembers, false, src);
+        w!(self.out, "}}");
+        w!(self.out, "");
     }
 
     /// The JSON printer and the re-encoder for the whole plan.
@@ -261,19 +396,7 @@ impl Gen<'_> {
             w!(out, "w.write_str(\"}}\")");
             w!(out, "}}");
             w!(out, "");
-            w!(out, "/// Copies a `{name}` composite.");
-            w!(
-                out,
-                "#[allow(dead_code)] // A composite used only by constants has no caller."
-            );
-            w!(
-                out,
-                "fn sbe_copy_c{i}(d: &{t}Decoder<'_>, mut e: {t}Encoder<'_>) {{"
-            );
-            w!(out, "let _ = (d, &mut e);");
-            self.fields_copy(&members, &emembers, false);
-            w!(self.out, "}}");
-            w!(self.out, "");
+            self.composite_copy(i, name, &members, &emembers, Src::Decoder);
         }
         let mut n = 0;
         let mut msgs = Vec::new();
@@ -296,19 +419,8 @@ impl Gen<'_> {
         let me = *n;
         *n += 1;
         let p = self.ty(b);
-        let k = b.sections.len();
-        let mut names = member_scope(DECODER_RESERVED);
-        let fields: Vec<(String, &Field)> =
-            b.fields.iter().map(|f| (names.take(&f.name), f)).collect();
-        let sections: Vec<(String, &Section)> = b
-            .sections
-            .iter()
-            .map(|s| (names.take(s.name()), s))
-            .collect();
-        let mut enames = member_scope(ENCODER_RESERVED);
-        let efields: Vec<(String, &Field)> =
-            b.fields.iter().map(|f| (enames.take(&f.name), f)).collect();
-        let esections: Vec<String> = b.sections.iter().map(|s| enames.take(s.name())).collect();
+        let (fields, sections) = member_names(b, DECODER_RESERVED);
+        let (efields, esections) = member_names(b, ENCODER_RESERVED);
         // JSON.
         {
             let out = &mut self.out;
@@ -361,8 +473,25 @@ impl Gen<'_> {
         w!(out, "}}");
         w!(out, "");
         self.out.push_str(&out);
-        // Copy at the schema's version, through the encoder's own sections.
-        let enc_ty = if is_msg || k == 0 {
+        let copy = CopyNames {
+            me,
+            children: &children,
+            fields: &fields,
+            efields: &efields,
+            sections: &sections,
+            esections: &esections,
+        };
+        self.body_copy(b, &copy, is_msg, Src::Decoder);
+        me
+    }
+
+    /// The copy of body `b` into its encoder at the schema's version (`sbe_copy_b{me}` from a
+    /// decoder, `sbe_owned_b{me}` from an owned value) and, for a versioned schema, at older
+    /// acting versions (`sbe_vcopy_b{me}`, `sbe_vowned_b{me}`).
+    pub(super) fn body_copy(&mut self, b: &Body, c: &CopyNames<'_, '_>, is_msg: bool, src: Src) {
+        let p = self.ty(b);
+        let (me, t) = (c.me, src.tag());
+        let enc_ty = if is_msg || b.sections.is_empty() {
             format!("{p}Encoder<'_>")
         } else {
             format!("{p}Encoder<'_, '_>")
@@ -370,33 +499,38 @@ impl Gen<'_> {
         {
             let out = &mut self.out;
             w!(out, "/// Copies `{}` into its encoder.", b.path.join("."));
-            w!(out, "fn sbe_copy_b{me}(d: &{p}Decoder<'_>, e: &mut {enc_ty}) -> {R}<(), rt::EncodeError> {{");
+            w!(
+                out,
+                "fn sbe_{t}_b{me}(d: &{}, e: &mut {enc_ty}) -> {R}<(), rt::EncodeError> {{",
+                src.param(&p)
+            );
             w!(out, "let _ = (d, &mut *e);");
         }
-        self.fields_copy(&fields, &efields, true);
+        self.fields_copy(c.fields, c.efields, true, src);
         let mut out = String::new();
         let mut gi = 0;
-        for ((m, sec), em) in sections.iter().zip(&esections) {
+        for ((m, sec), (em, _)) in c.sections.iter().zip(c.esections) {
             let g = escape_with(self.keywords, m);
             let s = escape_with(self.keywords, em);
+            let since = sec.since();
             match sec {
-                Section::Group { since, .. } => {
-                    let c = children.get(gi).copied().unwrap_or(0);
+                Section::Group { .. } => {
+                    let ch = c.children.get(gi).copied().unwrap_or(0);
                     gi += 1;
-                    let fill = format!("e.{s}(|gw| {{ for x in it {{ gw.entry(|y| sbe_copy_b{c}(&x, y))?; }} {OK}(()) }})?;");
-                    if *since > 0 {
-                        w!(out, "if let {SOME}(it) = d.{g}() {{ {fill} }}");
-                    } else {
-                        w!(out, "{{ let it = d.{g}(); {fill} }}");
+                    let fill = format!("e.{s}(|gw| {{ for x in it {{ gw.entry(|y| sbe_{t}_b{ch}({}, y))?; }} {OK}(()) }})?;", src.entry());
+                    match (src, since > 0) {
+                        (Src::Decoder, true) => {
+                            w!(out, "if let {SOME}(it) = d.{g}() {{ {fill} }}");
+                        }
+                        _ => w!(out, "{{ let it = {}; {fill} }}", src.entries(&g, 0).0),
                     }
                 }
-                Section::Var { since, .. } => {
-                    if *since > 0 {
+                Section::Var { .. } => match (src, since > 0) {
+                    (Src::Decoder, true) => {
                         w!(out, "if let {SOME}(x) = d.{g}() {{ e.{s}(x)?; }}");
-                    } else {
-                        w!(out, "e.{s}(d.{g}())?;");
                     }
-                }
+                    _ => w!(out, "e.{s}({})?;", src.var(&g, 0)),
+                },
             }
         }
         w!(out, "{OK}(())");
@@ -404,24 +538,16 @@ impl Gen<'_> {
         w!(out, "");
         self.out.push_str(&out);
         if self.s.version > 0 {
-            self.body_vcopy(b, me, &children, &fields, &efields, &sections);
+            self.body_vcopy(b, c, src);
         }
-        me
     }
 
     /// Copies a body at an acting version older than the schema's: the block filled by the
     /// encoder's setters and cut to the length of that version, then the sections that version
     /// has, group entries cut the same way.
-    fn body_vcopy(
-        &mut self,
-        b: &Body,
-        me: usize,
-        children: &[usize],
-        fields: &[(String, &Field)],
-        efields: &[(String, &Field)],
-        sections: &[(String, &Section)],
-    ) {
+    fn body_vcopy(&mut self, b: &Body, c: &CopyNames<'_, '_>, src: Src) {
         let p = self.ty(b);
+        let (me, t) = (c.me, src.tag());
         let k = b.sections.len();
         let bl = b.block_length;
         let init = match (k > 0, b.path.len() == 1) {
@@ -437,7 +563,11 @@ impl Gen<'_> {
                 "/// Writes `{}` at acting version `v` (older than the schema's).",
                 b.path.join(".")
             );
-            w!(out, "fn sbe_vcopy_b{me}(d: &{p}Decoder<'_>, tail: &mut rt::Tail<'_>, v: u64) -> {R}<(), rt::EncodeError> {{");
+            w!(
+                out,
+                "fn sbe_v{t}_b{me}(d: &{}, tail: &mut rt::Tail<'_>, v: u64) -> {R}<(), rt::EncodeError> {{",
+                src.param(&p)
+            );
             w!(out, "let _ = v;");
             w!(out, "let mut blk = [0u8; {bl}];");
             if k > 0 && b.path.len() > 1 {
@@ -447,13 +577,13 @@ impl Gen<'_> {
             w!(out, "let e = &mut {p}Encoder {{ {init} }};");
             w!(out, "let _ = (d, &mut *e);");
         }
-        self.fields_copy(fields, efields, true);
+        self.fields_copy(c.fields, c.efields, true, src);
         let out = &mut self.out;
         w!(out, "}}");
         w!(out, "let len = {};", block_len_at(b, "v"));
         w!(out, "tail.write(blk.get(..len).unwrap_or(&[]))?;");
         let mut gi = 0;
-        for (m, sec) in sections {
+        for (m, sec) in c.sections {
             let g = escape_with(self.keywords, m);
             let step = match sec {
                 Section::Group {
@@ -463,16 +593,11 @@ impl Gen<'_> {
                     body,
                     ..
                 } => {
-                    let c = children.get(gi).copied().unwrap_or(0);
+                    let ch = c.children.get(gi).copied().unwrap_or(0);
                     gi += 1;
-                    let opt = sec.since() > 0;
-                    let it = if opt {
-                        format!("d.{g}().into_iter().flatten()")
-                    } else {
-                        format!("d.{g}()")
-                    };
+                    let (it, n) = src.entries(&g, sec.since());
                     format!(
-                        "let dims = tail.take({dim_size})?; dims.fill(0); rt::put_slice(dims, {}, (({}) as {}).to_{}_bytes()); rt::put_slice(dims, {}, ({it}.count() as {}).to_{}_bytes()); for x in {it} {{ sbe_vcopy_b{c}(&x, tail, v)?; }}",
+                        "let dims = tail.take({dim_size})?; dims.fill(0); rt::put_slice(dims, {}, (({}) as {}).to_{}_bytes()); rt::put_slice(dims, {}, ({n} as {}).to_{}_bytes()); for x in {it} {{ sbe_v{t}_b{ch}({}, tail, v)?; }}",
                         block_len.offset,
                         block_len_at(body, "v"),
                         rty(block_len.ty),
@@ -480,20 +605,15 @@ impl Gen<'_> {
                         count.offset,
                         rty(count.ty),
                         endian(count.order),
+                        src.entry(),
                     )
                 }
-                Section::Var { since, len, .. } => {
-                    let x = if *since > 0 {
-                        format!("d.{g}().unwrap_or(&[])")
-                    } else {
-                        format!("d.{g}()")
-                    };
-                    format!(
-                        "let x = {x}; tail.write_var((x.len() as {}).to_{}_bytes(), x)?;",
-                        rty(len.ty),
-                        endian(len.order)
-                    )
-                }
+                Section::Var { since, len, .. } => format!(
+                    "let x = {}; tail.write_var((x.len() as {}).to_{}_bytes(), x)?;",
+                    src.var(&g, *since),
+                    rty(len.ty),
+                    endian(len.order)
+                ),
             };
             if sec.since() > 0 {
                 w!(out, "if v >= {} {{ {step} }}", sec.since());
@@ -509,17 +629,7 @@ impl Gen<'_> {
     /// `to_json`, `reencode` and `AnyMessage`'s length and version.
     fn json_api(&mut self, msgs: &[usize]) {
         let s = self.s;
-        let mut seen = BTreeSet::new();
-        let mut arms = Vec::new();
-        for (m, &k) in s.messages.iter().zip(msgs) {
-            let id = i32::try_from(m.id).unwrap_or(i32::MAX);
-            if !seen.insert(id) {
-                continue;
-            }
-            let path = self.ty(&m.body);
-            let v = escape_with(self.keywords, &path);
-            arms.push((v, path, k, &m.body));
-        }
+        let arms = self.dispatch_arms(msgs);
         let out = &mut self.out;
         w!(out, "impl AnyMessage<'_> {{");
         w!(
@@ -604,7 +714,7 @@ impl Gen<'_> {
 
 /// The block length a body writes at acting version `v` (a `usize` expression; `v` is older
 /// than the schema's version): the bytes the fields of that version occupy.
-fn block_len_at(b: &Body, v: &str) -> String {
+pub(super) fn block_len_at(b: &Body, v: &str) -> String {
     let mut e = "0_usize".to_string();
     let mut last = None;
     for (since, len) in &b.required.0 {
@@ -620,4 +730,25 @@ fn block_len_at(b: &Body, v: &str) -> String {
         };
     }
     e
+}
+
+impl<'s> Gen<'s> {
+    /// The messages `AnyMessage` has a variant for (the first of each template id), each with
+    /// its variant name, type name prefix, function index (from `msgs`, one per message) and
+    /// body.
+    pub(super) fn dispatch_arms(&self, msgs: &[usize]) -> Vec<(String, String, usize, &'s Body)> {
+        let mut seen = BTreeSet::new();
+        let mut arms = Vec::new();
+        let plan: &'s Plan = self.s;
+        for (m, &k) in plan.messages.iter().zip(msgs) {
+            let id = i32::try_from(m.id).unwrap_or(i32::MAX);
+            if !seen.insert(id) {
+                continue;
+            }
+            let path = self.ty(&m.body);
+            let v = escape_with(self.keywords, &path);
+            arms.push((v, path, k, &m.body));
+        }
+        arms
+    }
 }

@@ -39,6 +39,7 @@ mod encoder;
 mod enums;
 mod groups;
 pub(crate) mod json;
+mod owned;
 mod sets;
 
 /// The Rust type of a primitive.
@@ -145,6 +146,23 @@ fn member_scope(reserved: &[&str]) -> Scope {
     Scope::new(snake, reserved).with_clash(Clash::FieldThenNumber)
 }
 
+/// A body's member names in one scope (`reserved`: the decoder's or the encoder's own
+/// methods): its fields', then its sections'.
+type Members<'p> = (Vec<(String, &'p Field)>, Vec<(String, &'p Section)>);
+
+/// The names of a body's members as accessors of the decoder (`DECODER_RESERVED`) or setters of
+/// the encoder (`ENCODER_RESERVED`).
+fn member_names<'p>(b: &'p Body, reserved: &[&str]) -> Members<'p> {
+    let mut names = member_scope(reserved);
+    let fields = b.fields.iter().map(|f| (names.take(&f.name), f)).collect();
+    let sections = b
+        .sections
+        .iter()
+        .map(|s| (names.take(s.name()), s))
+        .collect();
+    (fields, sections)
+}
+
 const DECODER_RESERVED: &[&str] = &[
     "decode",
     "decode_body",
@@ -242,6 +260,9 @@ pub fn emit(s: &Plan, opts: &Options) -> String {
     }
     g.dispatch();
     g.json();
+    if opts.owned {
+        g.owned();
+    }
     g.out
 }
 

@@ -1288,3 +1288,225 @@ pub fn reencode(
         }
     }
 }
+/// An owned `messageHeader` composite: what [`MessageHeaderDecoder`] reads, held by value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MessageHeaderOwned {
+    /// The `blockLength` field.
+    pub block_length: u16,
+    /// The `templateId` field.
+    pub template_id: u16,
+    /// The `schemaId` field.
+    pub schema_id: u16,
+    /// The `version` field.
+    pub version: u16,
+}
+impl MessageHeaderOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &MessageHeaderDecoder<'_>) -> Self {
+        let _ = d;
+        Self {
+            block_length: d.block_length(),
+            template_id: d.template_id(),
+            schema_id: d.schema_id(),
+            version: d.version(),
+        }
+    }
+}
+/// Writes an owned `messageHeader` composite.
+#[allow(dead_code)]
+fn sbe_owned_c0(d: &MessageHeaderOwned, mut e: MessageHeaderEncoder<'_>) {
+    let _ = (d, &mut e);
+    e.block_length(d.block_length);
+    e.template_id(d.template_id);
+    e.schema_id(d.schema_id);
+    e.version(d.version);
+}
+/// An owned `MarketUpdates.trades` group entry: what [`MarketUpdatesTradesDecoder`] reads, held by value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarketUpdatesTradesOwned {
+    /// Nanoseconds since the Unix epoch
+    pub timestamp: i64,
+    /// Ticker, space padded on the right
+    pub symbol: [u8; 8],
+    /// Price with 4 implied decimals
+    pub price: i64,
+    /// The `size` field.
+    pub size: u32,
+    /// Sale condition flags
+    pub flags: u8,
+}
+impl MarketUpdatesTradesOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &MarketUpdatesTradesDecoder<'_>) -> Self {
+        let _ = d;
+        Self {
+            timestamp: d.timestamp(),
+            symbol: *d.symbol(),
+            price: d.price(),
+            size: d.size(),
+            flags: d.flags(),
+        }
+    }
+}
+/// Copies `MarketUpdates.trades` into its encoder.
+fn sbe_owned_b0(
+    d: &MarketUpdatesTradesOwned,
+    e: &mut MarketUpdatesTradesEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.timestamp(d.timestamp);
+    e.symbol(&d.symbol);
+    e.price(d.price);
+    e.size(d.size);
+    e.flags(d.flags);
+    ::core::result::Result::Ok(())
+}
+/// An owned `MarketUpdates.levelUpdates` group entry: what [`MarketUpdatesLevelUpdatesDecoder`] reads, held by value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarketUpdatesLevelUpdatesOwned {
+    /// Nanoseconds since the Unix epoch
+    pub timestamp: i64,
+    /// Ticker, space padded on the right
+    pub symbol: [u8; 8],
+    /// Price with 4 implied decimals
+    pub price: i64,
+    /// The `size` field.
+    pub size: u32,
+    /// Event flags
+    pub flags: u8,
+    /// Book side of a price level update
+    pub side: Side,
+}
+impl MarketUpdatesLevelUpdatesOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &MarketUpdatesLevelUpdatesDecoder<'_>) -> Self {
+        let _ = d;
+        Self {
+            timestamp: d.timestamp(),
+            symbol: *d.symbol(),
+            price: d.price(),
+            size: d.size(),
+            flags: d.flags(),
+            side: d.side(),
+        }
+    }
+}
+/// Copies `MarketUpdates.levelUpdates` into its encoder.
+fn sbe_owned_b1(
+    d: &MarketUpdatesLevelUpdatesOwned,
+    e: &mut MarketUpdatesLevelUpdatesEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.timestamp(d.timestamp);
+    e.symbol(&d.symbol);
+    e.price(d.price);
+    e.size(d.size);
+    e.flags(d.flags);
+    e.side(d.side);
+    ::core::result::Result::Ok(())
+}
+/// An owned `MarketUpdates` message: what [`MarketUpdatesDecoder`] reads, held by value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarketUpdatesOwned {
+    /// The schema version the message is written at (`SCHEMA_VERSION`, or an older
+    /// writer's): [`Self::encode_into`] writes that version's block and sections.
+    pub acting_version: u64,
+    /// First message sequence number of the segment
+    pub sequence_number: u64,
+    /// The `trades` group's entries.
+    pub trades: rt::owned::Vec<MarketUpdatesTradesOwned>,
+    /// The `levelUpdates` group's entries.
+    pub level_updates: rt::owned::Vec<MarketUpdatesLevelUpdatesOwned>,
+}
+impl MarketUpdatesOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &MarketUpdatesDecoder<'_>) -> Self {
+        let _ = d;
+        Self {
+            acting_version: d.acting_version(),
+            sequence_number: d.sequence_number(),
+            trades: d
+                .trades()
+                .map(|x| MarketUpdatesTradesOwned::from_decoder(&x))
+                .collect(),
+            level_updates: d
+                .level_updates()
+                .map(|x| MarketUpdatesLevelUpdatesOwned::from_decoder(&x))
+                .collect(),
+        }
+    }
+}
+/// Copies `MarketUpdates` into its encoder.
+fn sbe_owned_b2(
+    d: &MarketUpdatesOwned,
+    e: &mut MarketUpdatesEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.sequence_number(d.sequence_number);
+    {
+        let it = d.trades.iter();
+        e.trades(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_owned_b0(x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    {
+        let it = d.level_updates.iter();
+        e.level_updates(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_owned_b1(x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    ::core::result::Result::Ok(())
+}
+impl MarketUpdatesOwned {
+    /// Decodes a `MarketUpdates` message at the start of `buf` into an owned value.
+    pub fn decode(buf: &[u8]) -> ::core::result::Result<Self, rt::DecodeError> {
+        MarketUpdatesDecoder::decode(buf).map(|d| Self::from_decoder(&d))
+    }
+    /// Writes the message, header first, at the start of `buf` at its acting version (a
+    /// newer one is written as the schema's) and returns its length: the bytes the
+    /// encoders write for the same values. `buf` should be zeroed: padding is not written.
+    pub fn encode_into(
+        &self,
+        buf: &mut [u8],
+    ) -> ::core::result::Result<usize, rt::EncodeError> {
+        let d = self;
+        let mut e = MarketUpdatesEncoder::new(buf)?;
+        sbe_owned_b2(d, &mut e)?;
+        e.finish()
+    }
+}
+/// An owned message of any of the schema's types: what [`AnyMessage`] reads, held by value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyOwned {
+    /// A `MarketUpdates` message.
+    MarketUpdates(MarketUpdatesOwned),
+}
+impl AnyOwned {
+    /// The values a decoded message reads.
+    pub fn from_message(m: &AnyMessage<'_>) -> Self {
+        match m {
+            AnyMessage::MarketUpdates(d) => {
+                Self::MarketUpdates(MarketUpdatesOwned::from_decoder(d))
+            }
+        }
+    }
+    /// Decodes the message at the start of `buf` (by its header's template id).
+    pub fn decode(buf: &[u8]) -> ::core::result::Result<Self, rt::DecodeError> {
+        AnyMessage::decode(buf).map(|m| Self::from_message(&m))
+    }
+    /// Writes the message at the start of `buf` at its acting version; returns its length.
+    pub fn encode_into(
+        &self,
+        buf: &mut [u8],
+    ) -> ::core::result::Result<usize, rt::EncodeError> {
+        match self {
+            Self::MarketUpdates(o) => o.encode_into(buf),
+        }
+    }
+}

@@ -2869,3 +2869,621 @@ pub fn reencode(
         }
     }
 }
+/// An owned `Price` composite: what [`PriceDecoder`] reads, held by value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PriceOwned {
+    /// The `mantissa` field.
+    pub mantissa: i64,
+}
+impl PriceOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &PriceDecoder<'_>) -> Self {
+        let _ = d;
+        Self { mantissa: d.mantissa() }
+    }
+}
+/// Writes an owned `Price` composite.
+#[allow(dead_code)]
+fn sbe_owned_c0(d: &PriceOwned, mut e: PriceEncoder<'_>) {
+    let _ = (d, &mut e);
+    e.mantissa(d.mantissa);
+}
+/// An owned `messageHeader` composite: what [`MessageHeaderDecoder`] reads, held by value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MessageHeaderOwned {
+    /// The `blockLength` field.
+    pub block_length: u16,
+    /// The `templateId` field.
+    pub template_id: u16,
+    /// The `schemaId` field.
+    pub schema_id: u16,
+    /// The `version` field.
+    pub version: u16,
+}
+impl MessageHeaderOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &MessageHeaderDecoder<'_>) -> Self {
+        let _ = d;
+        Self {
+            block_length: d.block_length(),
+            template_id: d.template_id(),
+            schema_id: d.schema_id(),
+            version: d.version(),
+        }
+    }
+}
+/// Writes an owned `messageHeader` composite.
+#[allow(dead_code)]
+fn sbe_owned_c1(d: &MessageHeaderOwned, mut e: MessageHeaderEncoder<'_>) {
+    let _ = (d, &mut e);
+    e.block_length(d.block_length);
+    e.template_id(d.template_id);
+    e.schema_id(d.schema_id);
+    e.version(d.version);
+}
+/// An owned `Order.fills.legs` group entry: what [`OrderFillsLegsDecoder`] reads, held by value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderFillsLegsOwned {
+    /// The `ratio` field.
+    pub ratio: ::core::option::Option<i16>,
+}
+impl OrderFillsLegsOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &OrderFillsLegsDecoder<'_>) -> Self {
+        let _ = d;
+        Self { ratio: d.ratio() }
+    }
+}
+/// Copies `Order.fills.legs` into its encoder.
+fn sbe_owned_b0(
+    d: &OrderFillsLegsOwned,
+    e: &mut OrderFillsLegsEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.ratio(d.ratio);
+    ::core::result::Result::Ok(())
+}
+/// Writes `Order.fills.legs` at acting version `v` (older than the schema's).
+fn sbe_vowned_b0(
+    d: &OrderFillsLegsOwned,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 2];
+    {
+        let e = &mut OrderFillsLegsEncoder {
+            block: &mut blk,
+        };
+        let _ = (d, &mut *e);
+        e.ratio(d.ratio);
+    }
+    let len = 2_usize;
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    ::core::result::Result::Ok(())
+}
+/// An owned `Order.fills` group entry: what [`OrderFillsDecoder`] reads, held by value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderFillsOwned {
+    /// The `fillQty` field.
+    pub fill_qty: u32,
+    /// A decimal with a fixed exponent.
+    ///
+    /// Since schema version 1: `None` in a message of an older version.
+    pub fill_price: ::core::option::Option<PriceOwned>,
+    /// The `legs` group's entries.
+    pub legs: rt::owned::Vec<OrderFillsLegsOwned>,
+    /// The `fillNote` var data.
+    pub fill_note: rt::owned::Vec<u8>,
+}
+impl OrderFillsOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &OrderFillsDecoder<'_>) -> Self {
+        let _ = d;
+        Self {
+            fill_qty: d.fill_qty(),
+            fill_price: d.fill_price().map(|x| PriceOwned::from_decoder(&x)),
+            legs: d.legs().map(|x| OrderFillsLegsOwned::from_decoder(&x)).collect(),
+            fill_note: rt::owned::Vec::from(d.fill_note()),
+        }
+    }
+}
+/// Copies `Order.fills` into its encoder.
+fn sbe_owned_b1(
+    d: &OrderFillsOwned,
+    e: &mut OrderFillsEncoder<'_, '_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.fill_qty(d.fill_qty);
+    if let ::core::option::Option::Some(x) = &d.fill_price {
+        sbe_owned_c0(x, e.fill_price());
+    }
+    {
+        let it = d.legs.iter();
+        e.legs(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_owned_b0(x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    e.fill_note(d.fill_note.as_slice())?;
+    ::core::result::Result::Ok(())
+}
+/// Writes `Order.fills` at acting version `v` (older than the schema's).
+fn sbe_vowned_b1(
+    d: &OrderFillsOwned,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 12];
+    let mut unused = rt::Tail::default();
+    {
+        let e = &mut OrderFillsEncoder {
+            block: &mut blk,
+            tail: &mut unused,
+            next: 0,
+        };
+        let _ = (d, &mut *e);
+        e.fill_qty(d.fill_qty);
+        if let ::core::option::Option::Some(x) = &d.fill_price {
+            sbe_owned_c0(x, e.fill_price());
+        }
+    }
+    let len = if v >= 1 { 12_usize } else { 4_usize };
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    {
+        let dims = tail.take(4)?;
+        dims.fill(0);
+        rt::put_slice(dims, 0, ((2_usize) as u16).to_be_bytes());
+        rt::put_slice(dims, 2, (d.legs.len() as u16).to_be_bytes());
+        for x in d.legs.iter() {
+            sbe_vowned_b0(x, tail, v)?;
+        }
+    }
+    {
+        let x = d.fill_note.as_slice();
+        tail.write_var((x.len() as u16).to_be_bytes(), x)?;
+    }
+    ::core::result::Result::Ok(())
+}
+/// An owned `Order.marks` group entry: what [`OrderMarksDecoder`] reads, held by value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderMarksOwned {
+    /// The `mark` field.
+    ///
+    /// Since schema version 2: `None` in a message of an older version.
+    pub mark: ::core::option::Option<u8>,
+}
+impl OrderMarksOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &OrderMarksDecoder<'_>) -> Self {
+        let _ = d;
+        Self { mark: d.mark() }
+    }
+}
+/// Copies `Order.marks` into its encoder.
+fn sbe_owned_b2(
+    d: &OrderMarksOwned,
+    e: &mut OrderMarksEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    if let ::core::option::Option::Some(x) = d.mark {
+        e.mark(x);
+    }
+    ::core::result::Result::Ok(())
+}
+/// Writes `Order.marks` at acting version `v` (older than the schema's).
+fn sbe_vowned_b2(
+    d: &OrderMarksOwned,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 1];
+    {
+        let e = &mut OrderMarksEncoder {
+            block: &mut blk,
+        };
+        let _ = (d, &mut *e);
+        if let ::core::option::Option::Some(x) = d.mark {
+            e.mark(x);
+        }
+    }
+    let len = if v >= 2 { 1_usize } else { 0_usize };
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    ::core::result::Result::Ok(())
+}
+/// An owned `Order` message: what [`OrderDecoder`] reads, held by value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderOwned {
+    /// The schema version the message is written at (`SCHEMA_VERSION`, or an older
+    /// writer's): [`Self::encode_into`] writes that version's block and sections.
+    pub acting_version: u64,
+    /// The `orderId` field.
+    pub order_id: u64,
+    /// The `symbol` field.
+    pub symbol: [u8; 8],
+    /// The `side` field.
+    pub side: Side,
+    /// A decimal with a fixed exponent.
+    pub price: PriceOwned,
+    /// The `qty` field.
+    pub qty: ::core::option::Option<u32>,
+    /// The `weights` field.
+    pub weights: [i16; 3],
+    /// The `ratio` field.
+    pub ratio: ::core::option::Option<f64>,
+    /// The `flags` field.
+    ///
+    /// Since schema version 1: `None` in a message of an older version.
+    pub flags: ::core::option::Option<Flags>,
+    /// The `venue` field.
+    ///
+    /// Since schema version 2: `None` in a message of an older version.
+    pub venue: ::core::option::Option<Venue>,
+    /// The `fills` group's entries.
+    pub fills: rt::owned::Vec<OrderFillsOwned>,
+    /// The `marks` group's entries.
+    ///
+    /// Since schema version 1: empty in a message of an older version.
+    pub marks: rt::owned::Vec<OrderMarksOwned>,
+    /// The `note` var data.
+    pub note: rt::owned::Vec<u8>,
+    /// The `blob` var data.
+    ///
+    /// Since schema version 1: empty in a message of an older version.
+    pub blob: rt::owned::Vec<u8>,
+}
+impl OrderOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &OrderDecoder<'_>) -> Self {
+        let _ = d;
+        Self {
+            acting_version: d.acting_version(),
+            order_id: d.order_id(),
+            symbol: *d.symbol(),
+            side: d.side(),
+            price: PriceOwned::from_decoder(&d.price()),
+            qty: d.qty(),
+            weights: d.weights(),
+            ratio: d.ratio(),
+            flags: d.flags(),
+            venue: d.venue(),
+            fills: d.fills().map(|x| OrderFillsOwned::from_decoder(&x)).collect(),
+            marks: d
+                .marks()
+                .into_iter()
+                .flatten()
+                .map(|x| OrderMarksOwned::from_decoder(&x))
+                .collect(),
+            note: rt::owned::Vec::from(d.note()),
+            blob: rt::owned::Vec::from(d.blob().unwrap_or(&[])),
+        }
+    }
+}
+/// Copies `Order` into its encoder.
+fn sbe_owned_b3(
+    d: &OrderOwned,
+    e: &mut OrderEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.order_id(d.order_id);
+    e.symbol(&d.symbol);
+    e.side(d.side);
+    sbe_owned_c0(&d.price, e.price());
+    e.qty(d.qty);
+    e.weights(d.weights);
+    e.ratio(d.ratio);
+    if let ::core::option::Option::Some(x) = d.flags {
+        e.flags(x);
+    }
+    e.venue(d.venue);
+    {
+        let it = d.fills.iter();
+        e.fills(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_owned_b1(x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    {
+        let it = d.marks.iter();
+        e.marks(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_owned_b2(x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    e.note(d.note.as_slice())?;
+    e.blob(d.blob.as_slice())?;
+    ::core::result::Result::Ok(())
+}
+/// Writes `Order` at acting version `v` (older than the schema's).
+fn sbe_vowned_b3(
+    d: &OrderOwned,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 49];
+    {
+        let e = &mut OrderEncoder {
+            block: &mut blk,
+            tail: rt::Tail::default(),
+            next: 0,
+        };
+        let _ = (d, &mut *e);
+        e.order_id(d.order_id);
+        e.symbol(&d.symbol);
+        e.side(d.side);
+        sbe_owned_c0(&d.price, e.price());
+        e.qty(d.qty);
+        e.weights(d.weights);
+        e.ratio(d.ratio);
+        if let ::core::option::Option::Some(x) = d.flags {
+            e.flags(x);
+        }
+        e.venue(d.venue);
+    }
+    let len = if v >= 2 { 49_usize } else { if v >= 1 { 47_usize } else { 43_usize } };
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    {
+        let dims = tail.take(4)?;
+        dims.fill(0);
+        rt::put_slice(
+            dims,
+            0,
+            ((if v >= 1 { 12_usize } else { 4_usize }) as u16).to_be_bytes(),
+        );
+        rt::put_slice(dims, 2, (d.fills.len() as u16).to_be_bytes());
+        for x in d.fills.iter() {
+            sbe_vowned_b1(x, tail, v)?;
+        }
+    }
+    if v >= 1 {
+        let dims = tail.take(6)?;
+        dims.fill(0);
+        rt::put_slice(
+            dims,
+            0,
+            ((if v >= 2 { 1_usize } else { 0_usize }) as u16).to_be_bytes(),
+        );
+        rt::put_slice(dims, 2, (d.marks.len() as u32).to_be_bytes());
+        for x in d.marks.iter() {
+            sbe_vowned_b2(x, tail, v)?;
+        }
+    }
+    {
+        let x = d.note.as_slice();
+        tail.write_var((x.len() as u16).to_be_bytes(), x)?;
+    }
+    if v >= 1 {
+        let x = d.blob.as_slice();
+        tail.write_var((x.len() as u32).to_be_bytes(), x)?;
+    }
+    ::core::result::Result::Ok(())
+}
+/// An owned `Cancel.hints` group entry: what [`CancelHintsDecoder`] reads, held by value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CancelHintsOwned {
+    /// The `hint` field.
+    ///
+    /// Since schema version 1: `None` in a message of an older version.
+    pub hint: ::core::option::Option<u16>,
+}
+impl CancelHintsOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &CancelHintsDecoder<'_>) -> Self {
+        let _ = d;
+        Self { hint: d.hint() }
+    }
+}
+/// Copies `Cancel.hints` into its encoder.
+fn sbe_owned_b4(
+    d: &CancelHintsOwned,
+    e: &mut CancelHintsEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    if let ::core::option::Option::Some(x) = d.hint {
+        e.hint(x);
+    }
+    ::core::result::Result::Ok(())
+}
+/// Writes `Cancel.hints` at acting version `v` (older than the schema's).
+fn sbe_vowned_b4(
+    d: &CancelHintsOwned,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 2];
+    {
+        let e = &mut CancelHintsEncoder {
+            block: &mut blk,
+        };
+        let _ = (d, &mut *e);
+        if let ::core::option::Option::Some(x) = d.hint {
+            e.hint(x);
+        }
+    }
+    let len = if v >= 1 { 2_usize } else { 0_usize };
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    ::core::result::Result::Ok(())
+}
+/// An owned `Cancel` message: what [`CancelDecoder`] reads, held by value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CancelOwned {
+    /// The schema version the message is written at (`SCHEMA_VERSION`, or an older
+    /// writer's): [`Self::encode_into`] writes that version's block and sections.
+    pub acting_version: u64,
+    /// The `orderId` field.
+    pub order_id: u64,
+    /// The `hints` group's entries.
+    pub hints: rt::owned::Vec<CancelHintsOwned>,
+}
+impl CancelOwned {
+    /// The values `d` reads.
+    pub fn from_decoder(d: &CancelDecoder<'_>) -> Self {
+        let _ = d;
+        Self {
+            acting_version: d.acting_version(),
+            order_id: d.order_id(),
+            hints: d.hints().map(|x| CancelHintsOwned::from_decoder(&x)).collect(),
+        }
+    }
+}
+/// Copies `Cancel` into its encoder.
+fn sbe_owned_b5(
+    d: &CancelOwned,
+    e: &mut CancelEncoder<'_>,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = (d, &mut *e);
+    e.order_id(d.order_id);
+    {
+        let it = d.hints.iter();
+        e.hints(|gw| {
+            for x in it {
+                gw.entry(|y| sbe_owned_b4(x, y))?;
+            }
+            ::core::result::Result::Ok(())
+        })?;
+    }
+    ::core::result::Result::Ok(())
+}
+/// Writes `Cancel` at acting version `v` (older than the schema's).
+fn sbe_vowned_b5(
+    d: &CancelOwned,
+    tail: &mut rt::Tail<'_>,
+    v: u64,
+) -> ::core::result::Result<(), rt::EncodeError> {
+    let _ = v;
+    let mut blk = [0u8; 8];
+    {
+        let e = &mut CancelEncoder {
+            block: &mut blk,
+            tail: rt::Tail::default(),
+            next: 0,
+        };
+        let _ = (d, &mut *e);
+        e.order_id(d.order_id);
+    }
+    let len = 8_usize;
+    tail.write(blk.get(..len).unwrap_or(&[]))?;
+    {
+        let dims = tail.take(6)?;
+        dims.fill(0);
+        rt::put_slice(
+            dims,
+            0,
+            ((if v >= 1 { 2_usize } else { 0_usize }) as u16).to_be_bytes(),
+        );
+        rt::put_slice(dims, 2, (d.hints.len() as u32).to_be_bytes());
+        for x in d.hints.iter() {
+            sbe_vowned_b4(x, tail, v)?;
+        }
+    }
+    ::core::result::Result::Ok(())
+}
+impl OrderOwned {
+    /// Decodes a `Order` message at the start of `buf` into an owned value.
+    pub fn decode(buf: &[u8]) -> ::core::result::Result<Self, rt::DecodeError> {
+        OrderDecoder::decode(buf).map(|d| Self::from_decoder(&d))
+    }
+    /// Writes the message, header first, at the start of `buf` at its acting version (a
+    /// newer one is written as the schema's) and returns its length: the bytes the
+    /// encoders write for the same values. `buf` should be zeroed: padding is not written.
+    pub fn encode_into(
+        &self,
+        buf: &mut [u8],
+    ) -> ::core::result::Result<usize, rt::EncodeError> {
+        let d = self;
+        let v = d.acting_version;
+        if v < rt::Int::to_u64(SCHEMA_VERSION) {
+            let mut tail = rt::Tail::new(buf, 0);
+            let hdr = tail.take_array::<HEADER_LENGTH>()?;
+            HeaderFields {
+                block_length: (if v >= 2 {
+                    49_usize
+                } else {
+                    if v >= 1 { 47_usize } else { 43_usize }
+                }) as u16,
+                template_id: OrderDecoder::TEMPLATE_ID,
+                schema_id: SCHEMA_ID,
+                version: v as u16,
+            }
+                .write(hdr);
+            sbe_vowned_b3(d, &mut tail, v)?;
+            return ::core::result::Result::Ok(tail.position());
+        }
+        let mut e = OrderEncoder::new(buf)?;
+        sbe_owned_b3(d, &mut e)?;
+        e.finish()
+    }
+}
+impl CancelOwned {
+    /// Decodes a `Cancel` message at the start of `buf` into an owned value.
+    pub fn decode(buf: &[u8]) -> ::core::result::Result<Self, rt::DecodeError> {
+        CancelDecoder::decode(buf).map(|d| Self::from_decoder(&d))
+    }
+    /// Writes the message, header first, at the start of `buf` at its acting version (a
+    /// newer one is written as the schema's) and returns its length: the bytes the
+    /// encoders write for the same values. `buf` should be zeroed: padding is not written.
+    pub fn encode_into(
+        &self,
+        buf: &mut [u8],
+    ) -> ::core::result::Result<usize, rt::EncodeError> {
+        let d = self;
+        let v = d.acting_version;
+        if v < rt::Int::to_u64(SCHEMA_VERSION) {
+            let mut tail = rt::Tail::new(buf, 0);
+            let hdr = tail.take_array::<HEADER_LENGTH>()?;
+            HeaderFields {
+                block_length: (8_usize) as u16,
+                template_id: CancelDecoder::TEMPLATE_ID,
+                schema_id: SCHEMA_ID,
+                version: v as u16,
+            }
+                .write(hdr);
+            sbe_vowned_b5(d, &mut tail, v)?;
+            return ::core::result::Result::Ok(tail.position());
+        }
+        let mut e = CancelEncoder::new(buf)?;
+        sbe_owned_b5(d, &mut e)?;
+        e.finish()
+    }
+}
+/// An owned message of any of the schema's types: what [`AnyMessage`] reads, held by value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyOwned {
+    /// A `Order` message.
+    Order(OrderOwned),
+    /// A `Cancel` message.
+    Cancel(CancelOwned),
+}
+impl AnyOwned {
+    /// The values a decoded message reads.
+    pub fn from_message(m: &AnyMessage<'_>) -> Self {
+        match m {
+            AnyMessage::Order(d) => Self::Order(OrderOwned::from_decoder(d)),
+            AnyMessage::Cancel(d) => Self::Cancel(CancelOwned::from_decoder(d)),
+        }
+    }
+    /// Decodes the message at the start of `buf` (by its header's template id).
+    pub fn decode(buf: &[u8]) -> ::core::result::Result<Self, rt::DecodeError> {
+        AnyMessage::decode(buf).map(|m| Self::from_message(&m))
+    }
+    /// Writes the message at the start of `buf` at its acting version; returns its length.
+    pub fn encode_into(
+        &self,
+        buf: &mut [u8],
+    ) -> ::core::result::Result<usize, rt::EncodeError> {
+        match self {
+            Self::Order(o) => o.encode_into(buf),
+            Self::Cancel(o) => o.encode_into(buf),
+        }
+    }
+}

@@ -20,6 +20,10 @@ schema's version re-encodes byte for byte, or, where its bytes carry what its va
 Messages of other versions must re-encode to the same values at their own version. --keep
 writes DIR/<lang>.rules.tsv: the rule each message passed by, or DISAGREE.
 
+--owned checks the owned values instead (rust only so far): each message is decoded into its
+owned value (`CarOwned`) and written again by it; the JSON of what it writes, and its bytes,
+must pass the same rules as the flyweights'.
+
 Messages: random ones of every type at the schema's version (also padded), every older
 version and from a newer writer, plus damaged copies; or u32le-framed files (--messages, one
 per --schema, in order); or every message of the schema in captures (--capture, with the
@@ -33,6 +37,7 @@ a C11 compiler, cargo, node, tsc, javac, java, the Agrona jar in ~/.m2, go, mcs,
 Examples:
   sbekit conformance --schema car.xml --lang cpp
   sbekit conformance --schema car.xml --lang rust
+  sbekit conformance --schema car.xml --lang rust --owned
   sbekit conformance --schema car.xml --lang java
   sbekit conformance --schema car.xml --lang go
   sbekit conformance --schema car.xml --lang c
@@ -81,6 +86,10 @@ pub struct ConformanceArgs {
     /// Random messages per message type at the schema's version.
     #[arg(long, default_value_t = 8)]
     per_message: usize,
+    /// Check the owned values (`CarOwned`: decoded, then written again by them) instead of
+    /// the flyweights; rust only so far.
+    #[arg(long)]
+    owned: bool,
 }
 
 /// Runs `sbekit conformance`.
@@ -114,6 +123,7 @@ pub fn run(args: ConformanceArgs) -> Result<ExitCode, Failure> {
         }];
     }
     opts.keep = args.keep;
+    opts.owned = args.owned;
     let sum = sbekit_conformance::run(&opts).map_err(failure)?;
     for e in &sum.examples {
         eprintln!("{e}");

@@ -1,0 +1,359 @@
+//! Owned values, rendered from the plan: per message, group entry and composite a plain struct
+//! (`CarOwned`) holding what the decoder's accessors return, with groups as `Vec`s of entries
+//! and var data as `Vec<u8>`. `from_decoder` fills one from a decoder; `encode_into` writes it
+//! through the generated encoders at its acting version, with the same copy functions
+//! `reencode` uses (rendered by [`super::json`] with [`Src::Owned`]), so an owned value writes
+//! the bytes the flyweights would. `AnyOwned` is the owned form of `AnyMessage`.
+//!
+//! Absent and null values are `Option`s exactly where the getters return them; constants are
+//! not stored (the decoders' accessors give them).
+
+use super::json::{is_byte_array, CopyNames, Src};
+use super::*;
+
+/// The vector type of the generated code (the runtime's, so that `no_std` crates name it too).
+const VEC: &str = "rt::owned::Vec";
+
+impl Gen<'_> {
+    /// The owned type of a field: the getter's return type, with references and decoders
+    /// replaced by owned values.
+    fn owned_ty(&self, f: &Field, in_body: bool) -> String {
+        let t = match &f.kind {
+            Kind::Prim(p) if p.len == 1 => rty(p.ty).to_string(),
+            Kind::Prim(_) if is_byte_array(f) => format!("[u8; {}]", f.size),
+            Kind::Prim(p) => format!("[{}; {}]", rty(p.ty), p.len),
+            Kind::Enum { ty, .. } | Kind::Set { ty } => type_name(ty),
+            Kind::Composite { ty } => format!("{}Owned", type_name(ty)),
+        };
+        let optional = if in_body {
+            f.may_be_absent()
+        } else {
+            f.is_nullable()
+        };
+        if optional {
+            format!("{O}<{t}>")
+        } else {
+            t
+        }
+    }
+
+    /// The expression filling owned field `g` from decoder `d`.
+    fn owned_from(&self, g: &str, f: &Field, in_body: bool) -> String {
+        let optional = if in_body {
+            f.may_be_absent()
+        } else {
+            f.is_nullable()
+        };
+        match (&f.kind, optional) {
+            (Kind::Composite { ty }, false) => {
+                format!("{}Owned::from_decoder(&d.{g}())", type_name(ty))
+            }
+            (Kind::Composite { ty }, true) => {
+                format!("d.{g}().map(|x| {}Owned::from_decoder(&x))", type_name(ty))
+            }
+            _ if is_byte_array(f) && optional => format!("d.{g}().copied()"),
+            _ if is_byte_array(f) => format!("*d.{g}()"),
+            _ => format!("d.{g}()"),
+        }
+    }
+
+    /// The struct's fields and the `from_decoder` initialisers of a block or composite's
+    /// fields (constants left out).
+    fn owned_fields(
+        &self,
+        fields: &[(String, &Field)],
+        in_body: bool,
+    ) -> (Vec<String>, Vec<String>) {
+        let (mut decls, mut inits) = (Vec::new(), Vec::new());
+        for (m, f) in fields {
+            if f.is_constant() {
+                continue;
+            }
+            let g = escape_with(self.keywords, m);
+            let mut d = String::new();
+            doc(
+                &mut d,
+                f.description.as_ref(),
+                &format!("The `{}` field.", f.name),
+            );
+            if in_body && f.since > 0 {
+                w!(d, "///");
+                w!(
+                    d,
+                    "/// Since schema version {}: `None` in a message of an older version.",
+                    f.since
+                );
+            }
+            d.push_str(&format!("pub {g}: {},", self.owned_ty(f, in_body)));
+            decls.push(d);
+            inits.push(format!("{g}: {},", self.owned_from(&g, f, in_body)));
+        }
+        (decls, inits)
+    }
+
+    /// Every owned type, its conversions, and `AnyOwned`.
+    pub(super) fn owned(&mut self) {
+        let s = self.s;
+        for (i, (name, c)) in s.composites.iter().enumerate() {
+            let t = type_name(name);
+            let mut names = member_scope(DECODER_RESERVED);
+            let members: Vec<(String, &Field)> =
+                c.members.iter().map(|m| (names.take(&m.name), m)).collect();
+            let mut enames = member_scope(ENCODER_RESERVED);
+            let emembers: Vec<(String, &Field)> = c
+                .members
+                .iter()
+                .map(|m| (enames.take(&m.name), m))
+                .collect();
+            let (decls, inits) = self.owned_fields(&members, false);
+            let out = &mut self.out;
+            w!(
+                out,
+                "/// An owned `{name}` composite: what [`{t}Decoder`] reads, held by value."
+            );
+            w!(out, "#[derive(Clone, Copy, Debug, PartialEq)]");
+            w!(out, "pub struct {t}Owned {{");
+            for d in &decls {
+                w!(out, "{d}");
+            }
+            w!(out, "}}");
+            w!(out, "");
+            w!(out, "impl {t}Owned {{");
+            w!(out, "/// The values `d` reads.");
+            w!(out, "pub fn from_decoder(d: &{t}Decoder<'_>) -> Self {{");
+            w!(out, "let _ = d;");
+            w!(out, "Self {{");
+            for i in &inits {
+                w!(out, "{i}");
+            }
+            w!(out, "}}");
+            w!(out, "}}");
+            w!(out, "}}");
+            w!(out, "");
+            self.composite_copy(i, name, &members, &emembers, Src::Owned);
+        }
+        let mut n = 0;
+        let mut msgs = Vec::new();
+        for m in &s.messages {
+            msgs.push(self.body_owned(&m.body, &mut n, true));
+        }
+        self.owned_api(&msgs);
+    }
+
+    /// The owned type of a body and its groups, with their copy functions; returns the
+    /// body's function index.
+    fn body_owned(&mut self, b: &Body, n: &mut usize, is_msg: bool) -> usize {
+        let mut children = Vec::new();
+        for sec in &b.sections {
+            if let Section::Group { body, .. } = sec {
+                children.push(self.body_owned(body, n, false));
+            }
+        }
+        let me = *n;
+        *n += 1;
+        let p = self.ty(b);
+        let (fields, sections) = member_names(b, DECODER_RESERVED);
+        let (efields, esections) = member_names(b, ENCODER_RESERVED);
+        let (mut decls, mut inits) = self.owned_fields(&fields, true);
+        for (m, sec) in &sections {
+            let g = escape_with(self.keywords, m);
+            let mut d = String::new();
+            let since = sec.since();
+            match sec {
+                Section::Group { name, body, .. } => {
+                    let et = self.ty(body);
+                    doc(
+                        &mut d,
+                        sec.description(),
+                        &format!("The `{name}` group's entries."),
+                    );
+                    since_note(&mut d, since);
+                    d.push_str(&format!("pub {g}: {VEC}<{et}Owned>,"));
+                    inits.push(if since > 0 {
+                        format!("{g}: d.{g}().into_iter().flatten().map(|x| {et}Owned::from_decoder(&x)).collect(),")
+                    } else {
+                        format!("{g}: d.{g}().map(|x| {et}Owned::from_decoder(&x)).collect(),")
+                    });
+                }
+                Section::Var { name, .. } => {
+                    doc(
+                        &mut d,
+                        sec.description(),
+                        &format!("The `{name}` var data."),
+                    );
+                    since_note(&mut d, since);
+                    d.push_str(&format!("pub {g}: {VEC}<u8>,"));
+                    inits.push(if since > 0 {
+                        format!("{g}: {VEC}::from(d.{g}().unwrap_or(&[])),")
+                    } else {
+                        format!("{g}: {VEC}::from(d.{g}()),")
+                    });
+                }
+            }
+            decls.push(d);
+        }
+        {
+            let out = &mut self.out;
+            let what = if is_msg { "message" } else { "group entry" };
+            w!(
+                out,
+                "/// An owned `{}` {what}: what [`{p}Decoder`] reads, held by value.",
+                b.path.join(".")
+            );
+            w!(out, "#[derive(Clone, Debug, PartialEq)]");
+            w!(out, "pub struct {p}Owned {{");
+            if is_msg {
+                w!(out, "/// The schema version the message is written at (`SCHEMA_VERSION`, or an older");
+                w!(out, "/// writer's): [`Self::encode_into`] writes that version's block and sections.");
+                w!(out, "pub acting_version: u64,");
+            }
+            for d in &decls {
+                w!(out, "{d}");
+            }
+            w!(out, "}}");
+            w!(out, "");
+            w!(out, "impl {p}Owned {{");
+            w!(out, "/// The values `d` reads.");
+            w!(out, "pub fn from_decoder(d: &{p}Decoder<'_>) -> Self {{");
+            w!(out, "let _ = d;");
+            w!(out, "Self {{");
+            if is_msg {
+                w!(out, "acting_version: d.acting_version(),");
+            }
+            for i in &inits {
+                w!(out, "{i}");
+            }
+            w!(out, "}}");
+            w!(out, "}}");
+            w!(out, "}}");
+            w!(out, "");
+        }
+        let copy = CopyNames {
+            me,
+            children: &children,
+            fields: &fields,
+            efields: &efields,
+            sections: &sections,
+            esections: &esections,
+        };
+        self.body_copy(b, &copy, is_msg, Src::Owned);
+        me
+    }
+
+    /// Per message `decode` and `encode_into`, and `AnyOwned`.
+    fn owned_api(&mut self, msgs: &[usize]) {
+        let s = self.s;
+        for (m, &k) in s.messages.iter().zip(msgs) {
+            let path = self.ty(&m.body);
+            let out = &mut self.out;
+            w!(out, "impl {path}Owned {{");
+            w!(
+                out,
+                "/// Decodes a `{}` message at the start of `buf` into an owned value.",
+                m.body.name
+            );
+            w!(
+                out,
+                "pub fn decode(buf: &[u8]) -> {R}<Self, rt::DecodeError> {{"
+            );
+            w!(
+                out,
+                "{path}Decoder::decode(buf).map(|d| Self::from_decoder(&d))"
+            );
+            w!(out, "}}");
+            w!(out, "");
+            w!(out, "/// Writes the message, header first, at the start of `buf` at its acting version (a");
+            w!(
+                out,
+                "/// newer one is written as the schema's) and returns its length: the bytes the"
+            );
+            w!(out, "/// encoders write for the same values. `buf` should be zeroed: padding is not written.");
+            w!(
+                out,
+                "pub fn encode_into(&self, buf: &mut [u8]) -> {R}<usize, rt::EncodeError> {{"
+            );
+            w!(out, "let d = self;");
+            if s.version > 0 {
+                let h = &s.header;
+                let bp = rty(prim_of(&h.block_length).ty);
+                let vp = rty(prim_of(&h.version).ty);
+                w!(out, "let v = d.acting_version;");
+                w!(out, "if v < rt::Int::to_u64(SCHEMA_VERSION) {{");
+                w!(out, "let mut tail = rt::Tail::new(buf, 0);");
+                w!(out, "let hdr = tail.take_array::<HEADER_LENGTH>()?;");
+                w!(out, "HeaderFields {{ block_length: ({}) as {bp}, template_id: {path}Decoder::TEMPLATE_ID, schema_id: SCHEMA_ID, version: v as {vp} }}.write(hdr);", super::json::block_len_at(&m.body, "v"));
+                w!(out, "sbe_vowned_b{k}(d, &mut tail, v)?;");
+                w!(out, "return {OK}(tail.position());");
+                w!(out, "}}");
+            }
+            w!(out, "let mut e = {path}Encoder::new(buf)?;");
+            w!(out, "sbe_owned_b{k}(d, &mut e)?;");
+            w!(out, "e.finish()");
+            w!(out, "}}");
+            w!(out, "}}");
+            w!(out, "");
+        }
+        let arms = self.dispatch_arms(msgs);
+        let out = &mut self.out;
+        w!(out, "/// An owned message of any of the schema's types: what [`AnyMessage`] reads, held by value.");
+        w!(out, "#[derive(Clone, Debug, PartialEq)]");
+        w!(out, "pub enum AnyOwned {{");
+        for (v, path, _, _) in &arms {
+            w!(out, "/// A `{path}` message.");
+            w!(out, "{v}({path}Owned),");
+        }
+        w!(out, "}}");
+        w!(out, "");
+        w!(out, "impl AnyOwned {{");
+        w!(out, "/// The values a decoded message reads.");
+        w!(out, "pub fn from_message(m: &AnyMessage<'_>) -> Self {{");
+        w!(out, "match m {{");
+        for (v, path, _, _) in &arms {
+            w!(
+                out,
+                "AnyMessage::{v}(d) => Self::{v}({path}Owned::from_decoder(d)),"
+            );
+        }
+        w!(out, "}}");
+        w!(out, "}}");
+        w!(out, "");
+        w!(
+            out,
+            "/// Decodes the message at the start of `buf` (by its header's template id)."
+        );
+        w!(
+            out,
+            "pub fn decode(buf: &[u8]) -> {R}<Self, rt::DecodeError> {{"
+        );
+        w!(
+            out,
+            "AnyMessage::decode(buf).map(|m| Self::from_message(&m))"
+        );
+        w!(out, "}}");
+        w!(out, "");
+        w!(out, "/// Writes the message at the start of `buf` at its acting version; returns its length.");
+        w!(
+            out,
+            "pub fn encode_into(&self, buf: &mut [u8]) -> {R}<usize, rt::EncodeError> {{"
+        );
+        w!(out, "match self {{");
+        for (v, _, _, _) in &arms {
+            w!(out, "Self::{v}(o) => o.encode_into(buf),");
+        }
+        w!(out, "}}");
+        w!(out, "}}");
+        w!(out, "}}");
+        w!(out, "");
+    }
+}
+
+/// The doc line of a section newer than version 0.
+fn since_note(d: &mut String, since: u32) {
+    if since > 0 {
+        w!(d, "///");
+        w!(
+            d,
+            "/// Since schema version {since}: empty in a message of an older version."
+        );
+    }
+}
