@@ -92,7 +92,13 @@ pub fn json_ts(ctx: &Ctx) -> String {
             "function $cc{i}(d: {}, e: {}): void {{",
             ctx.comp_dec[i], ctx.comp_enc[i]
         ));
-        copy_fields(&mut o, ctx, &c.members, &ctx.comp_members[i].fields);
+        copy_fields(
+            &mut o,
+            ctx,
+            &c.members,
+            &ctx.comp_members[i].fields,
+            Src::Decoder,
+        );
         o.line("}");
     }
     for (m, n) in ctx.plan.messages.iter().zip(&ctx.msgs) {
@@ -199,7 +205,7 @@ fn block_fns(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames, top: bool) {
         n.dec,
         n.enc
     ));
-    copy_fields(o, ctx, &body.fields, &n.members.fields);
+    copy_fields(o, ctx, &body.fields, &n.members.fields, Src::Decoder);
     for (cn, gname) in n.children.iter().zip(&n.members.groups) {
         o.line(&format!(
             "e.{gname}((w) => {{ for (const x of d.{gname}()) w.entry((y) => {}(x, y)); }});",
@@ -270,7 +276,28 @@ fn index(i: Option<usize>) -> String {
     i.map_or_else(|| "_unknown".into(), |i| i.to_string())
 }
 
-fn copy_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
+/// Where a copy into the encoders reads: a decoder's getters (`reencode`) or an owned
+/// object's members (`fromObject`, see [`crate::owned`]); both are `d` in the rendered code.
+#[derive(Clone, Copy)]
+pub(crate) enum Src {
+    /// A decoder: `d.name()`, composites copied by `$cc`.
+    Decoder,
+    /// An owned object: `d.name`, composites copied by `$oc`.
+    Object,
+}
+
+/// Statements setting the fields of `d` (as `src` says) on encoder `e`.
+pub(crate) fn copy_fields(
+    o: &mut Out,
+    ctx: &Ctx,
+    fields: &[Field],
+    names: &[FieldNames],
+    src: Src,
+) {
+    let (call, comp) = match src {
+        Src::Decoder => ("()", "$cc"),
+        Src::Object => ("", "$oc"),
+    };
     for (f, n) in fields.iter().zip(names) {
         if f.is_constant() {
             continue;
@@ -281,18 +308,18 @@ fn copy_fields(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
                 let i = index(ctx.composite_index(ty));
                 if f.may_be_absent() {
                     o.line(&format!(
-                        "{{ const x = d.{name}(); if (x !== null) $cc{i}(x, e.{name}()); }}"
+                        "{{ const x = d.{name}{call}; if (x !== null) {comp}{i}(x, e.{name}()); }}"
                     ));
                 } else {
-                    o.line(&format!("$cc{i}(d.{name}(), e.{name}());"));
+                    o.line(&format!("{comp}{i}(d.{name}{call}, e.{name}());"));
                 }
             }
             _ if f.may_be_absent() && !f.is_nullable() => {
                 o.line(&format!(
-                    "{{ const x = d.{name}(); if (x !== null) e.{name}(x); }}"
+                    "{{ const x = d.{name}{call}; if (x !== null) e.{name}(x); }}"
                 ));
             }
-            _ => o.line(&format!("e.{name}(d.{name}());")),
+            _ => o.line(&format!("e.{name}(d.{name}{call});")),
         }
     }
 }

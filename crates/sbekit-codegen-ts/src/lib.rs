@@ -22,6 +22,7 @@ mod encoder;
 mod fields;
 mod json;
 mod names;
+mod owned;
 mod package;
 mod plan;
 mod prim;
@@ -71,6 +72,7 @@ pub fn generate(layout: &Layout, opts: &Options) -> Result<Vec<GeneratedFile>, G
         file("src/types.ts", types::types_ts(&ctx)),
         file("src/messages.ts", package::messages_ts(&ctx)),
         file("src/json.ts", json::json_ts(&ctx)),
+        file("src/owned.ts", owned::owned_ts(&ctx)),
         file("src/index.ts", package::index_ts(&ctx)),
         file("examples/sbe_conformance.mjs", CONFORMANCE_MJS.to_string()),
     ])
@@ -161,6 +163,10 @@ pub(crate) struct BlockNames {
     pub group: String,
     /// Group writer class (groups only).
     pub writer: String,
+    /// The owned value's interface (`CarObject`), named after every other name.
+    pub obj: String,
+    /// The name the others are made from (`Car`, `CarFuelFigures`).
+    base: String,
     /// Member names.
     pub members: Members,
     /// Nested groups' names, in order.
@@ -182,6 +188,10 @@ pub(crate) struct Ctx<'a> {
     pub comp_enc: Vec<String>,
     pub comp_members: Vec<Members>,
     pub msgs: Vec<BlockNames>,
+    /// The composites' owned value interfaces (`EngineObject`).
+    pub comp_obj: Vec<String>,
+    /// The union of the messages' owned values.
+    pub any_obj: String,
     /// Index of each enum, set and composite by schema name (plan fields name their types).
     enum_ix: HashMap<String, usize>,
     set_ix: HashMap<String, usize>,
@@ -223,7 +233,7 @@ impl<'a> Ctx<'a> {
             .iter()
             .map(|(_, c)| Members::new(&c.members, &[], &[]))
             .collect();
-        let msgs = plan
+        let mut msgs: Vec<BlockNames> = plan
             .messages
             .iter()
             .map(|m| {
@@ -231,6 +241,22 @@ impl<'a> Ctx<'a> {
                 block_names(&mut s, &m.body, name, &pascal(name))
             })
             .collect();
+        // The owned values' names come last, so that adding them renamed nothing else.
+        fn obj_names(s: &mut Scope, n: &mut BlockNames) {
+            n.obj = s.take(&format!("{}Object", n.base));
+            for c in &mut n.children {
+                obj_names(s, c);
+            }
+        }
+        for n in &mut msgs {
+            obj_names(&mut s, n);
+        }
+        let comp_obj = types
+            .composites
+            .iter()
+            .map(|(n, _)| s.take(&format!("{}Object", pascal(n))))
+            .collect();
+        let any_obj = s.take("AnyObject");
         // The first of a name wins, as in the plan's tables (the schema compiler refuses
         // duplicate type names).
         fn index<'n>(names: impl Iterator<Item = &'n String>) -> HashMap<String, usize> {
@@ -253,6 +279,8 @@ impl<'a> Ctx<'a> {
             comp_enc,
             comp_members,
             msgs,
+            comp_obj,
+            any_obj,
             enum_ix: index(types.enums.iter().map(|(n, _)| n)),
             set_ix: index(types.sets.iter().map(|(n, _)| n)),
             comp_ix: index(types.composites.iter().map(|(n, _)| n)),
@@ -314,6 +342,8 @@ fn block_names(s: &mut Scope, b: &sbekit_plan::Body, path: &str, base: &str) -> 
         enc,
         group,
         writer,
+        obj: String::new(),
+        base: base.to_string(),
         members: Members::new(&b.fields, &gnames, &vnames),
         children,
     }

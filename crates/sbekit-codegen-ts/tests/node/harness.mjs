@@ -4,10 +4,13 @@
 //
 // For each message prints one JSON line:
 //   {"ok": <toJson output>, "re": "<hex written by reencode>" | null, "len": <encoded length>}
+// after checking the owned objects: `fromObject(toObject(m))` writes the bytes `reencode` wrote,
+// and the object read back from them is deep-equal to the first (else a "bad" line).
 //   {"err": "<SbeDecodeError kind>", "offset": n, "path": "..."}   malformed input
 //   {"bad": "<any other exception>"}                                 a bug
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 
 const [modPath, inputPath, mode] = process.argv.slice(2);
 const pkg = await import(pathToFileURL(modPath).href);
@@ -38,12 +41,34 @@ for (const hex of lines) {
     } catch (e) {
       if (!(e instanceof pkg.SbeEncodeError)) throw e;
     }
+    const owned = checkOwned(m, b.length);
+    if (owned !== re) {
+      out.push(JSON.stringify({ bad: `owned object wrote ${owned}, reencode ${re}` }));
+      continue;
+    }
     out.push(`{"ok":${json},"re":${re === null ? "null" : `"${re}"`},"len":${m.decoder.sbeEncodedLength()}}`);
   } catch (e) {
     out.push(report(e));
   }
 }
 process.stdout.write(out.join("\n") + "\n");
+
+// The hex `fromObject(toObject(m))` writes (null when it refuses), once the object read back
+// from those bytes is found deep-equal to the first; throws when it is not.
+function checkOwned(m, size) {
+  const obj = pkg.toObject(m.decoder);
+  const buf = new Uint8Array(2 * size + 65536);
+  let n;
+  try {
+    n = pkg.fromObject(obj, buf);
+  } catch (e) {
+    if (!(e instanceof pkg.SbeEncodeError)) throw e;
+    return null;
+  }
+  const again = pkg.toObject(pkg.decodeAny(buf.subarray(0, n)).decoder);
+  if (!isDeepStrictEqual(again, obj)) throw new Error("the owned object read back differs");
+  return Buffer.from(buf.subarray(0, n)).toString("hex");
+}
 
 function report(e) {
   if (e instanceof pkg.SbeDecodeError) {

@@ -20,7 +20,7 @@ schema's version re-encodes byte for byte, or, where its bytes carry what its va
 Messages of other versions must re-encode to the same values at their own version. --keep
 writes DIR/<lang>.rules.tsv: the rule each message passed by, or DISAGREE.
 
---owned checks the owned values instead (rust only so far): each message is decoded into its
+--owned checks the owned values instead (rust and ts so far): each message is decoded into its
 owned value (`CarOwned`) and written again by it; the JSON of what it writes, and its bytes,
 must pass the same rules as the flyweights'.
 
@@ -87,7 +87,7 @@ pub struct ConformanceArgs {
     #[arg(long, default_value_t = 8)]
     per_message: usize,
     /// Check the owned values (`CarOwned`: decoded, then written again by them) instead of
-    /// the flyweights; rust only so far.
+    /// the flyweights; rust and ts so far.
     #[arg(long)]
     owned: bool,
 }
