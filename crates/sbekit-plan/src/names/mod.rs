@@ -303,6 +303,8 @@ pub use assign::{
     Members, NamingConfig, Owner, PlanNames, Scope, SectionNames, SetNames,
 };
 
+pub mod python;
+
 pub mod rust;
 
 pub mod typescript;

@@ -31,6 +31,9 @@ Languages and what is written into OUT:
               --namespace sets the namespace
   c           a header-only C11 library: include/<package>/ (runtime, types, messages,
               json, conformance), README.md and examples/sbe_conformance.c
+  python      (or py) a typed module OUT/<package>.py: a TypedDict per message, group
+              entry, composite and set and a Literal per enum (the dicts the sbekit
+              Python package decodes and encodes), decode_<msg> / encode_<msg> helpers
   wireshark   a Lua dissector OUT/<proto>.lua for Wireshark 4.x and a README; needs
               --profile (cme-mdp3, b3-umdf, coinbase-derivatives, sofh-le, sofh,
               optiq-mdg, u16le, u32le); --udp-port / --tcp-port register it on ports
@@ -47,6 +50,7 @@ Examples:
   sbekit generate --lang go --go-module example.com/car car.xml -o car-go
   sbekit generate --lang c car.xml -o car-c                 # C library car-c/
   sbekit generate --lang csharp car.xml -o car-cs --namespace Example.Car
+  sbekit generate --lang python car.xml -o typed            # typed/baseline_sbe.py
   sbekit generate --lang wireshark FixBinary.xml --profile cme-mdp3 --proto cme_mdp3 \
       --udp-port 14310 -o ws                                # ws/cme_mdp3.lua
   sbekit generate --crate-name my-codecs car.sbeir -o my-codecs
@@ -59,7 +63,8 @@ pub struct GenerateArgs {
     /// Target language: `rust` (a crate, or a module with --module), `typescript` (`ts`) for
     /// an npm package, `cpp` (`c++`) for a header-only C++17 library, `c` for a header-only C11
     /// library, `java` for a Maven module, `go` for a Go module, `csharp` (`cs`) for a C#
-    /// project, or `wireshark` for a Lua dissector (with --profile).
+    /// project, `python` (`py`) for a typed module of the Python package's dicts, or `wireshark`
+    /// for a Lua dissector (with --profile).
     #[arg(long, default_value = "rust")]
     lang: String,
     /// The schema: SBE XML or a `.sbeir` IR file.
@@ -142,6 +147,9 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     if args.lang == "wireshark" {
         return wireshark(&args);
     }
+    if args.lang == "python" || args.lang == "py" {
+        return python(&args);
+    }
     if args.profile.is_some()
         || args.proto.is_some()
         || !args.udp_port.is_empty()
@@ -153,7 +161,7 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     }
     if args.lang != "rust" {
         return Err(Failure::usage(format_args!(
-            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', 'c', 'java', 'go', 'csharp' or 'wireshark')",
+            "unsupported language '{}' ('rust', 'typescript' / 'ts', 'cpp' / 'c++', 'c', 'java', 'go', 'csharp', 'python' or 'wireshark')",
             args.lang
         )));
     }
@@ -199,6 +207,20 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
         }
         // The schema compiled, so what is left is the generator refusing it or a write failing.
         Err(e @ sbekit_codegen::GenError::Io(..)) => Err(Failure::usage(e)),
+        Err(e) => Err(Failure::invalid(e)),
+    }
+}
+
+/// `--lang python`: the typed module `OUT/<package>.py` (TypedDicts of the values the
+/// `sbekit` Python package decodes and encodes).
+fn python(args: &GenerateArgs) -> Result<ExitCode, Failure> {
+    let layout = sbekit_schema::load_layout(&args.schema)?;
+    match sbekit_codegen_python::write_module(&layout, &args.out) {
+        Ok(path) => {
+            eprintln!("wrote {} (typed Python module)", path.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e @ sbekit_codegen_python::GenError::Io(..)) => Err(Failure::usage(e)),
         Err(e) => Err(Failure::invalid(e)),
     }
 }
