@@ -217,15 +217,9 @@ impl Encoder {
                 ),
             ));
         }
-        if m.since > v {
-            return Err(EncodeError::new(
-                &m.name,
-                format!(
-                    "the message is newer (sinceVersion {}) than version {v}",
-                    m.since
-                ),
-            ));
-        }
+        // A message newer than `v` (its `sinceVersion` above it) is still written at `v`, as
+        // the decoders read one (`sbekit decode` prints it with that `$version`): what an
+        // older writer sent comes back byte for byte.
         let start = out.len();
         out.resize(start + p.header_size, 0);
         let block_length = m.block.length_at(v, p.schema_version) as u64;

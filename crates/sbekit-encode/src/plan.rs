@@ -200,7 +200,6 @@ pub(crate) struct SetPlan {
 pub(crate) struct MessagePlan {
     pub name: String,
     pub id: u32,
-    pub since: u32,
     pub block: BlockPlan,
 }
 
@@ -248,7 +247,6 @@ impl Plan {
             .map(|m| MessagePlan {
                 name: m.name.clone(),
                 id: m.id,
-                since: m.since_version,
                 block: c.block(&m.block),
             })
             .collect();
