@@ -7,7 +7,8 @@
 //! dispatch on the template id.
 //!
 //! One rule for values a decoder may not find (its getter returns `(v, ok)`: optional, or newer
-//! than version 0): a pointer, nil when absent or null. Fixed arrays are Go arrays (a char array
+//! than version 0): a pointer, nil when absent or null (and written as the null value, or as
+//! zeros for a newer field that is not optional, as an encoder leaves an unset field). Fixed arrays are Go arrays (a char array
 //! holds all its bytes, NULs included, as its raw getter reads them), groups are slices of entry
 //! values, var data is a `[]byte`, or a `string` where the plan marks it as text (a Go string
 //! holds any bytes, so nothing is lost); empty groups and var data are nil or "". Constants are
@@ -188,7 +189,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
     }
     let (t, d) = (owned_type(&n.dec), &n.dec);
     let (doc, init) = if top {
-        (format!("{t} holds one `{}` message by value: what {d} reads, to keep past its buffer or to build and write with EncodeOwned. A field {d} may find without a value (optional, or newer than the acting version) is a pointer, nil when absent or null; groups are slices of entries, var data []byte (text: string), nil or empty when absent. SbeActingVersion is the version the message is written at: Decode{t} sets the writer's; set SchemaVersion for a new message.", n.path), "SbeActingVersion: d.SbeActingVersion()")
+        (format!("{t} holds one `{}` message by value: what {d} reads, to keep past its buffer or to build and write with EncodeOwned. A field {d} may find without a value (optional, or newer than version 0) is a pointer: nil when it reads absent or null, and written as the null value (optional) or zeros (newer) at a version that has it. Groups are slices of entries, var data []byte (text: string), nil or empty when absent. SbeActingVersion is the version the message is written at: Decode{t} sets the writer's; set SchemaVersion for a new message.", n.path), "SbeActingVersion: d.SbeActingVersion()")
     } else {
         (
             format!(
