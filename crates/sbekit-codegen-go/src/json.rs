@@ -2,6 +2,7 @@
 //! accessors) and `Reencode` (a decoded message written again by the generated encoders, at its
 //! acting version). Together they are what `sbekit conformance` checks.
 
+use crate::names::owned_type;
 use crate::prim::go_str;
 use crate::{go_file, Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
@@ -63,10 +64,49 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
     o.line("return dst");
     o.line("}");
     o.line("");
-    o.line(&format!("func copy{}(d {}, e {}) {{", n.dec, n.dec, n.enc));
-    fields_copy(o, ctx, &members, &n.members);
+    copy_composite(o, ctx, k, Src::Decoder);
+}
+
+/// Where a copy function reads: a decoder (`Reencode`) or an owned value (`EncodeOwned`, its
+/// `put` method; the owned type's field names), so that both write through the same calls.
+#[derive(Clone, Copy)]
+pub(crate) enum Src<'a> {
+    /// `copyX(d, e)`: the decoder's accessors.
+    Decoder,
+    /// `(o *XOwned) put(e)`: the owned value's fields and sections.
+    Owned {
+        fields: &'a [String],
+        sections: &'a [String],
+    },
+}
+
+impl Src<'_> {
+    /// The copy function's header, for decoder type `dec` and encoder type `enc`.
+    fn header(&self, dec: &str, by_ref: bool, enc: &str) -> String {
+        let r = if by_ref { "*" } else { "" };
+        match self {
+            Src::Decoder => format!("func copy{dec}(d {r}{dec}, e {enc}) {{"),
+            Src::Owned { .. } => format!("func (o *{}) put(e {enc}) {{", owned_type(dec)),
+        }
+    }
+
+    /// Its receiver or first parameter.
+    fn this(&self) -> &'static str {
+        match self {
+            Src::Decoder => "d",
+            Src::Owned { .. } => "o",
+        }
+    }
+}
+
+/// The function writing composite `k` from `src` into its encoder.
+pub(crate) fn copy_composite(o: &mut Out, ctx: &Ctx, k: &str, src: Src) {
+    let n = &ctx.n.composites[k];
+    let members = ctx.plan.gated_members(k);
+    o.line(&src.header(&n.dec, false, &n.enc));
+    fields_copy(o, ctx, &members, &n.members, src);
     if members.iter().all(Field::is_constant) {
-        o.line("_, _ = d, e");
+        o.line(&format!("_, _ = {}, e", src.this()));
     }
     o.line("}");
     o.line("");
@@ -119,17 +159,23 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
     o.line("}");
     o.line("");
 
+    copy_body(o, ctx, b, n, top, Src::Decoder);
+}
+
+/// The function writing a body (message or group entry) from `src` into its encoder, through
+/// the encoder's setters, group writers and var-data setters in wire order.
+pub(crate) fn copy_body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool, src: Src) {
     let enc = if top {
         format!("*{}", n.enc)
     } else {
         n.enc.clone()
     };
-    o.line(&format!("func copy{d}(d *{d}, e {enc}) {{"));
-    fields_copy(o, ctx, &b.fields, &n.fields);
+    o.line(&src.header(&n.dec, true, &enc));
+    fields_copy(o, ctx, &b.fields, &n.fields, src);
     let mut gi = 0;
-    for (s, sn) in b.sections.iter().zip(&n.sections) {
-        match s {
-            Section::Group { .. } => {
+    for (i, (s, sn)) in b.sections.iter().zip(&n.sections).enumerate() {
+        match (s, src) {
+            (Section::Group { .. }, Src::Decoder) => {
                 let cn = &n.children[gi];
                 gi += 1;
                 o.line("{");
@@ -139,11 +185,27 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
                 o.line("}");
                 o.line("}");
             }
-            Section::Var { .. } => o.line(&format!("e.{}(d.{}())", sn.setter(), sn.name)),
+            (Section::Group { .. }, Src::Owned { sections, .. }) => {
+                let g = &sections[i];
+                o.line("{");
+                o.line(&format!("w := e.{}()", sn.setter()));
+                o.line(&format!("for i := range o.{g} {{"));
+                o.line(&format!("o.{g}[i].put(w.Next())"));
+                o.line("}");
+                o.line("}");
+            }
+            (Section::Var { .. }, Src::Decoder) => {
+                o.line(&format!("e.{}(d.{}())", sn.setter(), sn.name));
+            }
+            (Section::Var { .. }, Src::Owned { sections, .. }) => {
+                // Text var data is held as a string.
+                let set = sn.set_string.as_deref().unwrap_or(sn.setter());
+                o.line(&format!("e.{set}(o.{})", sections[i]));
+            }
         }
     }
     if b.fields.iter().all(Field::is_constant) && b.sections.is_empty() {
-        o.line("_, _ = d, e");
+        o.line(&format!("_, _ = {}, e", src.this()));
     }
     o.line("}");
     o.line("");
@@ -214,12 +276,35 @@ fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
     }
 }
 
-fn fields_copy(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
-    for (f, n) in fields.iter().zip(names) {
+fn fields_copy(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames], src: Src) {
+    for (i, (f, n)) in fields.iter().zip(names).enumerate() {
         if f.is_constant() {
             continue;
         }
         let (get, set) = (&n.name, &n.setter());
+        if let Src::Owned { fields: owned, .. } = src {
+            // The owned value holds what the getter returns: a pointer where it may be absent.
+            let g = &owned[i];
+            let put = match &f.kind {
+                Kind::Composite { .. } => format!("o.{g}.put(e.{set}())"),
+                Kind::Prim(p) if p.ty == P::Char && p.len != 1 => format!("e.{set}(o.{g}[:])"),
+                _ if f.may_be_absent() => format!("e.{set}(*o.{g})"),
+                _ => format!("e.{set}(o.{g})"),
+            };
+            if f.may_be_absent() {
+                o.line(&format!("if o.{g} != nil {{"));
+                o.line(&put);
+                if f.is_nullable() {
+                    // Null: the null value, as the getter returns it.
+                    o.line("} else {");
+                    o.line(&format!("e.{set}({})", crate::types::absent(ctx, f)));
+                }
+                o.line("}");
+            } else {
+                o.line(&put);
+            }
+            continue;
+        }
         match &f.kind {
             Kind::Composite { ty } => {
                 let c = &ctx.n.composites[ty].dec;

@@ -3,15 +3,17 @@
 //! [`generate`] renders a schema's codec plan ([`sbekit_plan::Plan`]) as a Go module: `go.mod`
 //! (module path from [`Options::module`]), one package per schema (`<package>/`: `types.go` with
 //! the enums, sets and composites, `messages.go` with the flyweight decoders and fluent
-//! encoders, `json.go` with `AppendJSON` and the re-encoder, `runtime.go` with the error types,
-//! `conformance.go` with the logic of the conformance program) and
+//! encoders, `json.go` with `AppendJSON` and the re-encoder, `owned.go` with the owned values
+//! (`CarOwned`: plain structs, `DecodeCarOwned`, `EncodeOwned`, `DecodeOwned`), `runtime.go`
+//! with the error types, `conformance.go` with the logic of the conformance program) and
 //! `cmd/sbe_conformance/main.go`, the program `sbekit conformance` builds. The generated code
 //! uses the standard library only and is `gofmt`-clean.
 //!
 //! The code follows the other generators' rules: one check up front (`Wrap` walks the plan's
 //! [`sbekit_plan::Check`]s and returns a `*DecodeError` with the error kind, byte offset and
 //! element path), after which accessors read at fixed offsets; neither decoding nor encoding
-//! allocates. Offsets, versions and validation all come from the plan.
+//! allocates (the owned values do, off the hot path). Offsets, versions and validation all
+//! come from the plan.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -19,6 +21,7 @@
 mod json;
 mod messages;
 mod names;
+mod owned;
 mod package;
 mod prim;
 mod types;
@@ -53,6 +56,7 @@ pub fn package_files(plan: &Plan, opts: &Options) -> Vec<GeneratedFile> {
         file("types.go", types::types_go(&ctx)),
         file("messages.go", messages::messages_go(&ctx)),
         file("json.go", json::json_go(&ctx)),
+        file("owned.go", owned::owned_go(&ctx)),
         file("conformance.go", package::conformance_go(&ctx)),
     ]
 }
@@ -115,7 +119,8 @@ pub fn go_mod(module: &str) -> String {
 }
 
 /// The source of a conformance command over several generated packages: `packages` holds
-/// `(import path, package name)`; the program takes the mode (`json` or `reencode`) and, with
+/// `(import path, package name)`; the program takes the mode (`json` or `reencode`, or
+/// `json-owned` or `reencode-owned` through the owned values) and, with
 /// more than one package, the package's index.
 pub fn conformance_main(packages: &[(String, String)]) -> String {
     package::conformance_main(packages)

@@ -26,6 +26,8 @@ const MESSAGE_FAMILY: &[&str] = &[
     "{t}BlockLength",
     "Decode{T}",
     "New{T}Encoder",
+    "{T}Owned",
+    "Decode{T}Owned",
 ];
 
 /// The package-level identifiers the generator derives from a group entry's decoder type.
@@ -37,6 +39,20 @@ const GROUP_FAMILY: &[&str] = &[
     "{t}BlockLength",
     "{T}Iter",
     "{T}Writer",
+    "{T}Owned",
+];
+
+/// The package-level identifiers the generator derives from a composite's decoder type.
+const COMPOSITE_FAMILY: &[&str] = &["{T}", "{T}Owned"];
+
+/// What every owned type declares beside its fields (`owned.rs`): the message's version field
+/// and the methods. Its fields' names are taken after these, in a scope of their own.
+const OWNED_RESERVED: &[&str] = &[
+    "SbeActingVersion",
+    "SbeTemplateID",
+    "From",
+    "EncodeOwned",
+    "put",
 ];
 
 /// Methods every decoder has.
@@ -78,6 +94,8 @@ const RUNTIME: &[&str] = &[
     "TemplateIDOf",
     "SbeConformance",
     "Reencode",
+    "AnyOwned",
+    "DecodeOwned",
 ];
 
 fn camel(s: &str) -> String {
@@ -86,6 +104,20 @@ fn camel(s: &str) -> String {
 
 fn scope(reserved: &[&str]) -> Scope {
     Scope::new(|w| Language::Go.escape(w), reserved)
+}
+
+/// The owned type of the type whose decoder is `dec` (its family reserves it).
+pub(crate) fn owned_type(dec: &str) -> String {
+    spell("{T}Owned", dec)
+}
+
+/// The fields of an owned type, in one scope of their own: per field (constants too, though
+/// they are not stored), then per section.
+pub(crate) fn owned_fields(fields: &[Field], sections: &[Section]) -> (Vec<String>, Vec<String>) {
+    let mut s = scope(OWNED_RESERVED);
+    let f = fields.iter().map(|f| s.take(&camel(&f.name))).collect();
+    let x = sections.iter().map(|x| s.take(&camel(x.name()))).collect();
+    (f, x)
 }
 
 /// Go's spelling of every identifier.
@@ -126,7 +158,7 @@ impl NamingConfig for Go {
 
     fn composite(&self, top: &mut Scope, _: &str, name: &str) -> (String, String) {
         (
-            top.take(&camel(name)),
+            top.take_family(&camel(name), |d| spell_all(COMPOSITE_FAMILY, d)),
             top.take(&format!("{}Encoder", camel(name))),
         )
     }

@@ -165,7 +165,7 @@ pub fn value_type(ctx: &Ctx, f: &Field) -> String {
 }
 
 /// The value a getter returns when the field is absent: the null value, or the zero value.
-fn absent(ctx: &Ctx, f: &Field) -> String {
+pub(crate) fn absent(ctx: &Ctx, f: &Field) -> String {
     match &f.kind {
         Kind::Prim(p) if p.len == 1 => literal(&p.null, p.ty),
         Kind::Prim(p) if p.ty == P::Char => "nil".into(),

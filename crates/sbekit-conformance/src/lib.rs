@@ -72,6 +72,17 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Every language, in the order the summaries list them.
+    pub const ALL: [Lang; 7] = [
+        Lang::Cpp,
+        Lang::Rust,
+        Lang::TypeScript,
+        Lang::Java,
+        Lang::Go,
+        Lang::C,
+        Lang::CSharp,
+    ];
+
     /// The name used in the summary line and file names (`cpp`, `ts`, `rust`).
     pub fn name(self) -> &'static str {
         match self {
@@ -87,7 +98,7 @@ impl Lang {
 
     /// True when the language's generated code has owned values ([`Options::owned`]).
     pub fn has_owned(self) -> bool {
-        matches!(self, Lang::Rust | Lang::TypeScript)
+        matches!(self, Lang::Rust | Lang::TypeScript | Lang::Go)
     }
 }
 
@@ -132,8 +143,8 @@ pub struct Options {
     /// anything is built, so that a test can break a generated accessor and see the run fail.
     pub tamper: Tamper,
     /// Check the owned values instead of the flyweights: each message decoded into its owned
-    /// value, written again by it, and that printed (decoded again) and framed. Rust only so
-    /// far ([`Lang::has_owned`]).
+    /// value, written again by it, and that printed (decoded again) and framed; for the
+    /// languages with owned values ([`Lang::has_owned`]).
     pub owned: bool,
 }
 
@@ -297,8 +308,14 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
     }
     if opts.owned && !opts.lang.has_owned() {
         return Err(Error::Usage(format!(
-            "--owned: owned values are generated for rust and ts only so far, not {}",
-            opts.lang.name()
+            "--owned: {} has no owned values yet (these have: {})",
+            opts.lang.name(),
+            Lang::ALL
+                .iter()
+                .filter(|l| l.has_owned())
+                .map(|l| l.name())
+                .collect::<Vec<_>>()
+                .join(", ")
         )));
     }
     let mut counts = CaptureCounts::default();
@@ -367,7 +384,9 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         Lang::Rust => rust::build_rust(&scratch, &schemas, opts.tamper)?
             .owned(opts.owned)
             .run_each(&inputs)?,
-        Lang::Go => go::build_go(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
+        Lang::Go => go::build_go(&scratch, &schemas, opts.tamper)?
+            .owned(opts.owned)
+            .run_each(&inputs)?,
         Lang::C => c::build_c(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
         Lang::CSharp => csharp::run_all(&scratch, &schemas, &inputs, opts.tamper)?,
     };

@@ -20,9 +20,10 @@ schema's version re-encodes byte for byte, or, where its bytes carry what its va
 Messages of other versions must re-encode to the same values at their own version. --keep
 writes DIR/<lang>.rules.tsv: the rule each message passed by, or DISAGREE.
 
---owned checks the owned values instead (rust and ts so far): each message is decoded into its
-owned value (`CarOwned`) and written again by it; the JSON of what it writes, and its bytes,
-must pass the same rules as the flyweights'.
+--owned checks the owned values instead (`CarOwned`, `CarObject`, ...; a language without them
+is refused with the list of those that have them): each message is decoded into its owned
+value and written again by it; the JSON of what it writes, and its bytes, must pass the same
+rules as the flyweights'.
 
 Messages: random ones of every type at the schema's version (also padded), every older
 version and from a newer writer, plus damaged copies; or u32le-framed files (--messages, one
@@ -87,7 +88,7 @@ pub struct ConformanceArgs {
     #[arg(long, default_value_t = 8)]
     per_message: usize,
     /// Check the owned values (`CarOwned`: decoded, then written again by them) instead of
-    /// the flyweights; rust and ts so far.
+    /// the flyweights.
     #[arg(long)]
     owned: bool,
 }
