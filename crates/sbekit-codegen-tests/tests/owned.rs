@@ -110,3 +110,83 @@ fn a_newer_group_is_left_out_at_an_older_version() {
     let m = cur.encode_into(&mut buf).unwrap();
     assert_eq!(v1::NewGroupOwned::decode(&buf[..m]).unwrap(), cur);
 }
+
+/// `validate` names the first rule a value breaks and where; `encode_into` refuses what the
+/// wire cannot hold (never truncating), and writes values out of range as they are.
+#[test]
+fn validation_names_each_broken_rule() {
+    use sbekit_runtime::{ValidationError, ValidationErrorKind as K};
+    let ok = v1::EvolvingOwned {
+        acting_version: 1,
+        a: 1,
+        b: Some(2),
+        c: Some(v1::Color::Red),
+        g: vec![v1::EvolvingGOwned { x: 1, y: Some(2) }],
+        d: b"d".to_vec(),
+        e: b"e".to_vec(),
+    };
+    assert_eq!(ok.validate(), Ok(()));
+    assert_eq!(v1::AnyOwned::Evolving(ok.clone()).validate(), Ok(()));
+    let err = |path, kind| Err(ValidationError { path, kind });
+    // The optional u32's null value is outside its range: `None` is how it is absent.
+    let bad = v1::EvolvingOwned {
+        b: Some(u32::MAX),
+        ..ok.clone()
+    };
+    assert_eq!(bad.validate(), err("Evolving.b", K::OutOfRange));
+    let bad = v1::EvolvingOwned {
+        c: Some(v1::Color::from_raw(9)),
+        ..ok.clone()
+    };
+    assert_eq!(bad.validate(), err("Evolving.c", K::UnknownEnumValue));
+    let many = vec![v1::EvolvingGOwned { x: 0, y: Some(0) }; 65_536];
+    let bad = v1::EvolvingOwned {
+        g: many,
+        ..ok.clone()
+    };
+    assert_eq!(
+        bad.validate(),
+        err(
+            "Evolving.g",
+            K::TooManyEntries {
+                count: 65_536,
+                maximum: 65_534
+            }
+        )
+    );
+    let mut buf = vec![0u8; 1 << 20];
+    let refused = bad.encode_into(&mut buf).unwrap_err();
+    assert!(
+        matches!(
+            refused.kind,
+            sbekit_runtime::EncodeErrorKind::GroupCountTooLarge { .. }
+        ),
+        "{refused}"
+    );
+    let bad = v1::EvolvingOwned {
+        d: vec![b'x'; 65_536],
+        ..ok.clone()
+    };
+    assert_eq!(
+        bad.validate(),
+        err(
+            "Evolving.d",
+            K::TooLong {
+                length: 65_536,
+                maximum: 65_534
+            }
+        )
+    );
+    assert!(
+        bad.encode_into(&mut buf).is_err(),
+        "var data too long is refused"
+    );
+    // A value out of range is still written as it is (a message read from the wire goes back
+    // as it came): validation is the caller's check.
+    let out_of_range = v1::EvolvingOwned {
+        c: Some(v1::Color::from_raw(9)),
+        ..ok
+    };
+    let n = out_of_range.encode_into(&mut buf).unwrap();
+    assert_eq!(v1::EvolvingOwned::decode(&buf[..n]).unwrap(), out_of_range);
+}

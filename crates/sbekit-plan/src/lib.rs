@@ -101,6 +101,11 @@ pub struct Prim {
     pub presence: Presence,
     /// The null value (the absent marker of an optional field).
     pub null: PrimitiveValue,
+    /// The smallest valid value in force (the schema's `minValue`, or the type's default):
+    /// owned values check what they hold against it.
+    pub min: PrimitiveValue,
+    /// The largest valid value in force (`maxValue`, or the type's default).
+    pub max: PrimitiveValue,
     /// The value of a constant field (it takes no bytes).
     pub constant: Option<PrimitiveValue>,
     /// `characterEncoding`, if the schema gives one.

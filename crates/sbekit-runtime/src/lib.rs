@@ -33,10 +33,12 @@ pub mod bounds;
 mod error;
 mod group;
 mod tail;
+pub mod validate;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use group::{Entry, FixedEntry, FixedGroupIter, GroupIter};
 pub use tail::Tail;
+pub use validate::{ValidationError, ValidationErrorKind};
 
 /// Integer conversions generated code needs for header, dimension and length fields.
 pub trait Int: Copy {
@@ -212,4 +214,5 @@ pub const SOURCE_FILES: &[(&str, &str)] = &[
     ("src/error.rs", include_str!("error.rs")),
     ("src/group.rs", include_str!("group.rs")),
     ("src/tail.rs", include_str!("tail.rs")),
+    ("src/validate.rs", include_str!("validate.rs")),
 ];

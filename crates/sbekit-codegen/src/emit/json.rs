@@ -121,7 +121,7 @@ pub(super) fn is_byte_array(f: &Field) -> bool {
 }
 
 impl Gen<'_> {
-    fn comp_index(&self, ty: &str) -> usize {
+    pub(super) fn comp_index(&self, ty: &str) -> usize {
         self.s.composites.keys().position(|k| k == ty).unwrap_or(0)
     }
     fn enum_index(&self, ty: &str) -> usize {

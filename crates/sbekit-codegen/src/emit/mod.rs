@@ -362,6 +362,8 @@ fn prim_of(f: &Field) -> Prim {
             order: ByteOrder::LittleEndian,
             presence: Presence::Required,
             null: PrimitiveValue::UInt(0),
+            min: PrimitiveValue::UInt(0),
+            max: PrimitiveValue::UInt(u64::from(u16::MAX)),
             constant: None,
             char_encoding: None,
         },

@@ -131,6 +131,25 @@ impl Gen<'_> {
             w!(out, "}}");
             w!(out, "");
             self.composite_copy(i, name, &members, &emembers, Src::Owned);
+            let checks = self.field_checks(&members, false, name);
+            let out = &mut self.out;
+            w!(
+                out,
+                "/// Checks an owned `{name}` composite against the schema."
+            );
+            w!(
+                out,
+                "#[allow(dead_code)] // A composite used only by constants has no caller."
+            );
+            w!(
+                out,
+                "fn sbe_valid_c{i}(d: &{t}Owned) -> {R}<(), rt::ValidationError> {{"
+            );
+            w!(out, "let _ = d;");
+            out.push_str(&checks);
+            w!(out, "{OK}(())");
+            w!(out, "}}");
+            w!(out, "");
         }
         let mut n = 0;
         let mut msgs = Vec::new();
@@ -237,7 +256,85 @@ impl Gen<'_> {
             esections: &esections,
         };
         self.body_copy(b, &copy, is_msg, Src::Owned);
+        let path = b.path.join(".");
+        let mut checks = self.field_checks(&fields, true, &path);
+        let mut gi = 0;
+        for (m, sec) in &sections {
+            let g = escape_with(self.keywords, m);
+            let at = format!("{path}.{}", sec.name());
+            match sec {
+                Section::Group { count, .. } => {
+                    let ch = children.get(gi).copied().unwrap_or(0);
+                    gi += 1;
+                    w!(
+                        checks,
+                        "rt::validate::check_count(d.{g}.len(), {}, {at:?})?;",
+                        count.max
+                    );
+                    w!(checks, "for x in &d.{g} {{ sbe_valid_b{ch}(x)?; }}");
+                }
+                Section::Var { len, .. } => w!(
+                    checks,
+                    "rt::validate::check_length(d.{g}.len(), {}, {at:?})?;",
+                    len.max
+                ),
+            }
+        }
+        let out = &mut self.out;
+        w!(out, "/// Checks an owned `{path}` against the schema.");
+        w!(
+            out,
+            "fn sbe_valid_b{me}(d: &{p}Owned) -> {R}<(), rt::ValidationError> {{"
+        );
+        w!(out, "let _ = d;");
+        out.push_str(&checks);
+        w!(out, "{OK}(())");
+        w!(out, "}}");
+        w!(out, "");
         me
+    }
+
+    /// The checks of a block's or composite's fields (`d` the owned value): numbers within
+    /// their valid range, enum values the schema lists, composites recursively.
+    fn field_checks(&self, fields: &[(String, &Field)], in_body: bool, path: &str) -> String {
+        let mut out = String::new();
+        for (m, f) in fields {
+            if f.is_constant() {
+                continue;
+            }
+            let g = escape_with(self.keywords, m);
+            let at = format!("{path}.{}", f.name);
+            let optional = if in_body {
+                f.may_be_absent()
+            } else {
+                f.is_nullable()
+            };
+            // `x` is a reference to the value.
+            let body = match &f.kind {
+                Kind::Prim(p) if p.ty == PrimitiveType::Char => continue,
+                Kind::Prim(p) => {
+                    let (min, max) = (lit(&p.min, p.ty), lit(&p.max, p.ty));
+                    if p.len == 1 {
+                        format!("rt::validate::check_range(*x, {min}, {max}, {at:?})?;")
+                    } else {
+                        format!(
+                            "for &v in x {{ rt::validate::check_range(v, {min}, {max}, {at:?})?; }}"
+                        )
+                    }
+                }
+                Kind::Enum { .. } => {
+                    format!("rt::validate::check_known(x.is_known(), {at:?})?;")
+                }
+                Kind::Set { .. } => continue,
+                Kind::Composite { ty } => format!("sbe_valid_c{}(x)?;", self.comp_index(ty)),
+            };
+            if optional {
+                w!(out, "if let {SOME}(x) = &d.{g} {{ {body} }}");
+            } else {
+                w!(out, "{{ let x = &d.{g}; {body} }}");
+            }
+        }
+        out
     }
 
     /// Per message `decode` and `encode_into`, and `AnyOwned`.
@@ -290,6 +387,18 @@ impl Gen<'_> {
             w!(out, "sbe_owned_b{k}(d, &mut e)?;");
             w!(out, "e.finish()");
             w!(out, "}}");
+            w!(out, "");
+            w!(out, "/// Checks the value against the schema: numbers within their valid range (`minValue`");
+            w!(out, "/// to `maxValue`, or the type's range without its null value), enum values the schema");
+            w!(out, "/// lists, groups and var data their count and length fields can hold. `encode_into`");
+            w!(out, "/// writes what a value holds, so that a message read from the wire goes back as it");
+            w!(out, "/// came; check values you build first.");
+            w!(
+                out,
+                "pub fn validate(&self) -> {R}<(), rt::ValidationError> {{"
+            );
+            w!(out, "sbe_valid_b{k}(self)");
+            w!(out, "}}");
             w!(out, "}}");
             w!(out, "");
         }
@@ -297,6 +406,8 @@ impl Gen<'_> {
         let out = &mut self.out;
         w!(out, "/// An owned message of any of the schema's types: what [`AnyMessage`] reads, held by value.");
         w!(out, "#[derive(Clone, Debug, PartialEq)]");
+        // Messages differ in size by design; boxing each would cost an allocation per value.
+        w!(out, "#[allow(clippy::large_enum_variant)]");
         w!(out, "pub enum AnyOwned {{");
         for (v, path, _, _) in &arms {
             w!(out, "/// A `{path}` message.");
@@ -329,6 +440,21 @@ impl Gen<'_> {
             out,
             "AnyMessage::decode(buf).map(|m| Self::from_message(&m))"
         );
+        w!(out, "}}");
+        w!(out, "");
+        w!(
+            out,
+            "/// Checks the message against the schema (see each message's `validate`)."
+        );
+        w!(
+            out,
+            "pub fn validate(&self) -> {R}<(), rt::ValidationError> {{"
+        );
+        w!(out, "match self {{");
+        for (v, _, _, _) in &arms {
+            w!(out, "Self::{v}(o) => o.validate(),");
+        }
+        w!(out, "}}");
         w!(out, "}}");
         w!(out, "");
         w!(out, "/// Writes the message at the start of `buf` at its acting version; returns its length.");

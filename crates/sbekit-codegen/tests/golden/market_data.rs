@@ -1321,6 +1321,30 @@ fn sbe_owned_c0(d: &MessageHeaderOwned, mut e: MessageHeaderEncoder<'_>) {
     e.schema_id(d.schema_id);
     e.version(d.version);
 }
+/// Checks an owned `messageHeader` composite against the schema.
+#[allow(dead_code)]
+fn sbe_valid_c0(
+    d: &MessageHeaderOwned,
+) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    {
+        let x = &d.block_length;
+        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.blockLength")?;
+    }
+    {
+        let x = &d.template_id;
+        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.templateId")?;
+    }
+    {
+        let x = &d.schema_id;
+        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.schemaId")?;
+    }
+    {
+        let x = &d.version;
+        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.version")?;
+    }
+    ::core::result::Result::Ok(())
+}
 /// An owned `MarketUpdates.trades` group entry: what [`MarketUpdatesTradesDecoder`] reads, held by value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MarketUpdatesTradesOwned {
@@ -1359,6 +1383,44 @@ fn sbe_owned_b0(
     e.price(d.price);
     e.size(d.size);
     e.flags(d.flags);
+    ::core::result::Result::Ok(())
+}
+/// Checks an owned `MarketUpdates.trades` against the schema.
+fn sbe_valid_b0(
+    d: &MarketUpdatesTradesOwned,
+) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    {
+        let x = &d.timestamp;
+        rt::validate::check_range(
+            *x,
+            -9223372036854775807_i64,
+            9223372036854775807_i64,
+            "MarketUpdates.trades.timestamp",
+        )?;
+    }
+    {
+        let x = &d.price;
+        rt::validate::check_range(
+            *x,
+            -9223372036854775807_i64,
+            9223372036854775807_i64,
+            "MarketUpdates.trades.price",
+        )?;
+    }
+    {
+        let x = &d.size;
+        rt::validate::check_range(
+            *x,
+            0_u32,
+            4294967294_u32,
+            "MarketUpdates.trades.size",
+        )?;
+    }
+    {
+        let x = &d.flags;
+        rt::validate::check_range(*x, 0_u8, 254_u8, "MarketUpdates.trades.flags")?;
+    }
     ::core::result::Result::Ok(())
 }
 /// An owned `MarketUpdates.levelUpdates` group entry: what [`MarketUpdatesLevelUpdatesDecoder`] reads, held by value.
@@ -1403,6 +1465,48 @@ fn sbe_owned_b1(
     e.size(d.size);
     e.flags(d.flags);
     e.side(d.side);
+    ::core::result::Result::Ok(())
+}
+/// Checks an owned `MarketUpdates.levelUpdates` against the schema.
+fn sbe_valid_b1(
+    d: &MarketUpdatesLevelUpdatesOwned,
+) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    {
+        let x = &d.timestamp;
+        rt::validate::check_range(
+            *x,
+            -9223372036854775807_i64,
+            9223372036854775807_i64,
+            "MarketUpdates.levelUpdates.timestamp",
+        )?;
+    }
+    {
+        let x = &d.price;
+        rt::validate::check_range(
+            *x,
+            -9223372036854775807_i64,
+            9223372036854775807_i64,
+            "MarketUpdates.levelUpdates.price",
+        )?;
+    }
+    {
+        let x = &d.size;
+        rt::validate::check_range(
+            *x,
+            0_u32,
+            4294967294_u32,
+            "MarketUpdates.levelUpdates.size",
+        )?;
+    }
+    {
+        let x = &d.flags;
+        rt::validate::check_range(*x, 0_u8, 254_u8, "MarketUpdates.levelUpdates.flags")?;
+    }
+    {
+        let x = &d.side;
+        rt::validate::check_known(x.is_known(), "MarketUpdates.levelUpdates.side")?;
+    }
     ::core::result::Result::Ok(())
 }
 /// An owned `MarketUpdates` message: what [`MarketUpdatesDecoder`] reads, held by value.
@@ -1463,6 +1567,34 @@ fn sbe_owned_b2(
     }
     ::core::result::Result::Ok(())
 }
+/// Checks an owned `MarketUpdates` against the schema.
+fn sbe_valid_b2(
+    d: &MarketUpdatesOwned,
+) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    {
+        let x = &d.sequence_number;
+        rt::validate::check_range(
+            *x,
+            0_u64,
+            18446744073709551614_u64,
+            "MarketUpdates.sequenceNumber",
+        )?;
+    }
+    rt::validate::check_count(d.trades.len(), 65534, "MarketUpdates.trades")?;
+    for x in &d.trades {
+        sbe_valid_b0(x)?;
+    }
+    rt::validate::check_count(
+        d.level_updates.len(),
+        65534,
+        "MarketUpdates.levelUpdates",
+    )?;
+    for x in &d.level_updates {
+        sbe_valid_b1(x)?;
+    }
+    ::core::result::Result::Ok(())
+}
 impl MarketUpdatesOwned {
     /// Decodes a `MarketUpdates` message at the start of `buf` into an owned value.
     pub fn decode(buf: &[u8]) -> ::core::result::Result<Self, rt::DecodeError> {
@@ -1480,9 +1612,18 @@ impl MarketUpdatesOwned {
         sbe_owned_b2(d, &mut e)?;
         e.finish()
     }
+    /// Checks the value against the schema: numbers within their valid range (`minValue`
+    /// to `maxValue`, or the type's range without its null value), enum values the schema
+    /// lists, groups and var data their count and length fields can hold. `encode_into`
+    /// writes what a value holds, so that a message read from the wire goes back as it
+    /// came; check values you build first.
+    pub fn validate(&self) -> ::core::result::Result<(), rt::ValidationError> {
+        sbe_valid_b2(self)
+    }
 }
 /// An owned message of any of the schema's types: what [`AnyMessage`] reads, held by value.
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum AnyOwned {
     /// A `MarketUpdates` message.
     MarketUpdates(MarketUpdatesOwned),
@@ -1499,6 +1640,12 @@ impl AnyOwned {
     /// Decodes the message at the start of `buf` (by its header's template id).
     pub fn decode(buf: &[u8]) -> ::core::result::Result<Self, rt::DecodeError> {
         AnyMessage::decode(buf).map(|m| Self::from_message(&m))
+    }
+    /// Checks the message against the schema (see each message's `validate`).
+    pub fn validate(&self) -> ::core::result::Result<(), rt::ValidationError> {
+        match self {
+            Self::MarketUpdates(o) => o.validate(),
+        }
     }
     /// Writes the message at the start of `buf` at its acting version; returns its length.
     pub fn encode_into(

@@ -2888,6 +2888,21 @@ fn sbe_owned_c0(d: &PriceOwned, mut e: PriceEncoder<'_>) {
     let _ = (d, &mut e);
     e.mantissa(d.mantissa);
 }
+/// Checks an owned `Price` composite against the schema.
+#[allow(dead_code)]
+fn sbe_valid_c0(d: &PriceOwned) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    {
+        let x = &d.mantissa;
+        rt::validate::check_range(
+            *x,
+            -9223372036854775807_i64,
+            9223372036854775807_i64,
+            "Price.mantissa",
+        )?;
+    }
+    ::core::result::Result::Ok(())
+}
 /// An owned `messageHeader` composite: what [`MessageHeaderDecoder`] reads, held by value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MessageHeaderOwned {
@@ -2920,6 +2935,30 @@ fn sbe_owned_c1(d: &MessageHeaderOwned, mut e: MessageHeaderEncoder<'_>) {
     e.template_id(d.template_id);
     e.schema_id(d.schema_id);
     e.version(d.version);
+}
+/// Checks an owned `messageHeader` composite against the schema.
+#[allow(dead_code)]
+fn sbe_valid_c1(
+    d: &MessageHeaderOwned,
+) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    {
+        let x = &d.block_length;
+        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.blockLength")?;
+    }
+    {
+        let x = &d.template_id;
+        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.templateId")?;
+    }
+    {
+        let x = &d.schema_id;
+        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.schemaId")?;
+    }
+    {
+        let x = &d.version;
+        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.version")?;
+    }
+    ::core::result::Result::Ok(())
 }
 /// An owned `Order.fills.legs` group entry: what [`OrderFillsLegsDecoder`] reads, held by value.
 #[derive(Clone, Debug, PartialEq)]
@@ -2960,6 +2999,16 @@ fn sbe_vowned_b0(
     }
     let len = 2_usize;
     tail.write(blk.get(..len).unwrap_or(&[]))?;
+    ::core::result::Result::Ok(())
+}
+/// Checks an owned `Order.fills.legs` against the schema.
+fn sbe_valid_b0(
+    d: &OrderFillsLegsOwned,
+) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    if let ::core::option::Option::Some(x) = &d.ratio {
+        rt::validate::check_range(*x, -32767_i16, 32767_i16, "Order.fills.legs.ratio")?;
+    }
     ::core::result::Result::Ok(())
 }
 /// An owned `Order.fills` group entry: what [`OrderFillsDecoder`] reads, held by value.
@@ -3048,6 +3097,23 @@ fn sbe_vowned_b1(
     }
     ::core::result::Result::Ok(())
 }
+/// Checks an owned `Order.fills` against the schema.
+fn sbe_valid_b1(d: &OrderFillsOwned) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    {
+        let x = &d.fill_qty;
+        rt::validate::check_range(*x, 0_u32, 4294967294_u32, "Order.fills.fillQty")?;
+    }
+    if let ::core::option::Option::Some(x) = &d.fill_price {
+        sbe_valid_c0(x)?;
+    }
+    rt::validate::check_count(d.legs.len(), 65534, "Order.fills.legs")?;
+    for x in &d.legs {
+        sbe_valid_b0(x)?;
+    }
+    rt::validate::check_length(d.fill_note.len(), 1024, "Order.fills.fillNote")?;
+    ::core::result::Result::Ok(())
+}
 /// An owned `Order.marks` group entry: what [`OrderMarksDecoder`] reads, held by value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OrderMarksOwned {
@@ -3093,6 +3159,14 @@ fn sbe_vowned_b2(
     }
     let len = if v >= 2 { 1_usize } else { 0_usize };
     tail.write(blk.get(..len).unwrap_or(&[]))?;
+    ::core::result::Result::Ok(())
+}
+/// Checks an owned `Order.marks` against the schema.
+fn sbe_valid_b2(d: &OrderMarksOwned) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    if let ::core::option::Option::Some(x) = &d.mark {
+        rt::validate::check_range(*x, 0_u8, 254_u8, "Order.marks.mark")?;
+    }
     ::core::result::Result::Ok(())
 }
 /// An owned `Order` message: what [`OrderDecoder`] reads, held by value.
@@ -3267,6 +3341,53 @@ fn sbe_vowned_b3(
     }
     ::core::result::Result::Ok(())
 }
+/// Checks an owned `Order` against the schema.
+fn sbe_valid_b3(d: &OrderOwned) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    {
+        let x = &d.order_id;
+        rt::validate::check_range(*x, 0_u64, 18446744073709551614_u64, "Order.orderId")?;
+    }
+    {
+        let x = &d.side;
+        rt::validate::check_known(x.is_known(), "Order.side")?;
+    }
+    {
+        let x = &d.price;
+        sbe_valid_c0(x)?;
+    }
+    if let ::core::option::Option::Some(x) = &d.qty {
+        rt::validate::check_range(*x, 0_u32, 4294967294_u32, "Order.qty")?;
+    }
+    {
+        let x = &d.weights;
+        for &v in x {
+            rt::validate::check_range(v, -32767_i16, 32767_i16, "Order.weights")?;
+        }
+    }
+    if let ::core::option::Option::Some(x) = &d.ratio {
+        rt::validate::check_range(
+            *x,
+            -1.7976931348623157e308_f64,
+            1.7976931348623157e308_f64,
+            "Order.ratio",
+        )?;
+    }
+    if let ::core::option::Option::Some(x) = &d.venue {
+        rt::validate::check_known(x.is_known(), "Order.venue")?;
+    }
+    rt::validate::check_count(d.fills.len(), 65534, "Order.fills")?;
+    for x in &d.fills {
+        sbe_valid_b1(x)?;
+    }
+    rt::validate::check_count(d.marks.len(), 2147483647, "Order.marks")?;
+    for x in &d.marks {
+        sbe_valid_b2(x)?;
+    }
+    rt::validate::check_length(d.note.len(), 1024, "Order.note")?;
+    rt::validate::check_length(d.blob.len(), 4294967294, "Order.blob")?;
+    ::core::result::Result::Ok(())
+}
 /// An owned `Cancel.hints` group entry: what [`CancelHintsDecoder`] reads, held by value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CancelHintsOwned {
@@ -3312,6 +3433,16 @@ fn sbe_vowned_b4(
     }
     let len = if v >= 1 { 2_usize } else { 0_usize };
     tail.write(blk.get(..len).unwrap_or(&[]))?;
+    ::core::result::Result::Ok(())
+}
+/// Checks an owned `Cancel.hints` against the schema.
+fn sbe_valid_b4(
+    d: &CancelHintsOwned,
+) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    if let ::core::option::Option::Some(x) = &d.hint {
+        rt::validate::check_range(*x, 0_u16, 65534_u16, "Cancel.hints.hint")?;
+    }
     ::core::result::Result::Ok(())
 }
 /// An owned `Cancel` message: what [`CancelDecoder`] reads, held by value.
@@ -3388,6 +3519,24 @@ fn sbe_vowned_b5(
     }
     ::core::result::Result::Ok(())
 }
+/// Checks an owned `Cancel` against the schema.
+fn sbe_valid_b5(d: &CancelOwned) -> ::core::result::Result<(), rt::ValidationError> {
+    let _ = d;
+    {
+        let x = &d.order_id;
+        rt::validate::check_range(
+            *x,
+            0_u64,
+            18446744073709551614_u64,
+            "Cancel.orderId",
+        )?;
+    }
+    rt::validate::check_count(d.hints.len(), 2147483647, "Cancel.hints")?;
+    for x in &d.hints {
+        sbe_valid_b4(x)?;
+    }
+    ::core::result::Result::Ok(())
+}
 impl OrderOwned {
     /// Decodes a `Order` message at the start of `buf` into an owned value.
     pub fn decode(buf: &[u8]) -> ::core::result::Result<Self, rt::DecodeError> {
@@ -3423,6 +3572,14 @@ impl OrderOwned {
         sbe_owned_b3(d, &mut e)?;
         e.finish()
     }
+    /// Checks the value against the schema: numbers within their valid range (`minValue`
+    /// to `maxValue`, or the type's range without its null value), enum values the schema
+    /// lists, groups and var data their count and length fields can hold. `encode_into`
+    /// writes what a value holds, so that a message read from the wire goes back as it
+    /// came; check values you build first.
+    pub fn validate(&self) -> ::core::result::Result<(), rt::ValidationError> {
+        sbe_valid_b3(self)
+    }
 }
 impl CancelOwned {
     /// Decodes a `Cancel` message at the start of `buf` into an owned value.
@@ -3455,9 +3612,18 @@ impl CancelOwned {
         sbe_owned_b5(d, &mut e)?;
         e.finish()
     }
+    /// Checks the value against the schema: numbers within their valid range (`minValue`
+    /// to `maxValue`, or the type's range without its null value), enum values the schema
+    /// lists, groups and var data their count and length fields can hold. `encode_into`
+    /// writes what a value holds, so that a message read from the wire goes back as it
+    /// came; check values you build first.
+    pub fn validate(&self) -> ::core::result::Result<(), rt::ValidationError> {
+        sbe_valid_b5(self)
+    }
 }
 /// An owned message of any of the schema's types: what [`AnyMessage`] reads, held by value.
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum AnyOwned {
     /// A `Order` message.
     Order(OrderOwned),
@@ -3475,6 +3641,13 @@ impl AnyOwned {
     /// Decodes the message at the start of `buf` (by its header's template id).
     pub fn decode(buf: &[u8]) -> ::core::result::Result<Self, rt::DecodeError> {
         AnyMessage::decode(buf).map(|m| Self::from_message(&m))
+    }
+    /// Checks the message against the schema (see each message's `validate`).
+    pub fn validate(&self) -> ::core::result::Result<(), rt::ValidationError> {
+        match self {
+            Self::Order(o) => o.validate(),
+            Self::Cancel(o) => o.validate(),
+        }
     }
     /// Writes the message at the start of `buf` at its acting version; returns its length.
     pub fn encode_into(
