@@ -364,6 +364,8 @@ fn prim_of(f: &Field) -> Prim {
             null: PrimitiveValue::UInt(0),
             constant: None,
             char_encoding: None,
+            min: PrimitiveValue::UInt(0),
+            max: PrimitiveValue::UInt(0),
         },
     }
 }
