@@ -83,7 +83,7 @@ fn field_ty(ctx: &Ctx, dn: &crate::names::DtoNames, f: &Field) -> (String, Strin
     match &f.kind {
         Kind::Prim(p) if p.len == 1 => {
             let t = d.ty(p.ty).to_string();
-            let init = if f.is_nullable() {
+            let init = if f.may_be_absent() {
                 d.literal(&p.null, p.ty)
             } else {
                 d.literal(&zero(p.ty), p.ty)
@@ -133,7 +133,7 @@ fn range_checks(ctx: &Ctx, f: &Field, x: &str, what: &str) -> Vec<String> {
     let hi = hi
         .cloned()
         .or_else(|| d.widened(p.ty).then(|| wire.1.clone()));
-    let allow_null = if f.is_nullable() {
+    let allow_null = if f.may_be_absent() && p.len == 1 {
         format!("!({}) && ", d.is_null(x, &p.null, p.ty))
     } else {
         String::new()
@@ -207,9 +207,9 @@ fn field_accessors(
     };
     match &f.kind {
         Kind::Prim(p) if p.len == 1 => {
-            if !n.has.is_empty() && f.is_nullable() {
+            if f.may_be_absent() {
                 o.doc(&format!(
-                    "True if `{}` holds a value (not its null value, `{}()`).",
+                    "True if `{}` holds a value (not its null value, `{}()`, which an optional field or one newer than the acting version holds).",
                     f.name, n.null
                 ));
                 o.line(&format!(
@@ -234,8 +234,8 @@ fn field_accessors(
                     "Sets `{}`; a value outside its range is refused (`{}`){}.",
                     f.name,
                     d.word("IllegalArgumentException"),
-                    if f.is_nullable() {
-                        ", the null value allowed"
+                    if f.may_be_absent() {
+                        ", its null value (no value) allowed"
                     } else {
                         ""
                     }
@@ -336,7 +336,7 @@ fn field_accessors(
             let en = &ctx.n.enums[et];
             let raw = n.raw.as_deref().unwrap_or_default();
             let rt = d.ty(e.ty);
-            if !n.has.is_empty() && f.is_nullable() {
+            if f.may_be_absent() {
                 o.doc(&format!(
                     "True if `{}` holds a value (not the enum's null value).",
                     f.name
