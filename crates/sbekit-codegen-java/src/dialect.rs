@@ -307,6 +307,24 @@ impl Dialect for Java {
         o.line("}");
     }
 
+    fn widened(&self, ty: P) -> bool {
+        matches!(ty, P::Uint8 | P::Uint16 | P::Uint32 | P::None)
+    }
+    fn compare(&self, ty: P, a: &str, op: &str, b: &str) -> String {
+        if ty == P::Uint64 {
+            JavaChecks.unsigned(a, op, b)
+        } else {
+            format!("{a} {op} {b}")
+        }
+    }
+    fn value_text(&self, ty: P, x: &str) -> String {
+        if ty == P::Uint64 {
+            format!("Long.toUnsignedString({x})")
+        } else {
+            x.to_string()
+        }
+    }
+
     fn reencode(&self, o: &mut Out, ctx: &Ctx) {
         o.doc("Writes decoded message `m` again at its acting version at `offset` of `dst`; its length. Throws `SbeEncodeException` when `dst` is too small.");
         o.line("public int reencode(final SbeMessageDecoder m, final MutableDirectBuffer dst, final int offset) {");

@@ -94,10 +94,14 @@ pub fn generate(plan: &Plan, opts: &Options) -> Result<Vec<GeneratedFile>, GenEr
     for (name, text) in messages(&ctx) {
         file(format!("{main}/{name}.java"), text);
     }
+    let dn = names::dto_names(plan, &n);
+    for (name, text) in sbekit_codegen_managed::dto::dtos(&ctx, &dn) {
+        file(format!("{main}/{name}.java"), text);
+    }
     file(format!("{main}/SbeDispatcher.java"), dispatcher(&ctx));
     file(
         format!("{test}/SbeConformance.java"),
-        package::conformance(&ctx),
+        package::conformance(&ctx, &dn),
     );
     Ok(out)
 }

@@ -3,7 +3,7 @@
 //! names generated code uses unqualified, and of the generated classes' own members.
 
 use crate::Options;
-use sbekit_codegen_managed::names::NamingRules;
+use sbekit_codegen_managed::names::{DtoNames, NamingRules};
 use sbekit_plan::names::{assign, PlanNames};
 use sbekit_plan::{Language, Plan};
 
@@ -59,16 +59,8 @@ const TYPES: &[&str] = &[
 ];
 
 /// Public member names of generated classes (and of `Object`, `Iterator`, `Iterable`) that
-/// accessors must not take.
+/// accessors must not take; `Object`'s first ([`OBJECT`] of them).
 const MEMBERS: &[&str] = &[
-    "wrap",
-    "buffer",
-    "offset",
-    "limit",
-    "encodedLength",
-    "actingVersion",
-    "blockLength",
-    "appendJson",
     "toString",
     "hashCode",
     "equals",
@@ -78,6 +70,14 @@ const MEMBERS: &[&str] = &[
     "wait",
     "clone",
     "finalize",
+    "wrap",
+    "buffer",
+    "offset",
+    "limit",
+    "encodedLength",
+    "actingVersion",
+    "blockLength",
+    "appendJson",
     "hasNext",
     "next",
     "iterator",
@@ -147,3 +147,11 @@ const RULES: NamingRules = NamingRules {
 pub fn names(plan: &Plan, opts: &Options) -> PlanNames {
     assign(plan, &RULES, opts.package.as_deref())
 }
+
+/// The names of the module's owned values (DTOs).
+pub fn dto_names(plan: &Plan, n: &PlanNames) -> DtoNames {
+    RULES.dto_names(plan, n, &|w| w.to_string(), OBJECT)
+}
+
+/// The members every Java class has (`Object`'s).
+const OBJECT: &[&str] = MEMBERS.split_at(9).0;

@@ -3,6 +3,7 @@
 //! (`src/test/java/<package>/SbeConformance.java`).
 
 use crate::AGRONA_VERSION;
+use sbekit_codegen_managed::names::DtoNames;
 use sbekit_codegen_managed::Ctx;
 
 /// The Maven artifact id of a module: the schema package's words joined by dashes, `-sbe`
@@ -67,8 +68,9 @@ pub fn pom(ctx: &Ctx) -> String {
     )
 }
 
-/// `SbeConformance.java` (in `src/test/java`): the program `sbekit conformance` runs.
-pub fn conformance(ctx: &Ctx) -> String {
+/// `SbeConformance.java` (in `src/test/java`): the program `sbekit conformance` runs (its
+/// owned modes through the DTOs named `dn`).
+pub fn conformance(ctx: &Ctx, dn: &DtoNames) -> String {
     let mut o = ctx.out();
     ctx.head(&mut o, &[]);
     o.s.push_str(
@@ -77,7 +79,10 @@ pub fn conformance(ctx: &Ctx) -> String {
  * and writes, in mode {@code json}, one JSON line per message ({@code {"error":...}} for a
  * message the decoder refuses), or in mode {@code reencode}, each message decoded and written
  * again by the encoders at its acting version, u32le-framed (an empty frame for a message that
- * fails).
+ * fails). Modes {@code json-owned} and {@code reencode-owned} go through the owned values: each
+ * decoded message copied into its DTO and written by it (at its acting version), then printed
+ * (decoded again, the DTO decoded from it equal to the first and its computed length right) or
+ * framed.
  */
 public final class SbeConformance {
     private SbeConformance() {
@@ -86,9 +91,11 @@ public final class SbeConformance {
     /** Runs mode {@code mode} from {@code in} to {@code out}; 0, or 2 for a bad mode or frame. */
     public static int run(final String mode, final java.io.InputStream in, final java.io.OutputStream out)
         throws java.io.IOException {
-        final boolean json = mode.equals("json");
-        if (!json && !mode.equals("reencode")) {
-            System.err.println("SbeConformance: mode must be json or reencode, not " + mode);
+        final boolean owned = mode.endsWith("-owned");
+        final String base = owned ? mode.substring(0, mode.length() - "-owned".length()) : mode;
+        final boolean json = base.equals("json");
+        if (!json && !base.equals("reencode")) {
+            System.err.println("SbeConformance: mode must be json, reencode, json-owned or reencode-owned, not " + mode);
             return 2;
         }
         final java.io.InputStream din = new java.io.BufferedInputStream(in);
@@ -121,9 +128,24 @@ public final class SbeConformance {
             } catch (final SbeDecodeException e) {
                 error = e;
             }
+            String failed = null;
+            int ownedLength = 0;
+            if (m != null && owned) {
+                try {
+                    ownedLength = sbeOwned(m, encoded, json);
+                    if (json) {
+                        m = dispatcher.wrap(encoded, 0, ownedLength);
+                    }
+                } catch (final SbeEncodeException | IllegalArgumentException | IllegalStateException | SbeDecodeException e) {
+                    m = null;
+                    failed = e.getClass().getSimpleName();
+                }
+            }
             if (json) {
                 line.setLength(0);
-                if (m != null) {
+                if (failed != null) {
+                    line.append("{\"error\":\"owned: ").append(failed).append("\"}");
+                } else if (m != null) {
                     m.appendJson(line);
                 } else {
                     final byte[] path = error.path().getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -135,8 +157,8 @@ public final class SbeConformance {
                 line.append('\n');
                 dout.write(line.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
             } else {
-                int len = 0;
-                if (m != null) {
+                int len = ownedLength;
+                if (m != null && !owned) {
                     try {
                         len = dispatcher.reencode(m, encoded, 0);
                     } catch (final SbeEncodeException e) {
@@ -156,11 +178,17 @@ public final class SbeConformance {
      * and {@code dir/NAME.reencode} (one JVM for many runs); 0, or the first failure's code.
      */
     public static int runFiles(final java.nio.file.Path dir, final String name) throws java.io.IOException {
+        return runFiles(dir, name, false);
+    }
+
+    /** {@link #runFiles(java.nio.file.Path, String)}, through the owned values when {@code owned}. */
+    public static int runFiles(final java.nio.file.Path dir, final String name, final boolean owned)
+        throws java.io.IOException {
         final java.nio.file.Path input = dir.resolve(name + ".u32");
         for (final String mode : new String[] {"json", "reencode"}) {
             try (java.io.InputStream in = java.nio.file.Files.newInputStream(input);
                 java.io.OutputStream out = java.nio.file.Files.newOutputStream(dir.resolve(name + "." + mode))) {
-                final int rc = run(mode, in, out);
+                final int rc = run(owned ? mode + "-owned" : mode, in, out);
                 if (rc != 0) {
                     return rc;
                 }
@@ -169,18 +197,62 @@ public final class SbeConformance {
         return 0;
     }
 
-    /** {@code SbeConformance json|reencode < frames > out}. */
+    /** {@code SbeConformance json|reencode|json-owned|reencode-owned < frames > out}. */
     public static void main(final String[] args) throws java.io.IOException {
         if (args.length != 1) {
-            System.err.println("usage: SbeConformance json|reencode < frames");
+            System.err.println("usage: SbeConformance json|reencode|json-owned|reencode-owned < frames");
             System.exit(2);
         }
         System.exit(run(args[0], System.in, System.out));
     }
-}
 "#,
     );
+    owned_fn(&mut o, ctx, dn);
     o.s
+}
+
+/// `sbeOwned`: a decoded message copied into its DTO and written by it into `dst`; with
+/// `check`, the DTO decoded from what it wrote must equal it and its computed length be right.
+fn owned_fn(o: &mut sbekit_codegen_managed::Out, ctx: &Ctx, dn: &DtoNames) {
+    let mut t = String::from(
+        r#"
+    /**
+     * Decoded message {@code m} copied into its DTO and written by it at offset 0 of {@code dst}
+     * (at its acting version); its length. With {@code check}, the DTO read back from what it
+     * wrote must equal it (and hash alike) and its computed length be the length written.
+     */
+    static int sbeOwned(final SbeMessageDecoder m, final org.agrona.MutableDirectBuffer dst, final boolean check) {
+"#,
+    );
+    for (n, c) in ctx.n.messages.iter().zip(&dn.messages) {
+        let (cls, dec) = (&c.class, &n.dec);
+        t.push_str(&format!(
+            r#"        if (m instanceof {dec} sbe_d) {{
+            final {cls} dto = new {cls}();
+            {cls}.{dw}(sbe_d, dto);
+            final int len = {cls}.{eh}(dto, dst, 0);
+            if (check) {{
+                final {cls} back = new {cls}();
+                {cls}.{dw}(new {dec}().wrap(dst, 0, len), back);
+                if (!dto.equals(back) || dto.hashCode() != back.hashCode()) {{
+                    throw new IllegalStateException("not equal after re-encoding");
+                }}
+                if (len != SbeSchema.HEADER_LENGTH + dto.{len}()) {{
+                    throw new IllegalStateException("computed length " + dto.{len}());
+                }}
+            }}
+            return len;
+        }}
+"#,
+            dw = c.decode_with,
+            eh = c.encode_with_header,
+            len = c.length
+        ));
+    }
+    t.push_str(
+        "        throw new IllegalArgumentException(\"not a message of this schema\");\n    }\n}\n",
+    );
+    o.s.push_str(&t);
 }
 
 /// `README.md`.

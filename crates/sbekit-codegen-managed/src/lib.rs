@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 pub mod dispatcher;
+pub mod dto;
 pub mod fields;
 pub mod json;
 pub mod messages;
@@ -426,6 +427,161 @@ pub trait Dialect: Values {
     }
     /// Emits the scratch buffer accessor of an encoder (see [`fields::needs_scratch`]).
     fn scratch(&self, o: &mut Out);
+
+    // --- Owned values (DTOs, [`dto`]); the defaults are Java's. ---
+
+    /// True if the language's type of `ty` is wider than the wire type (Java's unsigned
+    /// types): setters then also refuse what the wire type cannot hold.
+    fn widened(&self, ty: P) -> bool {
+        let _ = ty;
+        false
+    }
+    /// `a op b` for values of `ty` (`op` is `<` or `>`).
+    fn compare(&self, ty: P, a: &str, op: &str, b: &str) -> String {
+        let _ = ty;
+        format!("{a} {op} {b}")
+    }
+    /// Value `x` of `ty` as text in a string concatenation.
+    fn value_text(&self, ty: P, x: &str) -> String {
+        let _ = ty;
+        x.to_string()
+    }
+    /// The text of the first `n` bytes of array `bytes`, decoded as UTF-8 or Latin-1.
+    fn text_of(&self, bytes: &str, n: &str, utf8: bool) -> String {
+        format!(
+            "new String({bytes}, 0, {n}, java.nio.charset.StandardCharsets.{})",
+            self.charset(utf8)
+        )
+    }
+    /// The statement refusing a null reference `x` (for element `what`), where one can be.
+    fn require_non_null(&self, x: &str, what: &str) -> Option<String> {
+        Some(format!(
+            "java.util.Objects.requireNonNull({x}, {});",
+            self.str_lit(what)
+        ))
+    }
+    /// The body of an enum field's setter taking enum `value`: its raw value set through
+    /// `raw` (which refuses unlisted values) and `this` returned.
+    fn enum_setter(&self, n: &EnumNames, ty: P, raw: &str, what: &str) -> Vec<String> {
+        let _ = ty;
+        vec![
+            format!(
+                "if (value == {}.SBE_UNKNOWN) throw new IllegalArgumentException({});",
+                n.ty,
+                self.str_lit(&format!("{what}: SBE_UNKNOWN is not a value to write"))
+            ),
+            format!(
+                "return {raw}(value == null ? {}.NULL_VAL.value() : value.value());",
+                n.ty
+            ),
+        ]
+    }
+    /// The list type of elements `e`.
+    fn list_of(&self, e: &str) -> String {
+        format!("java.util.List<{e}>")
+    }
+    /// A new empty list of elements `e`.
+    fn new_list(&self, e: &str) -> String {
+        format!("new java.util.ArrayList<{e}>()")
+    }
+    /// The number of elements of list `x`.
+    fn list_size(&self, x: &str) -> String {
+        format!("{x}.size()")
+    }
+    /// The statement appending `x` to list `l`.
+    fn list_add(&self, l: &str, x: &str) -> String {
+        format!("{l}.add({x});")
+    }
+    /// Lists `a` and `b` hold equal elements.
+    fn list_equal(&self, a: &str, b: &str) -> String {
+        format!("{a}.equals({b})")
+    }
+    /// The hash of list `x`.
+    fn list_hash(&self, x: &str) -> String {
+        format!("{x}.hashCode()")
+    }
+    /// List `x` as text.
+    fn list_text(&self, x: &str) -> String {
+        x.to_string()
+    }
+    /// Arrays `a` and `b` hold equal elements.
+    fn arrays_equal(&self, a: &str, b: &str) -> String {
+        format!("java.util.Arrays.equals({a}, {b})")
+    }
+    /// The hash of array `x`.
+    fn array_hash(&self, x: &str) -> String {
+        format!("java.util.Arrays.hashCode({x})")
+    }
+    /// Array `x` as text.
+    fn array_text(&self, x: &str) -> String {
+        format!("java.util.Arrays.toString({x})")
+    }
+    /// Values `a` and `b` of `ty` are equal (floats: the same value, NaNs equal).
+    fn value_equal(&self, ty: P, a: &str, b: &str) -> String {
+        match ty {
+            P::Float => format!("Float.compare({a}, {b}) == 0"),
+            P::Double => format!("Double.compare({a}, {b}) == 0"),
+            _ => format!("{a} == {b}"),
+        }
+    }
+    /// The `int` hash of value `x` of `ty`.
+    fn value_hash(&self, ty: P, x: &str) -> String {
+        let cls = match self.ty(ty) {
+            "byte" => "Byte",
+            "short" => "Short",
+            "int" => "Integer",
+            "float" => "Float",
+            "double" => "Double",
+            _ => "Long",
+        };
+        format!("{cls}.hashCode({x})")
+    }
+    /// The hash of object `x`.
+    fn hash_of(&self, x: &str) -> String {
+        format!("{x}.hashCode()")
+    }
+    /// The opening of `equals`, down to `that`, the other object as a `cls`.
+    fn equals_head(&self, o: &mut Out, cls: &str) {
+        o.line("@Override");
+        o.line("public boolean equals(final Object o) {");
+        o.line("if (this == o) return true;");
+        o.line(&format!("if (!(o instanceof {cls})) return false;"));
+        o.line(&format!("final {cls} that = ({cls}) o;"));
+    }
+    /// The opening of `hashCode`.
+    fn hash_head(&self, o: &mut Out) {
+        o.line("@Override");
+        o.line("public int hashCode() {");
+    }
+    /// The opening of a DTO's `toString`.
+    fn dto_to_string_head(&self, o: &mut Out) {
+        o.doc("The values, readable (not JSON: `sbekit decode` prints the message's JSON).");
+        o.line("@Override");
+        o.line("public String toString() {");
+    }
+    /// `x` (an integer expression) as a value of `ty`'s type.
+    fn cast(&self, ty: P, x: &str) -> String {
+        match self.ty(ty) {
+            "long" => x.to_string(),
+            t => format!("({t}) ({x})"),
+        }
+    }
+    /// The head of a loop over the elements `var` (of type `ty`) of list `list`.
+    fn for_in(&self, var: &str, ty: &str, list: &str) -> String {
+        format!("for (final {ty} {var} : {list})")
+    }
+    /// A new zeroed buffer of `n` bytes encoders write (and decoders read).
+    fn new_buffer(&self, n: &str) -> String {
+        format!("new org.agrona.concurrent.UnsafeBuffer(new byte[{n}])")
+    }
+    /// Array `a` as a buffer encoders write.
+    fn writer_of_array(&self, a: &str) -> String {
+        format!("new org.agrona.concurrent.UnsafeBuffer({a})")
+    }
+    /// A copy (no `;`) of `n` bytes of buffer `src` at `src_at` into buffer `dst` at `dst_at`.
+    fn copy_buffers(&self, dst: &str, dst_at: &str, src: &str, src_at: &str, n: &str) -> String {
+        format!("{dst}.putBytes({dst_at}, {src}, {src_at}, {n})")
+    }
 
     // --- The dispatcher. ---
 

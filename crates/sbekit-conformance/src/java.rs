@@ -17,7 +17,8 @@ public final class SbeConformanceAll {
         for (int i = 1; i < args.length; i++) {
             final String p = args[i];
             final Class<?> c = Class.forName(p + ".SbeConformance");
-            final int rc = (Integer) c.getMethod("runFiles", java.nio.file.Path.class, String.class).invoke(null, dir, p);
+            final int rc = (Integer) c.getMethod("runFiles", java.nio.file.Path.class, String.class, boolean.class)
+                .invoke(null, dir, p, Boolean.getBoolean("sbekit.owned"));
             if (rc != 0) {
                 System.exit(rc);
             }
@@ -53,12 +54,13 @@ pub fn java_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 /// Builds and runs the program over every schema's `inputs`; per schema, the output of the
-/// `json` and `reencode` modes.
+/// `json` and `reencode` modes (`json-owned` and `reencode-owned` when `owned`).
 pub fn run_all(
     dir: &Path,
     schemas: &[Schema],
     inputs: &[Vec<u8>],
     tamper: Tamper,
+    owned: bool,
 ) -> Result<Vec<Outputs>, Error> {
     for (tool, what) in [("javac", "a JDK 17 or later (javac)"), ("java", "java")] {
         if !tool_works(tool, "-version") {
@@ -114,6 +116,7 @@ pub fn run_all(
     cp.push(&jar);
     let out = Command::new("java")
         .args(JVM_ARGS)
+        .arg(format!("-Dsbekit.owned={owned}"))
         .arg("-cp")
         .arg(cp)
         .arg("SbeConformanceAll")

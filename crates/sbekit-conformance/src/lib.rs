@@ -98,7 +98,7 @@ impl Lang {
 
     /// True when the language's generated code has owned values ([`Options::owned`]).
     pub fn has_owned(self) -> bool {
-        matches!(self, Lang::Rust | Lang::TypeScript | Lang::Go)
+        matches!(self, Lang::Rust | Lang::TypeScript | Lang::Go | Lang::Java)
     }
 }
 
@@ -376,7 +376,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         .map(|s| s.cases.iter().flat_map(|c| frame(&c.bytes)).collect())
         .collect();
     let outputs = match opts.lang {
-        Lang::Java => java::run_all(&scratch, &schemas, &inputs, opts.tamper)?,
+        Lang::Java => java::run_all(&scratch, &schemas, &inputs, opts.tamper, opts.owned)?,
         Lang::Cpp => cpp::build_cpp(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
         Lang::TypeScript => ts::build_ts(&scratch, &schemas, opts.tamper)?
             .owned(opts.owned)

@@ -111,7 +111,8 @@ public final class GenParity
         }
     }
 
-    private static void compile(final Path src, final Path classes) throws IOException
+    /** Compiles the Java sources under {@code src} into {@code classes} (also for DtoInterop). */
+    static void compile(final Path src, final Path classes) throws IOException
     {
         final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         final List<String> files;

@@ -31,7 +31,7 @@ fn have(tool: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Compiles the helpers (`java/Parity.java`, `java/GenParity.java`) into `work`; `None` (after a loud SKIPPED line) if Java or the jar is
+/// Compiles the helpers (`java/Parity.java`, `java/GenParity.java`, `java/DtoInterop.java`) into `work`; `None` (after a loud SKIPPED line) if Java or the jar is
 /// missing, which under `CI=true` is a failure instead.
 pub fn require(test: &str, work: &Path) -> Option<Java> {
     let jar = jar_path();
@@ -59,6 +59,7 @@ pub fn require(test: &str, work: &Path) -> Option<Java> {
         .arg(&classes)
         .arg(java.join("Parity.java"))
         .arg(java.join("GenParity.java"))
+        .arg(java.join("DtoInterop.java"))
         .output()
         .expect("run javac");
     assert!(
@@ -140,5 +141,30 @@ impl Java {
             String::from_utf8_lossy(&out.stderr)
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Runs `java/DtoInterop.java` over jobs (schema, directory, file names) in one JVM: per
+    /// schema, generates and compiles the reference's Java DTOs, and per name reads
+    /// `dir/NAME.bin` with them (`decodeFrom`) and writes each message again with them
+    /// (`bytesWithHeader`) to `dir/NAME.refdto.bin`. Returns its `name messages failures` lines
+    /// and its stderr; panics if it fails.
+    pub fn dto_interop(&self, jobs: &[(PathBuf, PathBuf, Vec<String>)]) -> (String, String) {
+        let mut args: Vec<std::ffi::OsString> = Vec::new();
+        for (s, d, names) in jobs {
+            args.push(s.clone().into_os_string());
+            args.push(d.clone().into_os_string());
+            args.extend(names.iter().map(Into::into));
+        }
+        let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        let out = self.run_class("DtoInterop", &refs);
+        assert!(
+            out.status.success(),
+            "the reference's Java DTOs failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     }
 }

@@ -205,10 +205,10 @@ impl View<'_> {
                 order: self.l.byte_order,
                 presence: f.presence,
                 null: p.null_value.clone(),
-                min: p.min_value.clone(),
-                max: p.max_value.clone(),
                 constant: p.constant.clone(),
                 char_encoding: p.character_encoding.clone(),
+                min: p.min_value.clone(),
+                max: p.max_value.clone(),
             }),
             FieldKind::Enum { def, constant } => {
                 let e = self.l.enum_def(*def);

@@ -298,23 +298,9 @@ fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize)
         &late,
     );
     o.line(&format!("sbe_p = sbe_h + SbeSchema.{header_length};"));
-    for (f, val) in [
-        (
-            &h.block_length,
-            format!("(long) {}(version)", m_("sbeBlockLength")),
-        ),
-        (&h.template_id, format!("{}L", m.id)),
-        (&h.schema_id, format!("SbeSchema.{}", d.konst("SCHEMA_ID"))),
-        (&h.version, "version".to_string()),
-    ] {
-        if let Kind::Prim(p) = &f.kind {
-            if !f.is_constant() {
-                o.line(&format!(
-                    "{};",
-                    d.store_long(p.ty, "sbe_b", &format!("sbe_h + {}", f.offset), &val)
-                ));
-            }
-        }
+    let bl = format!("(long) {}(version)", m_("sbeBlockLength"));
+    for l in super::header_stores(ctx, m, "sbe_h", &bl, "version") {
+        o.line(&l);
     }
     o.line("return this;");
     o.line("}");

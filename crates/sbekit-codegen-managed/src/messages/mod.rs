@@ -137,3 +137,33 @@ fn all_groups<'a>(b: &'a Body, n: &'a BodyNames) -> Vec<(&'a Section, &'a Body, 
     }
     out
 }
+
+/// The stores (in `sbe_b` at `base`) of a message header's members that are not constants:
+/// its block length `block_length`, the message's template id, the schema id and `version`
+/// (`long` expressions).
+pub(crate) fn header_stores(
+    ctx: &Ctx,
+    m: &Message,
+    base: &str,
+    block_length: &str,
+    version: &str,
+) -> Vec<String> {
+    let (d, h) = (ctx.d, &ctx.plan.header);
+    let mut out = Vec::new();
+    for (f, val) in [
+        (&h.block_length, block_length.to_string()),
+        (&h.template_id, format!("{}L", m.id)),
+        (&h.schema_id, format!("SbeSchema.{}", d.konst("SCHEMA_ID"))),
+        (&h.version, version.to_string()),
+    ] {
+        if let Kind::Prim(p) = &f.kind {
+            if !f.is_constant() {
+                out.push(format!(
+                    "{};",
+                    d.store_long(p.ty, "sbe_b", &format!("{base} + {}", f.offset), &val)
+                ));
+            }
+        }
+    }
+    out
+}
