@@ -255,6 +255,11 @@ size_t need = {dec}_to_json(&d, json, sizeof json);   /* snprintf-style */
   order, a value too long, too many entries. A group writer keeps the count and writes it in
   `_end`. `init` with an older version writes that version's block lengths and leaves newer
   elements out. Blocks are zeroed when reserved, so fields left unset read as zero.
+- Owned values (`owned.h`): `<message>_owned` holds a message by value (a `has_<field>` flag
+  beside each field that may be absent; groups and var data copied into a caller-supplied
+  `sbekit_arena`, no `malloc`): `_decode` fills one (SBEKIT_ARENA_TOO_SMALL, with the bytes
+  needed in the arena's `used`, when the arena is too small), `_encode` writes it through the
+  encoders at its `acting_version`, `_equal` compares two; `{p}_any_owned` for any message.
 - JSON printers write into a caller-provided buffer and return the length needed, like
   `snprintf`; floats print as the shortest text that reads back the same (`%.17g` at most).
 - `examples/sbe_conformance.c` is the program `sbekit conformance` builds and runs
