@@ -45,7 +45,9 @@ typedef enum sbekit_kind {
     /* Var data longer than its length slot allows, or text longer than its array. */
     SBEKIT_VALUE_TOO_LONG,
     /* A group or var-data section written after a later one. */
-    SBEKIT_OUT_OF_ORDER
+    SBEKIT_OUT_OF_ORDER,
+    /* The arena an owned value's groups and var data are copied into is too small. */
+    SBEKIT_ARENA_TOO_SMALL
 } sbekit_kind;
 
 /* The name of an error kind (`truncated`, `wrongSchemaId`, ...), as the other languages spell it. */
@@ -62,6 +64,7 @@ static inline const char* sbekit_kind_name(sbekit_kind k) {
         case SBEKIT_COUNT_TOO_LARGE: return "countTooLarge";
         case SBEKIT_VALUE_TOO_LONG: return "valueTooLong";
         case SBEKIT_OUT_OF_ORDER: return "outOfOrder";
+        case SBEKIT_ARENA_TOO_SMALL: return "arenaTooSmall";
     }
     return "unknown";
 }
@@ -287,6 +290,61 @@ static inline bool sbekit_put_fixed(uint8_t* dst, size_t n, const char* s, size_
     if (len > 0) memcpy(dst, s, len);
     if (n > len) memset(dst + len, 0, n - len);
     return true;
+}
+
+/* ---- the arena of owned values ---- */
+
+/* Caller-supplied memory that decoding into an owned value copies groups' entries and var data
+ * into (nothing is allocated). `used` counts every byte asked for, also those that did not fit
+ * (as the JSON printers count): after SBEKIT_ARENA_TOO_SMALL it is what the decode needed, from
+ * `base`, so an arena of `used` bytes at a `max_align_t`-aligned address (as `malloc` returns)
+ * is enough, and `used + _Alignof(max_align_t) - 1` bytes anywhere. Nothing is written past
+ * `cap`. */
+typedef struct sbekit_arena {
+    /* The first byte (aligned for any type), or NULL. */
+    uint8_t* base;
+    /* Bytes at `base`. */
+    size_t cap;
+    /* Bytes taken so far, including those that did not fit. */
+    size_t used;
+} sbekit_arena;
+
+/* Starts an arena over `cap` bytes at `mem` (none when NULL); the bytes before the first address
+ * aligned for any type are skipped. */
+static inline void sbekit_arena_init(sbekit_arena* a, void* mem, size_t cap) {
+    const size_t align = _Alignof(max_align_t);
+    const size_t skip = mem == NULL ? 0 : (align - (size_t)((uintptr_t)mem % align)) % align;
+    a->used = 0;
+    if (mem == NULL || cap < skip) {
+        a->base = NULL;
+        a->cap = 0;
+        return;
+    }
+    a->base = (uint8_t*)mem + skip;
+    a->cap = cap - skip;
+}
+
+/* Forgets everything taken (the owned values in the arena are no longer valid). */
+static inline void sbekit_arena_reset(sbekit_arena* a) { a->used = 0; }
+
+/* True when everything asked for so far fit. */
+static inline bool sbekit_arena_ok(const sbekit_arena* a) { return a->used <= a->cap; }
+
+/* Takes `n` elements of `size` bytes aligned to `align` (a power of two up to
+ * `_Alignof(max_align_t)`): a pointer to them, or NULL when `n` is 0 or they do not fit (then
+ * counted in `used` all the same, which saturates at SIZE_MAX). */
+static inline void* sbekit_arena_take(sbekit_arena* a, size_t n, size_t size, size_t align) {
+    const size_t at = a->used + ((align - a->used % align) % align);
+    size_t bytes;
+    if (n == 0 || size == 0) return NULL;
+    if (at < a->used || n > (SIZE_MAX - at) / size) {
+        a->used = SIZE_MAX;
+        return NULL;
+    }
+    bytes = n * size;
+    a->used = at + bytes;
+    if (a->used > a->cap) return NULL;
+    return a->base + at;
 }
 
 /* ---- JSON text, as `sbekit decode` prints it ---- */

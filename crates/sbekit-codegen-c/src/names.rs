@@ -5,11 +5,11 @@
 
 // C's case: snake for types, functions and members, screaming snake for macros.
 use sbekit_plan::names::{
-    package_snake, BodyAt, BodyNames, EnumNames, FieldNames, Members, NamingConfig, Owner, Scope,
-    SectionNames, SetNames,
+    package_snake, BodyAt, BodyNames, EnumNames, FieldNames, Members, NamingConfig, Owner,
+    PlanNames, Scope, SectionNames, SetNames,
 };
 use sbekit_plan::names::{screaming as upper, snake};
-use sbekit_plan::{EnumDef, Field, Language, Section, SetDef};
+use sbekit_plan::{Body, EnumDef, Field, Language, Plan, Section, SetDef};
 
 /// Member names generated functions use themselves, which fields must not take.
 const MEMBERS: &[&str] = &[
@@ -184,5 +184,189 @@ impl NamingConfig for C {
             set: Some(top.take(&format!("{}_{name}", o.enc))),
             ..SectionNames::default()
         }
+    }
+}
+
+/// The members of an owned struct that C's headers could turn into something else: libc's
+/// lower-case object-like macros (the keywords, `bool`, `true` and `false` among them, are
+/// escaped by [`Language::C`]).
+const OWNED_MEMBERS_RESERVED: &[&str] = &["stdin", "stdout", "stderr", "errno", "math_errhandling"];
+
+/// A field's members in an owned struct: its value and, for a field that may be absent
+/// ([`Field::may_be_absent`]), its presence flag (`has_<name>`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OwnedMember {
+    /// The value.
+    pub name: String,
+    /// The presence flag.
+    pub has: Option<String>,
+}
+
+/// A section's members in an owned struct: var data as a view (`name`); a group's entries as a
+/// pointer (`name`) and their number (`count`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OwnedSection {
+    /// The view or the entries.
+    pub name: String,
+    /// Groups: the number of entries.
+    pub count: Option<String>,
+}
+
+/// The owned struct of a message body or group entry.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OwnedBody {
+    /// The struct type (`<prefix>_car_owned`); its functions are `<ty>_<suffix>`
+    /// ([`OWNED_FUNCTIONS`], and [`MESSAGE_FUNCTIONS`] for messages).
+    pub ty: String,
+    /// Per field (constants have none: `None`).
+    pub fields: Vec<Option<OwnedMember>>,
+    /// Per section, in wire order.
+    pub sections: Vec<OwnedSection>,
+    /// Per group section, in order: its entry's.
+    pub children: Vec<OwnedBody>,
+    /// The placeholder member of a struct with nothing to hold (C has no empty structs).
+    pub empty: Option<String>,
+}
+
+/// The owned struct of a composite.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OwnedComposite {
+    /// The struct type (`<prefix>_engine_owned`).
+    pub ty: String,
+    /// Per member (constants have none).
+    pub members: Vec<Option<OwnedMember>>,
+    /// The placeholder member of a struct with nothing to hold.
+    pub empty: Option<String>,
+}
+
+/// The identifiers of the owned values ([`crate::owned`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OwnedNames {
+    /// Composites by schema name.
+    pub composites: std::collections::BTreeMap<String, OwnedComposite>,
+    /// Messages, in plan order.
+    pub messages: Vec<OwnedBody>,
+    /// Any message (`<prefix>_any_owned`); its functions are `<any>_<suffix>`
+    /// ([`ANY_FUNCTIONS`]).
+    pub any: String,
+}
+
+/// The functions of every owned struct, named `<type>_<suffix>`.
+pub(crate) const OWNED_FUNCTIONS: &[&str] = &["equal", "sbe_read", "sbe_write"];
+
+/// The functions of a message's owned struct besides [`OWNED_FUNCTIONS`].
+pub(crate) const MESSAGE_FUNCTIONS: &[&str] = &["from_dec", "decode", "encode"];
+
+/// The functions of the any-message owned struct.
+pub(crate) const ANY_FUNCTIONS: &[&str] = &["from_any", "decode", "encode", "equal"];
+
+/// A type and its functions, for [`Scope::take_family`].
+fn family(suffixes: &'static [&'static [&'static str]]) -> impl Fn(&str) -> Vec<String> {
+    move |t| {
+        let mut v = vec![t.to_string()];
+        for s in suffixes.iter().flat_map(|s| s.iter()) {
+            v.push(format!("{t}_{s}"));
+        }
+        v
+    }
+}
+
+/// A member scope of an owned struct: C's keywords escaped (`int_`), libc's lower-case macros
+/// and `reserved` kept clear.
+fn owned_members(reserved: &[&str]) -> Scope {
+    let mut s = Scope::new(|w| Language::C.escape(w), OWNED_MEMBERS_RESERVED);
+    for r in reserved {
+        s.reserve(r);
+    }
+    s
+}
+
+/// The members of `fields` in scope `m`: values first, then presence flags.
+fn owned_fields(m: &mut Scope, fields: &[Field]) -> Vec<Option<OwnedMember>> {
+    let mut v: Vec<Option<OwnedMember>> = fields
+        .iter()
+        .map(|f| {
+            (!f.is_constant()).then(|| OwnedMember {
+                name: m.take(&snake(&f.name)),
+                has: None,
+            })
+        })
+        .collect();
+    for (f, o) in fields.iter().zip(&mut v) {
+        if let (Some(o), true) = (o, f.may_be_absent()) {
+            o.has = Some(m.take(&format!("has_{}", o.name)));
+        }
+    }
+    v
+}
+
+fn owned_body(top: &mut Scope, plan: &Plan, p: &str, b: &Body, msg: bool) -> OwnedBody {
+    let want = format!("{p}_{}_owned", plan.type_name(Language::C, &b.path));
+    let ty = if msg {
+        top.take_family(&want, family(&[OWNED_FUNCTIONS, MESSAGE_FUNCTIONS]))
+    } else {
+        top.take_family(&want, family(&[OWNED_FUNCTIONS]))
+    };
+    let mut m = owned_members(if msg { &["acting_version"] } else { &[] });
+    let fields = owned_fields(&mut m, &b.fields);
+    let mut sections: Vec<OwnedSection> = b
+        .sections
+        .iter()
+        .map(|s| OwnedSection {
+            name: m.take(&snake(s.name())),
+            count: None,
+        })
+        .collect();
+    for (s, o) in b.sections.iter().zip(&mut sections) {
+        if s.as_group().is_some() {
+            o.count = Some(m.take(&format!("{}_count", o.name)));
+        }
+    }
+    let empty = (!msg && fields.iter().all(Option::is_none) && sections.is_empty())
+        .then(|| m.take("sbe_empty"));
+    let children = b
+        .groups()
+        .map(|(_, _, gb)| owned_body(top, plan, p, gb, false))
+        .collect();
+    OwnedBody {
+        ty,
+        fields,
+        sections,
+        children,
+        empty,
+    }
+}
+
+/// The names of the owned values, taken in the package scope `top` after every other name
+/// ([`sbekit_plan::names::assign_scoped`]), so that the flyweights' names stay as they are.
+pub(crate) fn owned(plan: &Plan, n: &PlanNames, top: &mut Scope) -> OwnedNames {
+    let p = &n.package;
+    let composites = plan
+        .composites
+        .keys()
+        .map(|k| {
+            let ty = top.take_family(
+                &format!("{p}_{}_owned", snake(k)),
+                family(&[OWNED_FUNCTIONS]),
+            );
+            let mut m = owned_members(&[]);
+            let members = owned_fields(&mut m, &plan.gated_members(k));
+            let empty = members
+                .iter()
+                .all(Option::is_none)
+                .then(|| m.take("sbe_empty"));
+            (k.clone(), OwnedComposite { ty, members, empty })
+        })
+        .collect();
+    let messages = plan
+        .messages
+        .iter()
+        .map(|msg| owned_body(top, plan, p, &msg.body, true))
+        .collect();
+    let any = top.take_family(&format!("{p}_any_owned"), family(&[ANY_FUNCTIONS]));
+    OwnedNames {
+        composites,
+        messages,
+        any,
     }
 }

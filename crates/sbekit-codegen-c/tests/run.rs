@@ -15,7 +15,7 @@ mod common;
 
 use common::*;
 use sbekit_otf::random::{random_message, Options, Rng};
-use sbekit_testdata::{frames, pipe, run_ok, same_json, unframe, workspace_file};
+use sbekit_testdata::{frames, pipe, same_json, unframe, workspace_file};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -179,50 +179,23 @@ static int counted_checks(void) {
 
 /// Builds one sanitized program over `schemas` (`pkg`, path); `prog json|reencode|short <index>`.
 fn build(root: &Path, schemas: &[(String, PathBuf)]) -> Option<PathBuf> {
-    let cc = compiler("gcc", "generated_c_under_sanitizers")?;
-    let mut incs = Vec::new();
-    let mut main = String::from("#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n");
-    for (pkg, path) in schemas {
-        let dir = generate(root, pkg, path);
-        incs.push(format!("-I{}", dir.join("include").display()));
-        main.push_str(&format!("#include \"{pkg}/conformance.h\"\n"));
-    }
-    main.push_str(SHORT);
+    let mut code = String::from(SHORT);
     for (pkg, _) in schemas {
-        main.push_str(&format!("SHORT_BUFFERS({pkg})\n"));
+        code.push_str(&format!("SHORT_BUFFERS({pkg})\n"));
     }
-    main.push_str("int main(int argc, char** argv) {\n    int is_short;\n    if (argc != 3) return 2;\n    is_short = strcmp(argv[1], \"short\") == 0;\n    if (strcmp(argv[1], \"order\") == 0) return order_checks();\n    if (strcmp(argv[1], \"counted\") == 0) return counted_checks();\n    switch (atoi(argv[2])) {\n");
+    code.push_str("int main(int argc, char** argv) {\n    int is_short;\n    if (argc != 3) return 2;\n    is_short = strcmp(argv[1], \"short\") == 0;\n    if (strcmp(argv[1], \"order\") == 0) return order_checks();\n    if (strcmp(argv[1], \"counted\") == 0) return counted_checks();\n    switch (atoi(argv[2])) {\n");
     for (i, (pkg, _)) in schemas.iter().enumerate() {
-        main.push_str(&format!(
+        code.push_str(&format!(
             "        case {i}: return is_short ? short_{pkg}(stdin) : {pkg}_sbe_conformance(argv[1], stdin, stdout);\n"
         ));
     }
-    main.push_str("        default: return 2;\n    }\n}\n");
-    let src = root.join("main.c");
-    std::fs::write(&src, main).expect("main");
-    let exe = root.join("prog");
-    run_ok(
-        Command::new(&cc)
-            .args(STRICT)
-            .args([
-                "-O1",
-                "-g",
-                "-fsanitize=address,undefined",
-                "-fno-sanitize-recover=all",
-            ])
-            .args(&incs)
-            .arg(&src)
-            .arg("-o")
-            .arg(&exe),
-        "compile the sanitized program",
-    );
-    Some(exe)
+    code.push_str("        default: return 2;\n    }\n}\n");
+    sanitized_program(root, "generated_c_under_sanitizers", schemas, &code)
 }
 
 #[test]
 fn generated_c_under_sanitizers() {
     let test = "generated_c_under_sanitizers";
-    let refs = sbekit_testdata::CAR_SCHEMAS;
     let mut schemas: Vec<(String, PathBuf)> = vec![
         (
             "orders".into(),
@@ -234,17 +207,9 @@ fn generated_c_under_sanitizers() {
             workspace_file("crates/sbekit-codegen-tests/schemas/versioned-v1.xml"),
         ),
     ];
-    let have_refs = refs
-        .iter()
-        .all(|r| sbekit_testdata::require_reference(r, test).is_some());
-    if have_refs {
-        for (i, r) in refs.iter().enumerate() {
-            schemas.push((
-                format!("ref{i}"),
-                sbekit_testdata::reference_sbe_dir().join(r),
-            ));
-        }
-    }
+    let cars = car_schemas(test);
+    let have_refs = cars.is_some();
+    schemas.extend(cars.unwrap_or_default());
     let root = tempfile::tempdir().expect("tempdir");
     let Some(prog) = build(root.path(), &schemas) else {
         return;

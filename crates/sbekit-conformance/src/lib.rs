@@ -98,7 +98,10 @@ impl Lang {
 
     /// True when the language's generated code has owned values ([`Options::owned`]).
     pub fn has_owned(self) -> bool {
-        matches!(self, Lang::Rust | Lang::TypeScript | Lang::Go | Lang::Java)
+        matches!(
+            self,
+            Lang::Rust | Lang::TypeScript | Lang::Go | Lang::Java | Lang::C
+        )
     }
 }
 
@@ -387,7 +390,9 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         Lang::Go => go::build_go(&scratch, &schemas, opts.tamper)?
             .owned(opts.owned)
             .run_each(&inputs)?,
-        Lang::C => c::build_c(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
+        Lang::C => c::build_c(&scratch, &schemas, opts.tamper)?
+            .owned(opts.owned)
+            .run_each(&inputs)?,
         Lang::CSharp => csharp::run_all(&scratch, &schemas, &inputs, opts.tamper)?,
     };
     let mut sum = Summary {

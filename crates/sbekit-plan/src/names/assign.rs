@@ -326,6 +326,17 @@ pub trait NamingConfig {
 /// Every identifier of `plan`'s generated package, in `package` (the config's mangling of the
 /// schema's package when `None`).
 pub fn assign(plan: &Plan, config: &dyn NamingConfig, package: Option<&str>) -> PlanNames {
+    assign_scoped(plan, config, package).0
+}
+
+/// [`assign`], and the package scope once every name is taken: a generator takes the names of
+/// what it adds beside the codecs there (C's owned values), after all the others, so that
+/// adding them renames nothing and they clash with nothing.
+pub fn assign_scoped(
+    plan: &Plan,
+    config: &dyn NamingConfig,
+    package: Option<&str>,
+) -> (PlanNames, Scope) {
     let package = package.map_or_else(|| config.package(&plan.package), str::to_string);
     let mut top = config.top(&package);
     let enums = plan
@@ -348,13 +359,14 @@ pub fn assign(plan: &Plan, config: &dyn NamingConfig, package: Option<&str>) -> 
         .iter()
         .map(|m| body(config, &mut top, &package, plan, &m.body, None))
         .collect();
-    PlanNames {
+    let names = PlanNames {
         package,
         enums,
         sets,
         composites,
         messages,
-    }
+    };
+    (names, top)
 }
 
 fn composite(

@@ -299,8 +299,8 @@ pub fn package_name(package: &str) -> String {
 
 pub mod assign;
 pub use assign::{
-    assign, spell, spell_all, BodyAt, BodyNames, Clash, CompositeNames, EnumNames, FieldNames,
-    Members, NamingConfig, Owner, PlanNames, Scope, SectionNames, SetNames,
+    assign, assign_scoped, spell, spell_all, BodyAt, BodyNames, Clash, CompositeNames, EnumNames,
+    FieldNames, Members, NamingConfig, Owner, PlanNames, Scope, SectionNames, SetNames,
 };
 
 pub mod python;
