@@ -24,6 +24,7 @@
 //! column from its first batch: a column whose first [`SAMPLE`] values hold more than one
 //! distinct value in [`DISTINCT_RATIO`] is written plain.
 
+use crate::parquet_writer::{ColumnEncoding, FileWriter};
 use crate::Error;
 use arrow_array::RecordBatch;
 use arrow_array::{Array, ArrayRef};
@@ -134,6 +135,31 @@ pub struct SinkOptions {
     /// The most bytes the open Parquet row groups of all files may hold together before the
     /// largest are flushed (see the module docs).
     pub memory_budget: usize,
+    /// Which Parquet writer encodes the pages.
+    pub writer: ParquetWriter,
+}
+
+/// The Parquet writer that encodes pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParquetWriter {
+    /// sbekit's own ([`crate::parquet_writer`], the default): several times faster on the
+    /// exports' tables. A file whose schema it does not handle is written by arrow-rs's.
+    Own,
+    /// arrow-rs's `ArrowWriter` for every file.
+    Arrow,
+}
+
+impl std::str::FromStr for ParquetWriter {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "sbekit" | "own" => Ok(ParquetWriter::Own),
+            "arrow" | "arrow-rs" => Ok(ParquetWriter::Arrow),
+            o => Err(format!(
+                "unknown Parquet writer '{o}' (expected sbekit or arrow)"
+            )),
+        }
+    }
 }
 
 impl Default for SinkOptions {
@@ -145,6 +171,7 @@ impl Default for SinkOptions {
             compression: Codec::Snappy,
             dictionary: Dictionary::Auto,
             memory_budget: 96 << 20,
+            writer: ParquetWriter::Own,
         }
     }
 }
@@ -162,6 +189,7 @@ const WRITE_ROWS: usize = 8_192;
 /// The open file's writer; dropping it removes the temporary file.
 enum Writer {
     Parquet(ArrowWriter<AtomicFile>),
+    Own(FileWriter<BufWriter<AtomicFile>>),
     Ipc(StreamWriter<BufWriter<AtomicFile>>),
 }
 
@@ -232,6 +260,17 @@ impl Files {
                     at += n;
                 }
             }
+            Writer::Own(w) => {
+                // In slices, like arrow-rs's: pages are cut between writes.
+                let rows = batch.num_rows();
+                let mut at = 0;
+                while at < rows {
+                    let n = WRITE_ROWS.min(rows - at);
+                    w.write(&batch.slice(at, n))
+                        .map_err(|e| werr(e.to_string()))?;
+                    at += n;
+                }
+            }
             Writer::Ipc(w) => w.write(batch).map_err(|e| werr(e.to_string()))?,
         }
         self.measure(&dir);
@@ -250,11 +289,14 @@ impl Files {
         let Some(f) = self.open.get_mut(key) else {
             return;
         };
-        let Writer::Parquet(w) = &f.writer else {
-            return;
+        let (buffered, chunks) = match &f.writer {
+            Writer::Parquet(w) => (
+                w.memory_size(),
+                w.flushed_row_groups().iter().map(|g| g.num_columns()).sum(),
+            ),
+            Writer::Own(w) => (w.memory_size(), w.chunks()),
+            Writer::Ipc(_) => return,
         };
-        let buffered = w.memory_size();
-        let chunks = w.flushed_row_groups().iter().map(|g| g.num_columns()).sum();
         self.buffered = self.buffered - f.buffered + buffered;
         self.chunks = self.chunks - f.chunks + chunks;
         f.buffered = buffered;
@@ -307,13 +349,16 @@ impl Files {
             let Some(f) = self.open.get_mut(&key) else {
                 continue;
             };
-            if let Writer::Parquet(w) = &mut f.writer {
-                w.flush().map_err(|e| Error::Write {
-                    path: f.path.display().to_string(),
-                    message: e.to_string(),
-                })?;
-                self.measure(&key);
-            }
+            let flushed = match &mut f.writer {
+                Writer::Parquet(w) => w.flush().map_err(|e| e.to_string()),
+                Writer::Own(w) => w.flush().map_err(|e| e.to_string()),
+                Writer::Ipc(_) => continue,
+            };
+            flushed.map_err(|message| Error::Write {
+                path: f.path.display().to_string(),
+                message,
+            })?;
+            self.measure(&key);
         }
         Ok(())
     }
@@ -335,6 +380,12 @@ impl Files {
             message: e,
         };
         let writer = match self.options.format {
+            Format::Parquet
+                if self.options.writer == ParquetWriter::Own
+                    && FileWriter::<BufWriter<AtomicFile>>::supports(batch.schema_ref()) =>
+            {
+                own_writer(file, batch, &self.options).map_err(werr)?
+            }
             Format::Parquet => {
                 let o = &self.options;
                 let mut props = WriterProperties::builder()
@@ -565,6 +616,11 @@ fn close(f: OpenFile) -> Result<PathBuf, Error> {
     };
     let file = match f.writer {
         Writer::Parquet(w) => w.into_inner().map_err(|e| werr(e.to_string()))?,
+        Writer::Own(w) => w
+            .into_inner()
+            .map_err(|e| werr(e.to_string()))?
+            .into_inner()
+            .map_err(|e| werr(e.to_string()))?,
         Writer::Ipc(mut w) => {
             w.finish().map_err(|e| werr(e.to_string()))?;
             w.into_inner()
@@ -575,6 +631,46 @@ fn close(f: OpenFile) -> Result<PathBuf, Error> {
     };
     file.commit().map_err(|e| Error::io(&f.path, e))?;
     Ok(f.path)
+}
+
+/// A file written by [`crate::parquet_writer`], its columns encoded as `options.dictionary`
+/// says (under [`Dictionary::Auto`], as [`dictionary_choices`] decides; columns it leaves out
+/// get a dictionary, as with arrow-rs's writer).
+fn own_writer(
+    file: AtomicFile,
+    batch: &RecordBatch,
+    options: &SinkOptions,
+) -> Result<Writer, String> {
+    let choices: BTreeMap<String, ColumnChoice> = match options.dictionary {
+        Dictionary::Auto => dictionary_choices(batch)
+            .into_iter()
+            .map(|c| (c.path.string(), c))
+            .collect(),
+        _ => BTreeMap::new(),
+    };
+    let encoding = |_: usize, c: &parquet::schema::types::ColumnDescriptor| match options.dictionary
+    {
+        Dictionary::Off => ColumnEncoding::Plain,
+        Dictionary::On => ColumnEncoding::Dictionary,
+        Dictionary::Auto => match choices.get(&c.path().string()) {
+            Some(c) if c.dictionary => ColumnEncoding::Dictionary,
+            Some(c) if c.delta => ColumnEncoding::Delta,
+            Some(_) => ColumnEncoding::Plain,
+            None => ColumnEncoding::Dictionary,
+        },
+    };
+    let w = FileWriter::new(
+        BufWriter::with_capacity(1 << 16, file),
+        batch.schema(),
+        encoding,
+        crate::parquet_writer::Options {
+            codec: options.compression,
+            row_group_rows: options.row_group_rows.max(1),
+            row_group_bytes: options.row_group_bytes.max(1),
+            created_by: format!("sbekit {}", env!("CARGO_PKG_VERSION")),
+        },
+    )?;
+    Ok(Writer::Own(w))
 }
 
 /// [`Dictionary::Auto`]'s choice for each Parquet leaf column of `batch`'s schema: dictionary
