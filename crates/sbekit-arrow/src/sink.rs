@@ -779,16 +779,12 @@ struct Sampled {
 /// `None` for types not judged.
 fn distinct_in_sample(array: &ArrayRef) -> Option<Sampled> {
     use arrow_array::cast::AsArray;
-    use std::collections::HashSet;
-    use std::hash::BuildHasher;
-    // Hashes of the values (64-bit: collisions among 4,096 values are negligible).
-    let hasher = std::collections::hash_map::RandomState::new();
-    let mut seen: HashSet<u64> = HashSet::with_capacity(SAMPLE);
-    let mut sampled = 0;
+    // Hashes of the values (64-bit: collisions among 4,096 values are negligible), counted
+    // distinct by sorting.
+    let mut seen: Vec<u64> = Vec::with_capacity(SAMPLE);
     let mut take = |v: &[u8]| -> bool {
-        seen.insert(hasher.hash_one(v));
-        sampled += 1;
-        sampled < SAMPLE
+        seen.push(crate::parquet_writer::hash_bytes(v));
+        seen.len() < SAMPLE
     };
     match array.data_type() {
         DataType::Utf8 => {
@@ -822,6 +818,9 @@ fn distinct_in_sample(array: &ArrayRef) -> Option<Sampled> {
             }
         }
     }
+    let sampled = seen.len();
+    seen.sort_unstable();
+    seen.dedup();
     let distinct = seen.len();
     Some(Sampled { sampled, distinct })
 }
@@ -958,7 +957,9 @@ mod tests {
     }
 
     #[test]
-    fn decimal_columns_are_written_without_statistics() {
+    fn decimal_columns_are_written_without_statistics_by_arrow_rs() {
+        // arrow-rs's min and max of these would hold memory (see `decimal_columns`); sbekit's
+        // writer keeps only their null count, and min and max of integer columns.
         use arrow_array::Decimal128Array;
         use parquet::file::reader::{FileReader, SerializedFileReader};
         let dir = tempfile::tempdir().unwrap();
@@ -974,13 +975,23 @@ mod tests {
             vec![Arc::new(px), Arc::new(Int64Array::from(vec![1, 2, 3]))],
         )
         .unwrap();
-        let mut w = PartitionedWriter::new(dir.path(), SinkOptions::default()).unwrap();
-        w.write(&[("type", "t")], "t", &b).unwrap();
-        let (_, files) = w.finish().unwrap();
-        let r = SerializedFileReader::new(std::fs::File::open(&files[0]).unwrap()).unwrap();
-        let g = r.metadata().row_group(0);
-        assert!(g.column(0).statistics().is_none());
-        assert!(g.column(1).statistics().is_some());
+        for writer in [ParquetWriter::Arrow, ParquetWriter::Own] {
+            let root = dir.path().join(format!("{writer:?}"));
+            let options = SinkOptions {
+                writer,
+                ..SinkOptions::default()
+            };
+            let mut w = PartitionedWriter::new(&root, options).unwrap();
+            w.write(&[("type", "t")], "t", &b).unwrap();
+            let (_, files) = w.finish().unwrap();
+            let r = SerializedFileReader::new(std::fs::File::open(&files[0]).unwrap()).unwrap();
+            let g = r.metadata().row_group(0);
+            let px = g.column(0).statistics();
+            assert!(px.is_none_or(|s| s.min_bytes_opt().is_none()), "{writer:?}");
+            let qty = g.column(1).statistics().unwrap();
+            assert_eq!(qty.null_count_opt(), Some(0));
+            assert!(qty.min_bytes_opt().is_some(), "{writer:?}");
+        }
     }
 
     #[test]

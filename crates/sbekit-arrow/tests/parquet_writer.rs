@@ -330,14 +330,14 @@ fn sliced_batches_row_groups_and_pages_round_trip() {
     // Slices (arrays with offsets), several row groups, and columns large enough for many
     // pages (more than 2^17 levels, or 1 MiB of values, a page).
     let dir = tempfile::tempdir().unwrap();
-    let big = batch(300_000, 11, true, 5);
-    let parts: Vec<RecordBatch> = [(0, 1), (1, 70_000), (70_001, 0), (70_001, 229_999)]
+    let big = batch(160_000, 11, true, 5);
+    let parts: Vec<RecordBatch> = [(0, 1), (1, 50_000), (50_001, 0), (50_001, 109_999)]
         .iter()
         .map(|&(at, n)| big.slice(at, n))
         .collect();
     for (name, enc) in encodings() {
         let p = dir.path().join(format!("{name}.parquet"));
-        write(&p, &parts, enc, 100_000, Codec::Snappy);
+        write(&p, &parts, enc, 60_000, Codec::Snappy);
         let (got, groups) = read(&p);
         assert_eq!(groups, 3, "{name}");
         assert_same(&got, &concat(&parts));

@@ -121,7 +121,8 @@ const PAGE_BYTES: usize = 1 << 20;
 /// A data page is also finished at this many level entries.
 const PAGE_LEVELS: usize = 1 << 17;
 
-fn hash_bytes(b: &[u8]) -> u64 {
+/// A fast hash of a byte string (not DoS-resistant: the keys are the writer's own values).
+pub(crate) fn hash_bytes(b: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut h = (b.len() as u64).wrapping_mul(K);
     let mut chunks = b.chunks_exact(8);
@@ -235,11 +236,11 @@ impl Dict {
     }
 
     fn memory(&self) -> usize {
-        self.table.len() * 4
-            + self.hashes.len() * 8
-            + self.numbers.len() * 8
-            + self.bytes.len()
-            + self.ends.len() * 4
+        self.table.capacity() * 4
+            + self.hashes.capacity() * 8
+            + self.numbers.capacity() * 8
+            + self.bytes.capacity()
+            + self.ends.capacity() * 4
     }
 }
 
@@ -290,7 +291,6 @@ pub(crate) struct Column {
     null_count: i64,
     min: i64,
     max: i64,
-    scratch: Vec<u8>,
 }
 
 impl Column {
@@ -340,29 +340,38 @@ impl Column {
             null_count: 0,
             min: i64::MAX,
             max: i64::MIN,
-            scratch: Vec::new(),
         }
     }
 
-    /// Bytes held for the open row group.
+    /// Bytes held for the open row group (allocated, not only used: buffers keep their
+    /// capacity from page to page until the chunk is written).
     pub(crate) fn memory(&self) -> usize {
-        self.pages.len()
-            + self.plain.len()
-            + self.ints.len() * 8
-            + self.keys.len() * 4
-            + self.bools.len()
-            + (self.def.len() + self.rep.len()) * 2
+        self.pages.capacity()
+            + self.plain.capacity()
+            + self.ints.capacity() * 8
+            + self.keys.capacity() * 4
+            + self.bools.capacity()
+            + (self.def.capacity() + self.rep.capacity()) * 2
             + self.dict.memory()
     }
 
     /// Appends a batch's levels and values.
-    pub(crate) fn append(&mut self, leaf: &Leaf) {
-        if self.max_def > 0 {
-            self.def.extend_from_slice(&leaf.def);
+    pub(crate) fn append(&mut self, mut leaf: Leaf) {
+        // A page's first levels are taken over, not copied.
+        for (mine, theirs, max) in [
+            (&mut self.def, &mut leaf.def, self.max_def),
+            (&mut self.rep, &mut leaf.rep, self.max_rep),
+        ] {
+            if max == 0 {
+                continue;
+            }
+            if mine.is_empty() {
+                std::mem::swap(mine, theirs);
+            } else {
+                mine.extend_from_slice(theirs);
+            }
         }
-        if self.max_rep > 0 {
-            self.rep.extend_from_slice(&leaf.rep);
-        }
+        let leaf = &leaf;
         self.levels += leaf.levels;
         let values = leaf.values.as_deref();
         let n = values.map_or(leaf.array.len(), <[u32]>::len);
@@ -371,7 +380,7 @@ impl Column {
         let a = leaf.array.as_ref();
         match self.kind {
             Kind::Bool => {
-                let b = a.as_boolean();
+                let b = a.as_boolean().values();
                 each(values, a.len(), |i| self.bools.push(b.value(i)));
             }
             Kind::Int8 => self.numbers::<Int8Type>(a, values, |v| i64::from(v)),
@@ -493,8 +502,15 @@ impl Column {
             Mode::Dictionary => {
                 let width = if wide { 8 } else { 4 };
                 let mask = if wide { u64::MAX } else { u64::from(u32::MAX) };
+                // Repeats of the previous value skip the table (ids and prices come in runs).
+                let mut last = None;
                 each(values, a.len(), |i| {
-                    let k = self.dict.number(f(v[i]) as u64 & mask, width);
+                    let x = f(v[i]) as u64 & mask;
+                    let k = match last {
+                        Some((y, k)) if y == x => k,
+                        _ => self.dict.number(x, width),
+                    };
+                    last = Some((x, k));
                     self.keys.push(k);
                 });
             }
@@ -508,8 +524,14 @@ impl Column {
         get: impl Fn(usize) -> &'a [u8],
     ) {
         if self.mode == Mode::Dictionary {
+            let mut last: Option<(&[u8], u32)> = None;
             each(values, len, |i| {
-                let k = self.dict.bytes(get(i));
+                let b = get(i);
+                let k = match last {
+                    Some((y, k)) if y == b => k,
+                    _ => self.dict.bytes(b),
+                };
+                last = Some((b, k));
                 self.keys.push(k);
             });
         } else {
@@ -527,8 +549,8 @@ impl Column {
         if self.levels == 0 {
             return;
         }
-        let mut body = std::mem::take(&mut self.scratch);
-        body.clear();
+        let mut body =
+            Vec::with_capacity(self.page_bytes() + (self.def.len() + self.rep.len()) / 2 + 64);
         for (levels, max) in [(&self.rep, self.max_rep), (&self.def, self.max_def)] {
             if max > 0 {
                 let at = body.len();
@@ -583,7 +605,6 @@ impl Column {
                     .end();
             },
         );
-        self.scratch = body;
         self.def.clear();
         self.rep.clear();
         self.plain.clear();
@@ -700,8 +721,15 @@ impl Column {
             null_count: self.null_count,
             min_max,
         };
+        // The chunk's buffers are freed: a file between row groups holds nothing.
         self.pages = Vec::new();
         self.dict = Dict::default();
+        self.def = Vec::new();
+        self.rep = Vec::new();
+        self.plain = Vec::new();
+        self.ints = Vec::new();
+        self.keys = Vec::new();
+        self.bools = Vec::new();
         self.mode = self.chosen;
         self.uncompressed = 0;
         self.dict_pages = 0;

@@ -18,24 +18,57 @@ fn zigzag(out: &mut Vec<u8>, v: i64) {
     uleb(out, ((v << 1) ^ (v >> 63)) as u64);
 }
 
-/// Packs `values` LSB first, `width` bits each (the unused bits of the last byte zero).
-fn pack(out: &mut Vec<u8>, values: impl Iterator<Item = u64>, width: u8) {
-    if width == 0 {
+/// Bit-packs `values` (a multiple of eight, or the last group padded with zeros), `width`
+/// bits each, a group of eight at a time (eight values of `width` bits fill `width` bytes).
+fn pack_groups<V: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[V], width: u8) {
+    let w = usize::from(width);
+    if w == 0 {
         return;
     }
-    let mut acc: u128 = 0;
-    let mut bits = 0u32;
-    for v in values {
-        acc |= u128::from(v) << bits;
-        bits += u32::from(width);
-        while bits >= 64 {
-            out.extend_from_slice(&(acc as u64).to_le_bytes());
-            acc >>= 64;
-            bits -= 64;
+    for chunk in values.chunks(8) {
+        let mut g = [0u64; 8];
+        for (x, v) in g.iter_mut().zip(chunk) {
+            *x = (*v).into();
+        }
+        if w <= 8 {
+            let mut acc = 0u64;
+            for (k, x) in g.iter().enumerate() {
+                acc |= x << (k * w);
+            }
+            out.extend_from_slice(&acc.to_le_bytes()[..w]);
+        } else {
+            let mut acc: u128 = 0;
+            let mut bits = 0;
+            for x in g {
+                acc |= u128::from(x) << bits;
+                bits += w;
+                if bits >= 64 {
+                    out.extend_from_slice(&(acc as u64).to_le_bytes());
+                    acc >>= 64;
+                    bits -= 64;
+                }
+            }
+            out.extend_from_slice(&(acc as u64).to_le_bytes()[..bits / 8]);
         }
     }
-    let bytes = bits.div_ceil(8) as usize;
-    out.extend_from_slice(&(acc as u64).to_le_bytes()[..bytes]);
+}
+
+/// The end of the run of values equal to `values[i]` that starts at `i`.
+#[inline]
+fn run_end<V: Copy + PartialEq>(values: &[V], i: usize) -> usize {
+    let v = values[i];
+    let mut j = i + 1;
+    // Sixteen at a time, without early exits, which vectorizes (levels come in long runs).
+    while let Some(c) = values.get(j..j + 16) {
+        if !c.iter().fold(true, |all, x| all & (*x == v)) {
+            break;
+        }
+        j += 16;
+    }
+    while j < values.len() && values[j] == v {
+        j += 1;
+    }
+    j
 }
 
 /// The RLE / bit-packed hybrid of `values` (each below `1 << width`), without a length
@@ -48,46 +81,44 @@ pub(crate) fn rle_hybrid<V: Copy + Into<u64> + PartialEq>(
 ) {
     let n = values.len();
     let value_bytes = usize::from(width).div_ceil(8);
+    let run = |out: &mut Vec<u8>, v: V, count: usize| {
+        uleb(out, (count as u64) << 1);
+        let x: u64 = v.into();
+        out.extend_from_slice(&x.to_le_bytes()[..value_bytes]);
+    };
+    let literals = |out: &mut Vec<u8>, from: usize, to: usize| {
+        if from < to {
+            uleb(out, ((to - from).div_ceil(8) as u64) << 1 | 1);
+            pack_groups(out, &values[from..to], width);
+        }
+    };
+    let Some(&first) = values.first() else {
+        return;
+    };
+    // Levels of a column without nulls, and single-valued pages: one run.
+    if run_end(values, 0) == n {
+        run(out, first, n);
+        return;
+    }
     let mut lit = 0; // where the pending literals start
     let mut i = 0;
-    let flush_literals = |out: &mut Vec<u8>, from: usize, to: usize| {
-        if from == to {
-            return;
-        }
-        let groups = (to - from).div_ceil(8);
-        uleb(out, ((groups as u64) << 1) | 1);
-        let pad = groups * 8 - (to - from);
-        pack(
-            out,
-            values[from..to]
-                .iter()
-                .map(|v| (*v).into())
-                .chain(std::iter::repeat_n(0, pad)),
-            width,
-        );
-    };
     while i < n {
         let v = values[i];
-        let mut j = i + 1;
-        while j < n && values[j] == v {
-            j += 1;
-        }
-        let run = j - i;
-        if run >= 8 {
+        let j = run_end(values, i);
+        let len = j - i;
+        if len >= 8 {
             // Literal groups hold multiples of eight: the run lends the pending ones its
             // first values, and what is left, if still a run, is run-length encoded.
             let lend = (8 - (i - lit) % 8) % 8;
-            if run - lend >= 8 {
-                flush_literals(out, lit, i + lend);
-                uleb(out, ((run - lend) as u64) << 1);
-                let x: u64 = v.into();
-                out.extend_from_slice(&x.to_le_bytes()[..value_bytes]);
+            if len - lend >= 8 {
+                literals(out, lit, i + lend);
+                run(out, v, len - lend);
                 lit = j;
             }
         }
         i = j;
     }
-    flush_literals(out, lit, n);
+    literals(out, lit, n);
 }
 
 /// `DELTA_BINARY_PACKED` of `values`, in the arithmetic of the column's width (`wide`:
@@ -135,14 +166,11 @@ pub(crate) fn delta_binary_packed(out: &mut Vec<u8>, values: &[i64], wide: bool)
         for (m, &w) in widths.iter().enumerate().take(used) {
             let part = &deltas[m * MINI..(m * MINI + MINI).min(block.len())];
             // A short last miniblock is padded to its full count.
-            let pad = MINI - part.len();
-            pack(
-                out,
-                part.iter()
-                    .map(|d| (d.wrapping_sub(min) as u64) & mask)
-                    .chain(std::iter::repeat_n(0, pad)),
-                w,
-            );
+            let mut packed = [0u64; MINI];
+            for (p, d) in packed.iter_mut().zip(part) {
+                *p = (d.wrapping_sub(min) as u64) & mask;
+            }
+            pack_groups(out, &packed, w);
         }
     }
 }

@@ -124,6 +124,14 @@ fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mu
     let up = u16::from(nullable);
     match field.data_type() {
         DataType::Struct(children) => {
+            let s = array.as_struct();
+            if !nullable {
+                // Nothing to add: the children see the same slots.
+                for (c, child) in children.iter().zip(s.columns()) {
+                    walk(c, child, slots, rep_depth, out);
+                }
+                return;
+            }
             let mut next = Slots::with_capacity(slots.at.len());
             for k in 0..slots.at.len() {
                 let (d, r, at) = (slots.def[k], slots.rep[k], slots.at[k]);
@@ -133,7 +141,6 @@ fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mu
                     next.push(d + up, r, at);
                 }
             }
-            let s = array.as_struct();
             for (c, child) in children.iter().zip(s.columns()) {
                 walk(c, child, &next, rep_depth, out);
             }
@@ -182,13 +189,25 @@ fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mu
         _ => {
             let mut def = Vec::with_capacity(slots.at.len());
             let mut values = Vec::with_capacity(slots.at.len());
-            for k in 0..slots.at.len() {
-                let (d, at) = (slots.def[k], slots.at[k]);
-                if at == NONE || is_null(at) {
-                    def.push(d);
-                } else {
-                    def.push(d + up);
-                    values.push(at);
+            if nulls.is_none() {
+                // Without nulls of its own (most leaves), a leaf's levels are its slots'.
+                def.extend(slots.def.iter().zip(&slots.at).map(|(d, at)| {
+                    if *at == NONE {
+                        *d
+                    } else {
+                        d + up
+                    }
+                }));
+                values.extend(slots.at.iter().copied().filter(|at| *at != NONE));
+            } else {
+                for k in 0..slots.at.len() {
+                    let (d, at) = (slots.def[k], slots.at[k]);
+                    if at == NONE || is_null(at) {
+                        def.push(d);
+                    } else {
+                        def.push(d + up);
+                        values.push(at);
+                    }
                 }
             }
             out.push(Leaf {

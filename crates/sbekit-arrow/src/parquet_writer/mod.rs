@@ -25,6 +25,7 @@ mod thrift;
 use crate::sink::Codec;
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
+pub(crate) use column::hash_bytes;
 use column::{ChunkMeta, Column, Kind, Mode, Physical};
 use parquet::arrow::ArrowSchemaConverter;
 use parquet::basic::{ConvertedType, LogicalType, TimeUnit, Type as PhysicalType};
@@ -198,7 +199,7 @@ impl<W: Write> FileWriter<W> {
             for (f, a) in part.schema_ref().fields().iter().zip(part.columns()) {
                 levels::shred(f, a, &mut leaves);
             }
-            for (c, leaf) in self.columns.iter_mut().zip(&leaves) {
+            for (c, leaf) in self.columns.iter_mut().zip(leaves.drain(..)) {
                 c.append(leaf);
             }
             self.rows += n;
