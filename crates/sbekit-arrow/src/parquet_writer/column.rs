@@ -460,6 +460,9 @@ impl Column {
         self.plain.len() + self.ints.len() * 8 + self.keys.len() * 2 + self.bools.len() / 8
     }
 
+    /// Numbers are gathered into `ints` (plain and delta pages are encoded from it when the
+    /// page is finished), min and max taken over the new ones, and, for a dictionary, turned
+    /// into keys.
     fn numbers<T: ArrowPrimitiveType>(
         &mut self,
         a: &dyn Array,
@@ -467,53 +470,38 @@ impl Column {
         f: impl Fn(T::Native) -> i64,
     ) {
         let v = a.as_primitive::<T>().values();
-        if self.stats {
-            let (mut lo, mut hi) = (self.min, self.max);
-            let key = |x: i64| -> i64 {
-                match (self.unsigned, self.physical) {
-                    (false, _) => x,
-                    (true, Physical::Number { wide: false, .. }) => i64::from(x as u32),
-                    (true, _) => ((x as u64) ^ (1 << 63)) as i64,
-                }
-            };
-            each(values, a.len(), |i| {
-                let k = key(f(v[i]));
-                lo = lo.min(k);
-                hi = hi.max(k);
-            });
-            self.min = lo;
-            self.max = hi;
+        let start = self.ints.len();
+        match values {
+            Some(idx) => self.ints.extend(idx.iter().map(|&i| f(v[i as usize]))),
+            None => self.ints.extend(v.iter().map(|x| f(*x))),
         }
         let wide = matches!(self.physical, Physical::Number { wide: true, .. });
-        match self.mode {
-            Mode::Plain => {
-                if wide {
-                    each(values, a.len(), |i| {
-                        self.plain.extend_from_slice(&f(v[i]).to_le_bytes())
-                    });
-                } else {
-                    each(values, a.len(), |i| {
-                        self.plain
-                            .extend_from_slice(&(f(v[i]) as i32).to_le_bytes())
-                    });
-                }
+        let new = &self.ints[start..];
+        if self.stats && !new.is_empty() {
+            let (lo, hi) = match (self.unsigned, wide) {
+                (false, _) => min_max(new.iter().copied()),
+                (true, false) => min_max(new.iter().map(|x| i64::from(*x as u32))),
+                (true, true) => min_max(new.iter().map(|x| ((*x as u64) ^ (1 << 63)) as i64)),
+            };
+            self.min = self.min.min(lo);
+            self.max = self.max.max(hi);
+        }
+        if self.mode == Mode::Dictionary {
+            let width = if wide { 8 } else { 4 };
+            let mask = if wide { u64::MAX } else { u64::from(u32::MAX) };
+            // Repeats of the previous value skip the table (ids and prices come in runs).
+            let mut last = None;
+            self.keys.reserve(new.len());
+            for &x in new {
+                let x = x as u64 & mask;
+                let k = match last {
+                    Some((y, k)) if y == x => k,
+                    _ => self.dict.number(x, width),
+                };
+                last = Some((x, k));
+                self.keys.push(k);
             }
-            Mode::Delta => each(values, a.len(), |i| self.ints.push(f(v[i]))),
-            Mode::Dictionary => {
-                let width = if wide { 8 } else { 4 };
-                let mask = if wide { u64::MAX } else { u64::from(u32::MAX) };
-                // Repeats of the previous value skip the table (ids and prices come in runs).
-                let mut last = None;
-                each(values, a.len(), |i| {
-                    let x = f(v[i]) as u64 & mask;
-                    let k = match last {
-                        Some((y, k)) if y == x => k,
-                        _ => self.dict.number(x, width),
-                    };
-                    last = Some((x, k));
-                    self.keys.push(k);
-                });
-            }
+            self.ints.truncate(start);
         }
     }
 
@@ -582,6 +570,21 @@ impl Column {
             (Mode::Delta, Physical::Number { wide, .. }) => {
                 delta_binary_packed(&mut body, &self.ints, wide);
                 Encoding::DeltaBinaryPacked
+            }
+            (_, Physical::Number { wide, .. }) => {
+                // Plain numbers, from `ints`.
+                if wide {
+                    body.reserve(self.ints.len() * 8);
+                    self.ints
+                        .iter()
+                        .for_each(|x| body.extend_from_slice(&x.to_le_bytes()));
+                } else {
+                    body.reserve(self.ints.len() * 4);
+                    self.ints
+                        .iter()
+                        .for_each(|x| body.extend_from_slice(&(*x as i32).to_le_bytes()));
+                }
+                Encoding::Plain
             }
             _ => {
                 body.extend_from_slice(&self.plain);
@@ -744,6 +747,11 @@ impl Column {
     pub(crate) fn physical(&self) -> Physical {
         self.physical
     }
+}
+
+/// The least and greatest of a non-empty sequence.
+fn min_max(xs: impl Iterator<Item = i64>) -> (i64, i64) {
+    xs.fold((i64::MAX, i64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)))
 }
 
 /// Calls `f` with each position: `values`, or all of `0..len`.
