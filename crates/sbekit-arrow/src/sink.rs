@@ -18,6 +18,12 @@
 //! on in a new one (`part-00001`...). Decimal columns are written without statistics (see
 //! `decimal_columns`).
 //!
+//! Parquet pages are encoded by sbekit's own writer ([`crate::parquet_writer`],
+//! [`ParquetWriter::Own`], the default) for files whose schema it handles (every schema the
+//! SBE, capture and IEX exports produce); a file with another type (maps, large lists,
+//! views, dates...) is written by arrow-rs's `ArrowWriter`, as is every file under
+//! [`ParquetWriter::Arrow`]. The same options apply to both.
+//!
 //! Encoding: Parquet's dictionary encoding pays on columns that repeat (symbols, codes, price
 //! levels) and costs CPU and bytes on those that do not (timestamps, sequence numbers, order
 //! ids, random text). With [`Dictionary::Auto`] (the default) each file decides per leaf

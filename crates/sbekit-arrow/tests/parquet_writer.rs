@@ -293,7 +293,10 @@ fn assert_same(got: &RecordBatch, want: &RecordBatch) {
     }
 }
 
-fn encodings() -> [(&'static str, fn(usize) -> ColumnEncoding); 4] {
+/// Each leaf's encoding, by its index.
+type Pick = fn(usize) -> ColumnEncoding;
+
+fn encodings() -> [(&'static str, Pick); 4] {
     [
         ("plain", |_| ColumnEncoding::Plain),
         ("delta", |_| ColumnEncoding::Delta),

@@ -383,12 +383,12 @@ impl Column {
                 let b = a.as_boolean().values();
                 each(values, a.len(), |i| self.bools.push(b.value(i)));
             }
-            Kind::Int8 => self.numbers::<Int8Type>(a, values, |v| i64::from(v)),
-            Kind::Int16 => self.numbers::<Int16Type>(a, values, |v| i64::from(v)),
-            Kind::Int32 => self.numbers::<Int32Type>(a, values, |v| i64::from(v)),
+            Kind::Int8 => self.numbers::<Int8Type>(a, values, i64::from),
+            Kind::Int16 => self.numbers::<Int16Type>(a, values, i64::from),
+            Kind::Int32 => self.numbers::<Int32Type>(a, values, i64::from),
             Kind::Int64 => self.numbers::<Int64Type>(a, values, |v| v),
-            Kind::UInt8 => self.numbers::<UInt8Type>(a, values, |v| i64::from(v)),
-            Kind::UInt16 => self.numbers::<UInt16Type>(a, values, |v| i64::from(v)),
+            Kind::UInt8 => self.numbers::<UInt8Type>(a, values, i64::from),
+            Kind::UInt16 => self.numbers::<UInt16Type>(a, values, i64::from),
             Kind::UInt32 => self.numbers::<UInt32Type>(a, values, |v| i64::from(v as i32)),
             Kind::UInt64 => self.numbers::<UInt64Type>(a, values, |v| v as i64),
             Kind::Float32 => self.numbers::<Float32Type>(a, values, |v| i64::from(v.to_bits())),

@@ -146,26 +146,22 @@ fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mu
             }
         }
         DataType::List(item) | DataType::FixedSizeList(item, _) => {
-            let (range, values): (Box<dyn Fn(usize) -> (usize, usize)>, &ArrayRef) =
-                match array.data_type() {
-                    DataType::List(_) => {
-                        let l = array.as_list::<i32>();
-                        let o = l.value_offsets();
-                        (
-                            Box::new(move |i| (o[i] as usize, o[i + 1] as usize)),
-                            l.values(),
-                        )
-                    }
-                    _ => {
-                        let l = array.as_fixed_size_list();
-                        let size = l.value_length() as usize;
-                        let first = l.value_offset(0).max(0) as usize;
-                        (
-                            Box::new(move |i| (first + i * size, first + (i + 1) * size)),
-                            l.values(),
-                        )
-                    }
-                };
+            // A list's entries by its offsets; a fixed-size list's by its size.
+            let (offsets, first, size, values) = match array.data_type() {
+                DataType::List(_) => {
+                    let l = array.as_list::<i32>();
+                    (Some(l.value_offsets()), 0, 0, l.values())
+                }
+                _ => {
+                    let l = array.as_fixed_size_list();
+                    let first = l.value_offset(0).max(0) as usize;
+                    (None, first, l.value_length() as usize, l.values())
+                }
+            };
+            let range = |i: usize| match offsets {
+                Some(o) => (o[i] as usize, o[i + 1] as usize),
+                None => (first + i * size, first + (i + 1) * size),
+            };
             let mut next = Slots::with_capacity(slots.at.len());
             let inner = rep_depth + 1;
             for k in 0..slots.at.len() {
