@@ -32,7 +32,7 @@ fn pack_groups<V: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[V], width: u8) 
         }
         if w <= 8 {
             let mut acc = 0u64;
-            for (k, x) in g.iter().enumerate() {
+            for (x, k) in g.iter().zip(0..8) {
                 acc |= x << (k * w);
             }
             out.extend_from_slice(&acc.to_le_bytes()[..w]);
@@ -57,15 +57,24 @@ fn pack_groups<V: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[V], width: u8) 
 #[inline]
 fn run_end<V: Copy + PartialEq>(values: &[V], i: usize) -> usize {
     let v = values[i];
+    let n = values.len();
     let mut j = i + 1;
-    // Sixteen at a time, without early exits, which vectorizes (levels come in long runs).
+    // One at a time while the run is short (literals end here at once)...
+    while j < n && j < i + 8 {
+        if values[j] != v {
+            return j;
+        }
+        j += 1;
+    }
+    // ...then sixteen at a time, without early exits, which vectorizes (levels come in
+    // long runs).
     while let Some(c) = values.get(j..j + 16) {
         if !c.iter().fold(true, |all, x| all & (*x == v)) {
             break;
         }
         j += 16;
     }
-    while j < values.len() && values[j] == v {
+    while j < n && values[j] == v {
         j += 1;
     }
     j
