@@ -58,6 +58,7 @@
 
 pub mod capture;
 pub mod iex;
+pub mod parquet_writer;
 pub mod sbe;
 pub mod sink;
 pub mod trades;

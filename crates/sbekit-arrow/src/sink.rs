@@ -18,12 +18,19 @@
 //! on in a new one (`part-00001`...). Decimal columns are written without statistics (see
 //! `decimal_columns`).
 //!
+//! Parquet pages are encoded by sbekit's own writer ([`crate::parquet_writer`],
+//! [`ParquetWriter::Own`], the default) for files whose schema it handles (every schema the
+//! SBE, capture and IEX exports produce); a file with another type (maps, large lists,
+//! views, dates...) is written by arrow-rs's `ArrowWriter`, as is every file under
+//! [`ParquetWriter::Arrow`]. The same options apply to both.
+//!
 //! Encoding: Parquet's dictionary encoding pays on columns that repeat (symbols, codes, price
 //! levels) and costs CPU and bytes on those that do not (timestamps, sequence numbers, order
 //! ids, random text). With [`Dictionary::Auto`] (the default) each file decides per leaf
 //! column from its first batch: a column whose first [`SAMPLE`] values hold more than one
 //! distinct value in [`DISTINCT_RATIO`] is written plain.
 
+use crate::parquet_writer::{ColumnEncoding, FileWriter};
 use crate::Error;
 use arrow_array::RecordBatch;
 use arrow_array::{Array, ArrayRef};
@@ -134,6 +141,31 @@ pub struct SinkOptions {
     /// The most bytes the open Parquet row groups of all files may hold together before the
     /// largest are flushed (see the module docs).
     pub memory_budget: usize,
+    /// Which Parquet writer encodes the pages.
+    pub writer: ParquetWriter,
+}
+
+/// The Parquet writer that encodes pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParquetWriter {
+    /// sbekit's own ([`crate::parquet_writer`], the default): several times faster on the
+    /// exports' tables. A file whose schema it does not handle is written by arrow-rs's.
+    Own,
+    /// arrow-rs's `ArrowWriter` for every file.
+    Arrow,
+}
+
+impl std::str::FromStr for ParquetWriter {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "sbekit" | "own" => Ok(ParquetWriter::Own),
+            "arrow" | "arrow-rs" => Ok(ParquetWriter::Arrow),
+            o => Err(format!(
+                "unknown Parquet writer '{o}' (expected sbekit or arrow)"
+            )),
+        }
+    }
 }
 
 impl Default for SinkOptions {
@@ -145,6 +177,7 @@ impl Default for SinkOptions {
             compression: Codec::Snappy,
             dictionary: Dictionary::Auto,
             memory_budget: 96 << 20,
+            writer: ParquetWriter::Own,
         }
     }
 }
@@ -162,6 +195,7 @@ const WRITE_ROWS: usize = 8_192;
 /// The open file's writer; dropping it removes the temporary file.
 enum Writer {
     Parquet(ArrowWriter<AtomicFile>),
+    Own(FileWriter<BufWriter<AtomicFile>>),
     Ipc(StreamWriter<BufWriter<AtomicFile>>),
 }
 
@@ -232,6 +266,17 @@ impl Files {
                     at += n;
                 }
             }
+            Writer::Own(w) => {
+                // In slices, like arrow-rs's: pages are cut between writes.
+                let rows = batch.num_rows();
+                let mut at = 0;
+                while at < rows {
+                    let n = WRITE_ROWS.min(rows - at);
+                    w.write(&batch.slice(at, n))
+                        .map_err(|e| werr(e.to_string()))?;
+                    at += n;
+                }
+            }
             Writer::Ipc(w) => w.write(batch).map_err(|e| werr(e.to_string()))?,
         }
         self.measure(&dir);
@@ -250,11 +295,14 @@ impl Files {
         let Some(f) = self.open.get_mut(key) else {
             return;
         };
-        let Writer::Parquet(w) = &f.writer else {
-            return;
+        let (buffered, chunks) = match &f.writer {
+            Writer::Parquet(w) => (
+                w.memory_size(),
+                w.flushed_row_groups().iter().map(|g| g.num_columns()).sum(),
+            ),
+            Writer::Own(w) => (w.memory_size(), w.chunks()),
+            Writer::Ipc(_) => return,
         };
-        let buffered = w.memory_size();
-        let chunks = w.flushed_row_groups().iter().map(|g| g.num_columns()).sum();
         self.buffered = self.buffered - f.buffered + buffered;
         self.chunks = self.chunks - f.chunks + chunks;
         f.buffered = buffered;
@@ -307,13 +355,16 @@ impl Files {
             let Some(f) = self.open.get_mut(&key) else {
                 continue;
             };
-            if let Writer::Parquet(w) = &mut f.writer {
-                w.flush().map_err(|e| Error::Write {
-                    path: f.path.display().to_string(),
-                    message: e.to_string(),
-                })?;
-                self.measure(&key);
-            }
+            let flushed = match &mut f.writer {
+                Writer::Parquet(w) => w.flush().map_err(|e| e.to_string()),
+                Writer::Own(w) => w.flush().map_err(|e| e.to_string()),
+                Writer::Ipc(_) => continue,
+            };
+            flushed.map_err(|message| Error::Write {
+                path: f.path.display().to_string(),
+                message,
+            })?;
+            self.measure(&key);
         }
         Ok(())
     }
@@ -335,6 +386,12 @@ impl Files {
             message: e,
         };
         let writer = match self.options.format {
+            Format::Parquet
+                if self.options.writer == ParquetWriter::Own
+                    && FileWriter::<BufWriter<AtomicFile>>::supports(batch.schema_ref()) =>
+            {
+                own_writer(file, batch, &self.options).map_err(werr)?
+            }
             Format::Parquet => {
                 let o = &self.options;
                 let mut props = WriterProperties::builder()
@@ -565,6 +622,11 @@ fn close(f: OpenFile) -> Result<PathBuf, Error> {
     };
     let file = match f.writer {
         Writer::Parquet(w) => w.into_inner().map_err(|e| werr(e.to_string()))?,
+        Writer::Own(w) => w
+            .into_inner()
+            .map_err(|e| werr(e.to_string()))?
+            .into_inner()
+            .map_err(|e| werr(e.to_string()))?,
         Writer::Ipc(mut w) => {
             w.finish().map_err(|e| werr(e.to_string()))?;
             w.into_inner()
@@ -575,6 +637,46 @@ fn close(f: OpenFile) -> Result<PathBuf, Error> {
     };
     file.commit().map_err(|e| Error::io(&f.path, e))?;
     Ok(f.path)
+}
+
+/// A file written by [`crate::parquet_writer`], its columns encoded as `options.dictionary`
+/// says (under [`Dictionary::Auto`], as [`dictionary_choices`] decides; columns it leaves out
+/// get a dictionary, as with arrow-rs's writer).
+fn own_writer(
+    file: AtomicFile,
+    batch: &RecordBatch,
+    options: &SinkOptions,
+) -> Result<Writer, String> {
+    let choices: BTreeMap<String, ColumnChoice> = match options.dictionary {
+        Dictionary::Auto => dictionary_choices(batch)
+            .into_iter()
+            .map(|c| (c.path.string(), c))
+            .collect(),
+        _ => BTreeMap::new(),
+    };
+    let encoding = |_: usize, c: &parquet::schema::types::ColumnDescriptor| match options.dictionary
+    {
+        Dictionary::Off => ColumnEncoding::Plain,
+        Dictionary::On => ColumnEncoding::Dictionary,
+        Dictionary::Auto => match choices.get(&c.path().string()) {
+            Some(c) if c.dictionary => ColumnEncoding::Dictionary,
+            Some(c) if c.delta => ColumnEncoding::Delta,
+            Some(_) => ColumnEncoding::Plain,
+            None => ColumnEncoding::Dictionary,
+        },
+    };
+    let w = FileWriter::new(
+        BufWriter::with_capacity(1 << 16, file),
+        batch.schema(),
+        encoding,
+        crate::parquet_writer::Options {
+            codec: options.compression,
+            row_group_rows: options.row_group_rows.max(1),
+            row_group_bytes: options.row_group_bytes.max(1),
+            created_by: format!("sbekit {}", env!("CARGO_PKG_VERSION")),
+        },
+    )?;
+    Ok(Writer::Own(w))
 }
 
 /// [`Dictionary::Auto`]'s choice for each Parquet leaf column of `batch`'s schema: dictionary
@@ -683,16 +785,12 @@ struct Sampled {
 /// `None` for types not judged.
 fn distinct_in_sample(array: &ArrayRef) -> Option<Sampled> {
     use arrow_array::cast::AsArray;
-    use std::collections::HashSet;
-    use std::hash::BuildHasher;
-    // Hashes of the values (64-bit: collisions among 4,096 values are negligible).
-    let hasher = std::collections::hash_map::RandomState::new();
-    let mut seen: HashSet<u64> = HashSet::with_capacity(SAMPLE);
-    let mut sampled = 0;
+    // Hashes of the values (64-bit: collisions among 4,096 values are negligible), counted
+    // distinct by sorting.
+    let mut seen: Vec<u64> = Vec::with_capacity(SAMPLE);
     let mut take = |v: &[u8]| -> bool {
-        seen.insert(hasher.hash_one(v));
-        sampled += 1;
-        sampled < SAMPLE
+        seen.push(crate::parquet_writer::hash_bytes(v));
+        seen.len() < SAMPLE
     };
     match array.data_type() {
         DataType::Utf8 => {
@@ -726,6 +824,9 @@ fn distinct_in_sample(array: &ArrayRef) -> Option<Sampled> {
             }
         }
     }
+    let sampled = seen.len();
+    seen.sort_unstable();
+    seen.dedup();
     let distinct = seen.len();
     Some(Sampled { sampled, distinct })
 }
@@ -862,7 +963,9 @@ mod tests {
     }
 
     #[test]
-    fn decimal_columns_are_written_without_statistics() {
+    fn decimal_columns_are_written_without_statistics_by_arrow_rs() {
+        // arrow-rs's min and max of these would hold memory (see `decimal_columns`); sbekit's
+        // writer keeps only their null count, and min and max of integer columns.
         use arrow_array::Decimal128Array;
         use parquet::file::reader::{FileReader, SerializedFileReader};
         let dir = tempfile::tempdir().unwrap();
@@ -878,13 +981,23 @@ mod tests {
             vec![Arc::new(px), Arc::new(Int64Array::from(vec![1, 2, 3]))],
         )
         .unwrap();
-        let mut w = PartitionedWriter::new(dir.path(), SinkOptions::default()).unwrap();
-        w.write(&[("type", "t")], "t", &b).unwrap();
-        let (_, files) = w.finish().unwrap();
-        let r = SerializedFileReader::new(std::fs::File::open(&files[0]).unwrap()).unwrap();
-        let g = r.metadata().row_group(0);
-        assert!(g.column(0).statistics().is_none());
-        assert!(g.column(1).statistics().is_some());
+        for writer in [ParquetWriter::Arrow, ParquetWriter::Own] {
+            let root = dir.path().join(format!("{writer:?}"));
+            let options = SinkOptions {
+                writer,
+                ..SinkOptions::default()
+            };
+            let mut w = PartitionedWriter::new(&root, options).unwrap();
+            w.write(&[("type", "t")], "t", &b).unwrap();
+            let (_, files) = w.finish().unwrap();
+            let r = SerializedFileReader::new(std::fs::File::open(&files[0]).unwrap()).unwrap();
+            let g = r.metadata().row_group(0);
+            let px = g.column(0).statistics();
+            assert!(px.is_none_or(|s| s.min_bytes_opt().is_none()), "{writer:?}");
+            let qty = g.column(1).statistics().unwrap();
+            assert_eq!(qty.null_count_opt(), Some(0));
+            assert!(qty.min_bytes_opt().is_some(), "{writer:?}");
+        }
     }
 
     #[test]

@@ -393,13 +393,30 @@ fn duckdb_python(test: &str) -> Option<PathBuf> {
     None
 }
 
-/// Rows per `type` partition under `dir`, as DuckDB reads them.
-fn duckdb_counts(py: &Path, dir: &Path) -> Value {
-    let script = "import duckdb, json, sys\n\
-        rows = duckdb.sql(\"SELECT type, count(*) FROM read_parquet(\" + repr(sys.argv[1] + '/**/*.parquet') + \", hive_partitioning=true, union_by_name=true) GROUP BY type\").fetchall()\n\
-        print(json.dumps({t: n for t, n in rows}))";
+/// Tables (`type` partitions) whose rows DuckDB reads differently under `a` and `b`, every
+/// column and value compared (`EXCEPT ALL` both ways).
+fn duckdb_differing(py: &Path, a: &Path, b: &Path) -> u64 {
+    let script = "import duckdb, sys, glob, os\n\
+        def types(d):\n\
+        \x20   return {os.path.basename(os.path.dirname(p)) for p in glob.glob(d + '/**/*.parquet', recursive=True)}\n\
+        a, b = sys.argv[1], sys.argv[2]\n\
+        ts = types(a)\n\
+        bad = len(ts ^ types(b))\n\
+        for t in ts:\n\
+        \x20   x, y = (f\"read_parquet('{d}/**/{t}/*.parquet')\" for d in (a, b))\n\
+        \x20   q = lambda x, y: duckdb.sql(f'SELECT count(*) FROM (SELECT * FROM {x} EXCEPT ALL SELECT * FROM {y})').fetchall()[0][0]\n\
+        \x20   bad += (q(x, y) + q(y, x)) > 0\n\
+        print(bad)";
+    let out = run_python(py, script, &[a, b]);
+    String::from_utf8_lossy(&out).trim().parse().unwrap()
+}
+
+/// What `script` prints, given `args`; it must succeed.
+fn run_python(py: &Path, script: &str, args: &[&Path]) -> Vec<u8> {
     let out = Command::new(py)
-        .args(["-c", script, dir.to_str().unwrap()])
+        .arg("-c")
+        .arg(script)
+        .args(args)
         .output()
         .expect("python runs");
     assert!(
@@ -407,7 +424,15 @@ fn duckdb_counts(py: &Path, dir: &Path) -> Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    out.stdout
+}
+
+/// Rows per `type` partition under `dir`, as DuckDB reads them.
+fn duckdb_counts(py: &Path, dir: &Path) -> Value {
+    let script = "import duckdb, json, sys\n\
+        rows = duckdb.sql(\"SELECT type, count(*) FROM read_parquet(\" + repr(sys.argv[1] + '/**/*.parquet') + \", hive_partitioning=true, union_by_name=true) GROUP BY type\").fetchall()\n\
+        print(json.dumps({t: n for t, n in rows}))";
+    serde_json::from_slice(&run_python(py, script, &[dir])).unwrap()
 }
 
 /// Messages per template name, as `capture stats --json` counts them.
@@ -648,6 +673,9 @@ fn writer_settings_change_the_files_not_the_values() {
             // And this one also completes files early (several files per table).
             vec!["--memory", "8", "--batch-rows", "256", "--threads", "1"],
             vec!["--row-group-rows", "100", "--threads", "2"],
+            // arrow-rs's writer instead of sbekit's.
+            vec!["--parquet-writer", "arrow", "--threads", "1"],
+            vec!["--parquet-writer", "arrow", "--dictionary", "off"],
         ]
         .into_iter()
         .enumerate()
@@ -675,6 +703,10 @@ fn writer_settings_change_the_files_not_the_values() {
                     stats_counts(&s),
                     "{settings:?}"
                 );
+                if k > 0 {
+                    let first = dir.path().join(format!("{name}.0"));
+                    assert_eq!(duckdb_differing(&py, &first, &out_dir), 0, "{settings:?}");
+                }
             }
         }
     }

@@ -2,7 +2,7 @@
 //! (one writer, `sbekit_arrow::sink`, so one set of flags and one help text).
 
 use clap::Args;
-use sbekit_arrow::sink::{Codec, Dictionary, PartitionedWriter, SinkOptions};
+use sbekit_arrow::sink::{Codec, Dictionary, ParquetWriter, PartitionedWriter, SinkOptions};
 
 /// How Parquet files are written.
 #[derive(Args, Debug, Clone)]
@@ -31,6 +31,11 @@ pub struct ParquetArgs {
     /// everything on one (the least CPU).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
     threads: u8,
+    /// The Parquet page encoder: `sbekit` (default; its own, for the types decoding produces,
+    /// falling back to arrow-rs's for a file with other types) or `arrow` (arrow-rs's
+    /// `ArrowWriter` for every file). Both write the same values.
+    #[arg(long, value_name = "WRITER", default_value = "sbekit")]
+    parquet_writer: ParquetWriter,
 }
 
 impl ParquetArgs {
@@ -76,6 +81,7 @@ impl ParquetArgs {
             compression: self.compression,
             dictionary: self.dictionary,
             memory_budget: self.writer_memory.map_or(base.memory_budget, mib),
+            writer: self.parquet_writer,
             ..base
         }
     }

@@ -1,0 +1,764 @@
+//! One leaf column of the open row group: its pages so far, its open page, its dictionary.
+
+use super::encode::{bit_width, delta_binary_packed, plain_bools, rle_hybrid};
+use super::levels::Leaf;
+use super::thrift;
+use super::{Codec, Encoding};
+use arrow_array::cast::AsArray;
+use arrow_array::types::*;
+use arrow_array::{Array, ArrowPrimitiveType};
+use arrow_schema::{DataType, TimeUnit};
+
+/// The Arrow leaf types this writer encodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Bool,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
+    Float32,
+    Float64,
+    Timestamp,
+    Decimal,
+    Utf8,
+    Binary,
+    /// `Dictionary(Int32, Utf8)`: enum columns.
+    Enum,
+}
+
+impl Kind {
+    pub(crate) fn of(t: &DataType) -> Option<Kind> {
+        Some(match t {
+            DataType::Boolean => Kind::Bool,
+            DataType::Int8 => Kind::Int8,
+            DataType::Int16 => Kind::Int16,
+            DataType::Int32 => Kind::Int32,
+            DataType::Int64 => Kind::Int64,
+            DataType::UInt8 => Kind::UInt8,
+            DataType::UInt16 => Kind::UInt16,
+            DataType::UInt32 => Kind::UInt32,
+            DataType::UInt64 => Kind::UInt64,
+            DataType::Float32 => Kind::Float32,
+            DataType::Float64 => Kind::Float64,
+            DataType::Timestamp(
+                TimeUnit::Second
+                | TimeUnit::Millisecond
+                | TimeUnit::Microsecond
+                | TimeUnit::Nanosecond,
+                _,
+            ) => Kind::Timestamp,
+            DataType::Decimal128(_, _) => Kind::Decimal,
+            DataType::Utf8 => Kind::Utf8,
+            DataType::Binary => Kind::Binary,
+            DataType::Dictionary(k, v) if **k == DataType::Int32 && **v == DataType::Utf8 => {
+                Kind::Enum
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// The Parquet physical type a leaf is stored as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Physical {
+    Boolean,
+    /// INT32 (`wide` false) or INT64; or FLOAT / DOUBLE (`float`).
+    Number {
+        wide: bool,
+        float: bool,
+    },
+    ByteArray,
+    /// FIXED_LEN_BYTE_ARRAY of this length (decimals of precision above 18).
+    Fixed(usize),
+}
+
+impl Physical {
+    pub(crate) fn code(self) -> i32 {
+        match self {
+            Physical::Boolean => 0,
+            Physical::Number {
+                wide: false,
+                float: false,
+            } => 1,
+            Physical::Number {
+                wide: true,
+                float: false,
+            } => 2,
+            Physical::Number {
+                wide: false,
+                float: true,
+            } => 4,
+            Physical::Number {
+                wide: true,
+                float: true,
+            } => 5,
+            Physical::ByteArray => 6,
+            Physical::Fixed(_) => 7,
+        }
+    }
+}
+
+/// How a column's values are encoded (chosen per file, see `Dictionary` in the sink).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Plain,
+    Delta,
+    Dictionary,
+}
+
+/// A dictionary page past this many bytes stops growing: the rest of the column chunk is
+/// written plain (as other writers do; a dictionary that large is not repeating much).
+const DICTIONARY_LIMIT: usize = 1 << 20;
+
+/// A data page is finished once its values pass this many bytes (checked between writes).
+const PAGE_BYTES: usize = 1 << 20;
+
+/// A data page is also finished at this many level entries.
+const PAGE_LEVELS: usize = 1 << 17;
+
+/// A fast hash of a byte string (not DoS-resistant: the keys are the writer's own values).
+pub(crate) fn hash_bytes(b: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = (b.len() as u64).wrapping_mul(K);
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(c);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(x)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut x = [0u8; 8];
+        x[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(x)).wrapping_mul(K);
+    }
+    h ^ (h >> 32)
+}
+
+fn hash_u64(v: u64) -> u64 {
+    let h = v.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^ (h >> 29)
+}
+
+/// A dictionary of distinct values: numbers by their bits, byte strings by their bytes, in
+/// an open-addressing table of indices.
+#[derive(Default)]
+struct Dict {
+    /// Slot: index + 1 of the value (0: empty).
+    table: Vec<u32>,
+    hashes: Vec<u64>,
+    numbers: Vec<u64>,
+    bytes: Vec<u8>,
+    ends: Vec<u32>,
+    /// The dictionary page's plain size.
+    size: usize,
+}
+
+impl Dict {
+    fn len(&self) -> usize {
+        self.hashes.len()
+    }
+
+    fn grow(&mut self) {
+        let cap = (self.table.len() * 2).max(1024);
+        let mut table = vec![0u32; cap];
+        for (i, h) in self.hashes.iter().enumerate() {
+            let mut s = (*h as usize) & (cap - 1);
+            while table[s] != 0 {
+                s = (s + 1) & (cap - 1);
+            }
+            table[s] = i as u32 + 1;
+        }
+        self.table = table;
+    }
+
+    /// The index of the value hashing to `h` that `same` accepts, or the next index after
+    /// `add` has stored a new one.
+    fn find_or_add(
+        &mut self,
+        h: u64,
+        same: impl Fn(&Self, usize) -> bool,
+        add: impl FnOnce(&mut Self),
+    ) -> u32 {
+        if self.len() * 2 >= self.table.len() {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut s = (h as usize) & mask;
+        loop {
+            let e = self.table[s];
+            if e == 0 {
+                let i = self.len() as u32;
+                self.table[s] = i + 1;
+                self.hashes.push(h);
+                add(self);
+                return i;
+            }
+            let k = e as usize - 1;
+            if self.hashes[k] == h && same(self, k) {
+                return e - 1;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    fn number(&mut self, v: u64, width: usize) -> u32 {
+        self.find_or_add(
+            hash_u64(v),
+            |d, k| d.numbers[k] == v,
+            |d| {
+                d.numbers.push(v);
+                d.size += width;
+            },
+        )
+    }
+
+    fn value(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.bytes[start..self.ends[i] as usize]
+    }
+
+    fn bytes(&mut self, v: &[u8]) -> u32 {
+        self.find_or_add(
+            hash_bytes(v),
+            |d, k| d.value(k) == v,
+            |d| {
+                d.bytes.extend_from_slice(v);
+                d.ends.push(d.bytes.len() as u32);
+                d.size += 4 + v.len();
+            },
+        )
+    }
+
+    fn memory(&self) -> usize {
+        self.table.capacity() * 4
+            + self.hashes.capacity() * 8
+            + self.numbers.capacity() * 8
+            + self.bytes.capacity()
+            + self.ends.capacity() * 4
+    }
+}
+
+/// A column chunk as written: what the footer says about it.
+pub(crate) struct ChunkMeta {
+    pub start: u64,
+    pub dictionary_offset: Option<u64>,
+    pub data_offset: u64,
+    pub compressed: u64,
+    pub uncompressed: u64,
+    pub num_values: i64,
+    pub encodings: u16,
+    pub null_count: i64,
+    /// Min and max, plain-encoded (integers only).
+    pub min_max: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+/// A leaf column of the file being written.
+pub(crate) struct Column {
+    kind: Kind,
+    physical: Physical,
+    /// Integer statistics compare as unsigned.
+    unsigned: bool,
+    /// Min and max are kept (integers that are not floats).
+    stats: bool,
+    max_def: u16,
+    max_rep: u16,
+    /// The mode chosen for the file; `mode` falls back to plain within a chunk.
+    chosen: Mode,
+    mode: Mode,
+    codec: Codec,
+    // The open page.
+    def: Vec<u16>,
+    rep: Vec<u16>,
+    levels: usize,
+    plain: Vec<u8>,
+    ints: Vec<i64>,
+    keys: Vec<u32>,
+    bools: Vec<bool>,
+    page_values: usize,
+    // The open chunk.
+    dict: Dict,
+    pages: Vec<u8>,
+    uncompressed: u64,
+    dict_pages: usize,
+    encodings: u16,
+    num_values: i64,
+    null_count: i64,
+    min: i64,
+    max: i64,
+}
+
+impl Column {
+    pub(crate) fn new(
+        kind: Kind,
+        physical: Physical,
+        unsigned: bool,
+        max_def: u16,
+        max_rep: u16,
+        mode: Mode,
+        codec: Codec,
+    ) -> Self {
+        let float = matches!(physical, Physical::Number { float: true, .. });
+        let number = matches!(physical, Physical::Number { .. });
+        // Delta needs integers; dictionaries are not kept for booleans and fixed-length values.
+        let mode = match mode {
+            Mode::Delta if !number || float => Mode::Plain,
+            Mode::Dictionary if matches!(physical, Physical::Boolean | Physical::Fixed(_)) => {
+                Mode::Plain
+            }
+            m => m,
+        };
+        Column {
+            kind,
+            physical,
+            unsigned,
+            stats: number && !float,
+            max_def,
+            max_rep,
+            chosen: mode,
+            mode,
+            codec,
+            def: Vec::new(),
+            rep: Vec::new(),
+            levels: 0,
+            plain: Vec::new(),
+            ints: Vec::new(),
+            keys: Vec::new(),
+            bools: Vec::new(),
+            page_values: 0,
+            dict: Dict::default(),
+            pages: Vec::new(),
+            uncompressed: 0,
+            dict_pages: 0,
+            encodings: 0,
+            num_values: 0,
+            null_count: 0,
+            min: i64::MAX,
+            max: i64::MIN,
+        }
+    }
+
+    /// Bytes held for the open row group (allocated, not only used: buffers keep their
+    /// capacity from page to page until the chunk is written).
+    pub(crate) fn memory(&self) -> usize {
+        self.pages.capacity()
+            + self.plain.capacity()
+            + self.ints.capacity() * 8
+            + self.keys.capacity() * 4
+            + self.bools.capacity()
+            + (self.def.capacity() + self.rep.capacity()) * 2
+            + self.dict.memory()
+    }
+
+    /// Appends a batch's levels and values.
+    pub(crate) fn append(&mut self, mut leaf: Leaf) {
+        // A page's first levels are taken over, not copied.
+        for (mine, theirs, max) in [
+            (&mut self.def, &mut leaf.def, self.max_def),
+            (&mut self.rep, &mut leaf.rep, self.max_rep),
+        ] {
+            if max == 0 {
+                continue;
+            }
+            if mine.is_empty() {
+                std::mem::swap(mine, theirs);
+            } else {
+                mine.extend_from_slice(theirs);
+            }
+        }
+        let leaf = &leaf;
+        self.levels += leaf.levels;
+        let values = leaf.values.as_deref();
+        let n = values.map_or(leaf.array.len(), <[u32]>::len);
+        self.null_count += (leaf.levels - n) as i64;
+        self.page_values += n;
+        let a = leaf.array.as_ref();
+        match self.kind {
+            Kind::Bool => {
+                let b = a.as_boolean().values();
+                each(values, a.len(), |i| self.bools.push(b.value(i)));
+            }
+            Kind::Int8 => self.numbers::<Int8Type>(a, values, i64::from),
+            Kind::Int16 => self.numbers::<Int16Type>(a, values, i64::from),
+            Kind::Int32 => self.numbers::<Int32Type>(a, values, i64::from),
+            Kind::Int64 => self.numbers::<Int64Type>(a, values, |v| v),
+            Kind::UInt8 => self.numbers::<UInt8Type>(a, values, i64::from),
+            Kind::UInt16 => self.numbers::<UInt16Type>(a, values, i64::from),
+            Kind::UInt32 => self.numbers::<UInt32Type>(a, values, |v| i64::from(v as i32)),
+            Kind::UInt64 => self.numbers::<UInt64Type>(a, values, |v| v as i64),
+            Kind::Float32 => self.numbers::<Float32Type>(a, values, |v| i64::from(v.to_bits())),
+            Kind::Float64 => self.numbers::<Float64Type>(a, values, |v| v.to_bits() as i64),
+            Kind::Timestamp => match a.data_type() {
+                DataType::Timestamp(TimeUnit::Second, _) => {
+                    self.numbers::<TimestampSecondType>(a, values, |v| v)
+                }
+                DataType::Timestamp(TimeUnit::Millisecond, _) => {
+                    self.numbers::<TimestampMillisecondType>(a, values, |v| v)
+                }
+                DataType::Timestamp(TimeUnit::Microsecond, _) => {
+                    self.numbers::<TimestampMicrosecondType>(a, values, |v| v)
+                }
+                _ => self.numbers::<TimestampNanosecondType>(a, values, |v| v),
+            },
+            Kind::Decimal => match self.physical {
+                Physical::Fixed(len) => {
+                    let d = a.as_primitive::<Decimal128Type>().values();
+                    each(values, a.len(), |i| {
+                        self.plain
+                            .extend_from_slice(&d[i].to_be_bytes()[16 - len..]);
+                    });
+                }
+                Physical::Number { wide: false, .. } => {
+                    self.numbers::<Decimal128Type>(a, values, |v| i64::from(v as i32))
+                }
+                _ => self.numbers::<Decimal128Type>(a, values, |v| v as i64),
+            },
+            Kind::Utf8 => {
+                let s = a.as_string::<i32>();
+                let (o, d) = (s.value_offsets(), s.values().as_slice());
+                self.byte_values(values, a.len(), |i| &d[o[i] as usize..o[i + 1] as usize]);
+            }
+            Kind::Binary => {
+                let s = a.as_binary::<i32>();
+                let (o, d) = (s.value_offsets(), s.values().as_slice());
+                self.byte_values(values, a.len(), |i| &d[o[i] as usize..o[i + 1] as usize]);
+            }
+            Kind::Enum => {
+                let d = a.as_dictionary::<Int32Type>();
+                let words = d.values().as_string::<i32>();
+                let keys = d.keys().values();
+                if self.mode == Mode::Dictionary {
+                    // The Arrow dictionary's words are interned once, then keys are mapped.
+                    let map: Vec<u32> = (0..words.len())
+                        .map(|w| self.dict.bytes(words.value(w).as_bytes()))
+                        .collect();
+                    each(values, a.len(), |i| self.keys.push(map[keys[i] as usize]));
+                } else {
+                    each(values, a.len(), |i| {
+                        let w = words.value(keys[i] as usize).as_bytes();
+                        self.plain
+                            .extend_from_slice(&(w.len() as u32).to_le_bytes());
+                        self.plain.extend_from_slice(w);
+                    });
+                }
+            }
+        }
+        if self.mode == Mode::Dictionary && self.dict.size > DICTIONARY_LIMIT {
+            self.finish_page();
+            self.mode = Mode::Plain;
+        } else if self.levels >= PAGE_LEVELS || self.page_bytes() >= PAGE_BYTES {
+            self.finish_page();
+        }
+    }
+
+    fn page_bytes(&self) -> usize {
+        self.plain.len() + self.ints.len() * 8 + self.keys.len() * 2 + self.bools.len() / 8
+    }
+
+    /// Numbers are gathered into `ints` (plain and delta pages are encoded from it when the
+    /// page is finished), min and max taken over the new ones, and, for a dictionary, turned
+    /// into keys.
+    fn numbers<T: ArrowPrimitiveType>(
+        &mut self,
+        a: &dyn Array,
+        values: Option<&[u32]>,
+        f: impl Fn(T::Native) -> i64,
+    ) {
+        let v = a.as_primitive::<T>().values();
+        let start = self.ints.len();
+        match values {
+            Some(idx) => self.ints.extend(idx.iter().map(|&i| f(v[i as usize]))),
+            None => self.ints.extend(v.iter().map(|x| f(*x))),
+        }
+        let wide = matches!(self.physical, Physical::Number { wide: true, .. });
+        let new = &self.ints[start..];
+        if self.stats && !new.is_empty() {
+            let (lo, hi) = match (self.unsigned, wide) {
+                (false, _) => min_max(new.iter().copied()),
+                (true, false) => min_max(new.iter().map(|x| i64::from(*x as u32))),
+                (true, true) => min_max(new.iter().map(|x| ((*x as u64) ^ (1 << 63)) as i64)),
+            };
+            self.min = self.min.min(lo);
+            self.max = self.max.max(hi);
+        }
+        if self.mode == Mode::Dictionary {
+            let width = if wide { 8 } else { 4 };
+            let mask = if wide { u64::MAX } else { u64::from(u32::MAX) };
+            // Repeats of the previous value skip the table (ids and prices come in runs).
+            let mut last = None;
+            self.keys.reserve(new.len());
+            for &x in new {
+                let x = x as u64 & mask;
+                let k = match last {
+                    Some((y, k)) if y == x => k,
+                    _ => self.dict.number(x, width),
+                };
+                last = Some((x, k));
+                self.keys.push(k);
+            }
+            self.ints.truncate(start);
+        }
+    }
+
+    fn byte_values<'a>(
+        &mut self,
+        values: Option<&[u32]>,
+        len: usize,
+        get: impl Fn(usize) -> &'a [u8],
+    ) {
+        if self.mode == Mode::Dictionary {
+            let mut last: Option<(&[u8], u32)> = None;
+            each(values, len, |i| {
+                let b = get(i);
+                let k = match last {
+                    Some((y, k)) if y == b => k,
+                    _ => self.dict.bytes(b),
+                };
+                last = Some((b, k));
+                self.keys.push(k);
+            });
+        } else {
+            each(values, len, |i| {
+                let b = get(i);
+                self.plain
+                    .extend_from_slice(&(b.len() as u32).to_le_bytes());
+                self.plain.extend_from_slice(b);
+            });
+        }
+    }
+
+    /// Encodes the open page into the chunk's pages.
+    pub(crate) fn finish_page(&mut self) {
+        if self.levels == 0 {
+            return;
+        }
+        let mut body =
+            Vec::with_capacity(self.page_bytes() + (self.def.len() + self.rep.len()) / 2 + 64);
+        for (levels, max) in [(&self.rep, self.max_rep), (&self.def, self.max_def)] {
+            if max > 0 {
+                let at = body.len();
+                body.extend_from_slice(&[0; 4]);
+                rle_hybrid(&mut body, levels, bit_width(u64::from(max)));
+                let n = (body.len() - at - 4) as u32;
+                body[at..at + 4].copy_from_slice(&n.to_le_bytes());
+                self.encodings |= 1 << Encoding::Rle as u16;
+            }
+        }
+        let mode = if self.mode == Mode::Dictionary && self.page_values == 0 {
+            // Nothing to look up: an empty plain page needs no dictionary.
+            Mode::Plain
+        } else {
+            self.mode
+        };
+        let encoding = match (mode, self.physical) {
+            (_, Physical::Boolean) => {
+                plain_bools(&mut body, &self.bools);
+                Encoding::Plain
+            }
+            (Mode::Dictionary, _) => {
+                let w = bit_width(self.dict.len().saturating_sub(1) as u64).max(1);
+                body.push(w);
+                rle_hybrid(&mut body, &self.keys, w);
+                self.dict_pages += 1;
+                Encoding::RleDictionary
+            }
+            (Mode::Delta, Physical::Number { wide, .. }) => {
+                delta_binary_packed(&mut body, &self.ints, wide);
+                Encoding::DeltaBinaryPacked
+            }
+            (_, Physical::Number { wide, .. }) => {
+                // Plain numbers, from `ints`.
+                if wide {
+                    body.reserve(self.ints.len() * 8);
+                    self.ints
+                        .iter()
+                        .for_each(|x| body.extend_from_slice(&x.to_le_bytes()));
+                } else {
+                    body.reserve(self.ints.len() * 4);
+                    self.ints
+                        .iter()
+                        .for_each(|x| body.extend_from_slice(&(*x as i32).to_le_bytes()));
+                }
+                Encoding::Plain
+            }
+            _ => {
+                body.extend_from_slice(&self.plain);
+                Encoding::Plain
+            }
+        };
+        self.encodings |= 1 << encoding as u16;
+        let levels = self.levels;
+        self.num_values += levels as i64;
+        self.page(
+            &body,
+            |w| {
+                w.i32(1, 0); // DATA_PAGE
+            },
+            |w| {
+                w.begin(5)
+                    .i32(1, levels as i32)
+                    .i32(2, encoding as i32)
+                    .i32(3, Encoding::Rle as i32)
+                    .i32(4, Encoding::Rle as i32)
+                    .end();
+            },
+        );
+        self.def.clear();
+        self.rep.clear();
+        self.plain.clear();
+        self.ints.clear();
+        self.keys.clear();
+        self.bools.clear();
+        self.levels = 0;
+        self.page_values = 0;
+    }
+
+    /// Compresses `body` and appends it with its header to the chunk's pages; `kind` writes
+    /// the header's type field, `header` its type-specific struct.
+    fn page(
+        &mut self,
+        body: &[u8],
+        kind: impl FnOnce(&mut thrift::Writer<'_>),
+        header: impl FnOnce(&mut thrift::Writer<'_>),
+    ) {
+        let compressed_body;
+        let stored: &[u8] = match self.codec {
+            Codec::None => body,
+            Codec::Snappy => {
+                let mut out = vec![0u8; snap::raw::max_compress_len(body.len())];
+                let n = snap::raw::Encoder::new()
+                    .compress(body, &mut out)
+                    .unwrap_or(0);
+                out.truncate(n);
+                compressed_body = out;
+                &compressed_body
+            }
+        };
+        let at = self.pages.len();
+        let mut w = thrift::Writer::new(&mut self.pages);
+        kind(&mut w);
+        w.i32(2, body.len() as i32).i32(3, stored.len() as i32);
+        header(&mut w);
+        w.finish();
+        let head = self.pages.len() - at;
+        self.pages.extend_from_slice(stored);
+        self.uncompressed += (head + body.len()) as u64;
+    }
+
+    /// Writes the chunk (dictionary page first) through `out` at file offset `start`; resets
+    /// the column for the next row group.
+    pub(crate) fn finish_chunk(
+        &mut self,
+        start: u64,
+        out: &mut impl FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> std::io::Result<ChunkMeta> {
+        self.finish_page();
+        let mut dictionary_offset = None;
+        let mut dict_bytes = 0u64;
+        let mut dict_uncompressed = 0u64;
+        if self.dict_pages > 0 {
+            let mut body = Vec::with_capacity(self.dict.size);
+            for i in 0..self.dict.len() {
+                match self.physical {
+                    Physical::ByteArray => {
+                        let v = self.dict.value(i);
+                        body.extend_from_slice(&(v.len() as u32).to_le_bytes());
+                        body.extend_from_slice(v);
+                    }
+                    Physical::Number { wide: true, .. } => {
+                        body.extend_from_slice(&self.dict.numbers[i].to_le_bytes())
+                    }
+                    _ => body.extend_from_slice(&(self.dict.numbers[i] as u32).to_le_bytes()),
+                }
+            }
+            // The dictionary page goes through the same path, then is cut off the end.
+            let pages = std::mem::take(&mut self.pages);
+            let before = self.uncompressed;
+            let n = self.dict.len() as i32;
+            self.page(
+                &body,
+                |w| {
+                    w.i32(1, 2); // DICTIONARY_PAGE
+                },
+                |w| {
+                    w.begin(7).i32(1, n).i32(2, Encoding::Plain as i32).end();
+                },
+            );
+            dict_uncompressed = self.uncompressed - before;
+            self.uncompressed = before;
+            let dict_page = std::mem::replace(&mut self.pages, pages);
+            out(&dict_page)?;
+            dict_bytes = dict_page.len() as u64;
+            dictionary_offset = Some(start);
+            self.encodings |= 1 << Encoding::Plain as u16;
+        }
+        out(&self.pages)?;
+        let min_max = (self.stats && self.min <= self.max).then(|| {
+            let back = |k: i64| -> i64 {
+                match (self.unsigned, self.physical) {
+                    (true, Physical::Number { wide: true, .. }) => ((k as u64) ^ (1 << 63)) as i64,
+                    _ => k,
+                }
+            };
+            let enc = |k: i64| -> Vec<u8> {
+                match self.physical {
+                    Physical::Number { wide: false, .. } => (back(k) as i32).to_le_bytes().to_vec(),
+                    _ => back(k).to_le_bytes().to_vec(),
+                }
+            };
+            (enc(self.min), enc(self.max))
+        });
+        let meta = ChunkMeta {
+            start,
+            dictionary_offset,
+            data_offset: start + dict_bytes,
+            compressed: dict_bytes + self.pages.len() as u64,
+            uncompressed: dict_uncompressed + self.uncompressed,
+            num_values: self.num_values,
+            encodings: self.encodings,
+            null_count: self.null_count,
+            min_max,
+        };
+        // The chunk's buffers are freed: a file between row groups holds nothing.
+        self.pages = Vec::new();
+        self.dict = Dict::default();
+        self.def = Vec::new();
+        self.rep = Vec::new();
+        self.plain = Vec::new();
+        self.ints = Vec::new();
+        self.keys = Vec::new();
+        self.bools = Vec::new();
+        self.mode = self.chosen;
+        self.uncompressed = 0;
+        self.dict_pages = 0;
+        self.encodings = 0;
+        self.num_values = 0;
+        self.null_count = 0;
+        self.min = i64::MAX;
+        self.max = i64::MIN;
+        Ok(meta)
+    }
+
+    pub(crate) fn physical(&self) -> Physical {
+        self.physical
+    }
+}
+
+/// The least and greatest of a non-empty sequence.
+fn min_max(xs: impl Iterator<Item = i64>) -> (i64, i64) {
+    xs.fold((i64::MAX, i64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)))
+}
+
+/// Calls `f` with each position: `values`, or all of `0..len`.
+#[inline]
+fn each(values: Option<&[u32]>, len: usize, mut f: impl FnMut(usize)) {
+    match values {
+        Some(v) => v.iter().for_each(|&i| f(i as usize)),
+        None => (0..len).for_each(f),
+    }
+}

@@ -1,0 +1,222 @@
+//! Definition and repetition levels of an Arrow column's Parquet leaves (Dremel's shredding),
+//! and which of each leaf array's values are written.
+//!
+//! Struct, list and fixed-size-list nesting is followed from the top-level array down; every
+//! leaf gets its levels and the positions (into the leaf array) of the values that are
+//! present. A slot is a level entry under construction: its definition level so far, its
+//! repetition level, and its position in the array at the current depth (or [`NONE`] once a
+//! null or an empty list has ended it).
+
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef};
+use arrow_schema::{DataType, Field};
+
+/// A slot ended above the current depth.
+const NONE: u32 = u32::MAX;
+
+/// One leaf's levels and values for a batch.
+pub(crate) struct Leaf {
+    /// The leaf array (positions index into it).
+    pub array: ArrayRef,
+    /// Definition levels, one per level entry; empty when the column's maximum is 0.
+    pub def: Vec<u16>,
+    /// Repetition levels; empty when the column's maximum is 0.
+    pub rep: Vec<u16>,
+    /// Level entries (rows for a flat column).
+    pub levels: usize,
+    /// The positions of the values written, or `None` for all of `0..array.len()`.
+    pub values: Option<Vec<u32>>,
+}
+
+/// The maximum definition and repetition levels of each leaf of `field`, depth first (the
+/// order of Parquet's columns); `None` for a type this writer does not shred.
+pub(crate) fn max_levels(
+    field: &Field,
+    def: u16,
+    rep: u16,
+    out: &mut Vec<(u16, u16)>,
+) -> Option<()> {
+    let def = def + u16::from(field.is_nullable());
+    match field.data_type() {
+        DataType::Struct(children) => {
+            if children.is_empty() {
+                return None;
+            }
+            for c in children {
+                max_levels(c, def, rep, out)?;
+            }
+        }
+        DataType::List(item) | DataType::FixedSizeList(item, _) => {
+            max_levels(item, def + 1, rep + 1, out)?;
+        }
+        t if super::column::Kind::of(t).is_some() => out.push((def, rep)),
+        _ => return None,
+    }
+    Some(())
+}
+
+/// Appends the leaves of top-level `array` (its field `field`) to `out`.
+pub(crate) fn shred(field: &Field, array: &ArrayRef, out: &mut Vec<Leaf>) {
+    let n = array.len();
+    if !matches!(
+        field.data_type(),
+        DataType::Struct(_) | DataType::List(_) | DataType::FixedSizeList(_, _)
+    ) {
+        // A flat column: its levels are its validity.
+        let (def, values) = match (field.is_nullable(), array.logical_nulls()) {
+            (false, _) => (Vec::new(), None),
+            (true, None) => (vec![1; n], None),
+            (true, Some(nulls)) => {
+                let def: Vec<u16> = nulls.iter().map(u16::from).collect();
+                let values = nulls.valid_indices().map(|i| i as u32).collect();
+                (def, Some(values))
+            }
+        };
+        out.push(Leaf {
+            array: array.clone(),
+            def,
+            rep: Vec::new(),
+            levels: n,
+            values,
+        });
+        return;
+    }
+    let slots = Slots {
+        def: vec![0; n],
+        rep: vec![0; n],
+        at: (0..n as u32).collect(),
+    };
+    walk(field, array, &slots, 0, out);
+}
+
+struct Slots {
+    def: Vec<u16>,
+    rep: Vec<u16>,
+    at: Vec<u32>,
+}
+
+impl Slots {
+    fn with_capacity(n: usize) -> Self {
+        Slots {
+            def: Vec::with_capacity(n),
+            rep: Vec::with_capacity(n),
+            at: Vec::with_capacity(n),
+        }
+    }
+
+    fn push(&mut self, def: u16, rep: u16, at: u32) {
+        self.def.push(def);
+        self.rep.push(rep);
+        self.at.push(at);
+    }
+}
+
+/// `array` (of `field`) at the slots' positions; `rep_depth` is the repetition level of the
+/// lists above.
+fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mut Vec<Leaf>) {
+    let nullable = field.is_nullable();
+    let nulls = if nullable {
+        array.logical_nulls()
+    } else {
+        None
+    };
+    let is_null = |i: u32| nulls.as_ref().is_some_and(|n| n.is_null(i as usize));
+    let up = u16::from(nullable);
+    match field.data_type() {
+        DataType::Struct(children) => {
+            let s = array.as_struct();
+            if !nullable {
+                // Nothing to add: the children see the same slots.
+                for (c, child) in children.iter().zip(s.columns()) {
+                    walk(c, child, slots, rep_depth, out);
+                }
+                return;
+            }
+            let mut next = Slots::with_capacity(slots.at.len());
+            for k in 0..slots.at.len() {
+                let (d, r, at) = (slots.def[k], slots.rep[k], slots.at[k]);
+                if at == NONE || is_null(at) {
+                    next.push(d, r, NONE);
+                } else {
+                    next.push(d + up, r, at);
+                }
+            }
+            for (c, child) in children.iter().zip(s.columns()) {
+                walk(c, child, &next, rep_depth, out);
+            }
+        }
+        DataType::List(item) | DataType::FixedSizeList(item, _) => {
+            // A list's entries by its offsets; a fixed-size list's by its size.
+            let (offsets, first, size, values) = match array.data_type() {
+                DataType::List(_) => {
+                    let l = array.as_list::<i32>();
+                    (Some(l.value_offsets()), 0, 0, l.values())
+                }
+                _ => {
+                    let l = array.as_fixed_size_list();
+                    let first = l.value_offset(0).max(0) as usize;
+                    (None, first, l.value_length() as usize, l.values())
+                }
+            };
+            let range = |i: usize| match offsets {
+                Some(o) => (o[i] as usize, o[i + 1] as usize),
+                None => (first + i * size, first + (i + 1) * size),
+            };
+            let mut next = Slots::with_capacity(slots.at.len());
+            let inner = rep_depth + 1;
+            for k in 0..slots.at.len() {
+                let (d, r, at) = (slots.def[k], slots.rep[k], slots.at[k]);
+                if at == NONE || is_null(at) {
+                    next.push(d, r, NONE);
+                    continue;
+                }
+                let (s, e) = range(at as usize);
+                if s == e {
+                    next.push(d + up, r, NONE);
+                    continue;
+                }
+                next.push(d + up + 1, r, s as u32);
+                for j in s + 1..e {
+                    next.push(d + up + 1, inner, j as u32);
+                }
+            }
+            walk(item, values, &next, inner, out);
+        }
+        _ => {
+            let mut def = Vec::with_capacity(slots.at.len());
+            let mut values = Vec::with_capacity(slots.at.len());
+            if nulls.is_none() {
+                // Without nulls of its own (most leaves), a leaf's levels are its slots'.
+                def.extend(slots.def.iter().zip(&slots.at).map(|(d, at)| {
+                    if *at == NONE {
+                        *d
+                    } else {
+                        d + up
+                    }
+                }));
+                values.extend(slots.at.iter().copied().filter(|at| *at != NONE));
+            } else {
+                for k in 0..slots.at.len() {
+                    let (d, at) = (slots.def[k], slots.at[k]);
+                    if at == NONE || is_null(at) {
+                        def.push(d);
+                    } else {
+                        def.push(d + up);
+                        values.push(at);
+                    }
+                }
+            }
+            out.push(Leaf {
+                array: array.clone(),
+                def,
+                rep: if rep_depth > 0 {
+                    slots.rep.clone()
+                } else {
+                    Vec::new()
+                },
+                levels: slots.at.len(),
+                values: Some(values),
+            });
+        }
+    }
+}
