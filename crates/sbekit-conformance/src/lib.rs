@@ -87,7 +87,7 @@ impl Lang {
 
     /// True when the language's generated code has owned values ([`Options::owned`]).
     pub fn has_owned(self) -> bool {
-        self == Lang::Rust
+        matches!(self, Lang::Rust | Lang::Cpp)
     }
 }
 
@@ -360,7 +360,9 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         .collect();
     let outputs = match opts.lang {
         Lang::Java => java::run_all(&scratch, &schemas, &inputs, opts.tamper)?,
-        Lang::Cpp => cpp::build_cpp(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
+        Lang::Cpp => cpp::build_cpp(&scratch, &schemas, opts.tamper)?
+            .owned(opts.owned)
+            .run_each(&inputs)?,
         Lang::TypeScript => ts::build_ts(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
         Lang::Rust => rust::build_rust(&scratch, &schemas, opts.tamper)?
             .owned(opts.owned)
