@@ -20,7 +20,7 @@
 
 use crate::json::{body_copy, composite_copy, Src};
 use crate::names::owned_members;
-use crate::prim::{cpp_str, cty, literal};
+use crate::prim::{cpp_str, cty, is_null, literal};
 use crate::types::guard;
 use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
@@ -186,7 +186,10 @@ fn fields_from(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames], m
     }
 }
 
-/// `validate`'s checks of a block's or composite's fields; `path` is the owner's.
+/// `validate`'s checks of a block's or composite's fields; `path` is the owner's. A number is
+/// checked against its field's [`sbekit_plan::Range`] (each element of an array), and an
+/// optional one also for holding the null value; an enum for a value the schema lists; a char
+/// array's text for its length; a composite by its own `validate`.
 fn fields_validate(o: &mut Out, fields: &[Field], members: &[String], path: &str) {
     for (i, f) in fields.iter().enumerate() {
         if f.is_constant() {
@@ -217,6 +220,11 @@ fn fields_validate(o: &mut Out, fields: &[Field], members: &[String], path: &str
                 o.line(&format!("{} {}", when(test), fail("ValueTooLong")));
             }
             Kind::Prim(p) => {
+                // An optional value holding the null value would read back as absent.
+                if f.is_nullable() {
+                    let test = is_null(&x, &p.null, p.ty);
+                    o.line(&format!("{} {}", when(test), fail("ValueOutOfRange")));
+                }
                 let Some(r) = &f.range else { continue };
                 let v = if p.len != 1 {
                     "sbe_v".to_string()
@@ -437,6 +445,7 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
         "inline {ty} {ty}::decodeFrom(const {dec}& sbe_d) {{"
     ));
     o.line(&format!("{ty} sbe_o;"));
+    o.line("(void)sbe_d;");
     if top {
         o.line("sbe_o.sbeActingVersion = sbe_d.sbeActingVersion();");
     }
