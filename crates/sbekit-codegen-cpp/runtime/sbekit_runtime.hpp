@@ -65,6 +65,9 @@ enum class ErrorKind : std::uint8_t {
     ValueOutOfRange,
     /// An owned value's enum value the schema does not list (`validate()`).
     UnknownEnumValue,
+    /// An owned value's field newer than version 0, which its acting version has, left empty
+    /// (`validate()`): it would be written as zeros.
+    MissingValue,
 };
 
 /// The name of an error kind (`truncated`, `wrongSchemaId`, ...).
@@ -83,6 +86,7 @@ inline constexpr const char* kind_name(ErrorKind k) noexcept {
         case ErrorKind::OutOfOrder: return "outOfOrder";
         case ErrorKind::ValueOutOfRange: return "valueOutOfRange";
         case ErrorKind::UnknownEnumValue: return "unknownEnumValue";
+        case ErrorKind::MissingValue: return "missingValue";
     }
     return "unknown";
 }

@@ -186,11 +186,21 @@ fn fields_from(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames], m
     }
 }
 
-/// `validate`'s checks of a block's or composite's fields; `path` is the owner's. A number is
-/// checked against its field's [`sbekit_plan::Range`] (each element of an array), and an
-/// optional one also for holding the null value; an enum for a value the schema lists; a char
-/// array's text for its length; a composite by its own `validate`.
-fn fields_validate(o: &mut Out, fields: &[Field], members: &[String], path: &str) {
+/// `validate`'s checks of a block's or composite's fields; `path` is the owner's, `version`
+/// the acting version's expression in a body (a composite's members are checked whatever the
+/// version). A number is checked against its field's [`sbekit_plan::Range`] (each element of an
+/// array), and an optional one also for holding the null value; an enum for a value the schema
+/// lists; a char array's text for its length; a composite by its own `validate`. In a body, a
+/// field newer than the acting version is not checked (it is not written), and one the acting
+/// version has that is newer than version 0 and not optional must be set (`missingValue`: it
+/// would be written as zeros).
+fn fields_validate(
+    o: &mut Out,
+    fields: &[Field],
+    members: &[String],
+    path: &str,
+    version: Option<&str>,
+) {
     for (i, f) in fields.iter().enumerate() {
         if f.is_constant() {
             continue;
@@ -214,50 +224,71 @@ fn fields_validate(o: &mut Out, fields: &[Field], members: &[String], path: &str
             Some(t) => format!("if ({t}) {stmt}"),
             None => stmt,
         };
+        let mut lines = Vec::new();
+        if let (Some(_), Some(t)) = (version, &there) {
+            if f.since > 0 && !f.is_nullable() {
+                lines.push(format!("if (!{t}) {}", fail("MissingValue")));
+            }
+        }
         match &f.kind {
             Kind::Prim(p) if p.ty == P::Char && p.len != 1 => {
                 let test = format!("{x}.size() > {}u", p.len);
-                o.line(&format!("{} {}", when(test), fail("ValueTooLong")));
+                lines.push(format!("{} {}", when(test), fail("ValueTooLong")));
             }
             Kind::Prim(p) => {
                 // An optional value holding the null value would read back as absent.
                 if f.is_nullable() {
                     let test = is_null(&x, &p.null, p.ty);
-                    o.line(&format!("{} {}", when(test), fail("ValueOutOfRange")));
+                    lines.push(format!("{} {}", when(test), fail("ValueOutOfRange")));
                 }
-                let Some(r) = &f.range else { continue };
-                let v = if p.len != 1 {
-                    "sbe_v".to_string()
-                } else {
-                    x.clone()
-                };
-                let mut tests = Vec::new();
-                if let Some(b) = &r.min {
-                    tests.push(format!("{v} < {}", literal(b, p.ty)));
-                }
-                if let Some(b) = &r.max {
-                    tests.push(format!("{v} > {}", literal(b, p.ty)));
-                }
-                let test = tests.join(" || ");
-                if p.len != 1 {
-                    o.line(&guarded(format!(
-                        "for (const {} sbe_v : {x}) if ({test}) {}",
-                        cty(p.ty),
-                        fail("ValueOutOfRange")
-                    )));
-                } else {
-                    o.line(&format!("{} {}", when(test), fail("ValueOutOfRange")));
+                if let Some(r) = &f.range {
+                    let v = if p.len != 1 {
+                        "sbe_v".to_string()
+                    } else {
+                        x.clone()
+                    };
+                    let mut tests = Vec::new();
+                    if let Some(b) = &r.min {
+                        tests.push(format!("{v} < {}", literal(b, p.ty)));
+                    }
+                    if let Some(b) = &r.max {
+                        tests.push(format!("{v} > {}", literal(b, p.ty)));
+                    }
+                    let test = tests.join(" || ");
+                    if p.len != 1 {
+                        lines.push(guarded(format!(
+                            "for (const {} sbe_v : {x}) if ({test}) {}",
+                            cty(p.ty),
+                            fail("ValueOutOfRange")
+                        )));
+                    } else {
+                        lines.push(format!("{} {}", when(test), fail("ValueOutOfRange")));
+                    }
                 }
             }
             Kind::Enum { .. } => {
                 let test = format!("!sbe_listed({x})");
-                o.line(&format!("{} {}", when(test), fail("UnknownEnumValue")));
+                lines.push(format!("{} {}", when(test), fail("UnknownEnumValue")));
             }
             Kind::Set { .. } => {}
             Kind::Composite { .. } => {
-                o.line(&guarded(format!(
+                lines.push(guarded(format!(
                     "{{ const ::sbekit::rt::Error sbe_e = {x}.validate(); if (sbe_e.kind != {OK}) return sbe_e; }}"
                 )));
+            }
+        }
+        match version {
+            Some(v) if f.since > 0 && !lines.is_empty() => {
+                o.line(&format!("if ({v} >= {}u) {{", f.since));
+                for l in &lines {
+                    o.line(l);
+                }
+                o.line("}");
+            }
+            _ => {
+                for l in &lines {
+                    o.line(l);
+                }
             }
         }
     }
@@ -325,7 +356,7 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
     o.line("::sbekit::rt::Error validate() const noexcept {");
     o.line("const auto& sbe_d = *this;");
     o.line("(void)sbe_d;");
-    fields_validate(o, &fields, &members, k);
+    fields_validate(o, &fields, &members, k, None);
     o.line("return ::sbekit::rt::Error{};");
     o.line("}");
     o.doc("Writes the values through `e` (as `reencode` writes a decoder's).");
@@ -408,8 +439,13 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
             "static ::sbekit::rt::Result<{ty}> decodeFrom(const std::uint8_t* sbe_b, std::size_t sbe_n);"
         ));
     }
-    o.doc("The first value the schema does not allow (a number outside its field's range, an enum value it does not list, text too long for its array, more entries than a group's count allows, var data longer than its length allows), or an error of kind `Ok`; its path names the element.");
-    o.line("::sbekit::rt::Error validate() const noexcept;");
+    o.doc("The first value the schema does not allow (a number outside its field's range, an enum value it does not list, text too long for its array, more entries than a group's count allows, var data longer than its length allows, a field newer than version 0 the acting version has left empty), or an error of kind `Ok`; its path names the element. Elements newer than the acting version are not checked: they are not written.");
+    if top {
+        o.line("::sbekit::rt::Error validate() const noexcept;");
+    } else {
+        o.doc("`v` is the message's acting version.");
+        o.line("::sbekit::rt::Error validate(std::uint64_t sbe_v) const noexcept;");
+    }
     o.doc(&format!(
         "Writes the values through `e`, fields then sections (as `reencode` writes a decoder's); `e`'s version decides what is written{}.",
         if top { "" } else { " (the message's)" }
@@ -479,31 +515,45 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
     o.line("}");
     o.line("");
 
-    o.line(&format!(
-        "inline ::sbekit::rt::Error {ty}::validate() const noexcept {{"
-    ));
+    let v = if top { "sbeActingVersion" } else { "sbe_v" };
+    if top {
+        o.line(&format!(
+            "inline ::sbekit::rt::Error {ty}::validate() const noexcept {{"
+        ));
+    } else {
+        o.line(&format!(
+            "inline ::sbekit::rt::Error {ty}::validate(std::uint64_t sbe_v) const noexcept {{"
+        ));
+        o.line("(void)sbe_v;");
+    }
     o.line("const auto& sbe_d = *this;");
     o.line("(void)sbe_d;");
-    fields_validate(o, &b.fields, &members, &n.path);
+    fields_validate(o, &b.fields, &members, &n.path, Some(v));
     for (i, s) in b.sections.iter().enumerate() {
         let m = &members[k + i];
         let spath = cpp_str(&format!("{}.{}", n.path, s.name()));
+        // A section newer than the acting version is not written, so not checked.
+        let gate = if s.since() > 0 {
+            format!("if ({v} >= {}u) ", s.since())
+        } else {
+            String::new()
+        };
         match s {
             Section::Group { .. } => {
                 if let Some(g) = s.as_group() {
                     o.line(&format!(
-                        "if (sbe_d.{m}.size() > {}u) return ::sbekit::rt::Error{{::sbekit::rt::ErrorKind::CountTooLarge, 0, {spath}}};",
+                        "{gate}if (sbe_d.{m}.size() > {}u) return ::sbekit::rt::Error{{::sbekit::rt::ErrorKind::CountTooLarge, 0, {spath}}};",
                         g.count.max
                     ));
                 }
                 o.line(&format!(
-                    "for (const auto& sbe_x : sbe_d.{m}) {{ const ::sbekit::rt::Error sbe_e = sbe_x.validate(); if (sbe_e.kind != {OK}) return sbe_e; }}"
+                    "{gate}for (const auto& sbe_x : sbe_d.{m}) {{ const ::sbekit::rt::Error sbe_e = sbe_x.validate({v}); if (sbe_e.kind != {OK}) return sbe_e; }}"
                 ));
             }
             Section::Var { len, .. } => {
                 if len.max != u64::MAX {
                     o.line(&format!(
-                        "if (sbe_d.{m}.size() > {}u) return ::sbekit::rt::Error{{::sbekit::rt::ErrorKind::ValueTooLong, 0, {spath}}};",
+                        "{gate}if (sbe_d.{m}.size() > {}u) return ::sbekit::rt::Error{{::sbekit::rt::ErrorKind::ValueTooLong, 0, {spath}}};",
                         len.max
                     ));
                 }

@@ -6,7 +6,9 @@
 //!   `computeEncodedLength()` bytes, decode back to equal values (also through `AnyOwned`), are
 //!   the bytes the flyweights' `reencode` writes for what they read, are refused by shorter
 //!   buffers, and are read by the older schema's owned values where it knows the fields;
-//! - an older writer's message keeps its version, and writes back the same bytes;
+//! - an older writer's message keeps its version, and writes back the same bytes; a field newer
+//!   than version 0 must be set at a version that has it (`missingValue`), and is not checked
+//!   at one that does not;
 //! - validation (`tests/schemas/owned-checks.xml`): each rule (a number outside its range,
 //!   explicit or default, in a field, an array, a composite and a group entry; an optional
 //!   holding its null value; an enum value the schema does not list; text too long for its
@@ -194,6 +196,7 @@ static void properties() {
 // An older writer's message comes back as that version and writes back the same bytes; a
 // group the older version lacks is not written at it even when the value holds entries.
 static void versions() {
+    std::uint8_t buf0[512];
     vers0::EvolvingOwned old;
     old.a = 7;
     old.g = {vers0::EvolvingGOwned{-3}, vers0::EvolvingGOwned{9}};
@@ -217,6 +220,29 @@ static void versions() {
     CHECK(nb.ok() && nb->size() == ng.computeEncodedLength(), "an older version's length");
     const auto back = vers1::NewGroupOwned::decodeFrom(nb->data(), nb->size());
     CHECK(back.ok() && back->sbeActingVersion == 0 && back->h.empty() && back->g.size() == 1, "the newer group is left out");
+    // A field newer than version 0 must be set at a version that has it; at an older version
+    // it is not written, so not checked.
+    orders::OrderOwned od;
+    od.side = orders::Side::SELL;
+    od.flags = orders::Flags{};
+    od.fills.push_back({});
+    od.fills[0].fillPrice = orders::PriceOwned{1};
+    CHECK(od.validate().kind == rt::ErrorKind::Ok, "every field the version has is set");
+    auto missing = od;
+    missing.flags.reset();
+    const rt::Error me = missing.validate();
+    CHECK(me.kind == rt::ErrorKind::MissingValue && std::strcmp(me.path, "Order.flags") == 0, "an unset newer field");
+    CHECK(!missing.encode() && missing.encode().error().kind == rt::ErrorKind::MissingValue, "encode refuses it");
+    missing.sbeActingVersion = 0;
+    missing.fills[0].fillPrice.reset();
+    CHECK(missing.validate().kind == rt::ErrorKind::Ok && missing.encode().ok(), "an older version lacks it");
+    missing.sbeActingVersion = 1;
+    const rt::Error fe = missing.validate();
+    CHECK(fe.kind == rt::ErrorKind::MissingValue && std::strcmp(fe.path, "Order.flags") == 0, "at version 1");
+    missing.flags = orders::Flags{};
+    const rt::Error ge = missing.validate();
+    CHECK(ge.kind == rt::ErrorKind::MissingValue && std::strcmp(ge.path, "Order.fills.fillPrice") == 0, "in a group entry");
+    CHECK(missing.encodeInto(buf0, sizeof buf0, rt::Checks::Wire).ok(), "Checks::Wire writes zeros for it");
     vers1::AnyOwned none;
     std::uint8_t buf[64];
     const auto w = none.encodeInto(buf, sizeof buf);
