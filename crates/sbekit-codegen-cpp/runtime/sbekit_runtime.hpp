@@ -15,6 +15,7 @@
 #include <optional>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 /// How many entries of empty-block groups (entries that take no bytes) one message may declare
 /// in all its groups together; `decode` refuses more (`emptyEntryBudget`), so work stays bounded
@@ -60,6 +61,13 @@ enum class ErrorKind : std::uint8_t {
     ValueTooLong,
     /// A group or var-data section written after a later one.
     OutOfOrder,
+    /// An owned value's number outside its field's `minValue`..`maxValue` (`validate()`).
+    ValueOutOfRange,
+    /// An owned value's enum value the schema does not list (`validate()`).
+    UnknownEnumValue,
+    /// An owned value's field newer than version 0, which its acting version has, left empty
+    /// (`validate()`): it would be written as zeros.
+    MissingValue,
 };
 
 /// The name of an error kind (`truncated`, `wrongSchemaId`, ...).
@@ -76,6 +84,9 @@ inline constexpr const char* kind_name(ErrorKind k) noexcept {
         case ErrorKind::CountTooLarge: return "countTooLarge";
         case ErrorKind::ValueTooLong: return "valueTooLong";
         case ErrorKind::OutOfOrder: return "outOfOrder";
+        case ErrorKind::ValueOutOfRange: return "valueOutOfRange";
+        case ErrorKind::UnknownEnumValue: return "unknownEnumValue";
+        case ErrorKind::MissingValue: return "missingValue";
     }
     return "unknown";
 }
@@ -96,7 +107,7 @@ template <class T>
 class Result {
 public:
     /// A success.
-    Result(T v) noexcept : value_(v) {}  // NOLINT: implicit by design
+    Result(T v) noexcept : value_(std::move(v)) {}  // NOLINT: implicit by design
     /// A failure.
     Result(Error e) noexcept : error_(e) {}  // NOLINT: implicit by design
     /// True on success.
@@ -119,6 +130,19 @@ public:
 private:
     T value_{};
     Error error_{};
+};
+
+/// What an owned value's `encodeInto` checks before it writes anything.
+enum class Checks : std::uint8_t {
+    /// Everything `validate()` checks: numbers within their fields' `minValue`..`maxValue`,
+    /// enum values the schema lists, text that fits its array, group counts and var-data
+    /// lengths that fit their slots. For values a program builds.
+    Schema,
+    /// Only what the encoders refuse themselves (text too long for its array, more entries
+    /// than the count allows, var data too long): numbers outside their range and enum values
+    /// the schema does not list are written as they are, so that a decoded message, which
+    /// keeps them as the flyweights do, writes back exactly.
+    Wire,
 };
 
 /// A read-only byte span (var data that is not text).

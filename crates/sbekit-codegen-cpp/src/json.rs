@@ -150,14 +150,65 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
     fields_json(o, ctx, &members, &n.members);
     put(o, "}");
     o.line("}");
+    composite_copy(o, ctx, k, Src::Decoder);
+}
+
+/// Where a copy function reads the values it writes through the encoders: a decoder's
+/// accessors (`reencode`), or an owned value's members (`encodeWith`; one name per field, then
+/// per section, as [`crate::owned`] names them). Both write the same bytes for the same values.
+#[derive(Clone, Copy)]
+pub(crate) enum Src<'a> {
+    /// `sbe_d.name()`, a decoder.
+    Decoder,
+    /// `sbe_d.member`, an owned value of type `ty`.
+    Owned {
+        /// The owned type.
+        ty: &'a str,
+        /// Per field, then per section: the member.
+        members: &'a [String],
+    },
+}
+
+impl Src<'_> {
+    /// The value of field or section `i` (its decoder accessor `name`).
+    fn get(&self, i: usize, name: &str) -> String {
+        match self {
+            Src::Decoder => format!("sbe_d.{name}()"),
+            Src::Owned { members, .. } => format!("sbe_d.{}", members[i]),
+        }
+    }
+
+    /// How an optional value is bound in an `if`: by value from a decoder, by reference to a
+    /// member.
+    fn bind(&self) -> &'static str {
+        match self {
+            Src::Decoder => "const auto",
+            Src::Owned { .. } => "const auto&",
+        }
+    }
+
+    /// The source type of the copy function (`dec` for a decoder).
+    fn ty<'b>(&'b self, dec: &'b str) -> &'b str {
+        match self {
+            Src::Decoder => dec,
+            Src::Owned { ty, .. } => ty,
+        }
+    }
+}
+
+/// `sbe_copy` of composite `k`: writes what `src` holds through the composite's encoder.
+pub(crate) fn composite_copy(o: &mut Out, ctx: &Ctx, k: &str, src: Src) {
+    let n = &ctx.n.composites[k];
+    let members = ctx.plan.gated_members(k);
     o.doc(&format!("Internal: copies a `{k}` composite."));
     o.line(&format!(
         "inline void sbe_copy(const {}& sbe_d, {} sbe_e) noexcept {{",
-        n.dec, n.enc
+        src.ty(&n.dec),
+        n.enc
     ));
     o.line("(void)sbe_d;");
     o.line("(void)sbe_e;");
-    fields_copy(o, &members, &n.members);
+    fields_copy(o, &members, &n.members, src);
     o.line("}");
 }
 
@@ -215,26 +266,45 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
     put(o, "}");
     o.line("}");
 
+    body_copy(o, b, n, Src::Decoder);
+}
+
+/// `sbe_copy` of body `b`: writes what `src` holds through the body's encoder, fields first,
+/// then each section in wire order (a group's entries through its writer).
+pub(crate) fn body_copy(o: &mut Out, b: &Body, n: &BodyNames, src: Src) {
     o.doc(&format!("Internal: copies `{}`.", n.path));
     o.line(&format!(
         "inline void sbe_copy(const {}& sbe_d, {}& sbe_e) noexcept {{",
-        n.dec, n.enc
+        src.ty(&n.dec),
+        n.enc
     ));
     o.line("(void)sbe_d;");
     o.line("(void)sbe_e;");
-    fields_copy(o, &b.fields, &n.fields);
+    fields_copy(o, &b.fields, &n.fields, src);
     let mut gi = 0;
-    for (s, sname) in b.sections.iter().zip(n.sections.iter().map(|x| &x.name)) {
+    let k = b.fields.len();
+    for (i, (s, sname)) in b
+        .sections
+        .iter()
+        .zip(n.sections.iter().map(|x| &x.name))
+        .enumerate()
+    {
+        let get = src.get(k + i, sname);
         match s {
             Section::Group { .. } => {
                 let cn = &n.children[gi];
                 gi += 1;
                 o.line(&format!(
-                    "sbe_e.{sname}([&]({}& sbe_w) {{ for (const auto& sbe_x : sbe_d.{sname}()) sbe_w.entry([&]({}& sbe_y) {{ sbe_copy(sbe_x, sbe_y); }}); }});",
+                    "sbe_e.{sname}([&]({}& sbe_w) {{ for (const auto& sbe_x : {get}) sbe_w.entry([&]({}& sbe_y) {{ sbe_copy(sbe_x, sbe_y); }}); }});",
                     cn.writer, cn.enc
                 ));
             }
-            Section::Var { .. } => o.line(&format!("sbe_e.{sname}(sbe_d.{sname}());")),
+            Section::Var { text: false, .. } if matches!(src, Src::Owned { .. }) => {
+                o.line(&format!(
+                    "sbe_e.{sname}(::sbekit::rt::Bytes({get}.data(), {get}.size()));"
+                ));
+            }
+            Section::Var { .. } => o.line(&format!("sbe_e.{sname}({get});")),
         }
     }
     o.line("}");
@@ -288,38 +358,40 @@ fn fields_json(o: &mut Out, ctx: &Ctx, fields: &[Field], names: &[FieldNames]) {
     }
 }
 
-fn fields_copy(o: &mut Out, fields: &[Field], names: &[FieldNames]) {
-    for (f, n) in fields.iter().zip(names) {
+fn fields_copy(o: &mut Out, fields: &[Field], names: &[FieldNames], src: Src) {
+    let bind = src.bind();
+    for (i, (f, n)) in fields.iter().zip(names).enumerate() {
         if f.is_constant() {
             continue;
         }
         let name = &n.name;
+        let get = src.get(i, name);
         match &f.kind {
             Kind::Composite { .. } => {
                 if f.may_be_absent() {
                     o.line(&format!(
-                        "if (const auto sbe_x = sbe_d.{name}()) sbe_copy(*sbe_x, sbe_e.{name}());"
+                        "if ({bind} sbe_x = {get}) sbe_copy(*sbe_x, sbe_e.{name}());"
                     ));
                 } else {
-                    o.line(&format!("sbe_copy(sbe_d.{name}(), sbe_e.{name}());"));
+                    o.line(&format!("sbe_copy({get}, sbe_e.{name}());"));
                 }
             }
             Kind::Prim(p) if p.ty == P::Char && p.len != 1 => {
-                let raw = n.raw.clone().unwrap_or_else(|| name.clone());
+                // A decoder hands over all the array's bytes; an owned value, its text.
+                let get = match src {
+                    Src::Decoder => src.get(i, n.raw.as_deref().unwrap_or(name)),
+                    Src::Owned { .. } => get,
+                };
                 if f.since > 0 {
-                    o.line(&format!(
-                        "if (const auto sbe_x = sbe_d.{raw}()) sbe_e.{name}(*sbe_x);"
-                    ));
+                    o.line(&format!("if ({bind} sbe_x = {get}) sbe_e.{name}(*sbe_x);"));
                 } else {
-                    o.line(&format!("sbe_e.{name}(sbe_d.{raw}());"));
+                    o.line(&format!("sbe_e.{name}({get});"));
                 }
             }
             _ if f.may_be_absent() && !f.is_nullable() => {
-                o.line(&format!(
-                    "if (const auto sbe_x = sbe_d.{name}()) sbe_e.{name}(*sbe_x);"
-                ));
+                o.line(&format!("if ({bind} sbe_x = {get}) sbe_e.{name}(*sbe_x);"));
             }
-            _ => o.line(&format!("sbe_e.{name}(sbe_d.{name}());")),
+            _ => o.line(&format!("sbe_e.{name}({get});")),
         }
     }
 }

@@ -3,7 +3,9 @@
 //! [`generate`] renders a schema's codec plan ([`sbekit_plan::Plan`]) as a header-only C++17
 //! library: `include/<package>/` holds a small runtime (`sbekit_runtime.hpp`), the schema's types
 //! (`types.hpp`), the message codecs (`messages.hpp`), a JSON printer and re-encoder
-//! (`json.hpp`) and an umbrella header (`<package>.hpp`); `CMakeLists.txt` defines the INTERFACE
+//! (`json.hpp`), an umbrella header (`<package>.hpp`), and owned values (`owned.hpp`: a struct per
+//! message, group entry and composite holding its values in `std::string`s and `std::vector`s,
+//! which allocates and so is not in the umbrella header); `CMakeLists.txt` defines the INTERFACE
 //! target `<package>::sbe`; `examples/sbe_conformance.cpp` is the program `sbekit conformance`
 //! builds. The code follows the Rust generator's rules: one check up front (`decode` walks the
 //! plan's [`sbekit_plan::Check`]s and returns a `Result` carrying the error kind, byte offset and
@@ -22,6 +24,7 @@ mod fields;
 mod json;
 mod messages;
 mod names;
+mod owned;
 mod package;
 mod prim;
 mod types;
@@ -46,13 +49,14 @@ pub const RUNTIME_HPP: &str = include_str!("../runtime/sbekit_runtime.hpp");
 /// The header files of a generated library, relative to its `include/<package>/` directory,
 /// each of which compiles on its own.
 /// (`PACKAGE.hpp` stands for the umbrella header, named after the package.)
-pub const HEADERS: [&str; 6] = [
+pub const HEADERS: [&str; 7] = [
     "sbekit_runtime.hpp",
     "types.hpp",
     "messages.hpp",
     "json.hpp",
     "PACKAGE.hpp",
     "conformance.hpp",
+    "owned.hpp",
 ];
 
 /// Generates the library's files from a codec plan.
@@ -77,6 +81,7 @@ pub fn generate(plan: &Plan, opts: &Options) -> Vec<GeneratedFile> {
             format!("{inc}/conformance.hpp"),
             package::conformance_hpp(&ctx),
         ),
+        file(format!("{inc}/owned.hpp"), owned::owned_hpp(&ctx)),
         file("CMakeLists.txt".into(), package::cmake_lists(&ctx)),
         file("README.md".into(), package::readme(&ctx)),
         file(

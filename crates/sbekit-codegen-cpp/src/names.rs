@@ -3,8 +3,8 @@
 //! standard headers define.
 
 use sbekit_plan::names::{
-    package_snake, BodyAt, BodyNames, EnumNames, FieldNames, Members, NamingConfig, Owner, Scope,
-    SectionNames, SetNames,
+    package_snake, BodyAt, BodyNames, EnumNames, FieldNames, Members, NamingConfig, OwnedOf, Owner,
+    Scope, SectionNames, SetNames,
 };
 use sbekit_plan::{EnumDef, Field, Language, NameKind, Section, SetDef};
 
@@ -214,4 +214,35 @@ impl NamingConfig for Cpp {
             ..SectionNames::default()
         }
     }
+
+    fn owned(&self, top: &mut Scope, of: OwnedOf) -> String {
+        let base = match of {
+            OwnedOf::Composite { name, .. } => case(NameKind::Type, name),
+            OwnedOf::Body(at) => at.plan.type_name(Language::Cpp, &at.body.path),
+            OwnedOf::Any => "Any".into(),
+        };
+        top.take(&format!("{base}Owned"))
+    }
+}
+
+/// What an owned struct declares itself, which its members must not be named.
+pub(crate) const OWNED_MEMBERS: &[&str] = &[
+    "sbeActingVersion",
+    "decodeFrom",
+    "encodeWith",
+    "encodeInto",
+    "encode",
+    "validate",
+    "computeEncodedLength",
+    "operator",
+];
+
+/// The members of an owned struct: per field, then per section, the decoder's accessor name,
+/// changed only where it would be one of [`OWNED_MEMBERS`] (constants are static functions of
+/// the same names).
+pub(crate) fn owned_members(fields: &[FieldNames], sections: &[SectionNames]) -> Vec<String> {
+    let mut own = Scope::plain(OWNED_MEMBERS);
+    let mut v: Vec<String> = fields.iter().map(|f| own.take(&f.name)).collect();
+    v.extend(sections.iter().map(|s| own.take(&s.name)));
+    v
 }

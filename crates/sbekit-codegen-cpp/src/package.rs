@@ -21,9 +21,10 @@ pub fn umbrella_hpp(ctx: &Ctx) -> String {
     o.s
 }
 
-/// `conformance.hpp`: the two modes of the conformance program, as one function (so that one
-/// program can serve several schemas). Uses `<cstdio>`, `<string>` and `<vector>`: a test tool,
-/// not part of the codecs, and not included by the umbrella header.
+/// `conformance.hpp`: the modes of the conformance program (through the flyweights, or through
+/// owned values), as one function (so that one program can serve several schemas). Uses
+/// `<cstdio>`, `<string>` and `<vector>`: a test tool, not part of the codecs, and not included
+/// by the umbrella header.
 pub fn conformance_hpp(ctx: &Ctx) -> String {
     let dir = &ctx.n.package;
     let g = guard(ctx, "conformance");
@@ -33,6 +34,9 @@ pub fn conformance_hpp(ctx: &Ctx) -> String {
 // and writes, in mode "json", one JSON line per message (`{{"error":...}}` for a message the
 // decoder refuses), or in mode "reencode", each message decoded and written again by the
 // encoders at its acting version, u32le-framed (an empty frame for a message that fails).
+// Modes "json-owned" and "reencode-owned" do the same through owned values: each message is
+// decoded into its `{any}`, written again by it, and what it wrote is printed (decoded again)
+// or framed.
 #ifndef {g}
 #define {g}
 
@@ -42,19 +46,34 @@ pub fn conformance_hpp(ctx: &Ctx) -> String {
 #include <vector>
 
 #include "{dir}.hpp"
+#include "owned.hpp"
 
 namespace {dir} {{
 
-/// Runs the conformance program in `mode` ("json" or "reencode") from `in` to `out`; 0 on
-/// success, 2 for a bad mode or a truncated frame.
+/// Internal: `m` as an owned value, written again into `buf` (exactly `computeEncodedLength()`
+/// bytes, with `Checks::Wire`: values as decoded), and decoded from there.
+inline ::sbekit::rt::Result<AnyMessage> sbe_owned_again(const AnyMessage& m, std::vector<std::uint8_t>& buf) {{
+    const {any} o = {any}::decodeFrom(m);
+    const std::size_t len = o.computeEncodedLength();
+    buf.assign(len, 0);
+    const auto w = o.encodeInto(buf.data(), buf.size(), ::sbekit::rt::Checks::Wire);
+    if (!w) return w.error();
+    if (w.value() != len) return ::sbekit::rt::Error{{::sbekit::rt::ErrorKind::BufferTooSmall, w.value(), "computeEncodedLength"}};
+    return decode_any(buf.data(), len);
+}}
+
+/// Runs the conformance program in `mode` ("json", "reencode", "json-owned" or
+/// "reencode-owned") from `in` to `out`; 0 on success, 2 for a bad mode or a truncated frame.
 inline int sbe_conformance(const char* mode, std::FILE* in, std::FILE* out) {{
-    const bool json = std::strcmp(mode, "json") == 0;
-    if (!json && std::strcmp(mode, "reencode") != 0) {{
-        std::fprintf(stderr, "sbe_conformance: mode must be json or reencode, not %s\n", mode);
+    const bool owned = std::strcmp(mode, "json-owned") == 0 || std::strcmp(mode, "reencode-owned") == 0;
+    const bool json = std::strcmp(mode, "json") == 0 || std::strcmp(mode, "json-owned") == 0;
+    if (!json && !owned && std::strcmp(mode, "reencode") != 0) {{
+        std::fprintf(stderr, "sbe_conformance: mode must be json, reencode, json-owned or reencode-owned, not %s\n", mode);
         return 2;
     }}
     std::vector<std::uint8_t> msg;
     std::vector<std::uint8_t> enc;
+    std::vector<std::uint8_t> own;
     std::string line;
     for (;;) {{
         std::uint8_t len[4];
@@ -71,7 +90,8 @@ inline int sbe_conformance(const char* mode, std::FILE* in, std::FILE* out) {{
             std::fprintf(stderr, "sbe_conformance: truncated frame\n");
             return 2;
         }}
-        const auto r = decode_any(msg.data(), n);
+        auto r = decode_any(msg.data(), n);
+        if (owned && r) r = sbe_owned_again(r.value(), own);
         if (json) {{
             line.clear();
             if (r) {{
@@ -89,15 +109,20 @@ inline int sbe_conformance(const char* mode, std::FILE* in, std::FILE* out) {{
             std::fwrite(line.data(), 1, line.size(), out);
         }} else {{
             std::size_t m = 0;
-            if (r) {{
+            const std::uint8_t* bytes = enc.data();
+            if (r && owned) {{
+                m = own.size();
+                bytes = own.data();
+            }} else if (r) {{
                 enc.assign(n + 4096, 0);
+                bytes = enc.data();
                 const auto w = reencode(r.value(), enc.data(), enc.size());
                 if (w) m = w.value();
             }}
             const std::uint8_t h[4] = {{static_cast<std::uint8_t>(m), static_cast<std::uint8_t>(m >> 8),
                                        static_cast<std::uint8_t>(m >> 16), static_cast<std::uint8_t>(m >> 24)}};
             std::fwrite(h, 1, 4, out);
-            if (m > 0) std::fwrite(enc.data(), 1, m, out);
+            if (m > 0) std::fwrite(bytes, 1, m, out);
         }}
     }}
     std::fflush(out);
@@ -107,7 +132,8 @@ inline int sbe_conformance(const char* mode, std::FILE* in, std::FILE* out) {{
 }}  // namespace {dir}
 
 #endif  // {g}
-"#
+"#,
+        any = ctx.n.any_owned,
     )
 }
 
@@ -116,14 +142,14 @@ pub fn conformance_cpp(ctx: &Ctx) -> String {
     let dir = &ctx.n.package;
     format!(
         r#"// Generated by sbekit. The conformance program `sbekit conformance` builds:
-//   sbe_conformance json|reencode < messages.u32 > out
+//   sbe_conformance json|reencode|json-owned|reencode-owned < messages.u32 > out
 #include <cstdio>
 
 #include "{dir}/conformance.hpp"
 
 int main(int argc, char** argv) {{
     if (argc != 2) {{
-        std::fprintf(stderr, "usage: %s json|reencode < frames\n", argc > 0 ? argv[0] : "sbe_conformance");
+        std::fprintf(stderr, "usage: %s json|reencode|json-owned|reencode-owned < frames\n", argc > 0 ? argv[0] : "sbe_conformance");
         return 2;
     }}
     return {dir}::sbe_conformance(argv[1], stdin, stdout);
@@ -178,7 +204,8 @@ pub fn readme(ctx: &Ctx) -> String {
         r#"# {dir}: SBE codecs for `{pkg}` (generated by sbekit)
 
 Header-only C++17, standard library only; compiles with `-fno-exceptions -fno-rtti`; no heap
-allocation; loads and stores through `std::memcpy`.
+allocation in the codecs (owned values, in `owned.hpp`, allocate); loads and stores through
+`std::memcpy`.
 
 ```cmake
 add_subdirectory({dir})            # or find_package({dir}_sbe) after `cmake --install`
@@ -214,6 +241,11 @@ auto any = {dir}::decode_any(buf, *len);    // std::variant over every message
   written with the count up front, one check for the whole group: `e.group(k, [&](auto& x,
   std::size_t i) {{ ... }})`, or `g.entries(k, ...)` on a writer. After an error nothing more is
   reserved and `finish()` returns the first error.
+- `owned.hpp` (not in the umbrella header: it allocates) has owned values, a struct per message,
+  group entry and composite holding its values (`std::string`, `std::vector`, `std::optional`):
+  `XOwned::decodeFrom(buf, n)`, `validate()` (ranges, listed enum values, lengths, counts),
+  `encodeInto(buf, cap)` at the value's acting version (the bytes `reencode` writes), `encode()`,
+  `computeEncodedLength()`, `operator==`; `AnyOwned` for any message.
 - `examples/sbe_conformance.cpp` is the program `sbekit conformance` builds and runs.
 "#,
         pkg = ctx.plan.package,

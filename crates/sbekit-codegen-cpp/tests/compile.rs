@@ -35,7 +35,14 @@ fn compile_all(cxx: &str) {
             std::fs::write(&first, format!("#include \"{pkg}/sbekit_runtime.hpp\"\n")).expect("tu");
             tus.push(first.clone());
         }
-        for h in ["types", "messages", "json", pkg.as_str(), "conformance"] {
+        for h in [
+            "types",
+            "messages",
+            "json",
+            pkg.as_str(),
+            "conformance",
+            "owned",
+        ] {
             let tu = tu_dir.join(format!("{pkg}_{h}.cpp"));
             std::fs::write(&tu, format!("#include \"{pkg}/{h}.hpp\"\n")).expect("tu");
             tus.push(tu);
@@ -66,7 +73,7 @@ fn compile_all(cxx: &str) {
         );
     }
     eprintln!(
-        "{cxx}: {} translation units ({} schemas x 5 headers + the runtime) compile with warnings as errors",
+        "{cxx}: {} translation units ({} schemas x 6 headers + the runtime) compile with warnings as errors",
         tus.len(),
         schemas.len()
     );

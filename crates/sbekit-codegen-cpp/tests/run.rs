@@ -5,7 +5,8 @@
 //!   every version, of our own schemas and the car schemas) is refused with an error, never a
 //!   crash;
 //! - random messages decode to the JSON `sbekit decode` prints and re-encode to bytes that
-//!   decode to it again.
+//!   decode to it again, through the flyweights and through owned values (the conformance
+//!   program's `json-owned` and `reencode-owned` modes).
 //!
 //! All the schemas are compiled into one program (one package namespace each).
 
@@ -209,6 +210,7 @@ fn generated_cpp_under_sanitizers() {
 
     // Random messages at every version, and all their strict prefixes.
     let mut checked = 0;
+    let mut owned_checked = 0;
     let mut prefixes = 0;
     let mut shorts = 0;
     for (i, (pkg, path)) in schemas.iter().enumerate() {
@@ -248,6 +250,28 @@ fn generated_cpp_under_sanitizers() {
                 "{pkg}: re-encoded differs\n  otf: {want}\n  C++: {again}"
             );
             checked += 1;
+        }
+        // The same through owned values: decoded into them, written again by them.
+        let json = pipe(&prog, &["json-owned", &idx], &frames(&msgs));
+        let re = unframe(&pipe(&prog, &["reencode-owned", &idx], &frames(&msgs)));
+        let owned: Vec<&str> = std::str::from_utf8(&json).expect("utf8").lines().collect();
+        assert_eq!(owned.len(), msgs.len(), "{pkg}: one owned line per message");
+        for ((m, line), r) in msgs.iter().zip(&owned).zip(&re) {
+            let (want, _) = sbekit_otf::message_to_decode_json(&dec, m, false).expect("otf");
+            let want: Value = serde_json::from_str(&want).expect("json");
+            let got: Value = serde_json::from_str(line).expect("C++ prints JSON");
+            assert!(
+                same_json(&want, &got),
+                "{pkg}: owned JSON differs\n  otf: {want}\n  C++: {got}"
+            );
+            let (again, _) = sbekit_otf::message_to_decode_json(&dec, r, false)
+                .expect("the owned re-encoding decodes");
+            let again: Value = serde_json::from_str(&again).expect("json");
+            assert!(
+                same_json(&want, &again),
+                "{pkg}: owned re-encoding differs\n  otf: {want}\n  C++: {again}"
+            );
+            owned_checked += 1;
         }
         let mut cut = Vec::new();
         for m in msgs.iter().take(24) {
@@ -336,6 +360,6 @@ fn generated_cpp_under_sanitizers() {
         }
     }
     eprintln!(
-        "{test}: {checked} random messages equal to sbekit decode and re-encoded, {prefixes} truncations refused, {shorts} re-encoded into every shorter buffer and refused, under ASan+UBSan"
+        "{test}: {checked} random messages equal to sbekit decode and re-encoded ({owned_checked} also through owned values), {prefixes} truncations refused, {shorts} re-encoded into every shorter buffer and refused, under ASan+UBSan"
     );
 }

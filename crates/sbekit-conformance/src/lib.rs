@@ -100,7 +100,7 @@ impl Lang {
     pub fn has_owned(self) -> bool {
         matches!(
             self,
-            Lang::Rust | Lang::TypeScript | Lang::Go | Lang::Java | Lang::C
+            Lang::Rust | Lang::TypeScript | Lang::Go | Lang::Java | Lang::C | Lang::Cpp
         )
     }
 }
@@ -380,7 +380,9 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         .collect();
     let outputs = match opts.lang {
         Lang::Java => java::run_all(&scratch, &schemas, &inputs, opts.tamper, opts.owned)?,
-        Lang::Cpp => cpp::build_cpp(&scratch, &schemas, opts.tamper)?.run_each(&inputs)?,
+        Lang::Cpp => cpp::build_cpp(&scratch, &schemas, opts.tamper)?
+            .owned(opts.owned)
+            .run_each(&inputs)?,
         Lang::TypeScript => ts::build_ts(&scratch, &schemas, opts.tamper)?
             .owned(opts.owned)
             .run_each(&inputs)?,

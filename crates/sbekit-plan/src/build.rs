@@ -240,6 +240,14 @@ impl View<'_> {
                 FieldKind::Primitive(p) => p.time_unit.clone(),
                 _ => None,
             },
+            range: match &f.kind {
+                FieldKind::Primitive(p)
+                    if p.constant.is_none() && f.presence != sbekit_ir::Presence::Constant =>
+                {
+                    crate::Range::of(p.ty, &p.min_value, &p.max_value)
+                }
+                _ => None,
+            },
         }
     }
 

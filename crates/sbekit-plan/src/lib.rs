@@ -185,6 +185,51 @@ pub struct Field {
     pub semantic_type: Option<String>,
     /// Time unit of a timestamp primitive (`nanosecond`), if the schema gives one.
     pub time_unit: Option<String>,
+    /// The bounds an owned value's validation checks the field's numbers (each element of an
+    /// array) against; `None` when there is nothing to check (see [`Range`]).
+    pub range: Option<Range>,
+}
+
+/// The `minValue` and `maxValue` in force for a numeric field (the schema's, or the type's
+/// defaults, which leave out the null value), as the bounds owned values check: a bound is
+/// `None` where no value of the type lies beyond it (`uint8`'s minimum 0), so that every check
+/// rendered can fail. Integer fields have one or both; a `float` or `double` field has the
+/// bounds the schema gives itself (the defaults, the largest finite values, are not checked,
+/// as the reference's DTOs do not); `char` fields and constants have none (a char array is
+/// checked for its length instead).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Range {
+    /// The smallest value allowed, when some value of the type is smaller.
+    pub min: Option<PrimitiveValue>,
+    /// The largest value allowed, when some value of the type is larger.
+    pub max: Option<PrimitiveValue>,
+}
+
+impl Range {
+    /// The bounds of a primitive of type `ty` with `min` and `max` in force, or `None` when
+    /// nothing is to be checked.
+    pub fn of(ty: PrimitiveType, min: &PrimitiveValue, max: &PrimitiveValue) -> Option<Range> {
+        let (min, max) = if ty.is_float() {
+            let own = |v: &PrimitiveValue, default: PrimitiveValue| {
+                (v.as_f64().is_some_and(f64::is_finite) && *v != default).then(|| v.clone())
+            };
+            (own(min, ty.default_min()), own(max, ty.default_max()))
+        } else if ty.is_signed_int() || ty.is_unsigned_int() {
+            let bits = 8 * ty.size() as u32;
+            let (lo, hi) = if ty.is_signed_int() {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            (
+                min.as_i128().filter(|v| *v > lo).map(|_| min.clone()),
+                max.as_i128().filter(|v| *v < hi).map(|_| max.clone()),
+            )
+        } else {
+            (None, None)
+        };
+        (min.is_some() || max.is_some()).then_some(Range { min, max })
+    }
 }
 
 impl Field {

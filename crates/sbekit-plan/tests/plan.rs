@@ -356,3 +356,44 @@ fn composite_members_gated_only_when_newer_than_their_holders() {
     assert_eq!(since(&plan), [0, 0]);
     assert!(plan.gated_members("Nope").is_empty());
 }
+
+/// The bounds owned values check: the min and max in force, without the ones no value of the
+/// type can pass (an unsigned minimum of 0), floats' only when the schema gives them, none for
+/// chars and constants.
+#[test]
+fn ranges_owned_values_check() {
+    use sbekit_ir::PrimitiveValue as V;
+    use sbekit_plan::Range;
+    let plan = orders();
+    let order = &plan.messages.iter().find(|m| m.id == 1).unwrap().body;
+    let f = |n: &str| order.fields.iter().find(|f| f.name == n).unwrap();
+    // uint64: 0 ..= 2^64 - 2 (the null value left out): only the maximum can fail.
+    let r = f("orderId").range.clone().expect("orderId");
+    assert_eq!((r.min, r.max), (None, Some(V::UInt(u64::MAX - 1))));
+    // An optional uint32 whose null value is 0: the defaults, 0 ..= 2^32 - 2.
+    assert_eq!(
+        f("qty").range.as_ref().unwrap().max,
+        Some(V::UInt(4_294_967_294))
+    );
+    // int16 arrays: -32767 ..= 32767, only the minimum can fail.
+    let r = f("weights").range.clone().unwrap();
+    assert_eq!((r.min, r.max), (Some(V::Int(-32767)), None));
+    // A double with the default bounds, a char array, a constant: nothing to check.
+    assert!(f("ratio").range.is_none() && f("symbol").range.is_none());
+    assert!(f("kind").range.is_none());
+    assert_eq!(
+        Range::of(PrimitiveType::Double, &V::Float(0.0), &V::Float(1.0)),
+        Some(Range {
+            min: Some(V::Float(0.0)),
+            max: Some(V::Float(1.0))
+        })
+    );
+    assert_eq!(
+        Range::of(PrimitiveType::Uint8, &V::UInt(0), &V::UInt(255)),
+        None
+    );
+    assert_eq!(
+        Range::of(PrimitiveType::Char, &V::Int(0x20), &V::Int(0x7e)),
+        None
+    );
+}

@@ -208,6 +208,8 @@ pub struct CompositeNames {
     pub dec: String,
     /// The encoder type.
     pub enc: String,
+    /// The owned value type, where the language has one ([`NamingConfig::owned`]).
+    pub owned: String,
     /// Per member.
     pub members: Vec<FieldNames>,
 }
@@ -229,6 +231,8 @@ pub struct BodyNames {
     pub tag: String,
     /// The prefix of the body's internal helpers, where the language needs one (Go).
     pub private: String,
+    /// The owned value type, where the language has one ([`NamingConfig::owned`]).
+    pub owned: String,
     /// Per field.
     pub fields: Vec<FieldNames>,
     /// Per section, in wire order.
@@ -250,6 +254,24 @@ pub struct PlanNames {
     pub composites: BTreeMap<String, CompositeNames>,
     /// Messages, in plan order.
     pub messages: Vec<BodyNames>,
+    /// The owned value of any message, where the language has one ([`NamingConfig::owned`]).
+    pub any_owned: String,
+}
+
+/// The item an owned value type is named for ([`NamingConfig::owned`]).
+#[derive(Debug, Clone, Copy)]
+pub enum OwnedOf<'a> {
+    /// A composite, by schema name, whose decoder is `dec`.
+    Composite {
+        /// The composite's schema name.
+        name: &'a str,
+        /// Its decoder type.
+        dec: &'a str,
+    },
+    /// A message body or group entry.
+    Body(BodyAt<'a>),
+    /// Any message (the owned counterpart of a union of all messages).
+    Any,
 }
 
 /// What holds a field or section: the identifiers a member's own may be built from.
@@ -321,6 +343,14 @@ pub trait NamingConfig {
     fn field(&self, top: &mut Scope, m: &mut Members, owner: Owner, f: &Field) -> FieldNames;
     /// A section's accessors.
     fn section(&self, top: &mut Scope, m: &mut Members, owner: Owner, s: &Section) -> SectionNames;
+    /// The owned value type of `of`, for a language that generates owned values (empty, the
+    /// default, for one that does not). Asked after every other identifier is taken (composites
+    /// in name order, then each message's bodies as [`assign`] visits them, then [`OwnedOf::Any`]),
+    /// so that adding owned values renames nothing a package already had.
+    fn owned(&self, top: &mut Scope, of: OwnedOf) -> String {
+        let _ = (top, of);
+        String::new()
+    }
 }
 
 /// Every identifier of `plan`'s generated package, in `package` (the config's mangling of the
@@ -354,19 +384,56 @@ pub fn assign_scoped(
         .iter()
         .map(|(k, c)| (k.clone(), composite(config, &mut top, &package, k, c)))
         .collect();
-    let messages = plan
+    let mut composites: BTreeMap<String, CompositeNames> = composites;
+    let mut messages: Vec<BodyNames> = plan
         .messages
         .iter()
         .map(|m| body(config, &mut top, &package, plan, &m.body, None))
         .collect();
+    for (name, c) in composites.iter_mut() {
+        let of = OwnedOf::Composite { name, dec: &c.dec };
+        c.owned = config.owned(&mut top, of);
+    }
+    for (m, n) in plan.messages.iter().zip(messages.iter_mut()) {
+        owned_body(config, &mut top, &package, plan, &m.body, n, None);
+    }
+    let any_owned = config.owned(&mut top, OwnedOf::Any);
     let names = PlanNames {
         package,
         enums,
         sets,
         composites,
         messages,
+        any_owned,
     };
     (names, top)
+}
+
+/// Names the owned types of body `b` (names `n`) and its groups' entries, in [`body`]'s order.
+fn owned_body(
+    config: &dyn NamingConfig,
+    top: &mut Scope,
+    package: &str,
+    plan: &Plan,
+    b: &Body,
+    n: &mut BodyNames,
+    parent: Option<&BodyNames>,
+) {
+    let at = BodyAt {
+        package,
+        plan,
+        body: b,
+        parent,
+    };
+    n.owned = config.owned(top, OwnedOf::Body(at));
+    let me = n.clone();
+    let groups = b.sections.iter().filter_map(|s| match s {
+        Section::Group { body, .. } => Some(body),
+        Section::Var { .. } => None,
+    });
+    for (entry, child) in groups.zip(n.children.iter_mut()) {
+        owned_body(config, top, package, plan, entry, child, Some(&me));
+    }
 }
 
 fn composite(
@@ -387,7 +454,12 @@ fn composite(
         .iter()
         .map(|f| config.field(top, &mut m, owner, f))
         .collect();
-    CompositeNames { dec, enc, members }
+    CompositeNames {
+        dec,
+        enc,
+        members,
+        ..CompositeNames::default()
+    }
 }
 
 fn body(

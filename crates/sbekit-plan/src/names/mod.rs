@@ -300,7 +300,7 @@ pub fn package_name(package: &str) -> String {
 pub mod assign;
 pub use assign::{
     assign, assign_scoped, spell, spell_all, BodyAt, BodyNames, Clash, CompositeNames, EnumNames,
-    FieldNames, Members, NamingConfig, Owner, PlanNames, Scope, SectionNames, SetNames,
+    FieldNames, Members, NamingConfig, OwnedOf, Owner, PlanNames, Scope, SectionNames, SetNames,
 };
 
 pub mod python;
