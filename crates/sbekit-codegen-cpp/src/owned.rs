@@ -243,7 +243,7 @@ fn fields_validate(
                 }
                 if let Some(r) = &f.range {
                     let v = if p.len != 1 {
-                        "sbe_v".to_string()
+                        "sbe_a".to_string()
                     } else {
                         x.clone()
                     };
@@ -257,7 +257,7 @@ fn fields_validate(
                     let test = tests.join(" || ");
                     if p.len != 1 {
                         lines.push(guarded(format!(
-                            "for (const {} sbe_v : {x}) if ({test}) {}",
+                            "for (const {} sbe_a : {x}) if ({test}) {}",
                             cty(p.ty),
                             fail("ValueOutOfRange")
                         )));
