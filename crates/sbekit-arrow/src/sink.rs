@@ -148,8 +148,9 @@ pub struct SinkOptions {
 /// The Parquet writer that encodes pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParquetWriter {
-    /// sbekit's own ([`crate::parquet_writer`], the default): several times faster on the
-    /// exports' tables. A file whose schema it does not handle is written by arrow-rs's.
+    /// sbekit's own ([`crate::parquet_writer`], the default): the whole CME export takes about
+    /// a fifth less CPU with it (docs/BENCHMARKS.md, issue 36's third session). A file whose
+    /// schema it does not handle is written by arrow-rs's.
     Own,
     /// arrow-rs's `ArrowWriter` for every file.
     Arrow,
