@@ -43,6 +43,7 @@ impl Dialect for CSharp {
             "next" => "MoveNext",
             "this" => "true",
             "sbe_scratch" => "SbeScratch",
+            "IllegalArgumentException" => "System.ArgumentException",
             "iterator (`for (var e : d.group())`)" => "enumerator (`foreach (var e in d.Group())`, no allocation)",
             "field (`NULL_VAL` for the null value, `SBE_UNKNOWN` for a value the schema does not list)" => "field (any value is kept: one the schema does not list is a value of no name)",
             "final byte[] sbe_t = value.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);" => "byte[] sbe_t = System.Text.Encoding.UTF8.GetBytes(value);",
@@ -307,6 +308,100 @@ impl Dialect for CSharp {
         o.line("if (sbe_scratch == null) sbe_scratch = new byte[SbeSchema.MaxTypeSize];");
         o.line("return sbe_scratch;");
         o.line("}");
+    }
+
+    // Owned values: C#'s types are the wire's (no widening), lists are `List<T>`, and
+    // arrays and lists compare, hash and print through the runtime's `SbeDto`.
+
+    fn text_of(&self, bytes: &str, n: &str, utf8: bool) -> String {
+        if utf8 {
+            format!("System.Text.Encoding.UTF8.GetString({bytes}, 0, {n})")
+        } else {
+            format!("SbeJson.Latin1({bytes}, 0, {n})")
+        }
+    }
+    fn require_non_null(&self, x: &str, what: &str) -> Option<String> {
+        Some(format!(
+            "if ({x} == null) throw new System.ArgumentNullException(nameof({x}), {});",
+            self.str_lit(what)
+        ))
+    }
+    /// C# enums keep any value, so the raw setter's check is the only one.
+    fn enum_setter(&self, _: &EnumNames, ty: P, raw: &str, _: &str) -> Vec<String> {
+        vec![format!("return {raw}(({}) value);", self.ty(ty))]
+    }
+    fn list_of(&self, e: &str) -> String {
+        format!("System.Collections.Generic.List<{e}>")
+    }
+    fn new_list(&self, e: &str) -> String {
+        format!("new System.Collections.Generic.List<{e}>()")
+    }
+    fn list_size(&self, x: &str) -> String {
+        format!("{x}.Count")
+    }
+    fn list_add(&self, l: &str, x: &str) -> String {
+        format!("{l}.Add({x});")
+    }
+    fn list_equal(&self, a: &str, b: &str) -> String {
+        format!("SbeDto.Equal({a}, {b})")
+    }
+    fn list_hash(&self, x: &str) -> String {
+        format!("SbeDto.Hash({x})")
+    }
+    fn list_text(&self, x: &str) -> String {
+        format!("SbeDto.Text({x})")
+    }
+    fn arrays_equal(&self, a: &str, b: &str) -> String {
+        format!("SbeDto.Equal({a}, {b})")
+    }
+    fn array_hash(&self, x: &str) -> String {
+        format!("SbeDto.Hash({x})")
+    }
+    fn array_text(&self, x: &str) -> String {
+        format!("SbeDto.Text({x})")
+    }
+    fn value_equal(&self, ty: P, a: &str, b: &str) -> String {
+        match ty {
+            // `Equals` of a float is true of two NaNs, as Java's `compare` is.
+            P::Float | P::Double => format!("{a}.Equals({b})"),
+            _ => format!("{a} == {b}"),
+        }
+    }
+    fn value_hash(&self, _: P, x: &str) -> String {
+        format!("{x}.GetHashCode()")
+    }
+    fn hash_of(&self, x: &str) -> String {
+        format!("{x}.GetHashCode()")
+    }
+    fn equals_head(&self, o: &mut Out, cls: &str) {
+        o.doc("True if `o` holds the same values (arrays and lists element by element).");
+        o.line("public override bool Equals(object o) {");
+        o.line("if (object.ReferenceEquals(this, o)) return true;");
+        o.line(&format!("var that = o as {cls};"));
+        o.line("if (that == null) return false;");
+    }
+    fn hash_head(&self, o: &mut Out) {
+        o.doc("A hash of the values (equal values hash alike).");
+        o.line("public override int GetHashCode() {");
+    }
+    fn dto_to_string_head(&self, o: &mut Out) {
+        o.doc("The values, readable (not JSON: `sbekit decode` prints the message's JSON).");
+        o.line("public override string ToString() {");
+    }
+    fn cast(&self, ty: P, x: &str) -> String {
+        format!("unchecked(({}) ({x}))", self.ty(ty))
+    }
+    fn for_in(&self, var: &str, ty: &str, list: &str) -> String {
+        format!("foreach ({ty} {var} in {list})")
+    }
+    fn new_buffer(&self, n: &str) -> String {
+        format!("new byte[{n}]")
+    }
+    fn writer_of_array(&self, a: &str) -> String {
+        a.to_string()
+    }
+    fn copy_buffers(&self, dst: &str, dst_at: &str, src: &str, src_at: &str, n: &str) -> String {
+        format!("System.Array.Copy({src}, {src_at}, {dst}, {dst_at}, {n})")
     }
 
     fn reencode(&self, o: &mut Out, ctx: &Ctx) {

@@ -98,8 +98,15 @@ pub fn generate(plan: &Plan, opts: &Options) -> Result<Vec<GeneratedFile>, GenEr
     for (name, text) in messages(&ctx) {
         file(format!("src/{name}.cs"), text);
     }
+    let dn = names::dto_names(plan, &n);
+    for (name, text) in sbekit_codegen_managed::dto::dtos(&ctx, &dn) {
+        file(format!("src/{name}.cs"), text);
+    }
     file("src/SbeDispatcher.cs".into(), dispatcher(&ctx));
-    file("src/SbeConformance.cs".into(), package::conformance(&ctx));
+    file(
+        "src/SbeConformance.cs".into(),
+        package::conformance(&ctx, &dn),
+    );
     file(
         "conformance/SbeConformanceMain.cs".into(),
         package::conformance_main(&ctx),
@@ -108,7 +115,7 @@ pub fn generate(plan: &Plan, opts: &Options) -> Result<Vec<GeneratedFile>, GenEr
 }
 
 /// The namespace-independent C# sources every project carries (`__NAMESPACE__` is replaced).
-const RUNTIME: [(&str, &str); 4] = [
+const RUNTIME: [(&str, &str); 5] = [
     (
         "SbeDecodeException.cs",
         include_str!("../runtime/SbeDecodeException.cs"),
@@ -122,15 +129,17 @@ const RUNTIME: [(&str, &str); 4] = [
         include_str!("../runtime/ISbeMessageDecoder.cs"),
     ),
     ("SbeJson.cs", include_str!("../runtime/SbeJson.cs")),
+    ("SbeDto.cs", include_str!("../runtime/SbeDto.cs")),
 ];
 
 /// The names of the runtime files every project carries (the same for every schema but for
 /// the namespace).
-pub const RUNTIME_FILES: [&str; 4] = [
+pub const RUNTIME_FILES: [&str; 5] = [
     "SbeDecodeException.cs",
     "SbeEncodeException.cs",
     "ISbeMessageDecoder.cs",
     "SbeJson.cs",
+    "SbeDto.cs",
 ];
 
 /// Generates the project's files from a layout (through its plan).

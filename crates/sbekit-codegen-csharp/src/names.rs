@@ -4,7 +4,8 @@
 //! (a member may not share it).
 
 use crate::Options;
-use sbekit_codegen_managed::names::NamingRules;
+use sbekit_codegen_managed::names::{DtoNames, NamingRules};
+use sbekit_codegen_managed::upper_first;
 use sbekit_plan::names::{assign, PlanNames};
 use sbekit_plan::{Language, Plan};
 
@@ -34,11 +35,20 @@ const TYPES: &[&str] = &[
     "SbeConformance",
     "SbeConformanceMain",
     "SbeEnums",
+    "SbeDto",
 ];
 
 /// Public member names of generated classes (and of `object`) that accessors must not take;
 /// the [`TYPES`] too, since a member of that name would hide the type inside the class.
 const MEMBERS: &[&str] = &[
+    // `object`'s first: [`OBJECT`] is these.
+    "ToString",
+    "GetHashCode",
+    "Equals",
+    "GetType",
+    "MemberwiseClone",
+    "ReferenceEquals",
+    "Finalize",
     "Wrap",
     "Buffer",
     "Offset",
@@ -47,13 +57,6 @@ const MEMBERS: &[&str] = &[
     "ActingVersion",
     "BlockLength",
     "AppendJson",
-    "ToString",
-    "GetHashCode",
-    "Equals",
-    "GetType",
-    "MemberwiseClone",
-    "ReferenceEquals",
-    "Finalize",
     "MoveNext",
     "Current",
     "GetEnumerator",
@@ -83,7 +86,11 @@ const MEMBERS: &[&str] = &[
     "SbeSchema",
     "SbeWire",
     "SbeEnums",
+    "SbeDto",
 ];
+
+/// The members every C# class has (`object`'s), which a DTO's own members keep clear of.
+const OBJECT: &[&str] = MEMBERS.split_at(7).0;
 
 /// The C# namespace of a schema package: each dot-separated part in upper camel case,
 /// keywords escaped (`baseline` becomes `Baseline`, `b3.umdf.mbo.sbe` becomes
@@ -129,4 +136,10 @@ const RULES: NamingRules = NamingRules {
 /// Every name of the project generated for `plan`.
 pub fn names(plan: &Plan, opts: &Options) -> PlanNames {
     assign(plan, &RULES, opts.namespace.as_deref())
+}
+
+/// The names of the project's owned values (DTOs): the shared walk, members spelled in C#'s
+/// upper camel case (`DecodeWith`, `ComputeEncodedLength`).
+pub fn dto_names(plan: &Plan, n: &PlanNames) -> DtoNames {
+    RULES.dto_names(plan, n, &|w| upper_first(w), OBJECT)
 }

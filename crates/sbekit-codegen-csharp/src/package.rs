@@ -2,7 +2,8 @@
 //! (dispatch on the template id, and re-encoding at the acting version), and the conformance
 //! program (`SbeConformance` in the library, its `Main` in `conformance/`).
 
-use sbekit_codegen_managed::Ctx;
+use sbekit_codegen_managed::names::DtoNames;
+use sbekit_codegen_managed::{Ctx, Out};
 
 /// `<Namespace>.csproj`: SDK style, `netstandard2.0`, warnings as errors.
 pub fn csproj(ctx: &Ctx) -> String {
@@ -52,8 +53,9 @@ mcs {flags} -nologo -target:exe -out:bin/SbeConformance.exe -r:bin/{ns}.dll conf
     )
 }
 
-/// `SbeConformance.cs`: the conformance program's logic (in the library).
-pub fn conformance(ctx: &Ctx) -> String {
+/// `SbeConformance.cs`: the conformance program's logic (in the library; its owned modes go
+/// through the DTOs named `dn`).
+pub fn conformance(ctx: &Ctx, dn: &DtoNames) -> String {
     let mut o = ctx.out();
     ctx.head(&mut o, &[]);
     o.s.push_str(
@@ -62,17 +64,22 @@ pub fn conformance(ctx: &Ctx) -> String {
     /// messages and writes, in mode <c>json</c>, one JSON line per message (<c>{"error":...}</c>
     /// for a message the decoder refuses), or in mode <c>reencode</c>, each message decoded and
     /// written again by the encoders at its acting version, u32le-framed (an empty frame for a
-    /// message that fails).
+    /// message that fails). Modes <c>json-owned</c> and <c>reencode-owned</c> go through the
+    /// owned values: each decoded message copied into its DTO and written by it (at its acting
+    /// version), then printed (decoded again, the DTO decoded from it equal to the first and its
+    /// computed length right) or framed.
     /// </summary>
     public static class SbeConformance
     {
         /// <summary>Runs mode <paramref name="mode"/> from <paramref name="input"/> to <paramref name="output"/>; 0, or 2 for a bad mode or frame.</summary>
         public static int Run(string mode, System.IO.Stream input, System.IO.Stream output)
         {
-            bool json = mode == "json";
-            if (!json && mode != "reencode")
+            bool owned = mode.EndsWith("-owned", System.StringComparison.Ordinal);
+            string basis = owned ? mode.Substring(0, mode.Length - "-owned".Length) : mode;
+            bool json = basis == "json";
+            if (!json && basis != "reencode")
             {
-                System.Console.Error.WriteLine("SbeConformance: mode must be json or reencode, not " + mode);
+                System.Console.Error.WriteLine("SbeConformance: mode must be json, reencode, json-owned or reencode-owned, not " + mode);
                 return 2;
             }
             var dispatcher = new SbeDispatcher();
@@ -108,10 +115,36 @@ pub fn conformance(ctx: &Ctx) -> String {
                 {
                     error = e;
                 }
+                if (encoded.Length < 2 * n + 4096)
+                {
+                    encoded = new byte[2 * n + 4096];
+                }
+                string failed = null;
+                int ownedLength = 0;
+                if (m != null && owned)
+                {
+                    try
+                    {
+                        ownedLength = SbeOwned(m, encoded, json);
+                        if (json)
+                        {
+                            m = dispatcher.Wrap(encoded, 0, ownedLength);
+                        }
+                    }
+                    catch (System.Exception e) when (e is SbeEncodeException || e is System.ArgumentException || e is System.InvalidOperationException || e is SbeDecodeException)
+                    {
+                        m = null;
+                        failed = e.GetType().Name;
+                    }
+                }
                 if (json)
                 {
                     line.Length = 0;
-                    if (m != null)
+                    if (failed != null)
+                    {
+                        line.Append("{\"error\":\"owned: ").Append(failed).Append("\"}");
+                    }
+                    else if (m != null)
                     {
                         m.AppendJson(line);
                     }
@@ -130,13 +163,9 @@ pub fn conformance(ctx: &Ctx) -> String {
                 }
                 else
                 {
-                    int len = 0;
-                    if (m != null)
+                    int len = ownedLength;
+                    if (m != null && !owned)
                     {
-                        if (encoded.Length < 2 * n + 4096)
-                        {
-                            encoded = new byte[2 * n + 4096];
-                        }
                         try
                         {
                             len = dispatcher.Reencode(m, encoded, 0, encoded.Length);
@@ -160,13 +189,19 @@ pub fn conformance(ctx: &Ctx) -> String {
         /// </summary>
         public static int RunFiles(string dir, string name)
         {
+            return RunFiles(dir, name, false);
+        }
+
+        /// <summary><see cref="RunFiles(string, string)"/>, through the owned values when <paramref name="owned"/>.</summary>
+        public static int RunFiles(string dir, string name, bool owned)
+        {
             string input = System.IO.Path.Combine(dir, name + ".u32");
             foreach (var mode in new[] { "json", "reencode" })
             {
                 using (var i = new System.IO.BufferedStream(System.IO.File.OpenRead(input)))
                 using (var o = new System.IO.BufferedStream(System.IO.File.Create(System.IO.Path.Combine(dir, name + "." + mode))))
                 {
-                    int rc = Run(mode, i, o);
+                    int rc = Run(owned ? mode + "-owned" : mode, i, o);
                     if (rc != 0)
                     {
                         return rc;
@@ -190,11 +225,62 @@ pub fn conformance(ctx: &Ctx) -> String {
             }
             return got;
         }
-    }
 "#,
     );
+    owned_fn(&mut o, ctx, dn);
+    o.s.push_str("    }\n");
     ctx.tail(&mut o);
     o.s
+}
+
+/// `SbeOwned`: a decoded message copied into its DTO and written by it into `dst`; with
+/// `check`, the DTO decoded from what it wrote must equal it and its computed length be right.
+fn owned_fn(o: &mut Out, ctx: &Ctx, dn: &DtoNames) {
+    o.s.push_str(
+        r#"
+        /// <summary>
+        /// Decoded message <paramref name="m"/> copied into its DTO and written by it at offset 0
+        /// of <paramref name="dst"/> (at its acting version); its length. With
+        /// <paramref name="check"/>, the DTO read back from what it wrote must equal it (and hash
+        /// alike) and its computed length be the length written.
+        /// </summary>
+        internal static int SbeOwned(ISbeMessageDecoder m, byte[] dst, bool check)
+        {
+"#,
+    );
+    for (i, (n, c)) in ctx.n.messages.iter().zip(&dn.messages).enumerate() {
+        let (cls, dec) = (&c.class, &n.dec);
+        o.s.push_str(&format!(
+            r#"            var sbe_d{i} = m as {dec};
+            if (sbe_d{i} != null)
+            {{
+                var dto = new {cls}();
+                {cls}.{dw}(sbe_d{i}, dto);
+                int len = {cls}.{eh}(dto, dst, 0);
+                if (check)
+                {{
+                    var back = new {cls}();
+                    {cls}.{dw}(new {dec}().Wrap(dst, 0, len), back);
+                    if (!dto.Equals(back) || dto.GetHashCode() != back.GetHashCode())
+                    {{
+                        throw new System.InvalidOperationException("not equal after re-encoding");
+                    }}
+                    if (len != SbeSchema.HeaderLength + dto.{len}())
+                    {{
+                        throw new System.InvalidOperationException("computed length " + dto.{len}());
+                    }}
+                }}
+                return len;
+            }}
+"#,
+            dw = c.decode_with,
+            eh = c.encode_with_header,
+            len = c.length
+        ));
+    }
+    o.s.push_str(
+        "            throw new System.ArgumentException(\"not a message of this schema\");\n        }\n",
+    );
 }
 
 /// `conformance/SbeConformanceMain.cs`: the entry point.
@@ -203,7 +289,7 @@ pub fn conformance_main(ctx: &Ctx) -> String {
         r#"// Generated by sbekit. Do not edit.
 namespace {ns}.Conformance
 {{
-    /// <summary><c>SbeConformance.exe json|reencode &lt; frames &gt; out</c>.</summary>
+    /// <summary><c>SbeConformance.exe json|reencode|json-owned|reencode-owned &lt; frames &gt; out</c>.</summary>
     public static class SbeConformanceMain
     {{
         /// <summary>The entry point.</summary>
@@ -211,7 +297,7 @@ namespace {ns}.Conformance
         {{
             if (args.Length != 1)
             {{
-                System.Console.Error.WriteLine("usage: SbeConformance.exe json|reencode < frames");
+                System.Console.Error.WriteLine("usage: SbeConformance.exe json|reencode|json-owned|reencode-owned < frames");
                 return 2;
             }}
             using (var i = new System.IO.BufferedStream(System.Console.OpenStandardInput()))

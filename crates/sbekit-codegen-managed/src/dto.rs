@@ -462,13 +462,14 @@ fn text_bytes(o: &mut Out, ctx: &Ctx, utf8: bool, what: &str) {
 
 /// Copies `src` into the array `dst` of `len` elements, the rest zero.
 fn fill_array(o: &mut Out, d: &dyn Dialect, dst: &str, src: &str, len: usize) {
-    o.line(&format!("for (int sbe_i = 0; sbe_i < {len}; sbe_i++) {{"));
+    // Two loops, not a conditional: C# types `c ? aByte : 0` as an `int`.
+    let n = format!("{src}.{}", d.length());
     o.line(&format!(
-        "{dst}[sbe_i] = sbe_i < {src}.{} ? {src}[sbe_i] : {};",
-        d.length(),
-        d.word("(byte) 0")
+        "for (int sbe_i = 0; sbe_i < {n}; sbe_i++) {dst}[sbe_i] = {src}[sbe_i];"
     ));
-    o.line("}");
+    o.line(&format!(
+        "for (int sbe_i = {n}; sbe_i < {len}; sbe_i++) {dst}[sbe_i] = 0;"
+    ));
 }
 
 /// The statement copying field `i` from `decoder` into `dto` (`decode`), or writing it from

@@ -95,14 +95,6 @@ impl Lang {
             Lang::CSharp => "csharp",
         }
     }
-
-    /// True when the language's generated code has owned values ([`Options::owned`]).
-    pub fn has_owned(self) -> bool {
-        matches!(
-            self,
-            Lang::Rust | Lang::TypeScript | Lang::Go | Lang::Java | Lang::C | Lang::Cpp
-        )
-    }
 }
 
 impl FromStr for Lang {
@@ -146,8 +138,8 @@ pub struct Options {
     /// anything is built, so that a test can break a generated accessor and see the run fail.
     pub tamper: Tamper,
     /// Check the owned values instead of the flyweights: each message decoded into its owned
-    /// value, written again by it, and that printed (decoded again) and framed; for the
-    /// languages with owned values ([`Lang::has_owned`]).
+    /// value, written again by it, and that printed (decoded again) and framed (every
+    /// language has them).
     pub owned: bool,
 }
 
@@ -309,18 +301,6 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
             "captures take the place of --messages, one set of files per schema".into(),
         ));
     }
-    if opts.owned && !opts.lang.has_owned() {
-        return Err(Error::Usage(format!(
-            "--owned: {} has no owned values yet (these have: {})",
-            opts.lang.name(),
-            Lang::ALL
-                .iter()
-                .filter(|l| l.has_owned())
-                .map(|l| l.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
     let mut counts = CaptureCounts::default();
     let mut schemas = Vec::new();
     for (i, p) in opts.schemas.iter().enumerate() {
@@ -395,7 +375,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         Lang::C => c::build_c(&scratch, &schemas, opts.tamper)?
             .owned(opts.owned)
             .run_each(&inputs)?,
-        Lang::CSharp => csharp::run_all(&scratch, &schemas, &inputs, opts.tamper)?,
+        Lang::CSharp => csharp::run_all(&scratch, &schemas, &inputs, opts.tamper, opts.owned)?,
     };
     let mut sum = Summary {
         lang: opts.lang.name(),

@@ -53,6 +53,11 @@ pub fn cs_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// into `out` (`.exe` or `.dll` by `target`); panics with the diagnostics on any warning or
 /// error.
 pub fn mcs(srcs: &[PathBuf], out: &Path, target: &str) {
+    mcs_with_refs(srcs, &[], out, target)
+}
+
+/// [`mcs`] with the assemblies `refs` referenced.
+pub fn mcs_with_refs(srcs: &[PathBuf], refs: &[PathBuf], out: &Path, target: &str) {
     let list = out.with_extension("rsp");
     let text: Vec<String> = srcs
         .iter()
@@ -63,6 +68,9 @@ pub fn mcs(srcs: &[PathBuf], out: &Path, target: &str) {
     cmd.args(sbekit_codegen_csharp::MCS_FLAGS)
         .args(["-nologo", &format!("-target:{target}")])
         .arg(format!("-out:{}", out.display()));
+    for r in refs {
+        cmd.arg(format!("-r:{}", r.display()));
+    }
     if target == "library" {
         // With documentation output, as the .csproj builds a library: a public member without
         // an XML comment (CS1591) is then an error too. (The tests' own drivers have none.)
