@@ -118,14 +118,18 @@ fn zero(ty: P) -> PrimitiveValue {
     }
 }
 
-/// The statements that refuse `x` (a value of `f`'s element type) outside the plan's bounds;
-/// an optional scalar's null value is allowed.
+/// The statements that refuse `x` (a value of `f`'s element type) outside the plan's bounds
+/// ([`Field::range`]; where the language's type is wider, also outside the wire type's); an
+/// optional scalar's null value is allowed.
 fn range_checks(ctx: &Ctx, f: &Field, x: &str, what: &str) -> Vec<String> {
     let d = ctx.d;
     let Kind::Prim(p) = &f.kind else {
         return Vec::new();
     };
-    let (lo, hi) = p.checked_bounds();
+    let (lo, hi) = f
+        .range
+        .as_ref()
+        .map_or((None, None), |r| (r.min.as_ref(), r.max.as_ref()));
     let wire = wire_extremes(p.ty);
     let lo = lo
         .cloned()

@@ -105,37 +105,11 @@ pub struct Prim {
     pub constant: Option<PrimitiveValue>,
     /// `characterEncoding`, if the schema gives one.
     pub char_encoding: Option<String>,
-    /// The smallest value in force (`minValue`, or the type's default): owned values refuse a
-    /// smaller one (see [`Prim::checked_bounds`]).
+    /// The smallest value in force (`minValue`, or the type's default); owned values check the
+    /// bounds of [`Field::range`], derived from these.
     pub min: PrimitiveValue,
     /// The largest value in force (`maxValue`, or the type's default).
     pub max: PrimitiveValue,
-}
-
-impl Prim {
-    /// The bounds an owned value's setter checks, each `None` where it is the wire type's own
-    /// extreme (no value of the type is beyond it): `(min, max)`. A language whose value type
-    /// is wider than the wire type also refuses what the wire type cannot hold.
-    pub fn checked_bounds(&self) -> (Option<&PrimitiveValue>, Option<&PrimitiveValue>) {
-        use PrimitiveType as P;
-        let wide = |v: &PrimitiveValue| v.as_i128();
-        let (lo, hi): (i128, i128) = match self.ty {
-            P::Int8 => (i8::MIN.into(), i8::MAX.into()),
-            P::Int16 => (i16::MIN.into(), i16::MAX.into()),
-            P::Int32 => (i32::MIN.into(), i32::MAX.into()),
-            P::Int64 => (i64::MIN.into(), i64::MAX.into()),
-            P::Char | P::Uint8 | P::None => (0, u8::MAX.into()),
-            P::Uint16 => (0, u16::MAX.into()),
-            P::Uint32 => (0, u32::MAX.into()),
-            P::Uint64 => (0, u64::MAX.into()),
-            // Floats: every bound is checked (infinities lie beyond the default ones).
-            P::Float | P::Double => return (Some(&self.min), Some(&self.max)),
-        };
-        (
-            wide(&self.min).is_some_and(|m| m > lo).then_some(&self.min),
-            wide(&self.max).is_some_and(|m| m < hi).then_some(&self.max),
-        )
-    }
 }
 
 /// What a field or composite member holds.

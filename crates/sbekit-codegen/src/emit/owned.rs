@@ -311,9 +311,19 @@ impl Gen<'_> {
             };
             // `x` is a reference to the value.
             let body = match &f.kind {
-                Kind::Prim(p) if p.ty == PrimitiveType::Char => continue,
                 Kind::Prim(p) => {
-                    let (min, max) = (lit(&p.min, p.ty), lit(&p.max, p.ty));
+                    // The plan's bounds; a side it leaves open is the type's own extreme.
+                    let Some(r) = &f.range else { continue };
+                    let t = rty(p.ty);
+                    let float = p.ty.is_float();
+                    let min = r.min.as_ref().map_or_else(
+                        || format!("{t}::{}", if float { "NEG_INFINITY" } else { "MIN" }),
+                        |v| lit(v, p.ty),
+                    );
+                    let max = r.max.as_ref().map_or_else(
+                        || format!("{t}::{}", if float { "INFINITY" } else { "MAX" }),
+                        |v| lit(v, p.ty),
+                    );
                     if p.len == 1 {
                         format!("rt::validate::check_range(*x, {min}, {max}, {at:?})?;")
                     } else {
@@ -389,10 +399,13 @@ impl Gen<'_> {
             w!(out, "}}");
             w!(out, "");
             w!(out, "/// Checks the value against the schema: numbers within their valid range (`minValue`");
-            w!(out, "/// to `maxValue`, or the type's range without its null value), enum values the schema");
-            w!(out, "/// lists, groups and var data their count and length fields can hold. `encode_into`");
-            w!(out, "/// writes what a value holds, so that a message read from the wire goes back as it");
-            w!(out, "/// came; check values you build first.");
+            w!(out, "/// to `maxValue`; an integer's type range without its null value by default), enum");
+            w!(out, "/// values the schema lists, groups and var data their count and length fields can");
+            w!(out, "/// hold. `encode_into` writes what a value holds, so that a message read from the wire");
+            w!(
+                out,
+                "/// goes back as it came; check values you build first."
+            );
             w!(
                 out,
                 "pub fn validate(&self) -> {R}<(), rt::ValidationError> {{"

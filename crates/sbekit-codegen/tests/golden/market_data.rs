@@ -1329,19 +1329,19 @@ fn sbe_valid_c0(
     let _ = d;
     {
         let x = &d.block_length;
-        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.blockLength")?;
+        rt::validate::check_range(*x, u16::MIN, 65534_u16, "messageHeader.blockLength")?;
     }
     {
         let x = &d.template_id;
-        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.templateId")?;
+        rt::validate::check_range(*x, u16::MIN, 65534_u16, "messageHeader.templateId")?;
     }
     {
         let x = &d.schema_id;
-        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.schemaId")?;
+        rt::validate::check_range(*x, u16::MIN, 65534_u16, "messageHeader.schemaId")?;
     }
     {
         let x = &d.version;
-        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.version")?;
+        rt::validate::check_range(*x, u16::MIN, 65534_u16, "messageHeader.version")?;
     }
     ::core::result::Result::Ok(())
 }
@@ -1395,7 +1395,7 @@ fn sbe_valid_b0(
         rt::validate::check_range(
             *x,
             -9223372036854775807_i64,
-            9223372036854775807_i64,
+            i64::MAX,
             "MarketUpdates.trades.timestamp",
         )?;
     }
@@ -1404,7 +1404,7 @@ fn sbe_valid_b0(
         rt::validate::check_range(
             *x,
             -9223372036854775807_i64,
-            9223372036854775807_i64,
+            i64::MAX,
             "MarketUpdates.trades.price",
         )?;
     }
@@ -1412,14 +1412,14 @@ fn sbe_valid_b0(
         let x = &d.size;
         rt::validate::check_range(
             *x,
-            0_u32,
+            u32::MIN,
             4294967294_u32,
             "MarketUpdates.trades.size",
         )?;
     }
     {
         let x = &d.flags;
-        rt::validate::check_range(*x, 0_u8, 254_u8, "MarketUpdates.trades.flags")?;
+        rt::validate::check_range(*x, u8::MIN, 254_u8, "MarketUpdates.trades.flags")?;
     }
     ::core::result::Result::Ok(())
 }
@@ -1477,7 +1477,7 @@ fn sbe_valid_b1(
         rt::validate::check_range(
             *x,
             -9223372036854775807_i64,
-            9223372036854775807_i64,
+            i64::MAX,
             "MarketUpdates.levelUpdates.timestamp",
         )?;
     }
@@ -1486,7 +1486,7 @@ fn sbe_valid_b1(
         rt::validate::check_range(
             *x,
             -9223372036854775807_i64,
-            9223372036854775807_i64,
+            i64::MAX,
             "MarketUpdates.levelUpdates.price",
         )?;
     }
@@ -1494,14 +1494,19 @@ fn sbe_valid_b1(
         let x = &d.size;
         rt::validate::check_range(
             *x,
-            0_u32,
+            u32::MIN,
             4294967294_u32,
             "MarketUpdates.levelUpdates.size",
         )?;
     }
     {
         let x = &d.flags;
-        rt::validate::check_range(*x, 0_u8, 254_u8, "MarketUpdates.levelUpdates.flags")?;
+        rt::validate::check_range(
+            *x,
+            u8::MIN,
+            254_u8,
+            "MarketUpdates.levelUpdates.flags",
+        )?;
     }
     {
         let x = &d.side;
@@ -1576,7 +1581,7 @@ fn sbe_valid_b2(
         let x = &d.sequence_number;
         rt::validate::check_range(
             *x,
-            0_u64,
+            u64::MIN,
             18446744073709551614_u64,
             "MarketUpdates.sequenceNumber",
         )?;
@@ -1613,10 +1618,10 @@ impl MarketUpdatesOwned {
         e.finish()
     }
     /// Checks the value against the schema: numbers within their valid range (`minValue`
-    /// to `maxValue`, or the type's range without its null value), enum values the schema
-    /// lists, groups and var data their count and length fields can hold. `encode_into`
-    /// writes what a value holds, so that a message read from the wire goes back as it
-    /// came; check values you build first.
+    /// to `maxValue`; an integer's type range without its null value by default), enum
+    /// values the schema lists, groups and var data their count and length fields can
+    /// hold. `encode_into` writes what a value holds, so that a message read from the wire
+    /// goes back as it came; check values you build first.
     pub fn validate(&self) -> ::core::result::Result<(), rt::ValidationError> {
         sbe_valid_b2(self)
     }

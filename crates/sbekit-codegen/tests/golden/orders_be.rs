@@ -2897,7 +2897,7 @@ fn sbe_valid_c0(d: &PriceOwned) -> ::core::result::Result<(), rt::ValidationErro
         rt::validate::check_range(
             *x,
             -9223372036854775807_i64,
-            9223372036854775807_i64,
+            i64::MAX,
             "Price.mantissa",
         )?;
     }
@@ -2944,19 +2944,19 @@ fn sbe_valid_c1(
     let _ = d;
     {
         let x = &d.block_length;
-        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.blockLength")?;
+        rt::validate::check_range(*x, u16::MIN, 65534_u16, "messageHeader.blockLength")?;
     }
     {
         let x = &d.template_id;
-        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.templateId")?;
+        rt::validate::check_range(*x, u16::MIN, 65534_u16, "messageHeader.templateId")?;
     }
     {
         let x = &d.schema_id;
-        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.schemaId")?;
+        rt::validate::check_range(*x, u16::MIN, 65534_u16, "messageHeader.schemaId")?;
     }
     {
         let x = &d.version;
-        rt::validate::check_range(*x, 0_u16, 65534_u16, "messageHeader.version")?;
+        rt::validate::check_range(*x, u16::MIN, 65534_u16, "messageHeader.version")?;
     }
     ::core::result::Result::Ok(())
 }
@@ -3007,7 +3007,7 @@ fn sbe_valid_b0(
 ) -> ::core::result::Result<(), rt::ValidationError> {
     let _ = d;
     if let ::core::option::Option::Some(x) = &d.ratio {
-        rt::validate::check_range(*x, -32767_i16, 32767_i16, "Order.fills.legs.ratio")?;
+        rt::validate::check_range(*x, -32767_i16, i16::MAX, "Order.fills.legs.ratio")?;
     }
     ::core::result::Result::Ok(())
 }
@@ -3102,7 +3102,7 @@ fn sbe_valid_b1(d: &OrderFillsOwned) -> ::core::result::Result<(), rt::Validatio
     let _ = d;
     {
         let x = &d.fill_qty;
-        rt::validate::check_range(*x, 0_u32, 4294967294_u32, "Order.fills.fillQty")?;
+        rt::validate::check_range(*x, u32::MIN, 4294967294_u32, "Order.fills.fillQty")?;
     }
     if let ::core::option::Option::Some(x) = &d.fill_price {
         sbe_valid_c0(x)?;
@@ -3165,7 +3165,7 @@ fn sbe_vowned_b2(
 fn sbe_valid_b2(d: &OrderMarksOwned) -> ::core::result::Result<(), rt::ValidationError> {
     let _ = d;
     if let ::core::option::Option::Some(x) = &d.mark {
-        rt::validate::check_range(*x, 0_u8, 254_u8, "Order.marks.mark")?;
+        rt::validate::check_range(*x, u8::MIN, 254_u8, "Order.marks.mark")?;
     }
     ::core::result::Result::Ok(())
 }
@@ -3346,7 +3346,12 @@ fn sbe_valid_b3(d: &OrderOwned) -> ::core::result::Result<(), rt::ValidationErro
     let _ = d;
     {
         let x = &d.order_id;
-        rt::validate::check_range(*x, 0_u64, 18446744073709551614_u64, "Order.orderId")?;
+        rt::validate::check_range(
+            *x,
+            u64::MIN,
+            18446744073709551614_u64,
+            "Order.orderId",
+        )?;
     }
     {
         let x = &d.side;
@@ -3357,21 +3362,13 @@ fn sbe_valid_b3(d: &OrderOwned) -> ::core::result::Result<(), rt::ValidationErro
         sbe_valid_c0(x)?;
     }
     if let ::core::option::Option::Some(x) = &d.qty {
-        rt::validate::check_range(*x, 0_u32, 4294967294_u32, "Order.qty")?;
+        rt::validate::check_range(*x, u32::MIN, 4294967294_u32, "Order.qty")?;
     }
     {
         let x = &d.weights;
         for &v in x {
-            rt::validate::check_range(v, -32767_i16, 32767_i16, "Order.weights")?;
+            rt::validate::check_range(v, -32767_i16, i16::MAX, "Order.weights")?;
         }
-    }
-    if let ::core::option::Option::Some(x) = &d.ratio {
-        rt::validate::check_range(
-            *x,
-            -1.7976931348623157e308_f64,
-            1.7976931348623157e308_f64,
-            "Order.ratio",
-        )?;
     }
     if let ::core::option::Option::Some(x) = &d.venue {
         rt::validate::check_known(x.is_known(), "Order.venue")?;
@@ -3441,7 +3438,7 @@ fn sbe_valid_b4(
 ) -> ::core::result::Result<(), rt::ValidationError> {
     let _ = d;
     if let ::core::option::Option::Some(x) = &d.hint {
-        rt::validate::check_range(*x, 0_u16, 65534_u16, "Cancel.hints.hint")?;
+        rt::validate::check_range(*x, u16::MIN, 65534_u16, "Cancel.hints.hint")?;
     }
     ::core::result::Result::Ok(())
 }
@@ -3526,7 +3523,7 @@ fn sbe_valid_b5(d: &CancelOwned) -> ::core::result::Result<(), rt::ValidationErr
         let x = &d.order_id;
         rt::validate::check_range(
             *x,
-            0_u64,
+            u64::MIN,
             18446744073709551614_u64,
             "Cancel.orderId",
         )?;
@@ -3573,10 +3570,10 @@ impl OrderOwned {
         e.finish()
     }
     /// Checks the value against the schema: numbers within their valid range (`minValue`
-    /// to `maxValue`, or the type's range without its null value), enum values the schema
-    /// lists, groups and var data their count and length fields can hold. `encode_into`
-    /// writes what a value holds, so that a message read from the wire goes back as it
-    /// came; check values you build first.
+    /// to `maxValue`; an integer's type range without its null value by default), enum
+    /// values the schema lists, groups and var data their count and length fields can
+    /// hold. `encode_into` writes what a value holds, so that a message read from the wire
+    /// goes back as it came; check values you build first.
     pub fn validate(&self) -> ::core::result::Result<(), rt::ValidationError> {
         sbe_valid_b3(self)
     }
@@ -3613,10 +3610,10 @@ impl CancelOwned {
         e.finish()
     }
     /// Checks the value against the schema: numbers within their valid range (`minValue`
-    /// to `maxValue`, or the type's range without its null value), enum values the schema
-    /// lists, groups and var data their count and length fields can hold. `encode_into`
-    /// writes what a value holds, so that a message read from the wire goes back as it
-    /// came; check values you build first.
+    /// to `maxValue`; an integer's type range without its null value by default), enum
+    /// values the schema lists, groups and var data their count and length fields can
+    /// hold. `encode_into` writes what a value holds, so that a message read from the wire
+    /// goes back as it came; check values you build first.
     pub fn validate(&self) -> ::core::result::Result<(), rt::ValidationError> {
         sbe_valid_b5(self)
     }
