@@ -59,6 +59,50 @@ export class SbeEncodeError extends Error {
   }
 }
 
+/** A value of an owned object the schema does not allow (`validate` in `owned.ts`), or one its
+ * wire type cannot hold (`fromObject` refuses those rather than write other bits). */
+export class SbeValidationError extends Error {
+  /** What is wrong: `outOfRange` (a number outside `minValue`..`maxValue` or its wire type's
+   * range, or not an integer of an integer type), `unknownEnumValue`, `tooLong` (an array, char
+   * array or var data longer than its field holds) or `tooManyEntries` (a group). */
+  readonly kind: string;
+  /** The element, by schema names: `Car.fuelFigures.speed`, `Engine.capacity`. */
+  readonly path: string;
+
+  constructor(kind: string, path: string, detail: string) {
+    super(`${path}: ${kind}: ${detail}`);
+    this.name = "SbeValidationError";
+    this.kind = kind;
+    this.path = path;
+  }
+}
+
+/** Throws `outOfRange` unless `x` is an integer in `lo..hi`. */
+export function checkInt(x: number, lo: number, hi: number, path: string): void {
+  if (!Number.isInteger(x) || x < lo || x > hi) {
+    throw new SbeValidationError("outOfRange", path, `${x} is not an integer in ${lo}..${hi}`);
+  }
+}
+
+/** Throws `outOfRange` unless `x` is a bigint in `lo..hi`. */
+export function checkBig(x: bigint, lo: bigint, hi: bigint, path: string): void {
+  if (typeof x !== "bigint" || x < lo || x > hi) {
+    throw new SbeValidationError("outOfRange", path, `${String(x)} is not a bigint in ${lo}..${hi}`);
+  }
+}
+
+/** Throws `outOfRange` unless `lo <= x <= hi` (a NaN is not). */
+export function checkFloat(x: number, lo: number, hi: number, path: string): void {
+  if (!(x >= lo && x <= hi)) {
+    throw new SbeValidationError("outOfRange", path, `${x} is not in ${lo}..${hi}`);
+  }
+}
+
+/** Throws `kind` (`tooLong` or `tooManyEntries`) when `n` is more than `max`. */
+export function checkMost(n: number, max: number, kind: string, path: string): void {
+  if (n > max) throw new SbeValidationError(kind, path, `${n}, more than ${max}`);
+}
+
 /** An enum value the schema does not list: still a number, never thrown away. */
 export type Raw = number & {};
 /** A 64-bit enum value the schema does not list. */

@@ -10,12 +10,12 @@
 
 use crate::fields::enum_type;
 use crate::json::{copy_fields, Src};
-use crate::plan::groups;
-use crate::prim::ts_type;
+use crate::plan::{groups, vars};
+use crate::prim::{is_big, is_float, literal, ts_type};
 use crate::{BlockNames, Ctx, FieldNames, Out};
-use sbekit_ir::{Presence, PrimitiveType as P};
+use sbekit_ir::{Presence, PrimitiveType as P, PrimitiveValue};
 use sbekit_plan::json::quote;
-use sbekit_plan::{Body, Field, Kind};
+use sbekit_plan::{Body, Field, Kind, Range};
 
 /// The text of `owned.ts`.
 pub fn owned_ts(ctx: &Ctx) -> String {
@@ -58,6 +58,8 @@ pub fn owned_ts(ctx: &Ctx) -> String {
         ));
         copy_fields(&mut o, ctx, &c.members, names, Src::Object);
         o.line("}");
+        let checks = field_checks(ctx, &c.members, names, name);
+        check_fn(&mut o, &format!("$vc{i}"), &ctx.comp_obj[i], &checks);
     }
     for (m, n) in ctx.plan.messages.iter().zip(&ctx.msgs) {
         block(&mut o, ctx, &m.body, n, true);
@@ -89,14 +91,13 @@ pub fn owned_ts(ctx: &Ctx) -> String {
     o.line("throw new TypeError(\"not a message decoder of this schema\");");
     o.line("}");
     o.doc("Writes an owned message with the encoders at its `$version`, at `offset` of `b`; returns its length (the bytes `reencode` writes for the same values).");
-    o.line(&format!(
-        "export function fromObject(m: {}, b: Uint8Array, offset = 0): number {{",
-        ctx.any_obj
-    ));
-    if !ctx.msgs.is_empty() {
-        o.line("switch (m.$type) {");
-        for n in &ctx.msgs {
+    by_type(
+        &mut o,
+        ctx,
+        "fromObject(m: {}, b: Uint8Array, offset = 0): number",
+        |o, n| {
             o.line(&format!("case {}: {{", quote(&type_tag(n))));
+            o.line(&format!("$v_{}(m, false);", n.dec));
             o.line(&format!(
                 "const e = new {}().wrap(b, offset, m.$version);",
                 n.enc
@@ -104,12 +105,173 @@ pub fn owned_ts(ctx: &Ctx) -> String {
             o.line(&format!("$o_{}(m, e);", n.dec));
             o.line("return e.finish();");
             o.line("}");
+        },
+    );
+    o.doc("Checks an owned message against the schema; throws `rt.SbeValidationError` (its `kind` and `path`) for the first value it does not allow: a number outside `minValue`..`maxValue` (an integer's type range without its null value by default, a float's only the bounds the schema gives) or not an integer of an integer type, an enum value the schema does not list, an array, char array or var data longer than its field holds, a group with more entries than its count field can hold. `fromObject` does not call it (a decoded message goes back as it came, and it refuses only what the wire types cannot hold); check the objects you build first.");
+    by_type(&mut o, ctx, "validate(m: {}): void", |o, n| {
+        o.line(&format!(
+            "case {}: return $v_{}(m, true);",
+            quote(&type_tag(n)),
+            n.dec
+        ));
+    });
+    o.s
+}
+
+/// A `$v` function (`name`) over object type `ty` running `checks` (which read `d`, and `s`:
+/// true to check the schema's rules, false only what the wire types cannot hold).
+fn check_fn(o: &mut Out, name: &str, ty: &str, checks: &[String]) {
+    o.line(&format!("function {name}(d: {ty}, s: boolean): void {{"));
+    if checks.is_empty() {
+        o.line("void d;");
+        o.line("void s;");
+    }
+    for c in checks {
+        o.line(c);
+    }
+    o.line("}");
+}
+
+/// The checks of a block's or composite's fields (`d` the object, `s` the schema flag of
+/// [`check_fn`]), `path` the schema path their own paths extend: integers are integers their
+/// wire type can hold and, with `s`, within the plan's [`Field::range`]; floats within the
+/// range (with `s`); enum values the wire type can hold and, with `s`, listed; arrays and char
+/// arrays no longer than the field (with `s`; the encoders refuse longer ones too); composites
+/// recursively.
+fn field_checks(ctx: &Ctx, fields: &[Field], names: &[FieldNames], path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (f, n) in fields.iter().zip(names) {
+        let Some(t) = member_type(ctx, f) else {
+            continue;
+        };
+        let at = quote(&format!("{path}.{}", f.name));
+        let mut body = Vec::new();
+        match &f.kind {
+            Kind::Prim(p) if p.ty == P::Char && p.len != 1 => body.push(format!(
+                "if (s) rt.checkMost(x.length, {}, \"tooLong\", {at});",
+                p.len
+            )),
+            Kind::Prim(p) => {
+                let v = if p.len != 1 {
+                    body.push(format!(
+                        "if (s) rt.checkMost(x.length, {}, \"tooLong\", {at});",
+                        p.len
+                    ));
+                    "v"
+                } else {
+                    "x"
+                };
+                let check = number_check(p.ty, f.range.as_ref(), v, &at);
+                if let Some(c) = check {
+                    if p.len != 1 {
+                        body.push(format!("for (const v of x) {c}"));
+                    } else {
+                        body.push(c);
+                    }
+                }
+            }
+            Kind::Enum { ty, .. } => {
+                let e = &ctx.plan.enums[ty];
+                if let Some(c) = number_check(e.ty, None, "x", &at) {
+                    body.push(c);
+                }
+                let listed: Vec<String> = e
+                    .values
+                    .iter()
+                    .map(|(_, v, _)| format!("x === {}", literal(v, e.ty)))
+                    .collect();
+                let test = if listed.is_empty() {
+                    "true".to_string()
+                } else {
+                    format!("!({})", listed.join(" || "))
+                };
+                body.push(format!(
+                    "if (s && {test}) throw new rt.SbeValidationError(\"unknownEnumValue\", {at}, `${{x}} is not a value of the enum`);"
+                ));
+            }
+            Kind::Set { .. } => {}
+            Kind::Composite { ty } => {
+                if let Some(i) = ctx.composite_index(ty) {
+                    body.push(format!("$vc{i}(x, s);"));
+                }
+            }
+        }
+        if body.is_empty() {
+            continue;
+        }
+        let name = &n.name;
+        out.push("{".into());
+        out.push(format!("const x = d.{name};"));
+        if t.ends_with(" | null") {
+            out.push("if (x !== null) {".into());
+            out.extend(body);
+            out.push("}".into());
+        } else {
+            out.extend(body);
+        }
+        out.push("}".into());
+    }
+    out
+}
+
+/// The check of number `x` of type `ty`: an integer its wire type holds, and with `s` within
+/// `range`; a float within `range` with `s` (none without a range).
+fn number_check(ty: P, range: Option<&Range>, x: &str, at: &str) -> Option<String> {
+    let bound = |b: Option<&PrimitiveValue>, wire: String| {
+        b.map_or(wire.clone(), |v| {
+            let lit = literal(v, ty);
+            if lit == wire {
+                wire
+            } else {
+                format!("s ? {lit} : {wire}")
+            }
+        })
+    };
+    let (lo, hi) = range.map_or((None, None), |r| (r.min.as_ref(), r.max.as_ref()));
+    if is_float(ty) {
+        range?;
+        let lo = lo.map_or("-Infinity".to_string(), |v| literal(v, ty));
+        let hi = hi.map_or("Infinity".to_string(), |v| literal(v, ty));
+        return Some(format!("if (s) rt.checkFloat({x}, {lo}, {hi}, {at});"));
+    }
+    let (wlo, whi) = wire_range(ty);
+    let f = if is_big(ty) { "checkBig" } else { "checkInt" };
+    Some(format!(
+        "rt.{f}({x}, {}, {}, {at});",
+        bound(lo, wlo),
+        bound(hi, whi)
+    ))
+}
+
+/// The smallest and largest values of integer type `ty`, as TypeScript literals.
+fn wire_range(ty: P) -> (String, String) {
+    let big = is_big(ty);
+    let (lo, hi): (i128, i128) = if ty.is_signed_int() {
+        let bits = 8 * ty.size() as u32;
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << (8 * ty.size() as u32)) - 1)
+    };
+    let lit = |v: i128| if big { format!("{v}n") } else { v.to_string() };
+    (lit(lo), lit(hi))
+}
+
+/// An exported function of an owned message `m`, its signature `sig` (`{}` the union of the
+/// message objects), switching on `m.$type` to `case_of` each message's case.
+fn by_type(o: &mut Out, ctx: &Ctx, sig: &str, case_of: impl Fn(&mut Out, &BlockNames)) {
+    o.line(&format!(
+        "export function {} {{",
+        sig.replace("{}", &ctx.any_obj)
+    ));
+    if !ctx.msgs.is_empty() {
+        o.line("switch (m.$type) {");
+        for n in &ctx.msgs {
+            case_of(o, n);
         }
         o.line("}");
     }
     o.line("throw new TypeError(\"not a message object of this schema\");");
     o.line("}");
-    o.s
 }
 
 /// A message object's `$type`: its decoder's name without `Decoder` (unique, as the class
@@ -276,4 +438,22 @@ fn block(o: &mut Out, ctx: &Ctx, body: &Body, n: &BlockNames, top: bool) {
         o.line(&format!("e.{vname}(d.{vname});"));
     }
     o.line("}");
+    // The checks.
+    let mut checks = field_checks(ctx, &body.fields, &n.members.fields, &n.path);
+    for ((g, cn), gname) in groups(body).zip(&n.children).zip(&n.members.groups) {
+        checks.push(format!(
+            "if (s) rt.checkMost(d.{gname}.length, {}, \"tooManyEntries\", {});",
+            g.count.max,
+            quote(&cn.path)
+        ));
+        checks.push(format!("for (const x of d.{gname}) $v_{}(x, s);", cn.dec));
+    }
+    for (v, (vname, _, _)) in vars(body).zip(&n.members.vars) {
+        checks.push(format!(
+            "if (s) rt.checkMost(d.{vname}.length, {}, \"tooLong\", {});",
+            v.len.max,
+            quote(&format!("{}.{}", n.path, v.name))
+        ));
+    }
+    check_fn(o, &format!("$v_{}", n.dec), &n.obj, &checks);
 }

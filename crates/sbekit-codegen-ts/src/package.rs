@@ -174,7 +174,7 @@ pub fn index_ts(_ctx: &Ctx) -> String {
         "export * from \"./messages.js\";",
         "export * from \"./json.js\";",
         "export * from \"./owned.js\";",
-        "export { SbeDecodeError, SbeEncodeError } from \"./runtime.js\";",
+        "export { SbeDecodeError, SbeEncodeError, SbeValidationError } from \"./runtime.js\";",
         "export type { Raw, RawBig } from \"./runtime.js\";",
         "",
     ]

@@ -473,16 +473,7 @@ fn readme_example_compiles_and_runs() {
     let code = code.replace("from \"baseline-sbe\"", "from \"./baseline/src/index.js\"");
     std::fs::write(root.path().join("readme.ts"), code).expect("write example");
     compile(&node, root.path(), true, &["readme.ts"]);
-    let out = std::process::Command::new("node")
-        .arg(root.path().join("dist/readme.js"))
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = run_node(root.path(), "dist/readme.js");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "30 35.900001525878906 Urban Cycle", "{stdout}");
     assert_eq!(lines[1], "Honda true", "{stdout}");

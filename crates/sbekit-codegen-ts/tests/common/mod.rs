@@ -129,3 +129,18 @@ pub fn otf_json(dec: &sbekit_otf::Decoder, bytes: &[u8]) -> Value {
     let (text, _) = sbekit_otf::message_to_decode_json(dec, bytes, false).expect("otf decodes");
     serde_json::from_str(&text).expect("otf json")
 }
+
+/// Runs `node root/<js>` and returns its stdout (panics with its output when it fails).
+pub fn run_node(root: &Path, js: &str) -> String {
+    let out = Command::new("node")
+        .arg(root.join(js))
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}

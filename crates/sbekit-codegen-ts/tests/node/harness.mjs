@@ -5,7 +5,8 @@
 // For each message prints one JSON line:
 //   {"ok": <toJson output>, "re": "<hex written by reencode>" | null, "len": <encoded length>}
 // after checking the owned objects: `fromObject(toObject(m))` writes the bytes `reencode` wrote,
-// and the object read back from them is deep-equal to the first (else a "bad" line).
+// and the object read back from them is deep-equal to the first, and `validate` throws nothing
+// but `SbeValidationError` (else a "bad" line).
 //   {"err": "<SbeDecodeError kind>", "offset": n, "path": "..."}   malformed input
 //   {"bad": "<any other exception>"}                                 a bug
 import { readFileSync } from "node:fs";
@@ -54,9 +55,16 @@ for (const hex of lines) {
 process.stdout.write(out.join("\n") + "\n");
 
 // The hex `fromObject(toObject(m))` writes (null when it refuses), once the object read back
-// from those bytes is found deep-equal to the first; throws when it is not.
+// from those bytes is found deep-equal to the first; throws when it is not, or when `validate`
+// throws anything but an `SbeValidationError` (a random message may hold values the schema
+// does not allow; `fromObject` writes them all the same).
 function checkOwned(m, size) {
   const obj = pkg.toObject(m.decoder);
+  try {
+    pkg.validate(obj);
+  } catch (e) {
+    if (!(e instanceof pkg.SbeValidationError)) throw e;
+  }
   const buf = new Uint8Array(2 * size + 65536);
   let n;
   try {
