@@ -46,7 +46,7 @@ function(sbekit_generate)
     set(inc "${out}/include/${pkg}")
     set(headers
         "${inc}/sbekit_runtime.hpp" "${inc}/types.hpp" "${inc}/messages.hpp" "${inc}/json.hpp"
-        "${inc}/${pkg}.hpp" "${inc}/conformance.hpp")
+        "${inc}/${pkg}.hpp" "${inc}/conformance.hpp" "${inc}/owned.hpp")
     add_custom_command(
         OUTPUT ${headers}
         COMMAND "${SBEKIT_EXECUTABLE}" generate --lang cpp "${schema}" -o "${out}" --crate-name "${pkg}"

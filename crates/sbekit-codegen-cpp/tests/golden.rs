@@ -70,3 +70,18 @@ fn output_is_deterministic_and_complete() {
     assert!(cmake.contains(&format!("add_library({dir}::sbe ALIAS {dir}_sbe)")));
     assert!(cmake.contains("INTERFACE"));
 }
+
+/// `cmake/SbekitGenerate.cmake` names every header the CLI writes as its command's output, so
+/// that a build which includes one waits for (and re-runs) the generation.
+#[test]
+fn cmake_helper_lists_every_header() {
+    let helper =
+        std::fs::read_to_string(root().join("cmake/SbekitGenerate.cmake")).expect("the helper");
+    for h in sbekit_codegen_cpp::HEADERS {
+        let h = h.replace("PACKAGE", "${pkg}");
+        assert!(
+            helper.contains(&format!("\"${{inc}}/{h}\"")),
+            "cmake/SbekitGenerate.cmake does not list {h}"
+        );
+    }
+}

@@ -389,3 +389,76 @@ fn generated_java_runs() {
         "{test}: {checked} random messages equal to sbekit decode and re-encoded, {prefixes} truncations refused with SbeDecodeException, {shorts} re-encoded into every shorter buffer and refused"
     );
 }
+
+/// A var-data section newer than the message's acting version is absent: every accessor of it
+/// reads as empty (length 0, nothing copied), also when the message ends exactly at the end of
+/// its buffer, where the section's position (the message's end plus its length prefix) is past
+/// the buffer's capacity and Agrona's bounds checks refuse even a zero-length access there.
+///
+/// Ignored: it fails today (every accessor but the length throws `IndexOutOfBoundsException`).
+/// The `byte[]` getter is rendered by sbekit-codegen-managed (`section_getters`), which must
+/// return 0 for an absent section; the view, `MutableDirectBuffer` copy and `String` are the
+/// Java dialect's `var_view` and `var_text`, which need the same presence condition.
+#[test]
+#[ignore = "absent var data at the buffer's end throws; the fix needs sbekit-codegen-managed"]
+fn absent_var_data_reads_as_empty_at_the_end_of_the_buffer() {
+    let test = "absent_var_data_reads_as_empty_at_the_end_of_the_buffer";
+    let Some(jar) = toolchain(test) else { return };
+    let root = tempfile::tempdir().expect("tempdir");
+    let mut srcs = Vec::new();
+    let schema = workspace_file("crates/sbekit-codegen-tests/schemas/orders-be.xml");
+    java_files(&generate(root.path(), "orders", &schema), &mut srcs);
+    let main = root.path().join("Absent.java");
+    std::fs::write(
+        &main,
+        r#"import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+public final class Absent {
+    interface Call { int call(); }
+
+    static void check(final StringBuilder out, final String what, final Call c) {
+        try {
+            final int v = c.call();
+            out.append(what).append(" = ").append(v).append('\n');
+        } catch (final RuntimeException x) {
+            out.append(what).append(" threw ").append(x).append('\n');
+        }
+    }
+
+    public static void main(final String[] args) {
+        // An Order at version 0: `blob` (since version 1) is left out.
+        final ExpandableArrayBuffer w = new ExpandableArrayBuffer(64);
+        final orders.OrderEncoder e = new orders.OrderEncoder().wrap(w, 0, 0);
+        e.orderId(7).note("n");
+        final int len = e.encodedLength();
+        final byte[] bytes = new byte[len];
+        w.getBytes(0, bytes);
+        final orders.OrderDecoder d = new orders.OrderDecoder().wrap(new UnsafeBuffer(bytes), 0, len);
+        final StringBuilder out = new StringBuilder();
+        check(out, "actingVersion", () -> (int) d.actingVersion());
+        check(out, "blobLength()", () -> d.blobLength());
+        check(out, "getBlob(byte[], int, 0)", () -> d.getBlob(new byte[8], 0, 0));
+        check(out, "getBlob(byte[], int, 8)", () -> d.getBlob(new byte[8], 0, 8));
+        check(out, "getBlob(MutableDirectBuffer, int)", () -> d.getBlob(new UnsafeBuffer(new byte[8]), 0));
+        check(out, "blob().capacity()", () -> d.blob().capacity());
+        check(out, "blobString().length()", () -> d.blobString().length());
+        System.out.print(out);
+    }
+}
+"#,
+    )
+    .expect("Absent.java");
+    srcs.push(main);
+    let classes = root.path().join("classes");
+    javac(&jar, &srcs, &classes);
+    let out = java(&jar, &classes, "Absent", &[], &[]);
+    let text = String::from_utf8(out).expect("utf8");
+    assert_eq!(text.lines().count(), 7, "{text}");
+    let wrong: Vec<&str> = text.lines().filter(|l| !l.ends_with(" = 0")).collect();
+    assert!(
+        wrong.is_empty(),
+        "accessors of an absent var-data section:\n{}",
+        wrong.join("\n")
+    );
+}

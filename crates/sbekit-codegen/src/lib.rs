@@ -42,6 +42,13 @@ pub struct Options {
     /// runtime's `alloc` feature (on by default); turn them off for a `no_std` target without
     /// an allocator.
     pub owned: bool,
+    /// Also derive `serde::Serialize` and `serde::Deserialize` for the owned values, enums and
+    /// bit sets, each behind `#[cfg_attr(feature = "serde", ...)]` (default false). A crate that
+    /// [`write_crate`] writes then has a `serde` feature enabling an optional `serde`
+    /// dependency; a crate that includes the module must declare a `serde` feature itself (else
+    /// rustc warns of an unexpected `cfg`). Off by default because an optional dependency is
+    /// still resolved: a crate with it no longer builds offline without a registry cache.
+    pub serde: bool,
 }
 
 pub use sbekit_plan::names::rust::KeywordStyle;
@@ -54,6 +61,7 @@ impl Default for Options {
             rustfmt: false,
             keywords: KeywordStyle::Raw,
             owned: true,
+            serde: false,
         }
     }
 }
@@ -237,7 +245,8 @@ pub enum RuntimeDep {
 }
 
 /// Writes a standalone crate `name` into `dir` (`Cargo.toml`, `src/lib.rs`, and for
-/// [`RuntimeDep::Bundled`] the runtime in `sbekit-runtime/`).
+/// [`RuntimeDep::Bundled`] the runtime in `sbekit-runtime/`). With [`Options::serde`] its
+/// `Cargo.toml` has a `serde` feature (an optional `serde` dependency, `no_std` with `alloc`).
 pub fn write_crate(
     ir: &Ir,
     dir: &Path,
@@ -248,7 +257,7 @@ pub fn write_crate(
     let mut opts = opts.clone();
     opts.runtime_path = "::sbekit_runtime".into();
     let body = generate(ir, &opts)?;
-    for (path, text) in emit::crate_files::files(ir, name, runtime, &body, opts.owned) {
+    for (path, text) in emit::crate_files::files(ir, name, runtime, &body, &opts) {
         write_atomic(&dir.join(path), &text)?;
     }
     Ok(())

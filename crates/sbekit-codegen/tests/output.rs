@@ -146,3 +146,45 @@ fn bundled_crate_builds_offline_on_a_fresh_machine() {
     );
     std::fs::remove_dir_all(&tmp).unwrap();
 }
+
+/// `Options::serde` is opt-in: without it neither the module nor the crate's manifest names
+/// serde (an optional dependency is still resolved, so the crate would not build offline on a
+/// fresh machine); with it the owned values, enums and sets derive serde's traits behind the
+/// crate's `serde` feature.
+#[test]
+fn serde_is_opt_in() {
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../sbekit-codegen-tests/schemas/orders-be.xml");
+    let ir = sbekit_schema::load_ir(&schema).unwrap();
+    let plain = sbekit_codegen::generate(&ir, &Default::default()).unwrap();
+    assert!(!plain.contains("serde"));
+    let opts = sbekit_codegen::Options {
+        serde: true,
+        ..Default::default()
+    };
+    let text = sbekit_codegen::generate(&ir, &opts).unwrap();
+    let derive = "derive(::serde::Serialize, ::serde::Deserialize)";
+    assert!(text.contains(&format!(
+        "#[cfg_attr(feature = \"serde\", {derive})]\npub struct OrderOwned"
+    )));
+    assert!(text.contains("#[cfg_attr(feature = \"serde\", serde(with = \"sbe_serde::array\"))]"));
+    // Enums and sets (one attribute over several lines: prettyplease breaks it).
+    assert_eq!(
+        text.matches("serde(transparent)").count(),
+        3,
+        "Side, Venue, Flags"
+    );
+    let dir = std::env::temp_dir().join(format!("sbekit-serde-manifest-{}", std::process::id()));
+    for (serde, feature) in [(false, false), (true, true)] {
+        let opts = sbekit_codegen::Options {
+            serde,
+            ..Default::default()
+        };
+        sbekit_codegen::write_crate(&ir, &dir, "orders-be-sbe", &Default::default(), &opts)
+            .unwrap();
+        let toml = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        assert_eq!(toml.contains("serde = [\"dep:serde\"]"), feature, "{toml}");
+        assert_eq!(toml.contains("optional = true"), feature, "{toml}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

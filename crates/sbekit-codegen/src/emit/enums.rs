@@ -44,6 +44,9 @@ impl Gen<'_> {
             out,
             "#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]"
         );
+        if self.serde {
+            w!(out, "{SERDE_DERIVE_RAW}");
+        }
         w!(out, "#[repr(transparent)]");
         w!(out, "pub struct {t}({raw});");
         w!(out, "");

@@ -25,6 +25,12 @@ const NONE: &str = "::core::option::Option::None";
 const OK: &str = "::core::result::Result::Ok";
 const ERR: &str = "::core::result::Result::Err";
 
+/// The attribute that derives serde's traits for a generated type ([`Options::serde`]).
+const SERDE_DERIVE: &str =
+    "#[cfg_attr(feature = \"serde\", derive(::serde::Serialize, ::serde::Deserialize))]";
+/// The same for an enum's or bit set's newtype: its raw value, in every format.
+const SERDE_DERIVE_RAW: &str = "#[cfg_attr(feature = \"serde\", derive(::serde::Serialize, ::serde::Deserialize), serde(transparent))]";
+
 macro_rules! w {
     ($out:expr, $($arg:tt)*) => { { let _ = writeln!($out, $($arg)*); } };
 }
@@ -205,6 +211,8 @@ struct Gen<'s> {
     /// True while emitting a message that keeps an empty-entry budget
     /// ([`Body::draws_on_budget`]): only then do its walks pass one along.
     budget: bool,
+    /// [`Options::serde`]: serde derives on the owned values, enums and bit sets.
+    serde: bool,
 }
 
 impl Gen<'_> {
@@ -240,6 +248,7 @@ pub fn emit(s: &Plan, opts: &Options) -> String {
         keywords: opts.keywords,
         out: String::new(),
         budget: false,
+        serde: opts.serde,
     };
     g.preamble(opts);
     for (name, e) in &s.enums {

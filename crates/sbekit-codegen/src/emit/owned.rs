@@ -14,6 +14,104 @@ use super::*;
 /// The vector type of the generated code (the runtime's, so that `no_std` crates name it too).
 const VEC: &str = "rt::owned::Vec";
 
+/// With [`Options::serde`](crate::Options::serde): serde's own impls stop at arrays of 32
+/// elements, so array fields go through these, as a tuple (what serde's impls write for short
+/// arrays) of any length. Only `core` and `serde` paths, no panics, no indexing.
+const SERDE_ARRAYS: &str = r#"
+/// serde for the owned values' array fields, of any length (serde's own impls stop at 32).
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+#[allow(dead_code)]
+mod sbe_serde {
+    use ::core::result::Result;
+    use ::serde::de::Error as _;
+    use ::serde::ser::SerializeTuple as _;
+
+    struct Ref<'a, T, const N: usize>(&'a [T; N]);
+
+    impl<T: ::serde::Serialize, const N: usize> ::serde::Serialize for Ref<'_, T, N> {
+        fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut t = s.serialize_tuple(N)?;
+            for x in self.0 {
+                t.serialize_element(x)?;
+            }
+            t.end()
+        }
+    }
+
+    struct Val<T, const N: usize>([T; N]);
+
+    struct Visit<T, const N: usize>(::core::marker::PhantomData<T>);
+
+    impl<'de, T, const N: usize> ::serde::de::Visitor<'de> for Visit<T, N>
+    where
+        T: ::serde::Deserialize<'de> + ::core::marker::Copy + ::core::default::Default,
+    {
+        type Value = Val<T, N>;
+        fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            ::core::write!(f, "an array of {} elements", N)
+        }
+        fn visit_seq<A: ::serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut out = [T::default(); N];
+            for (i, x) in out.iter_mut().enumerate() {
+                match seq.next_element()? {
+                    ::core::option::Option::Some(v) => *x = v,
+                    ::core::option::Option::None => return ::core::result::Result::Err(A::Error::invalid_length(i, &self)),
+                }
+            }
+            ::core::result::Result::Ok(Val(out))
+        }
+    }
+
+    impl<'de, T, const N: usize> ::serde::Deserialize<'de> for Val<T, N>
+    where
+        T: ::serde::Deserialize<'de> + ::core::marker::Copy + ::core::default::Default,
+    {
+        fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_tuple(N, Visit(::core::marker::PhantomData))
+        }
+    }
+
+    /// `[T; N]` as a tuple of `N` elements.
+    pub mod array {
+        use ::core::result::Result;
+
+        pub fn serialize<S: ::serde::Serializer, T: ::serde::Serialize, const N: usize>(a: &[T; N], s: S) -> Result<S::Ok, S::Error> {
+            ::serde::Serialize::serialize(&super::Ref(a), s)
+        }
+
+        pub fn deserialize<'de, D, T, const N: usize>(d: D) -> Result<[T; N], D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+            T: ::serde::Deserialize<'de> + ::core::marker::Copy + ::core::default::Default,
+        {
+            <super::Val<T, N> as ::serde::Deserialize>::deserialize(d).map(|v| v.0)
+        }
+    }
+
+    /// `Option<[T; N]>`: absent, or a tuple of `N` elements.
+    pub mod option_array {
+        use ::core::option::Option;
+        use ::core::result::Result;
+
+        pub fn serialize<S: ::serde::Serializer, T: ::serde::Serialize, const N: usize>(a: &Option<[T; N]>, s: S) -> Result<S::Ok, S::Error> {
+            match a {
+                Option::Some(a) => s.serialize_some(&super::Ref(a)),
+                Option::None => s.serialize_none(),
+            }
+        }
+
+        pub fn deserialize<'de, D, T, const N: usize>(d: D) -> Result<Option<[T; N]>, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+            T: ::serde::Deserialize<'de> + ::core::marker::Copy + ::core::default::Default,
+        {
+            <Option<super::Val<T, N>> as ::serde::Deserialize>::deserialize(d).map(|v| v.map(|v| v.0))
+        }
+    }
+}
+"#;
+
 impl Gen<'_> {
     /// The owned type of a field: the getter's return type, with references and decoders
     /// replaced by owned values.
@@ -84,6 +182,17 @@ impl Gen<'_> {
                     f.since
                 );
             }
+            if self.serde && matches!(&f.kind, Kind::Prim(p) if p.len != 1) {
+                let with = if self.owned_ty(f, in_body).starts_with(O) {
+                    "option_array"
+                } else {
+                    "array"
+                };
+                w!(
+                    d,
+                    "#[cfg_attr(feature = \"serde\", serde(with = \"sbe_serde::{with}\"))]"
+                );
+            }
             d.push_str(&format!("pub {g}: {},", self.owned_ty(f, in_body)));
             decls.push(d);
             inits.push(format!("{g}: {},", self.owned_from(&g, f, in_body)));
@@ -94,6 +203,9 @@ impl Gen<'_> {
     /// Every owned type, its conversions, and `AnyOwned`.
     pub(super) fn owned(&mut self) {
         let s = self.s;
+        if self.serde {
+            self.out.push_str(SERDE_ARRAYS);
+        }
         for (i, (name, c)) in s.composites.iter().enumerate() {
             let t = type_name(name);
             let mut names = member_scope(DECODER_RESERVED);
@@ -112,6 +224,9 @@ impl Gen<'_> {
                 "/// An owned `{name}` composite: what [`{t}Decoder`] reads, held by value."
             );
             w!(out, "#[derive(Clone, Copy, Debug, PartialEq)]");
+            if self.serde {
+                w!(out, "{SERDE_DERIVE}");
+            }
             w!(out, "pub struct {t}Owned {{");
             for d in &decls {
                 w!(out, "{d}");
@@ -220,6 +335,9 @@ impl Gen<'_> {
                 b.path.join(".")
             );
             w!(out, "#[derive(Clone, Debug, PartialEq)]");
+            if self.serde {
+                w!(out, "{SERDE_DERIVE}");
+            }
             w!(out, "pub struct {p}Owned {{");
             if is_msg {
                 w!(out, "/// The schema version the message is written at (`SCHEMA_VERSION`, or an older");
@@ -419,6 +537,9 @@ impl Gen<'_> {
         let out = &mut self.out;
         w!(out, "/// An owned message of any of the schema's types: what [`AnyMessage`] reads, held by value.");
         w!(out, "#[derive(Clone, Debug, PartialEq)]");
+        if self.serde {
+            w!(out, "{SERDE_DERIVE}");
+        }
         // Messages differ in size by design; boxing each would cost an allocation per value.
         w!(out, "#[allow(clippy::large_enum_variant)]");
         w!(out, "pub enum AnyOwned {{");

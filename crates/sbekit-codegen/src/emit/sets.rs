@@ -37,6 +37,9 @@ impl Gen<'_> {
             &format!("The `{name}` bit set."),
         );
         w!(out, "#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]");
+        if self.serde {
+            w!(out, "{SERDE_DERIVE_RAW}");
+        }
         w!(out, "pub struct {t}({raw});");
         w!(out, "");
         w!(out, "impl {t} {{");
