@@ -109,6 +109,14 @@ impl Config {
         self
     }
 
+    /// Whether the owned values also derive serde's `Serialize` and `Deserialize`, behind
+    /// `#[cfg_attr(feature = "serde", ...)]` (default off): the crate that includes the modules
+    /// then declares a `serde` feature enabling its `serde` dependency.
+    pub fn serde(&mut self, on: bool) -> &mut Self {
+        self.options.serde = on;
+        self
+    }
+
     /// How schema names that are Rust keywords become identifiers (default: raw identifiers).
     pub fn keywords(&mut self, style: KeywordStyle) -> &mut Self {
         self.options.keywords = style;

@@ -90,6 +90,11 @@ pub struct GenerateArgs {
     /// and prettyplease's layout, if rustfmt cannot run).
     #[arg(long)]
     rustfmt: bool,
+    /// Rust: also derive serde's `Serialize` and `Deserialize` for the owned values, behind
+    /// the crate's `serde` feature (an optional `serde` dependency; with `--module`, the crate
+    /// that includes the module declares the feature).
+    #[arg(long)]
+    serde: bool,
     /// The Java package of `--lang java` (default: the schema's package, made a Java name).
     #[arg(long)]
     java_package: Option<String>,
@@ -179,6 +184,7 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode, Failure> {
     }
     let opts = Options {
         rustfmt: args.rustfmt,
+        serde: args.serde,
         keywords: if args.keywords == "suffix" {
             KeywordStyle::Suffix
         } else {
