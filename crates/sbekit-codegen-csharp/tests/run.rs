@@ -564,3 +564,76 @@ fn generated_csharp_runs() {
         "{test}: {checked} random messages equal to sbekit decode and re-encoded, {prefixes} truncations refused with SbeDecodeException only, {mutations} mutated messages accepted or refused as sbekit decode does, {shorts} re-encoded into every shorter buffer and refused"
     );
 }
+
+/// A var-data section newer than the message's acting version is absent: every accessor of it
+/// reads as empty (length 0, nothing copied, an empty view and string), also when the message
+/// ends exactly at the end of its array, where the section's position (the message's end plus
+/// its length prefix) is past the array and `Array.Copy`, `ArraySegment` and `GetString` refuse
+/// even zero bytes there (the accessors read an absent section at 0).
+#[test]
+fn absent_var_data_reads_as_empty_at_the_end_of_the_array() {
+    let test = "absent_var_data_reads_as_empty_at_the_end_of_the_array";
+    if !toolchain(test) {
+        return;
+    }
+    let root = tempfile::tempdir().expect("tempdir");
+    let mut srcs = Vec::new();
+    let schema = workspace_file("crates/sbekit-codegen-tests/schemas/orders-be.xml");
+    cs_files(&generate(root.path(), "Orders", &schema), &mut srcs);
+    let main = root.path().join("Absent.cs");
+    std::fs::write(
+        &main,
+        r#"using System;
+using System.Text;
+
+public static class Absent
+{
+    static void Check(StringBuilder output, string what, Func<int> call)
+    {
+        string result;
+        try
+        {
+            result = " = " + call();
+        }
+        catch (Exception x)
+        {
+            result = " threw " + x.GetType().Name;
+        }
+        output.Append(what).Append(result).Append('\n');
+    }
+
+    public static void Main()
+    {
+        // An Order at version 0: `blob` (since version 1) is left out.
+        var w = new byte[64];
+        var e = new Orders.OrderEncoder().Wrap(w, 0, 0L);
+        e.OrderId(7).Note("n");
+        int len = e.EncodedLength();
+        var bytes = new byte[len];
+        Array.Copy(w, bytes, len);
+        var d = new Orders.OrderDecoder().Wrap(bytes, 0, len);
+        var output = new StringBuilder();
+        Check(output, "ActingVersion", () => (int) d.ActingVersion());
+        Check(output, "BlobLength()", () => d.BlobLength());
+        Check(output, "GetBlob(byte[], int, 0)", () => d.GetBlob(new byte[8], 0, 0));
+        Check(output, "GetBlob(byte[], int, 8)", () => d.GetBlob(new byte[8], 0, 8));
+        Check(output, "Blob().Count", () => d.Blob().Count);
+        Check(output, "BlobString().Length", () => d.BlobString().Length);
+        Console.Write(output);
+    }
+}
+"#,
+    )
+    .expect("Absent.cs");
+    srcs.push(main);
+    let exe = root.path().join("Absent.exe");
+    mcs(&srcs, &exe, "exe");
+    let text = String::from_utf8(mono(&exe, &[], &[])).expect("utf8");
+    assert_eq!(text.lines().count(), 6, "{text}");
+    let wrong: Vec<&str> = text.lines().filter(|l| !l.ends_with(" = 0")).collect();
+    assert!(
+        wrong.is_empty(),
+        "accessors of an absent var-data section:\n{}",
+        wrong.join("\n")
+    );
+}

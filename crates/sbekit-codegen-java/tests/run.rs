@@ -393,14 +393,9 @@ fn generated_java_runs() {
 /// A var-data section newer than the message's acting version is absent: every accessor of it
 /// reads as empty (length 0, nothing copied), also when the message ends exactly at the end of
 /// its buffer, where the section's position (the message's end plus its length prefix) is past
-/// the buffer's capacity and Agrona's bounds checks refuse even a zero-length access there.
-///
-/// Ignored: it fails today (every accessor but the length throws `IndexOutOfBoundsException`).
-/// The `byte[]` getter is rendered by sbekit-codegen-managed (`section_getters`), which must
-/// return 0 for an absent section; the view, `MutableDirectBuffer` copy and `String` are the
-/// Java dialect's `var_view` and `var_text`, which need the same presence condition.
+/// the buffer's capacity and Agrona's bounds checks refuse even a zero-length access there (the
+/// accessors read an absent section at 0).
 #[test]
-#[ignore = "absent var data at the buffer's end throws; the fix needs sbekit-codegen-managed"]
 fn absent_var_data_reads_as_empty_at_the_end_of_the_buffer() {
     let test = "absent_var_data_reads_as_empty_at_the_end_of_the_buffer";
     let Some(jar) = toolchain(test) else { return };

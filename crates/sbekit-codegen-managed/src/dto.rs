@@ -991,11 +991,10 @@ fn body_dto(
             }
             Section::Var { .. } => {
                 o.line(&format!("{st} = new byte[decoder.{}()];", sn.length));
-                // Not called for no bytes: an absent section's position may be past the end.
                 o.line(&format!(
-                    "if ({st}.{len} > 0) decoder.{}({st}, 0, {st}.{len});",
+                    "decoder.{}({st}, 0, {st}.{});",
                     sn.get,
-                    len = d.length()
+                    d.length()
                 ));
             }
         }

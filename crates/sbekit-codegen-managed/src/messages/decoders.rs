@@ -248,7 +248,12 @@ fn section_getters(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames) {
                 char_encoding,
                 ..
             } => {
-                let at = format!("sbe_sec[{i}] + {}", s.data_offset());
+                // An absent section's place may lie past the buffer's end, where even a copy of
+                // no bytes is refused (Agrona's bounds check, `Array.Copy`): it reads at 0.
+                let at = match &present {
+                    Some(c) => format!("({c} ? sbe_sec[{i}] + {} : 0)", s.data_offset()),
+                    None => format!("sbe_sec[{i}] + {}", s.data_offset()),
+                };
                 o.doc(&format!(
                     "The length of the `{sname}` data{}.",
                     if s.since() > 0 {
