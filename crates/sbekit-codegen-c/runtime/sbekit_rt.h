@@ -47,7 +47,11 @@ typedef enum sbekit_kind {
     /* A group or var-data section written after a later one. */
     SBEKIT_OUT_OF_ORDER,
     /* The arena an owned value's groups and var data are copied into is too small. */
-    SBEKIT_ARENA_TOO_SMALL
+    SBEKIT_ARENA_TOO_SMALL,
+    /* An owned value's number outside its field's valid range (`validate`). */
+    SBEKIT_VALUE_OUT_OF_RANGE,
+    /* An owned value's enum value the schema does not list (`validate`). */
+    SBEKIT_UNKNOWN_ENUM_VALUE
 } sbekit_kind;
 
 /* The name of an error kind (`truncated`, `wrongSchemaId`, ...), as the other languages spell it. */
@@ -65,12 +69,15 @@ static inline const char* sbekit_kind_name(sbekit_kind k) {
         case SBEKIT_VALUE_TOO_LONG: return "valueTooLong";
         case SBEKIT_OUT_OF_ORDER: return "outOfOrder";
         case SBEKIT_ARENA_TOO_SMALL: return "arenaTooSmall";
+        case SBEKIT_VALUE_OUT_OF_RANGE: return "valueOutOfRange";
+        case SBEKIT_UNKNOWN_ENUM_VALUE: return "unknownEnumValue";
     }
     return "unknown";
 }
 
-/* An error: its kind, the byte offset it was found at (from the start of the message) and the
- * schema path of the element (`Car.fuelFigures`, a string literal). */
+/* An error: its kind, the byte offset it was found at (from the start of the message; 0 for an
+ * owned value's `validate`, which reads no bytes) and the schema path of the element
+ * (`Car.fuelFigures`, a string literal). */
 typedef struct sbekit_error {
     /* What went wrong. */
     sbekit_kind kind;

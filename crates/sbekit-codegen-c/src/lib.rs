@@ -5,8 +5,8 @@
 //! (`sbekit_rt.h`, identical in every package), the schema's types (`types.h`), the message
 //! codecs (`messages.h`), a JSON printer and re-encoder (`json.h`), owned values (`owned.h`: a
 //! plain struct per message, group entry and composite, groups and var data copied into a
-//! caller-supplied arena), an umbrella header (`<prefix>.h`) and the conformance program's logic
-//! (`conformance.h`);
+//! caller-supplied arena, and a `validate` against the schema), an umbrella header (`<prefix>.h`)
+//! and the conformance program's logic (`conformance.h`);
 //! `examples/sbe_conformance.c` is the program `sbekit conformance` builds. Every identifier
 //! starts with the prefix (the schema package in snake case, C has no namespaces).
 //!

@@ -249,16 +249,19 @@ pub(crate) struct OwnedNames {
     /// Any message (`<prefix>_any_owned`); its functions are `<any>_<suffix>`
     /// ([`ANY_FUNCTIONS`]).
     pub any: String,
+    /// Per enum (by schema name), the test that a value is one the schema lists
+    /// (`<enum>_listed`), which `validate` calls.
+    pub listed: std::collections::BTreeMap<String, String>,
 }
 
 /// The functions of every owned struct, named `<type>_<suffix>`.
-pub(crate) const OWNED_FUNCTIONS: &[&str] = &["equal", "sbe_read", "sbe_write"];
+pub(crate) const OWNED_FUNCTIONS: &[&str] = &["equal", "validate", "sbe_read", "sbe_write"];
 
 /// The functions of a message's owned struct besides [`OWNED_FUNCTIONS`].
 pub(crate) const MESSAGE_FUNCTIONS: &[&str] = &["from_dec", "decode", "encode"];
 
 /// The functions of the any-message owned struct.
-pub(crate) const ANY_FUNCTIONS: &[&str] = &["from_any", "decode", "encode", "equal"];
+pub(crate) const ANY_FUNCTIONS: &[&str] = &["from_any", "decode", "encode", "equal", "validate"];
 
 /// A type and its functions, for [`Scope::take_family`].
 fn family(suffixes: &'static [&'static [&'static str]]) -> impl Fn(&str) -> Vec<String> {
@@ -364,9 +367,15 @@ pub(crate) fn owned(plan: &Plan, n: &PlanNames, top: &mut Scope) -> OwnedNames {
         .map(|msg| owned_body(top, plan, p, &msg.body, true))
         .collect();
     let any = top.take_family(&format!("{p}_any_owned"), family(&[ANY_FUNCTIONS]));
+    let listed = plan
+        .enums
+        .keys()
+        .map(|k| (k.clone(), top.take(&format!("{}_listed", n.enums[k].ty))))
+        .collect();
     OwnedNames {
         composites,
         messages,
         any,
+        listed,
     }
 }

@@ -13,22 +13,36 @@
 //! the bytes `reencode` writes for the same values.
 //!
 //! Functions: `<owned>_from_dec` (from a checked decoder), `_decode` (from a buffer), `_encode`
-//! and `_equal` per message; `<prefix>_any_owned` with `_from_any`, `_decode`, `_encode` and
-//! `_equal` over every message (dispatch on the template id, as `decode_any`).
+//! and `_equal` per message; `<owned>_validate` per message, group entry and composite;
+//! `<prefix>_any_owned` with `_from_any`, `_decode`, `_encode`, `_equal` and `_validate` over
+//! every message (dispatch on the template id, as `decode_any`).
+//!
+//! `validate` checks a value against the schema from the plan's facts: a number against its
+//! field's [`sbekit_plan::Range`] (each element of an array), an enum value against the values
+//! [`sbekit_plan::EnumDef`] lists (through one `<enum>_listed` per enum), a composite by its own
+//! `validate`, a group's entry count against its count slot's `max` (then each entry), var data's
+//! length against its length slot's `max`. It returns 0 or the kind of the first rule broken,
+//! with the element's schema path in the `sbekit_error`, as decoding does. `encode` does not call
+//! it: a decoded value, whatever it holds, goes back as the bytes it came from.
 
 use crate::fields::{is_array, value_type};
 use crate::json::{fields_copy, Src};
 use crate::names::{OwnedBody, OwnedMember, OwnedSection};
-use crate::prim::{c_str, cty};
+use crate::prim::{c_str, cty, is_float, literal, ulit};
 use crate::{Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::{BodyNames, FieldNames};
-use sbekit_plan::{Body, Field, Kind, Section};
+use sbekit_plan::{Body, EnumDef, Field, Kind, Range, Section};
 
 /// The text of `owned.h`.
 pub fn owned_h(ctx: &Ctx) -> String {
     let mut o = Out::default();
     let g = ctx.open_header(&mut o, "owned", &["sbekit_rt", "types", "messages"]);
+    o.doc(VALIDATE_RULES);
+    o.line("");
+    for (k, e) in &ctx.plan.enums {
+        listed(&mut o, ctx, k, e);
+    }
     for (k, _) in ctx.plan.composites_members_first() {
         composite(&mut o, ctx, k);
     }
@@ -163,6 +177,144 @@ fn fields_equal(o: &mut Out, ctx: &Ctx, fields: &[Field], members: &[Option<Owne
     }
 }
 
+/// `<enum>_listed`: true when a value is one the `k` enum lists.
+fn listed(o: &mut Out, ctx: &Ctx, k: &str, e: &EnumDef) {
+    let (t, f) = (&ctx.n.enums[k].ty, &ctx.owned.listed[k]);
+    o.doc(&format!(
+        "True when `v` is a value the `{k}` enum lists (what owned values' `validate` requires)."
+    ));
+    o.line(&format!("static inline bool {f}({t} v) {{"));
+    if e.values.is_empty() {
+        o.line("(void)v;");
+        o.line("return false;");
+    } else {
+        let tests: Vec<String> = ctx.n.enums[k]
+            .values
+            .iter()
+            .map(|m| format!("v == {m}"))
+            .collect();
+        o.line(&format!("return {};", tests.join(" || ")));
+    }
+    o.line("}");
+    o.line("");
+}
+
+/// What `validate` checks, once at the top of `owned.h`.
+const VALIDATE_RULES: &str =
+    "Validation: `<owned>_validate(&o, &err)` checks an owned value against the schema,
+    as the other languages' owned values do: numbers within their field's valid range (`minValue`
+    to `maxValue`, or the type's range without its null value; each element of an array; a NaN is
+    outside any bounds a float field has), enum values the schema lists, composites by their own
+    `validate` (paths `<composite>.<member>`), groups of no more entries than their count allows
+    (then each entry), var data no longer than its length allows. A field whose `has_` flag is
+    false is not checked, nor are char arrays and sets. It returns 0, or the kind of the first
+    rule broken (SBEKIT_VALUE_OUT_OF_RANGE, SBEKIT_UNKNOWN_ENUM_VALUE, SBEKIT_COUNT_TOO_LARGE or
+    SBEKIT_VALUE_TOO_LONG), also in `err` (when not NULL) with the element's schema path
+    (`Car.modelYear`) and offset 0.
+    `encode` does not call it: it writes what a value holds, so that a decoded message goes back
+    as it came. Validate the values you build before encoding them.";
+
+/// The doc of every `validate`.
+const VALIDATE_DOC: &str = "Checks `o` against the schema (the rules are at the top of this header): 0, or the kind of the first rule broken, with the element's path in `err` (when not NULL). `encode` does not call it.";
+
+/// True when the checks of `fields` loop over an array (with `i`).
+fn fields_loop(fields: &[Field]) -> bool {
+    fields.iter().any(|f| {
+        let array = matches!(&f.kind, Kind::Prim(p) if p.ty != P::Char && p.len != 1);
+        array && f.range.is_some() && !f.is_constant()
+    })
+}
+
+/// The test that number `x` of type `ty` is outside `range` (each bound one the type can
+/// exceed, so the test can hold; a NaN is outside any float bounds).
+fn out_of_range(x: &str, ty: P, r: &Range) -> String {
+    let (lo, hi) = (
+        r.min.as_ref().map(|b| literal(b, ty)),
+        r.max.as_ref().map(|b| literal(b, ty)),
+    );
+    if is_float(ty) {
+        let within: Vec<String> = lo
+            .map(|b| format!("{x} >= {b}"))
+            .into_iter()
+            .chain(hi.map(|b| format!("{x} <= {b}")))
+            .collect();
+        format!("!({})", within.join(" && "))
+    } else {
+        let beyond: Vec<String> = lo
+            .map(|b| format!("{x} < {b}"))
+            .into_iter()
+            .chain(hi.map(|b| format!("{x} > {b}")))
+            .collect();
+        beyond.join(" || ")
+    }
+}
+
+/// `validate`'s checks of the fields' members of `o`; `path` is the owner's schema path.
+fn fields_validate(
+    o: &mut Out,
+    ctx: &Ctx,
+    fields: &[Field],
+    members: &[Option<OwnedMember>],
+    path: &str,
+) {
+    for (f, m) in fields.iter().zip(members) {
+        let Some(m) = m else {
+            continue;
+        };
+        let v = &m.name;
+        let fail = |kind: &str| {
+            format!(
+                "return sbekit_fail(err, {kind}, 0, {});",
+                c_str(&format!("{path}.{}", f.name))
+            )
+        };
+        let when = |test: &str| match &m.has {
+            Some(h) => format!("if (o->{h} && ({test}))"),
+            None => format!("if ({test})"),
+        };
+        let guarded = |stmt: &str| match &m.has {
+            Some(h) => format!("if (o->{h}) {stmt}"),
+            None => stmt.to_string(),
+        };
+        match &f.kind {
+            Kind::Prim(p) if p.ty == P::Char => {}
+            Kind::Prim(p) => {
+                let Some(r) = &f.range else {
+                    continue;
+                };
+                if p.len == 1 {
+                    let test = out_of_range(&format!("o->{v}"), p.ty, r);
+                    o.line(&format!(
+                        "{} {}",
+                        when(&test),
+                        fail("SBEKIT_VALUE_OUT_OF_RANGE")
+                    ));
+                } else {
+                    let test = out_of_range(&format!("o->{v}[i]"), p.ty, r);
+                    o.line(&guarded(&format!(
+                        "for (i = 0; i < {}; ++i) if ({test}) {}",
+                        p.len,
+                        fail("SBEKIT_VALUE_OUT_OF_RANGE")
+                    )));
+                }
+            }
+            Kind::Enum { ty, .. } => {
+                let test = format!("!{}(o->{v})", ctx.owned.listed[ty]);
+                o.line(&format!(
+                    "{} {}",
+                    when(&test),
+                    fail("SBEKIT_UNKNOWN_ENUM_VALUE")
+                ));
+            }
+            Kind::Set { .. } => {}
+            Kind::Composite { ty } => o.line(&guarded(&format!(
+                "{{ const int r = {}_validate(&o->{v}, err); if (r != 0) return r; }}",
+                ctx.owned.composites[ty].ty
+            ))),
+        }
+    }
+}
+
 /// A composite's owned struct, its `equal`, and its read and write.
 fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
     let n = &ctx.n.composites[k];
@@ -188,6 +340,18 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
     o.line("(void)y;");
     fields_equal(o, ctx, &members, &on.members);
     o.line("return true;");
+    o.line("}");
+    o.doc(VALIDATE_DOC);
+    o.line(&format!(
+        "static inline int {t}_validate(const {t}* o, sbekit_error* err) {{"
+    ));
+    if fields_loop(&members) {
+        o.line("size_t i;");
+    }
+    o.line("(void)o;");
+    o.line("(void)err;");
+    fields_validate(o, ctx, &members, &on.members, k);
+    o.line("return 0;");
     o.line("}");
     o.doc(&format!("Internal: reads a `{k}` composite."));
     o.line(&format!(
@@ -314,6 +478,47 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, on: &OwnedBody, msg: bo
         }
     }
     o.line("return true;");
+    o.line("}");
+
+    // validate
+    o.doc(VALIDATE_DOC);
+    o.line(&format!(
+        "static inline int {t}_validate(const {t}* o, sbekit_error* err) {{"
+    ));
+    if b.groups().next().is_some() || fields_loop(&b.fields) {
+        o.line("size_t i;");
+    }
+    o.line("(void)o;");
+    o.line("(void)err;");
+    fields_validate(o, ctx, &b.fields, &on.fields, &n.path);
+    for (i, (s, m)) in sections.iter().enumerate() {
+        let v = &m.name;
+        let spath = c_str(&format!("{}.{}", n.path, s.name()));
+        match s {
+            Section::Group { count, .. } => {
+                let c = m.count.as_deref().unwrap_or_default();
+                if count.max != u64::MAX {
+                    o.line(&format!(
+                        "if (o->{c} > {}) return sbekit_fail(err, SBEKIT_COUNT_TOO_LARGE, 0, {spath});",
+                        ulit(count.max)
+                    ));
+                }
+                o.line(&format!(
+                    "for (i = 0; i < o->{c}; ++i) {{ const int r = {}_validate(&o->{v}[i], err); if (r != 0) return r; }}",
+                    entry(i)
+                ));
+            }
+            Section::Var { len, .. } => {
+                if len.max != u64::MAX {
+                    o.line(&format!(
+                        "if (o->{v}.len > {}) return sbekit_fail(err, SBEKIT_VALUE_TOO_LONG, 0, {spath});",
+                        ulit(len.max)
+                    ));
+                }
+            }
+        }
+    }
+    o.line("return 0;");
     o.line("}");
 
     // read
@@ -445,7 +650,7 @@ fn message_api(o: &mut Out, n: &BodyNames, on: &OwnedBody) {
     o.line("if (r != 0) return r;");
     o.line(&format!("return {t}_from_dec(o, &d, a, err);"));
     o.line("}");
-    o.doc("Writes `o` with the encoders at its acting version into `buf` (`cap` bytes), header first: the bytes the encoders write for the same values (an older version's block and sections for an older acting version). 0 and the length in `*len`, or the first error's kind (details in `err`): a buffer too small, too many entries, var data too long.");
+    o.doc("Writes `o` with the encoders at its acting version into `buf` (`cap` bytes), header first: the bytes the encoders write for the same values (an older version's block and sections for an older acting version). 0 and the length in `*len`, or the first error's kind (details in `err`): a buffer too small, too many entries, var data too long. It writes what `o` holds without calling `validate` (a decoded message goes back byte for byte, unknown enum values and numbers out of range included): validate values you build first.");
     o.line(&format!(
         "static inline int {t}_encode(const {t}* o, uint8_t* buf, size_t cap, size_t* len, sbekit_error* err) {{"
     ));
@@ -506,21 +711,39 @@ fn any(o: &mut Out, ctx: &Ctx) {
     o.line("if (r != 0) return r;");
     o.line(&format!("return {a}_from_any(o, &m, a, err);"));
     o.line("}");
-    o.doc("Writes owned message `o` at its acting version into `buf` (`cap` bytes), as its `encode`: 0 and the length in `*len`, or the first error's kind (details in `err`).");
-    o.line(&format!(
-        "static inline int {a}_encode(const {a}* o, uint8_t* buf, size_t cap, size_t* len, sbekit_error* err) {{"
-    ));
-    for (i, (n, on)) in all() {
+    // `<any>_<f>(o, <args>, err)`: the message's `<f>`, or SBEKIT_WRONG_TEMPLATE_ID.
+    let dispatch = |o: &mut Out, doc: &str, f: &str, params: &str, args: &[&str]| {
+        o.doc(doc);
         o.line(&format!(
-            "if (o->which == {}) return {}_encode(&o->u.m{i}, buf, cap, len, err);",
-            n.tag, on.ty
+            "static inline int {a}_{f}(const {a}* o, {params}sbekit_error* err) {{"
         ));
-    }
-    o.line("(void)buf;");
-    o.line("(void)cap;");
-    o.line("(void)len;");
-    o.line("return sbekit_fail(err, SBEKIT_WRONG_TEMPLATE_ID, 0, \"\");");
-    o.line("}");
+        for (i, (n, on)) in all() {
+            let pass: String = args.iter().map(|x| format!("{x}, ")).collect();
+            o.line(&format!(
+                "if (o->which == {}) return {}_{f}(&o->u.m{i}, {pass}err);",
+                n.tag, on.ty
+            ));
+        }
+        for x in args {
+            o.line(&format!("(void){x};"));
+        }
+        o.line("return sbekit_fail(err, SBEKIT_WRONG_TEMPLATE_ID, 0, \"\");");
+        o.line("}");
+    };
+    dispatch(
+        o,
+        "Writes owned message `o` at its acting version into `buf` (`cap` bytes), as its `encode`: 0 and the length in `*len`, or the first error's kind (details in `err`).",
+        "encode",
+        "uint8_t* buf, size_t cap, size_t* len, ",
+        &["buf", "cap", "len"],
+    );
+    dispatch(
+        o,
+        "Checks owned message `o` against the schema, as its `validate` (0, or the first rule broken, with its path in `err`); SBEKIT_WRONG_TEMPLATE_ID when it holds no message. `encode` does not call it.",
+        "validate",
+        "",
+        &[],
+    );
     o.doc("True when `x` and `y` are the same message with the same values.");
     o.line(&format!(
         "static inline bool {a}_equal(const {a}* x, const {a}* y) {{"

@@ -260,6 +260,9 @@ size_t need = {dec}_to_json(&d, json, sizeof json);   /* snprintf-style */
   `sbekit_arena`, no `malloc`): `_decode` fills one (SBEKIT_ARENA_TOO_SMALL, with the bytes
   needed in the arena's `used`, when the arena is too small), `_encode` writes it through the
   encoders at its `acting_version`, `_equal` compares two; `{p}_any_owned` for any message.
+  `_validate` checks one against the schema (numbers in range, enum values listed, group counts
+  and var-data lengths; the first rule broken, with its path, in the `sbekit_error`); `_encode`
+  does not call it, so validate the values you build first.
 - JSON printers write into a caller-provided buffer and return the length needed, like
   `snprintf`; floats print as the shortest text that reads back the same (`%.17g` at most).
 - `examples/sbe_conformance.c` is the program `sbekit conformance` builds and runs
