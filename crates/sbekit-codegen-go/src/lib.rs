@@ -4,10 +4,10 @@
 //! (module path from [`Options::module`]), one package per schema (`<package>/`: `types.go` with
 //! the enums, sets and composites, `messages.go` with the flyweight decoders and fluent
 //! encoders, `json.go` with `AppendJSON` and the re-encoder, `owned.go` with the owned values
-//! (`CarOwned`: plain structs, `DecodeCarOwned`, `EncodeOwned`, `DecodeOwned`), `runtime.go`
-//! with the error types, `conformance.go` with the logic of the conformance program) and
-//! `cmd/sbe_conformance/main.go`, the program `sbekit conformance` builds. The generated code
-//! uses the standard library only and is `gofmt`-clean.
+//! (`CarOwned`: plain structs, `DecodeCarOwned`, `EncodeOwned`, `DecodeOwned`, `Validate`),
+//! `runtime.go` with the error types, `conformance.go` with the logic of the conformance
+//! program) and `cmd/sbe_conformance/main.go`, the program `sbekit conformance` builds. The
+//! generated code uses the standard library only and is `gofmt`-clean.
 //!
 //! The code follows the other generators' rules: one check up front (`Wrap` walks the plan's
 //! [`sbekit_plan::Check`]s and returns a `*DecodeError` with the error kind, byte offset and
@@ -25,6 +25,7 @@ mod owned;
 mod package;
 mod prim;
 mod types;
+mod validate;
 
 use sbekit_plan::Plan;
 use std::path::{Path, PathBuf};

@@ -53,6 +53,7 @@ const OWNED_RESERVED: &[&str] = &[
     "From",
     "EncodeOwned",
     "put",
+    "Validate",
 ];
 
 /// Methods every decoder has.
@@ -96,6 +97,12 @@ const RUNTIME: &[&str] = &[
     "Reencode",
     "AnyOwned",
     "DecodeOwned",
+    "ValidationError",
+    "ValidationErrorKind",
+    "OutOfRange",
+    "UnknownEnumValue",
+    "TooManyEntries",
+    "TooLong",
 ];
 
 fn camel(s: &str) -> String {

@@ -4,7 +4,8 @@
 //! [`crate::json::copy_body`] with [`Src::Owned`]: the same calls `Reencode` makes from a
 //! decoder). Per message `DecodeCarOwned` and `EncodeOwned` (at the value's
 //! `SbeActingVersion`, as `Reencode` writes a decoded message); `AnyOwned` and `DecodeOwned`
-//! dispatch on the template id.
+//! dispatch on the template id. Every owned type has `Validate` ([`crate::validate`]), which
+//! `EncodeOwned` does not call.
 //!
 //! One rule for values a decoder may not find (its getter returns `(v, ok)`: optional, or newer
 //! than version 0): a pointer, nil when absent or null (and written as the null value, or as
@@ -17,6 +18,7 @@
 use crate::json::{copy_body, copy_composite, Src};
 use crate::names::{owned_fields, owned_type};
 use crate::types::value_type;
+use crate::validate;
 use crate::{go_file, Ctx, Out};
 use sbekit_ir::PrimitiveType as P;
 use sbekit_plan::names::{BodyNames, FieldNames};
@@ -48,6 +50,7 @@ pub fn owned_go(ctx: &Ctx) -> String {
         ));
         o.line("");
         o.doc(&format!("EncodeOwned writes the message at the start of buf with {} at o.SbeActingVersion (an older version writes that version's block lengths and leaves newer fields and sections out; a newer one is written as the schema's), as Reencode writes a decoded message, and returns its length, header included, or the first error (an *EncodeError).", n.enc));
+        o.doc(validate::ENCODE_DOC);
         o.line(&format!(
             "func (o *{t}) EncodeOwned(buf []byte) (int, error) {{"
         ));
@@ -150,6 +153,8 @@ fn composite(o: &mut Out, ctx: &Ctx, k: &str) {
             sections: &[],
         },
     );
+    let doc = format!("Validate checks o against the schema as a message's Validate does: the first rule a member breaks, as a *ValidationError with the path `{k}.member`, or nil.");
+    validate::validate_fn(o, &t, &doc, &validate::composite_checks(ctx, k, &members));
 }
 
 /// A body's owned type (groups' entries first), `From` and `put`.
@@ -211,6 +216,12 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
             sections: &osec,
         },
     );
+    let doc = if top {
+        validate::MESSAGE_DOC.to_string()
+    } else {
+        format!("Validate checks the entry against the schema as the message's Validate does: the first rule it breaks, as a *ValidationError (paths under `{}`), or nil.", n.path)
+    };
+    validate::validate_fn(o, &t, &doc, &validate::body_checks(ctx, b));
 }
 
 /// An owned type `t` with its fields (`rows`) and `From`, which takes a decoder of type `dec`,
@@ -238,7 +249,7 @@ fn owned_struct(
 }
 
 /// Lines of a function body written at indentation 0, one level in.
-fn indent(s: &str) -> String {
+pub(crate) fn indent(s: &str) -> String {
     s.lines()
         .map(|l| {
             if l.is_empty() {
@@ -258,6 +269,8 @@ fn any(o: &mut Out, ctx: &Ctx) {
     o.line("SbeTemplateID() uint64");
     o.doc("EncodeOwned writes the message at its acting version at the start of buf; its length or the first error.");
     o.line("EncodeOwned(buf []byte) (int, error)");
+    o.doc("Validate checks the message against the schema: the first rule it breaks, as a *ValidationError, or nil (EncodeOwned does not call it).");
+    o.line("Validate() error");
     o.line("}");
     o.line("");
     o.doc("DecodeOwned checks the message at the start of b as AnyDecoder does (dispatching on the template id) and copies it into its owned value.");

@@ -209,6 +209,9 @@ m, err := any.Decode(buf[:n])      // dispatch on the template id
   `{pkg}.Decode{dec}Owned(buf)` copies one out, `o.EncodeOwned(buf)` writes it at
   `o.SbeActingVersion` (set `SchemaVersion` for a new message), `{pkg}.DecodeOwned(buf)` takes
   any message of the schema.
+- `o.Validate()` returns the first rule of the schema a value breaks as a `*ValidationError`
+  (path and kind: a number out of range, an enum value not listed, too many group entries, var
+  data too long), or nil; `EncodeOwned` writes what a value holds, so validate values you build.
 - `cmd/sbe_conformance` is the program `sbekit conformance` builds.
 "#,
         schema = plan.package,

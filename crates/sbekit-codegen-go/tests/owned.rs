@@ -8,7 +8,13 @@
 //! - `tests/go/owned_random_test.go` in the packages of `orders-be.xml`, `market-data.xml` and
 //!   `versioned-v1.xml`: random values of every owned message type (`testing/quick.Value`, by
 //!   reflection) read back equal (an optional field given its null value reads back nil, rarely)
-//!   and write what the flyweights write.
+//!   and write what the flyweights write; `Validate` takes any of them, returning nil or a
+//!   `*ValidationError`, and accepts what it accepted once read back;
+//! - `tests/go/owned_validate_test.go` in the package of `orders-be.xml`: each rule `Validate`
+//!   checks fires with its path and kind, random values built within the rules validate and
+//!   round-trip, and `EncodeOwned` writes values out of range as they are;
+//! - `tests/go/owned_validate_edges_test.go` in the package of `validate-edges.xml`: float
+//!   bounds and NaN, a pointer to an array, optional composites and composite members.
 
 mod common;
 
@@ -52,16 +58,32 @@ fn go_owned_values_round_trip() {
             "crates/sbekit-codegen-tests/schemas/orders-be.xml",
         ),
         ("md", "schemas/market-data.xml"),
+        (
+            "edges",
+            "crates/sbekit-codegen-go/tests/schemas/validate-edges.xml",
+        ),
     ];
     for (pkg, path) in schemas {
         package(root, module, pkg, &workspace_file(path));
     }
-    std::fs::write(
-        root.join("vers1/owned_versioned_test.go"),
-        include_str!("go/owned_versioned_test.go"),
-    )
-    .expect("write test");
-    for pkg in ["vers1", "orders", "md"] {
+    for (file, text) in [
+        (
+            "vers1/owned_versioned_test.go",
+            include_str!("go/owned_versioned_test.go"),
+        ),
+        (
+            "orders/owned_validate_test.go",
+            include_str!("go/owned_validate_test.go"),
+        ),
+        (
+            "edges/owned_validate_edges_test.go",
+            include_str!("go/owned_validate_edges_test.go"),
+        ),
+    ] {
+        std::fs::write(root.join(file), text).expect("write test");
+    }
+    let random = ["vers1", "orders", "md"];
+    for pkg in random {
         let owned = std::fs::read_to_string(root.join(pkg).join("owned.go")).expect("owned.go");
         let text = include_str!("go/owned_random_test.go")
             .replace("package PKG", &format!("package {pkg}"))
@@ -70,7 +92,15 @@ fn go_owned_values_round_trip() {
     }
     // `go test` reports failures on stdout: show both.
     let out = go_cmd(&go, root)
-        .args(["test", "-count=1", "-v", "./vers1/", "./orders/", "./md/"])
+        .args([
+            "test",
+            "-count=1",
+            "-v",
+            "./vers1/",
+            "./orders/",
+            "./md/",
+            "./edges/",
+        ])
         .output()
         .expect("go test runs");
     assert!(
@@ -86,6 +116,10 @@ fn go_owned_values_round_trip() {
         "TestAnOlderWritersMessageKeepsItsVersion",
         "TestANewerGroupIsLeftOutAtAnOlderVersion",
         "TestRandomOwnedValuesRoundTrip",
+        "TestValidValuesValidateAndRoundTrip",
+        "TestValidateNamesEachBrokenRule",
+        "TestEncodeOwnedWritesWhatAValueHolds",
+        "TestValidateAtTheEdges",
     ] {
         assert!(
             out.contains(&format!("--- PASS: {t}")),
@@ -95,7 +129,7 @@ fn go_owned_values_round_trip() {
     assert_eq!(
         out.matches("--- PASS: TestRandomOwnedValuesRoundTrip")
             .count(),
-        3,
+        random.len(),
         "one random test per package:\n{out}"
     );
     run_ok(go_cmd(&go, root).args(["vet", "./..."]), "go vet ./...");
