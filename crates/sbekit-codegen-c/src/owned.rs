@@ -279,6 +279,15 @@ fn fields_validate(
         match &f.kind {
             Kind::Prim(p) if p.ty == P::Char => {}
             Kind::Prim(p) => {
+                // An optional value holding its null value would read back as not held.
+                if let Some(n) = f.null_when_held() {
+                    let test = crate::prim::is_null(&format!("o->{v}"), n, p.ty);
+                    o.line(&format!(
+                        "{} {}",
+                        when(&test),
+                        fail("SBEKIT_VALUE_OUT_OF_RANGE")
+                    ));
+                }
                 let Some(r) = &f.range else {
                     continue;
                 };

@@ -139,6 +139,8 @@ static int orders_checks(void) {
                                 fills[1].fill_price.mantissa = INT64_MIN));
     CASE("number", o.order_id = UINT64_MAX);
     CASE("optional-number", o.qty = UINT32_MAX);
+    CASE("optional-null-value", o.qty = 0);
+    CASE("optional-nan", o.ratio = NAN);
     CASE("array-element", o.weights[2] = INT16_MIN);
     CASE("composite-member", o.price.mantissa = INT64_MIN);
     CASE("entry-composite-member", fills[1].fill_price.mantissa = INT64_MIN);
@@ -222,6 +224,8 @@ most-entries ok -
 absent-not-checked ok -
 number valueOutOfRange Order.orderId
 optional-number valueOutOfRange Order.qty
+optional-null-value valueOutOfRange Order.qty
+optional-nan valueOutOfRange Order.ratio
 array-element valueOutOfRange Order.weights
 composite-member valueOutOfRange Price.mantissa
 entry-composite-member valueOutOfRange Price.mantissa

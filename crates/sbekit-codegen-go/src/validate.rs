@@ -95,8 +95,20 @@ fn field_checks(o: &mut Out, ctx: &Ctx, fields: &[Field], owned: &[String], path
         match &f.kind {
             Kind::Prim(p) if p.ty == P::Char => {}
             Kind::Prim(p) => {
-                let Some(r) = &f.range else { continue };
                 let v = if p.len == 1 { x.as_str() } else { "v" };
+                let mut tests = Vec::new();
+                // An optional value holding its null value would read back as nil.
+                if let Some(n) = f.null_when_held() {
+                    tests.push(crate::prim::is_null(v, n, p.ty));
+                }
+                let Some(r) = &f.range else {
+                    if let (Some(s), false) = (&set, tests.is_empty()) {
+                        o.line(&format!("if {s} && {} {{", tests.join(" || ")));
+                        o.line(&fail("OutOfRange"));
+                        o.line("}");
+                    }
+                    continue;
+                };
                 // An untyped constant: a float's shortest digits round back to its value in the
                 // field's type (a bound is finite: Range keeps no other).
                 let bound = |b| match FloatLiteral::value(b, p.ty) {
@@ -104,13 +116,15 @@ fn field_checks(o: &mut Out, ctx: &Ctx, fields: &[Field], owned: &[String], path
                     FloatLiteral::Finite(t) => t,
                     _ => literal(b, p.ty),
                 };
-                let mut tests = Vec::new();
                 if is_float(p.ty) {
-                    tests.push(if p.ty == P::Float {
+                    let nan = if p.ty == P::Float {
                         format!("math.IsNaN(float64({v}))")
                     } else {
                         format!("math.IsNaN({v})")
-                    });
+                    };
+                    if !tests.contains(&nan) {
+                        tests.push(nan);
+                    }
                 }
                 if let Some(b) = &r.min {
                     tests.push(format!("{v} < {}", bound(b)));

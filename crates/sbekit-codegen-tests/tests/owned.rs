@@ -134,6 +134,35 @@ fn validation_names_each_broken_rule() {
         ..ok.clone()
     };
     assert_eq!(bad.validate(), err("Evolving.b", K::OutOfRange));
+    // An optional value may not hold its null value either (it would read back as `None`),
+    // even where that is inside the range: orders-be's `qty` (null 0) and `ratio` (NaN).
+    let order = sbekit_codegen_tests::orders_be::OrderOwned::decode(&{
+        let mut b = vec![0u8; 256];
+        let n = sbekit_codegen_tests::orders_be::OrderEncoder::new(&mut b)
+            .unwrap()
+            .finish()
+            .unwrap();
+        b.truncate(n);
+        b
+    })
+    .unwrap();
+    let held = |qty, ratio| sbekit_codegen_tests::orders_be::OrderOwned {
+        qty,
+        ratio,
+        side: sbekit_codegen_tests::orders_be::Side::Buy,
+        venue: None,
+        ..order.clone()
+    };
+    assert_eq!(held(Some(5), Some(0.5)).validate(), Ok(()));
+    assert_eq!(held(None, None).validate(), Ok(()));
+    assert_eq!(
+        held(Some(0), None).validate(),
+        err("Order.qty", K::OutOfRange)
+    );
+    assert_eq!(
+        held(None, Some(f64::NAN)).validate(),
+        err("Order.ratio", K::OutOfRange)
+    );
     let bad = v1::EvolvingOwned {
         c: Some(v1::Color::from_raw(9)),
         ..ok.clone()

@@ -161,6 +161,13 @@ fn field_checks(ctx: &Ctx, fields: &[Field], names: &[FieldNames], path: &str) -
                 } else {
                     "x"
                 };
+                // An optional value holding its null value would read back as `null`.
+                if let Some(null) = f.null_when_held() {
+                    body.push(format!(
+                        "if (s && {}) throw new rt.SbeValidationError(\"outOfRange\", {at}, \"the null value (null is how the field holds none)\");",
+                        crate::prim::is_null("x", null, p.ty)
+                    ));
+                }
                 let check = number_check(p.ty, f.range.as_ref(), v, &at);
                 if let Some(c) = check {
                     if p.len != 1 {

@@ -91,6 +91,8 @@ checks++;
 refused("outOfRange", "Order.orderId", (o) => { o.orderId = 18446744073709551615n; });
 refused("outOfRange", "Order.orderId", (o) => { o.orderId = -1n; }, true);
 refused("outOfRange", "Order.qty", (o) => { o.qty = 4294967295; });
+refused("outOfRange", "Order.qty", (o) => { o.qty = 0; });
+refused("outOfRange", "Order.ratio", (o) => { o.ratio = NaN; });
 refused("outOfRange", "Order.qty", (o) => { o.qty = 1.5; }, true);
 refused("outOfRange", "Order.qty", (o) => { o.qty = 2 ** 32; }, true);
 refused("outOfRange", "Order.weights", (o) => { o.weights = [1, -32768]; });

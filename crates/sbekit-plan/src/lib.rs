@@ -238,6 +238,16 @@ impl Field {
     pub fn may_be_absent(&self) -> bool {
         !self.is_constant() && (self.since > 0 || self.is_nullable())
     }
+
+    /// The value an owned value that holds a value for the field may not hold: an optional
+    /// scalar's null value, which a decoder reads back as no value (validation refuses it as
+    /// out of range, beside [`Field::range`]). `None` for every other field.
+    pub fn null_when_held(&self) -> Option<&PrimitiveValue> {
+        match &self.kind {
+            Kind::Prim(p) if self.is_nullable() => Some(&p.null),
+            _ => None,
+        }
+    }
 }
 
 /// A message body or a group entry: a block of fields, then its sections in wire order.

@@ -77,6 +77,16 @@ pub fn check_range<T: PartialOrd>(
     }
 }
 
+/// `Ok` unless a held value is its field's null value (`is_null`), which reads back as no value.
+#[inline]
+pub fn check_not_null(is_null: bool, path: &'static str) -> Result<(), ValidationError> {
+    if is_null {
+        fail(path, ValidationErrorKind::OutOfRange)
+    } else {
+        Ok(())
+    }
+}
+
 /// `Ok` when an enum value is one the schema lists.
 #[inline]
 pub fn check_known(known: bool, path: &'static str) -> Result<(), ValidationError> {

@@ -430,8 +430,25 @@ impl Gen<'_> {
             // `x` is a reference to the value.
             let body = match &f.kind {
                 Kind::Prim(p) => {
+                    let mut checks = String::new();
+                    // An optional value holding its null value would read back as `None`.
+                    if let Some(n) = f.null_when_held() {
+                        let test = if n.as_f64().is_some_and(f64::is_nan) && p.ty.is_float() {
+                            "x.is_nan()".to_string()
+                        } else {
+                            format!("*x == {}", lit(n, p.ty))
+                        };
+                        checks
+                            .push_str(&format!("rt::validate::check_not_null({test}, {at:?})?; "));
+                    }
                     // The plan's bounds; a side it leaves open is the type's own extreme.
-                    let Some(r) = &f.range else { continue };
+                    let Some(r) = &f.range else {
+                        if checks.is_empty() {
+                            continue;
+                        }
+                        w!(out, "if let {SOME}(x) = &d.{g} {{ {checks} }}");
+                        continue;
+                    };
                     let t = rty(p.ty);
                     let float = p.ty.is_float();
                     let min = r.min.as_ref().map_or_else(
@@ -443,7 +460,7 @@ impl Gen<'_> {
                         |v| lit(v, p.ty),
                     );
                     if p.len == 1 {
-                        format!("rt::validate::check_range(*x, {min}, {max}, {at:?})?;")
+                        format!("{checks}rt::validate::check_range(*x, {min}, {max}, {at:?})?;")
                     } else {
                         format!(
                             "for &v in x {{ rt::validate::check_range(v, {min}, {max}, {at:?})?; }}"

@@ -3007,6 +3007,7 @@ fn sbe_valid_b0(
 ) -> ::core::result::Result<(), rt::ValidationError> {
     let _ = d;
     if let ::core::option::Option::Some(x) = &d.ratio {
+        rt::validate::check_not_null(*x == -32768_i16, "Order.fills.legs.ratio")?;
         rt::validate::check_range(*x, -32767_i16, i16::MAX, "Order.fills.legs.ratio")?;
     }
     ::core::result::Result::Ok(())
@@ -3362,6 +3363,7 @@ fn sbe_valid_b3(d: &OrderOwned) -> ::core::result::Result<(), rt::ValidationErro
         sbe_valid_c0(x)?;
     }
     if let ::core::option::Option::Some(x) = &d.qty {
+        rt::validate::check_not_null(*x == 0_u32, "Order.qty")?;
         rt::validate::check_range(*x, u32::MIN, 4294967294_u32, "Order.qty")?;
     }
     {
@@ -3369,6 +3371,9 @@ fn sbe_valid_b3(d: &OrderOwned) -> ::core::result::Result<(), rt::ValidationErro
         for &v in x {
             rt::validate::check_range(v, -32767_i16, i16::MAX, "Order.weights")?;
         }
+    }
+    if let ::core::option::Option::Some(x) = &d.ratio {
+        rt::validate::check_not_null(x.is_nan(), "Order.ratio")?;
     }
     if let ::core::option::Option::Some(x) = &d.venue {
         rt::validate::check_known(x.is_known(), "Order.venue")?;
