@@ -13,7 +13,8 @@
 //! - `AnyMessage`, their union, `TEMPLATES`, the message name of each template id, and
 //!   `MESSAGES`, the TypedDict of each message name, and `message_name(schema, buf)`;
 //! - per message `decode_<name>(schema, buf, offset=0)`, which checks the template id and
-//!   returns the typed dict, and `encode_<name>(schema, msg, version=None)`.
+//!   returns the typed dict, and `encode_<name>(schema, msg, version=None, *, validate=False)`
+//!   (`validate=True`: `Schema.encode`'s checks against the schema's rules).
 //!
 //! Nothing here re-derives the wire: the values come from the `sbekit` package's own decoder.
 
@@ -280,19 +281,19 @@ impl<'p> Gen<'p> {
             w!(out, "");
             w!(
                 out,
-                "def {enc}(schema: sbekit.Schema, msg: {t}, version: _t.Optional[int] = None) -> bytes:"
+                "def {enc}(schema: sbekit.Schema, msg: {t}, version: _t.Optional[int] = None, *, validate: bool = False) -> bytes:"
             );
             w!(
                 out,
                 "    {}",
                 doc_line(&format!(
-                    "Encodes a `{}` message (at `version`, or its `$version`, or the schema's).",
+                    "Encodes a `{}` message (at `version`, or its `$version`, or the schema's); `validate=True` also refuses values outside the schema's rules (EncodeError).",
                     m.body.name
                 ))
             );
             w!(
                 out,
-                "    return schema.encode({name}, _t.cast(_t.Dict[str, _t.Any], msg), version)"
+                "    return schema.encode({name}, _t.cast(_t.Dict[str, _t.Any], msg), version, validate=validate)"
             );
         }
         self.out

@@ -21,6 +21,8 @@ const STACK_SLOTS: usize = 32;
 pub(crate) struct Walk<'p> {
     pub plan: &'p Plan,
     pub version: u32,
+    /// Check values against the schema's rules (`Encoder::with_validation`).
+    pub validate: bool,
 }
 
 impl Walk<'_> {
@@ -90,6 +92,7 @@ impl Walk<'_> {
                 let newest = Walk {
                     plan: self.plan,
                     version: u32::MAX,
+                    validate: false,
                 };
                 newest.value(f, v, &mut tmp, 0)?;
                 if tmp[f.offset..] != f.null_image[..] {
@@ -126,6 +129,9 @@ impl Walk<'_> {
         let order = self.plan.order;
         let at = base + f.offset;
         if v.kind() == J::Null {
+            if self.validate {
+                self.check_null(f)?;
+            }
             null_into(f, buf, base, order);
             return Ok(());
         }
@@ -134,6 +140,9 @@ impl Walk<'_> {
                 let size = ty.size();
                 if *len == 1 {
                     let bits = number_bits(*ty, v, *null)?;
+                    if self.validate {
+                        check_number(f, *ty, *null, bits, Some(v))?;
+                    }
                     put(buf, at, size, bits, order)
                 } else {
                     if v.kind() != J::Array {
@@ -148,6 +157,10 @@ impl Walk<'_> {
                     }
                     for (k, item) in v.items().enumerate() {
                         let bits = number_bits(*ty, item, *null).map_err(|e| e.index(k))?;
+                        if self.validate {
+                            check_number(f, *ty, *null, bits, Some(item))
+                                .map_err(|e| e.index(k))?;
+                        }
                         put(buf, at + k * size, size, bits, order)?;
                     }
                     Ok(())
@@ -181,7 +194,7 @@ impl Walk<'_> {
                 dst[bytes.len()..].fill(0);
                 Ok(())
             }
-            Kind::Enum { ty, def, .. } => {
+            Kind::Enum { ty, def, null } => {
                 let e = &self.plan.enums[*def];
                 let bits = match v.kind() {
                     J::String => match e.values.find(v.text(), usize::MAX) {
@@ -205,6 +218,9 @@ impl Walk<'_> {
                         ))
                     }
                 };
+                if self.validate {
+                    self.check_enum(f, *ty, *def, *null, bits, Some(v))?;
+                }
                 put(buf, at, ty.size(), bits, order)
             }
             Kind::Set { ty, def } => {
@@ -288,6 +304,50 @@ impl Walk<'_> {
                 self.check_constant(f, v)
             }
         }
+    }
+
+    /// Validation of `null` (or a field's null value) given for field `f`: a required integer
+    /// or enum refuses it (a required float only when the schema bounds it: NaN is outside any
+    /// bounds); a composite passes it to each member.
+    fn check_null(&self, f: &FieldPlan) -> R {
+        match &f.kind {
+            Kind::Num { ty, null, .. } => check_number(f, *ty, *null, *null, None),
+            Kind::Enum { ty, def, null } => self.check_enum(f, *ty, *def, *null, *null, None),
+            Kind::Composite { members, .. } => {
+                for m in members.iter().filter(|m| m.since <= self.version) {
+                    self.check_null(m).map_err(|e| e.at(&m.name))?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Validation of an enum field's raw value: one the schema lists, or the null value of an
+    /// optional field. `given` is the value as given (`None`: null), for the message.
+    fn check_enum(
+        &self,
+        f: &FieldPlan,
+        ty: PrimitiveType,
+        def: usize,
+        null: u64,
+        bits: u64,
+        given: Option<NodeRef<'_>>,
+    ) -> R {
+        let e = &self.plan.enums[def];
+        let bits = width_bits(ty, bits);
+        if e.bits.contains(&bits) || (bits == null && !f.required) {
+            return Ok(());
+        }
+        let shown = shown(given);
+        if bits == null {
+            return fail(required_null(&shown, &format!("enum {}", e.name)));
+        }
+        fail(format!(
+            "{shown} is not a value of enum {} (one of {})",
+            e.name,
+            list(&e.values)
+        ))
     }
 
     /// A constant is not written; a value given for it must be the constant (or null).
@@ -538,6 +598,142 @@ fn int_bits(ty: PrimitiveType, t: &str) -> R<u64> {
         return fail(format!("{} does not fit {}", t.trim(), ty.schema_name()));
     }
     Ok(v as u64)
+}
+
+/// A value as given, for a validation message (`None`: null).
+fn shown(given: Option<NodeRef<'_>>) -> String {
+    given.map_or_else(|| "null".to_string(), NodeRef::describe)
+}
+
+/// Validation of one number element of field `f` (bits as [`number_bits`] gives them): an
+/// optional field may hold its null value (a float any NaN); a required integer field may not;
+/// else the element must be within the field's bounds ([`FieldPlan::range`],
+/// `sbekit_plan::Range::of`'s). `given` is the value as given (`None`: null), for the message.
+fn check_number(
+    f: &FieldPlan,
+    ty: PrimitiveType,
+    null: u64,
+    bits: u64,
+    given: Option<NodeRef<'_>>,
+) -> R {
+    let bits = width_bits(ty, bits);
+    let float = match ty {
+        PrimitiveType::Float => Some(f64::from(f32::from_bits(bits as u32))),
+        PrimitiveType::Double => Some(f64::from_bits(bits)),
+        _ => None,
+    };
+    let is_null = bits == null || (!f.required && float.is_some_and(f64::is_nan));
+    if is_null {
+        if !f.required {
+            return Ok(());
+        }
+        if float.is_none() {
+            return fail(required_null(&shown(given), ty.schema_name()));
+        }
+    }
+    let Some(range) = &f.range else {
+        return Ok(());
+    };
+    let (min, max) = (range.min.as_ref(), range.max.as_ref());
+    let (below, above) = match float {
+        Some(x) if x.is_nan() => {
+            let bounds = match (min, max) {
+                (Some(_), Some(_)) => {
+                    format!("{} to {}", number_text(ty, min), number_text(ty, max))
+                }
+                (Some(_), None) => format!("at least {}", number_text(ty, min)),
+                _ => format!("at most {}", number_text(ty, max)),
+            };
+            return fail(format!(
+                "{} (NaN) is outside the field's range, {bounds}",
+                shown(given)
+            ));
+        }
+        Some(x) => {
+            // A `float` field's bounds are compared as `float`s (as the generated code does).
+            let bound = |v: Option<&PrimitiveValue>| {
+                let m = v.and_then(PrimitiveValue::as_f64)?;
+                Some(if ty == PrimitiveType::Float {
+                    f64::from(m as f32)
+                } else {
+                    m
+                })
+            };
+            (
+                bound(min).is_some_and(|m| x < m),
+                bound(max).is_some_and(|m| x > m),
+            )
+        }
+        None => {
+            let x = int_of(ty, bits);
+            (
+                min.and_then(PrimitiveValue::as_i128).is_some_and(|m| x < m),
+                max.and_then(PrimitiveValue::as_i128).is_some_and(|m| x > m),
+            )
+        }
+    };
+    if below {
+        return fail(format!(
+            "{} is below the field's minimum, {}",
+            shown(given),
+            number_text(ty, min)
+        ));
+    }
+    if above {
+        return fail(format!(
+            "{} is above the field's maximum, {}",
+            shown(given),
+            number_text(ty, max)
+        ));
+    }
+    Ok(())
+}
+
+/// The message for a required field given its null value (`what`: the type it is the null
+/// value of).
+fn required_null(shown: &str, what: &str) -> String {
+    if shown == "null" {
+        format!("null (the null value of {what}), but the field is required")
+    } else {
+        format!("{shown} is the null value of {what}, but the field is required")
+    }
+}
+
+/// `bits` cut to `ty`'s width (signed integers' bits arrive sign-extended to 64).
+fn width_bits(ty: PrimitiveType, bits: u64) -> u64 {
+    match ty.size() {
+        8.. => bits,
+        n => bits & ((1u64 << (8 * n)) - 1),
+    }
+}
+
+/// The integer that `ty`'s wire bits (of its width) hold.
+fn int_of(ty: PrimitiveType, bits: u64) -> i128 {
+    if ty.is_signed_int() {
+        let shift = 128 - 8 * ty.size() as u32;
+        (i128::from(bits) << shift) >> shift
+    } else {
+        i128::from(bits)
+    }
+}
+
+/// A bound as text: a `float` field's as the `float` it is.
+fn number_text(ty: PrimitiveType, v: Option<&PrimitiveValue>) -> String {
+    match v {
+        Some(v) => v
+            .as_i128()
+            .map(|i| i.to_string())
+            .or_else(|| {
+                let x = v.as_f64()?;
+                Some(if ty == PrimitiveType::Float {
+                    (x as f32).to_string()
+                } else {
+                    x.to_string()
+                })
+            })
+            .unwrap_or_else(|| format!("{v:?}")),
+        None => "?".into(),
+    }
 }
 
 /// The wire bits of one number element of type `ty`.

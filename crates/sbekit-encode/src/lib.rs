@@ -23,7 +23,9 @@
 //! integers, char data checked against its length, nulls and omitted optional fields as null
 //! values, constants checked and not written, group counts from arrays, older versions) are
 //! listed in the crate's README. Any value that does not fit is an [`EncodeError`] naming its
-//! JSON path, and nothing is appended for that message.
+//! JSON path, and nothing is appended for that message. [`Encoder::with_validation`] also
+//! refuses values the wire can hold but the schema's rules do not allow (numbers outside
+//! `minValue`/`maxValue`, a required field's null value, enum values the schema does not list).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -41,6 +43,7 @@ use plan::{put_bits, Plan};
 use sbekit_ir::layout::Layout;
 use sbekit_ir::wire::VERSION_MEMBER;
 use std::fmt;
+use std::sync::Arc;
 
 /// A value that could not be encoded, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,18 +101,48 @@ impl fmt::Display for EncodeError {
 impl std::error::Error for EncodeError {}
 
 /// Encodes messages of one schema. Build it once per schema; it is immutable and can be shared
-/// between threads.
+/// between threads. Cloning it is cheap (the compiled plan is shared).
 #[derive(Debug, Clone)]
 pub struct Encoder {
-    plan: Plan,
+    plan: Arc<Plan>,
+    validate: bool,
 }
 
 impl Encoder {
-    /// Compiles an encode plan for every message of `layout`.
+    /// Compiles an encode plan for every message of `layout`. It writes whatever the wire can
+    /// hold (see [`with_validation`](Self::with_validation) for the schema's rules).
     pub fn new(layout: &Layout) -> Encoder {
         Encoder {
-            plan: Plan::new(layout),
+            plan: Arc::new(Plan::new(layout)),
+            validate: false,
         }
+    }
+
+    /// This encoder (sharing its plan), validating values against the schema's rules when `on`:
+    /// besides what does not fit the wire, it then refuses, with an [`EncodeError`] naming the
+    /// value's path and the rule,
+    ///
+    /// - an integer outside the field's `minValue`..`maxValue` (by default the type's range
+    ///   without its null value), a float outside the `minValue`/`maxValue` the schema itself
+    ///   gives (NaN, a float's null value, fails such bounds), each element of an array alike:
+    ///   the bounds are `sbekit_plan::Range::of`'s, as every generated `validate` checks;
+    /// - a required integer or enum field given its null value (or `null`);
+    /// - an enum raw value the schema does not list (an optional enum may hold its null value);
+    ///
+    /// while an optional field may hold its null value or be `null`, and `char` data, sets,
+    /// constants and fields, groups and var data newer than the version written are not
+    /// checked. Groups longer than their count field's `maxValue` and var data longer than its
+    /// length field's `maxValue` are refused either way. Validation only refuses: what it
+    /// accepts is written byte for byte as without it. Off (the default), whatever `decode`
+    /// printed goes back as it was, in range or not.
+    pub fn with_validation(mut self, on: bool) -> Encoder {
+        self.validate = on;
+        self
+    }
+
+    /// True when this encoder validates values (see [`with_validation`](Self::with_validation)).
+    pub fn validates(&self) -> bool {
+        self.validate
     }
 
     /// The schema's version (what is written when no version is asked for).
@@ -256,6 +289,7 @@ impl Encoder {
         let walk = encode::Walk {
             plan: p,
             version: v,
+            validate: self.validate,
         };
         walk.root(&m.block, root, out).map_err(|e| e.at(&m.name))
     }

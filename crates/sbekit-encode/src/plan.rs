@@ -120,6 +120,11 @@ pub(crate) struct FieldPlan {
     pub since: u32,
     pub required: bool,
     pub kind: Kind,
+    /// The bounds a validating encoder checks a number (each element of an array) against:
+    /// `sbekit_plan::Range::of` the schema's `minValue`/`maxValue` in force, so that every part
+    /// of sbekit agrees. `None` for anything but a non-constant integer or float primitive, and
+    /// for a float without bounds of the schema's own.
+    pub range: Option<sbekit_plan::Range>,
     /// The bytes of the field's null value (what an omitted or absent field is written as).
     pub null_image: Vec<u8>,
 }
@@ -338,6 +343,12 @@ impl Compiler<'_> {
                 Kind::Composite { members, names }
             }
         };
+        let range = match &f.kind {
+            FieldKind::Primitive(p) if !constant && p.constant.is_none() => {
+                sbekit_plan::Range::of(p.ty, &p.min_value, &p.max_value)
+            }
+            _ => None,
+        };
         let mut plan = FieldPlan {
             name: f.name.clone(),
             offset: f.offset,
@@ -345,6 +356,7 @@ impl Compiler<'_> {
             since: f.since_version,
             required: f.presence == Presence::Required,
             kind,
+            range,
             null_image: Vec::new(),
         };
         let mut image = vec![0u8; plan.offset + plan.size];

@@ -1,7 +1,7 @@
 //! Exact round trips over the reference material: `encode(decode(bytes)) == bytes` for every
 //! reference vector and for random messages of all 80 reference-accepted schemas (bytes made
-//! canonical first, see `common::canonical`), plus `decode(encode(tree)) == tree` for random
-//! value trees, across versions.
+//! canonical first, see `common::canonical`; with validation on, each is refused or the same
+//! bytes), plus `decode(encode(tree)) == tree` for random value trees, across versions.
 
 mod common;
 
@@ -57,6 +57,7 @@ fn random_round_trips(
     writer_version: Option<u32>,
 ) -> Result<usize, String> {
     let mut n = 0;
+    let checked_encoder = s.encoder.clone().with_validation(true);
     for m in 0..s.ir.messages.len() {
         let msg = &s.layout.messages[m];
         if writer_version.is_some_and(|v| msg.since_version > v) {
@@ -84,6 +85,18 @@ fn random_round_trips(
             // Whatever the bytes, they say the same thing.
             assert_eq!(decode(s, &again), json, "{} {}", s.name, msg.name);
             assert_eq!(again, canon, "{} {} seed {seed}: {json}", s.name, msg.name);
+            // Validation only refuses (naming a path): what it accepts is the same bytes.
+            let mut checked = Vec::new();
+            match checked_encoder.encode_json(
+                json.as_bytes(),
+                Some(&msg.name),
+                writer_version,
+                &mut sbekit_encode::Doc::new(),
+                &mut checked,
+            ) {
+                Ok(()) => assert_eq!(checked, canon, "{} {} seed {seed}", s.name, msg.name),
+                Err(e) => assert!(!e.path.is_empty(), "{} {}: {e}", s.name, msg.name),
+            }
             n += 1;
         }
     }

@@ -326,7 +326,7 @@ impl Schema {
         Ok(sink.out)
     }
 
-    /// encode(name, value, version=None) -> bytes
+    /// encode(name, value, version=None, *, validate=False) -> bytes
     ///
     /// Encodes one message, header included, from a dict of the shape `decode` returns:
     /// enums by name (or raw number), sets as a list of the choices that are on (or a dict of
@@ -336,13 +336,23 @@ impl Schema {
     /// only one with every key of `value`). `version` writes as that older version's writer
     /// would (newer fields, groups and var data left out). Raises `EncodeError` naming the
     /// value's path (`Car.fuelFigures[2].speed: 70000 does not fit uint16`).
-    #[pyo3(signature = (name, value, version = None))]
+    ///
+    /// Without `validate`, anything the wire can hold is written (so `decode`'s dicts go back
+    /// as they came). `validate=True` also refuses values outside the schema's rules, with
+    /// `EncodeError` and its path: an integer outside the field's minValue..maxValue (by
+    /// default the type's range without its null value), a float outside bounds the schema
+    /// gives, a required integer or enum field given its null value or None, an enum number
+    /// the schema does not list. Optional fields may be None or hold their null value; char
+    /// data, sets and constants are not checked. Groups and var data must fit their count and
+    /// length fields' maxValue either way.
+    #[pyo3(signature = (name, value, version = None, *, validate = false))]
     fn encode<'py>(
         &self,
         py: Python<'py>,
         name: Option<&Bound<'py, PyAny>>,
         value: &Bound<'py, PyAny>,
         version: Option<u32>,
+        validate: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let template = match name {
             None => None,
@@ -356,8 +366,15 @@ impl Schema {
         let json = crate::convert::from_python(value, &mut path, 0)
             .map_err(|e| errors::encode_error(py, &e.value(py).to_string(), &path))?;
         let mut out = Vec::with_capacity(256);
-        self.inner
-            .encoder
+        let checked;
+        let encoder = if validate {
+            // A clone shares the compiled plan: only a reference count and a flag.
+            checked = self.inner.encoder.clone().with_validation(true);
+            &checked
+        } else {
+            &self.inner.encoder
+        };
+        encoder
             .encode(&json, template.as_deref(), version, &mut out)
             .map_err(|e| errors::encode_error(py, &e.to_string(), &e.path))?;
         Ok(PyBytes::new(py, &out))

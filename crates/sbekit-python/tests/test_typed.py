@@ -174,6 +174,26 @@ def test_reference_schemas_typed_dicts(tmp_path: Path) -> None:
     print(f"{n} messages of the 80 reference-accepted schemas match their TypedDicts and round-trip")
 
 
+def test_typed_encode_passes_validate_through(
+    generated: List[Tuple[Path, Any, List[bytes]]],
+) -> None:
+    """`encode_<msg>(schema, msg, version=None, *, validate=False)` is `Schema.encode`'s
+    `validate`: an enum value orders-be.xml does not list is written without it, refused with it."""
+    schema_path, mod, _ = generated[2]
+    assert schema_path.name == "orders-be.xml"
+    schema = sbekit.Schema(str(schema_path))
+    msg = {"orderId": 1, "symbol": "IBM", "side": "Buy", "price": {"mantissa": 5},
+           "weights": [1, 2, 3], "flags": [], "venue": "Lit", "fills": [], "marks": []}
+    buf = mod.encode_order(schema, msg)
+    assert mod.encode_order(schema, msg, validate=True) == buf
+    assert mod.encode_order(schema, msg, 2, validate=True) == buf
+    bad = dict(msg, venue=7)
+    assert mod.decode_order(schema, mod.encode_order(schema, bad))["venue"] == 7
+    with pytest.raises(sbekit.EncodeError) as e:
+        mod.encode_order(schema, bad, validate=True)
+    assert e.value.path == "Order.venue"
+
+
 def test_a_typed_dict_without_a_required_key_is_caught(
     generated: List[Tuple[Path, Any, List[bytes]]],
 ) -> None:
@@ -197,6 +217,7 @@ if side == "Buy" or side is None or isinstance(side, int):
     pass
 level: MarketUpdatesLevelUpdates = {"timestamp": 1, "symbol": "AAPL    ", "price": 1, "size": 2, "flags": 0, "side": "Sell"}
 out: bytes = encode_market_updates(schema, {"sequenceNumber": 1, "trades": [], "levelUpdates": [level]})
+checked: bytes = encode_market_updates(schema, {"sequenceNumber": 1, "trades": [], "levelUpdates": []}, validate=True)
 wrong: str = m["sequenceNumber"]
 '''
 

@@ -151,3 +151,58 @@ fn keep_going_names_bad_lines_and_fails_at_the_end() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("version 3 is newer than the schema's 0"));
 }
+
+#[test]
+fn validate_refuses_lines_outside_the_schemas_rules() {
+    let s = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../sbekit-codegen-tests/schemas/orders-be.xml")
+        .display()
+        .to_string();
+    let good = r#"{"orderId":1,"symbol":"IBM","side":"Buy","price":{"mantissa":5},"weights":[1,2,3],"flags":[],"venue":"Lit","fills":[{"fillQty":3,"fillPrice":{"mantissa":1}}],"marks":[]}"#;
+    let plain = run(&["encode", "-s", &s], good.as_bytes());
+    assert!(
+        plain.status.success(),
+        "{}",
+        String::from_utf8_lossy(&plain.stderr)
+    );
+    let checked = run(&["encode", "-s", &s, "--validate"], good.as_bytes());
+    assert!(checked.status.success());
+    assert_eq!(checked.stdout, plain.stdout, "validation changes no bytes");
+    // An enum value the schema does not list, and a required field's null value: written
+    // without --validate (and decoded back as they were), refused with it.
+    for (bad, why) in [
+        (
+            good.replace(r#""venue":"Lit""#, r#""venue":7"#),
+            "line 1: Order.venue: 7 is not a value of enum Venue (one of Lit, Dark, Auction)",
+        ),
+        (
+            good.replace(r#""fillQty":3"#, r#""fillQty":4294967295"#),
+            "line 1: Order.fills[0].fillQty: 4294967295 is the null value of uint32, but the field is required",
+        ),
+    ] {
+        let out = run(&["encode", "-s", &s], bad.as_bytes());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let back = run(&["decode", "-s", &s], &out.stdout);
+        let back: serde_json::Value = serde_json::from_slice(&back.stdout).unwrap();
+        let bad_value: serde_json::Value = serde_json::from_str(&bad).unwrap();
+        assert_eq!(back["venue"], bad_value["venue"]);
+        assert_eq!(back["fills"][0]["fillQty"], bad_value["fills"][0]["fillQty"]);
+        let out = run(&["encode", "-s", &s, "--validate"], bad.as_bytes());
+        assert_eq!(out.status.code(), Some(1));
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(why), "{err}");
+    }
+    // The help says what it checks.
+    let help = run(&["encode", "--help"], b"");
+    let help = String::from_utf8(help.stdout).unwrap();
+    for rule in [
+        "--validate",
+        "minValue..maxValue",
+        "a required integer or enum field given its null value",
+        "an enum raw value the schema does not list",
+        "char data, sets, constants",
+    ] {
+        assert!(help.contains(rule), "{rule}: {help}");
+    }
+}

@@ -44,6 +44,6 @@ def decode_market_updates(schema: sbekit.Schema, buf: _t.Union[bytes, bytearray,
     return _t.cast(MarketUpdates, schema.decode(buf, offset))
 
 
-def encode_market_updates(schema: sbekit.Schema, msg: MarketUpdates, version: _t.Optional[int] = None) -> bytes:
-    "Encodes a `MarketUpdates` message (at `version`, or its `$version`, or the schema's)."
-    return schema.encode("MarketUpdates", _t.cast(_t.Dict[str, _t.Any], msg), version)
+def encode_market_updates(schema: sbekit.Schema, msg: MarketUpdates, version: _t.Optional[int] = None, *, validate: bool = False) -> bytes:
+    "Encodes a `MarketUpdates` message (at `version`, or its `$version`, or the schema's); `validate=True` also refuses values outside the schema's rules (EncodeError)."
+    return schema.encode("MarketUpdates", _t.cast(_t.Dict[str, _t.Any], msg), version, validate=validate)

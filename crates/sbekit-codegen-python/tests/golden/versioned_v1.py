@@ -50,9 +50,9 @@ def decode_evolving(schema: sbekit.Schema, buf: _t.Union[bytes, bytearray, memor
     return _t.cast(Evolving, schema.decode(buf, offset))
 
 
-def encode_evolving(schema: sbekit.Schema, msg: Evolving, version: _t.Optional[int] = None) -> bytes:
-    "Encodes a `Evolving` message (at `version`, or its `$version`, or the schema's)."
-    return schema.encode("Evolving", _t.cast(_t.Dict[str, _t.Any], msg), version)
+def encode_evolving(schema: sbekit.Schema, msg: Evolving, version: _t.Optional[int] = None, *, validate: bool = False) -> bytes:
+    "Encodes a `Evolving` message (at `version`, or its `$version`, or the schema's); `validate=True` also refuses values outside the schema's rules (EncodeError)."
+    return schema.encode("Evolving", _t.cast(_t.Dict[str, _t.Any], msg), version, validate=validate)
 
 
 def decode_new_group(schema: sbekit.Schema, buf: _t.Union[bytes, bytearray, memoryview], offset: int = 0) -> NewGroup:
@@ -63,6 +63,6 @@ def decode_new_group(schema: sbekit.Schema, buf: _t.Union[bytes, bytearray, memo
     return _t.cast(NewGroup, schema.decode(buf, offset))
 
 
-def encode_new_group(schema: sbekit.Schema, msg: NewGroup, version: _t.Optional[int] = None) -> bytes:
-    "Encodes a `NewGroup` message (at `version`, or its `$version`, or the schema's)."
-    return schema.encode("NewGroup", _t.cast(_t.Dict[str, _t.Any], msg), version)
+def encode_new_group(schema: sbekit.Schema, msg: NewGroup, version: _t.Optional[int] = None, *, validate: bool = False) -> bytes:
+    "Encodes a `NewGroup` message (at `version`, or its `$version`, or the schema's); `validate=True` also refuses values outside the schema's rules (EncodeError)."
+    return schema.encode("NewGroup", _t.cast(_t.Dict[str, _t.Any], msg), version, validate=validate)

@@ -71,7 +71,12 @@ class Schema:
         self, buf: _Buffer, framing: _Framing = "sbe", template: Union[str, int, None] = None
     ) -> List[Dict[str, Any]]: ...
     def encode(
-        self, name: Union[str, int, None], value: Dict[str, Any], version: Optional[int] = None
+        self,
+        name: Union[str, int, None],
+        value: Dict[str, Any],
+        version: Optional[int] = None,
+        *,
+        validate: bool = False,
     ) -> bytes: ...
     def header(self, buf: _Buffer, offset: int = 0) -> Dict[str, Any]: ...
     def read(

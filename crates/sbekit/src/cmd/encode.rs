@@ -20,6 +20,16 @@ Enums take a name or a raw number, sets an object of booleans, a list of choice 
 number, 64-bit integers a number or a string; null or an omitted optional field writes the null
 value; constants are checked, not written; groups take arrays. Every rule: docs/guide/encoding.md.
 
+Without --validate, anything the wire can hold is written, so whatever `sbekit decode` printed
+goes back; groups and var data must fit their count and length fields' maxValue either way. --validate also refuses, naming the JSON path and the rule:
+  - an integer outside the field's minValue..maxValue (by default the type's range without its
+    null value), a float outside the minValue/maxValue the schema itself gives, each element of
+    an array alike;
+  - a required integer or enum field given its null value (or null);
+  - an enum raw value the schema does not list.
+An optional field may hold its null value or be null; char data, sets, constants and fields
+newer than the version written are not checked.
+
 Lines are read and messages written one at a time, so any input size streams in constant
 memory. A bad line is reported on stderr with its line number, JSON path and reason, and nothing
 is written for it; encoding stops there, or with --keep-going goes on with the next line. Exit
@@ -28,7 +38,8 @@ status: 0 if every line encoded, 1 if any failed, 2 on usage, schema or I/O erro
 Examples:
   sbekit decode -s car.xml car.sbe | sbekit encode -s car.xml -o car-again.sbe
   sbekit encode -s market.sbeir --template MarketDataIncrementalRefreshTrades --framing sofh trades.jsonl -o trades.bin
-  sbekit encode -s extension.xml --version 0 cars.jsonl -o cars-v0.sbe"
+  sbekit encode -s extension.xml --version 0 cars.jsonl -o cars-v0.sbe
+  sbekit encode -s car.xml --validate cars.jsonl -o cars.sbe"
 )]
 pub struct EncodeArgs {
     /// The schema: an XML schema or a reference-format `.sbeir` IR file.
@@ -51,6 +62,10 @@ pub struct EncodeArgs {
     /// lengths. Default: the schema's version.
     #[arg(long, value_name = "N")]
     version: Option<u32>,
+    /// Also refuse values outside the schema's rules: numbers outside minValue..maxValue, a
+    /// required field's null value, enum values the schema does not list (see below).
+    #[arg(long)]
+    validate: bool,
     /// After a bad line, go on with the next one (bad lines are named on stderr; the exit
     /// status is still 1).
     #[arg(short = 'k', long)]
@@ -71,7 +86,7 @@ const FLUSH_AT: usize = 256 << 10;
 pub fn run(args: EncodeArgs) -> Result<ExitCode, Failure> {
     let layout = sbekit_schema::load_layout(&args.schema)?;
     let order = layout.byte_order;
-    let encoder = Encoder::new(&layout);
+    let encoder = Encoder::new(&layout).with_validation(args.validate);
     if let Some(t) = &args.template {
         let known = encoder.message_names().any(|n| n == t)
             || layout.messages.iter().any(|m| t.parse() == Ok(m.id));
