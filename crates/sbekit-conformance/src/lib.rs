@@ -141,6 +141,10 @@ pub struct Options {
     /// value, written again by it, and that printed (decoded again) and framed (every
     /// language has them).
     pub owned: bool,
+    /// The TypeScript compiler (default: `$SBEKIT_TSC`, else `tsc` on the PATH). Tests name it
+    /// here rather than setting the variable: changing the environment while other threads
+    /// start processes once broke a concurrent `cargo build`.
+    pub tsc: Option<PathBuf>,
 }
 
 /// A function that edits generated code before it is built ([`Options::tamper`]).
@@ -165,6 +169,7 @@ impl Options {
             per_message: 8,
             tamper: None,
             owned: false,
+            tsc: None,
         }
     }
 }
@@ -363,7 +368,7 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         Lang::Cpp => cpp::build_cpp(&scratch, &schemas, opts.tamper)?
             .owned(opts.owned)
             .run_each(&inputs)?,
-        Lang::TypeScript => ts::build_ts(&scratch, &schemas, opts.tamper)?
+        Lang::TypeScript => ts::build_ts(&scratch, &schemas, opts.tamper, opts.tsc.as_deref())?
             .owned(opts.owned)
             .run_each(&inputs)?,
         Lang::Rust => rust::build_rust(&scratch, &schemas, opts.tamper)?

@@ -5,8 +5,12 @@ use crate::{Error, Schema, Tamper};
 use std::path::Path;
 use std::process::Command;
 
-/// `tsc`: `$SBEKIT_TSC`, else `tsc` on the PATH.
-fn tsc() -> Option<String> {
+/// `tsc`: `given`, else `$SBEKIT_TSC`, else `tsc` on the PATH.
+fn tsc(given: Option<&Path>) -> Option<String> {
+    if let Some(c) = given {
+        let c = c.display().to_string();
+        return tool_works(&c, "--version").then_some(c);
+    }
     if let Ok(c) = std::env::var("SBEKIT_TSC") {
         if !c.is_empty() && tool_works(&c, "--version") {
             return Some(c);
@@ -15,14 +19,19 @@ fn tsc() -> Option<String> {
     tool_works("tsc", "--version").then(|| "tsc".to_string())
 }
 
-pub(crate) fn build_ts(dir: &Path, schemas: &[Schema], tamper: Tamper) -> Result<Program, Error> {
+pub(crate) fn build_ts(
+    dir: &Path,
+    schemas: &[Schema],
+    tamper: Tamper,
+    given: Option<&Path>,
+) -> Result<Program, Error> {
     if !tool_works("node", "--version") {
         return Err(Error::MissingToolchain(
             "node".into(),
             "install Node 20 or later".into(),
         ));
     }
-    let tsc = tsc().ok_or_else(|| {
+    let tsc = tsc(given).ok_or_else(|| {
         Error::MissingToolchain(
             "tsc".into(),
             "install TypeScript (`npm install -g typescript`) or set SBEKIT_TSC".into(),

@@ -39,6 +39,7 @@ fn check(lang: Lang, test: &str) {
     );
     let mut opts = Options::new(schemas, lang);
     opts.captures = captures;
+    opts.tsc = common::pinned_tsc();
     let Some(sum) = run_or_skip(&opts, test) else {
         return;
     };
@@ -68,14 +69,6 @@ fn rust_reads_real_captures_as_sbekit_does() {
 
 #[test]
 fn typescript_reads_real_captures_as_sbekit_does() {
-    if std::env::var_os("SBEKIT_TSC").is_none() {
-        // The pinned compiler `npm ci` installs for the TypeScript generator's tests.
-        let tsc = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../sbekit-codegen-ts/tests/node/node_modules/.bin/tsc");
-        if tsc.exists() {
-            std::env::set_var("SBEKIT_TSC", tsc);
-        }
-    }
     check(
         Lang::TypeScript,
         "typescript_reads_real_captures_as_sbekit_does",

@@ -27,7 +27,8 @@ fn own() -> Vec<PathBuf> {
 }
 
 fn check(lang: Lang, test: &str) {
-    let opts = Options::new(own(), lang);
+    let mut opts = Options::new(own(), lang);
+    opts.tsc = common::pinned_tsc();
     match run(&opts) {
         Ok(sum) => {
             eprintln!("{test}: {}", sum.line());
@@ -61,12 +62,6 @@ fn cpp_agrees_with_sbekit_decode() {
 
 #[test]
 fn typescript_agrees_with_sbekit_decode() {
-    // The pinned tsc of the TypeScript generator's tests (`npm ci` in its tests/node).
-    let tsc = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../sbekit-codegen-ts/tests/node/node_modules/.bin/tsc");
-    if std::env::var_os("SBEKIT_TSC").is_none() && tsc.exists() {
-        std::env::set_var("SBEKIT_TSC", &tsc);
-    }
     check(Lang::TypeScript, "typescript_agrees_with_sbekit_decode");
 }
 

@@ -14,3 +14,15 @@ pub fn run_or_skip(opts: &Options, test: &str) -> Option<Summary> {
         Err(e) => panic!("{test}: {e}"),
     }
 }
+
+/// The pinned compiler `npm ci` installs for the TypeScript generator's tests, unless
+/// `$SBEKIT_TSC` names one (then `None`: the run reads the variable itself).
+#[allow(dead_code)]
+pub fn pinned_tsc() -> Option<std::path::PathBuf> {
+    if std::env::var_os("SBEKIT_TSC").is_some() {
+        return None;
+    }
+    let tsc = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../sbekit-codegen-ts/tests/node/node_modules/.bin/tsc");
+    tsc.exists().then_some(tsc)
+}
