@@ -12,6 +12,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 fn check(lang: Lang, test: &str) {
+    let _one = common::ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     // Captures grouped by (schema, profile), in a stable order.
     let mut groups: BTreeMap<(&str, &str), Vec<PathBuf>> = BTreeMap::new();
     for (file, profile, schema) in sbekit_testdata::OMI_CAPTURES {

@@ -26,3 +26,10 @@ pub fn pinned_tsc() -> Option<std::path::PathBuf> {
         .join("../sbekit-codegen-ts/tests/node/node_modules/.bin/tsc");
     tsc.exists().then_some(tsc)
 }
+
+/// Held by a test for its whole run where the language programs must not be built side by side
+/// in one process. With the Rust capture test's `cargo build` started beside the TypeScript
+/// one, that build's `rustc -` probe read another process's bytes as its source, every time
+/// (cause not found; one at a time, as the CLI runs them, it never happens).
+#[allow(dead_code)]
+pub static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
