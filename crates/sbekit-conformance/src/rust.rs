@@ -99,8 +99,7 @@ pub(crate) fn build_rust(dir: &Path, schemas: &[Schema], tamper: Tamper) -> Resu
         .env("CARGO_TARGET_DIR", &target)
         .env_remove("RUSTFLAGS")
         // Its own jobserver: under `cargo test` the enclosing cargo's (`CARGO_MAKEFLAGS`) names
-        // descriptors this process need not hold as its pipe, and a build handed them once fed
-        // another pipe's bytes to `rustc -` (CI failed on it).
+        // descriptors this independent build has no business sharing.
         .env_remove("CARGO_MAKEFLAGS")
         .env_remove("MAKEFLAGS")
         .env_remove("MFLAGS")
