@@ -253,7 +253,7 @@ impl Dialect for CSharp {
         o.line("sbe_cap = offset + length;");
     }
     fn grow_or_fail(&self, o: &mut Out) {
-        o.line("if (end > sbe_cap) throw new SbeEncodeException(SbeEncodeErrorKind.BufferTooSmall, path);");
+        o.line("if (n > sbe_cap - at) throw new SbeEncodeException(SbeEncodeErrorKind.BufferTooSmall, path);");
     }
     fn grow_fn(&self, _: &mut Out) {}
     fn zero_body(&self, o: &mut Out) {
@@ -289,9 +289,6 @@ impl Dialect for CSharp {
                 o.line(&format!("sbe_b[{base} + {k}] = 0;"));
             }
         }
-    }
-    fn prefix_zeroes_slots(&self) -> bool {
-        false
     }
     fn not_in_version(&self, path: &str) -> String {
         self.encode_error("NOT_IN_VERSION", &self.str_lit(path))

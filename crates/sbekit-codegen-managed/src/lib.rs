@@ -403,7 +403,7 @@ pub trait Dialect: Values {
     fn encoder_wraps(&self, o: &mut Out, class: &str);
     /// What the writing `wrap` records of the buffer's size.
     fn wrap_capacity(&self, o: &mut Out);
-    /// `sbeTakeRaw`'s handling of a reservation past the buffer's end at `end`.
+    /// `sbeTakeRaw`'s handling of a reservation of `n` bytes at `at` past the buffer's end.
     fn grow_or_fail(&self, o: &mut Out);
     /// The out-of-line methods [`Dialect::grow_or_fail`] calls, if any.
     fn grow_fn(&self, o: &mut Out);
@@ -413,8 +413,6 @@ pub trait Dialect: Values {
     fn zero(&self, o: &mut Out, base: &str, n: usize);
     /// Zeroes the `n`-byte prefix at `base` of which `written` are stored next.
     fn zero_prefix(&self, o: &mut Out, base: &str, n: usize, written: &[&Slot]);
-    /// True if [`Dialect::zero_prefix`] zeroes the slots too (else each is written).
-    fn prefix_zeroes_slots(&self) -> bool;
     /// The statement that refuses an entry of group `path` the version written lacks.
     fn not_in_version(&self, path: &str) -> String;
     /// The byte sources var data is written from: `(parameter type, what it is)`.

@@ -416,6 +416,58 @@ impl Slot {
     pub fn width(&self) -> usize {
         self.ty.size()
     }
+
+    /// `self` and `next` written by one store (see [`one_store`]): the slot that spans both
+    /// and the left shifts (in bits) of `self`'s and `next`'s values within it.
+    pub fn joined(&self, next: &Slot) -> Option<(Slot, u32, u32)> {
+        if self.order != next.order || self.constant.is_some() || next.constant.is_some() {
+            return None;
+        }
+        let parts = [(self.offset, self.width()), (next.offset, next.width())];
+        let (ty, shifts) = one_store(&parts, self.order)?;
+        let slot = Slot {
+            ty,
+            offset: self.offset,
+            order: self.order,
+            max: if ty.size() == 8 {
+                u64::MAX
+            } else {
+                (1 << (8 * ty.size())) - 1
+            },
+            constant: None,
+        };
+        Some((slot, shifts[0], shifts[1]))
+    }
+}
+
+/// Adjacent unsigned parts (offset, width in bytes), in order with no gap between them,
+/// written by one store when their widths add up to 2, 4 or 8 bytes: the unsigned type of
+/// that store and each part's left shift (in bits) within its value, by the byte order.
+/// Where the values are known together (a header, a group's dimension) one store costs less
+/// than several, most of all under a JIT's inlining budget.
+pub fn one_store(parts: &[(usize, usize)], order: ByteOrder) -> Option<(PrimitiveType, Vec<u32>)> {
+    let width: usize = parts.iter().map(|p| p.1).sum();
+    let ty = match width {
+        2 => PrimitiveType::Uint16,
+        4 => PrimitiveType::Uint32,
+        8 => PrimitiveType::Uint64,
+        _ => return None,
+    };
+    if parts.len() < 2 || parts.windows(2).any(|w| w[1].0 != w[0].0 + w[0].1) {
+        return None;
+    }
+    let start = parts[0].0;
+    let shifts = parts
+        .iter()
+        .map(|&(offset, w)| {
+            let below = match order {
+                ByteOrder::LittleEndian => offset - start,
+                ByteOrder::BigEndian => start + width - (offset + w),
+            };
+            8 * below as u32
+        })
+        .collect();
+    Some((ty, shifts))
 }
 
 /// A repeating group or a var-data field.

@@ -397,3 +397,44 @@ fn ranges_owned_values_check() {
         None
     );
 }
+
+/// One store of adjacent parts: each part's shift puts its bytes where its own store would.
+#[test]
+fn one_store_places_each_part_where_its_own_store_would() {
+    // A header: four u16s at 0, 2, 4, 6, written as one u64.
+    let header = [(0, 2), (2, 2), (4, 2), (6, 2)];
+    let values: [u64; 4] = [0x1122, 0x3344, 0x5566, 0x7788];
+    for order in [ByteOrder::LittleEndian, ByteOrder::BigEndian] {
+        let (ty, shifts) = sbekit_plan::one_store(&header, order).unwrap();
+        assert_eq!(ty, PrimitiveType::Uint64);
+        let joined = values
+            .iter()
+            .zip(&shifts)
+            .fold(0u64, |acc, (v, k)| acc | v << k);
+        let (bytes, expect): ([u8; 8], Vec<u8>) = match order {
+            ByteOrder::LittleEndian => (
+                joined.to_le_bytes(),
+                values
+                    .iter()
+                    .flat_map(|v| (*v as u16).to_le_bytes())
+                    .collect(),
+            ),
+            ByteOrder::BigEndian => (
+                joined.to_be_bytes(),
+                values
+                    .iter()
+                    .flat_map(|v| (*v as u16).to_be_bytes())
+                    .collect(),
+            ),
+        };
+        assert_eq!(bytes.to_vec(), expect, "{order:?}");
+    }
+    // Mixed widths: u8 then u16 then u8 (4 bytes).
+    let (ty, shifts) =
+        sbekit_plan::one_store(&[(3, 1), (4, 2), (6, 1)], ByteOrder::BigEndian).unwrap();
+    assert_eq!((ty, shifts), (PrimitiveType::Uint32, vec![24, 8, 0]));
+    // Not one store: a gap, a width that is not 2, 4 or 8, a single part.
+    assert!(sbekit_plan::one_store(&[(0, 2), (3, 2)], ByteOrder::LittleEndian).is_none());
+    assert!(sbekit_plan::one_store(&[(0, 2), (2, 1)], ByteOrder::LittleEndian).is_none());
+    assert!(sbekit_plan::one_store(&[(0, 4)], ByteOrder::LittleEndian).is_none());
+}

@@ -331,9 +331,9 @@ fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize)
         m_("sbeTakeRaw")
     ));
     o.line(&format!("{fin}int at = sbe_lim;"));
-    o.line(&format!("{fin}long end = (long) at + n;"));
+    // `n` is never negative; `sbe_cap - at` does not overflow, and `at + n` fits once checked.
     d.grow_or_fail(o);
-    o.line("sbe_lim = (int) end;");
+    o.line("sbe_lim = at + n;");
     o.line("return at;");
     o.line("}");
     d.grow_fn(o);
@@ -354,7 +354,8 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
     let m_ = |name: &str| d.member(name);
     let path = d.str_lit(&n.path);
     let block_length = format!("{}(sbe_v)", m_("sbeBlockLength"));
-    o.doc("Internal: starts the group (its dimension, no entries yet); `on`: the version written has it.");
+    let late = deferred(b);
+    o.doc("Internal: starts the group (reserves its dimension, written when the group is complete; no entries yet); `on`: the version written has it.");
     o.line(&format!(
         "{internal}void {}({fin}{} on) {{",
         m_("sbeBegin"),
@@ -365,74 +366,101 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
     o.line("sbe_count = 0;");
     o.line("sbe_entry = false;");
     o.line("sbe_on = on;");
-    // `next` refuses with one test: no entries when the version written lacks the group.
+    // No entry yet: nothing to complete (`next` and `sbeClose` need no count test).
+    if !late.is_empty() {
+        o.line(&format!("sbe_set = {};", all_set(&late)));
+    }
+    // `next` takes its fast path while `sbe_count < sbe_limit`: 0 when the version written
+    // lacks the group or is older than the schema's (both out of line, in `next`'s slow path).
     // (A count type wider than a `long` is capped: no buffer holds that many entries.)
-    o.line(&format!(
-        "sbe_limit = on ? {}L : 0L;",
-        count_slot.max.min(i64::MAX as u64)
-    ));
-    o.line("if (on) {");
-    o.line(&format!(
-        "sbe_dim = sbe_m.{}({dim}, {path});",
-        m_("sbeTakeRaw")
-    ));
-    // Every byte is written: the dimension zeroed (or its gaps), the block length, no entries.
-    d.zero_prefix(o, "sbe_dim", dim, &[bl_slot, count_slot]);
-    o.line(&format!(
-        "{};",
-        d.slot_store(
-            bl_slot,
-            "sbe_b",
-            "sbe_dim",
-            &format!("(long) {block_length}")
-        )
-    ));
-    if !d.prefix_zeroes_slots() {
+    let max = count_slot.max.min(i64::MAX as u64);
+    if ctx.plan.version == 0 {
+        o.line(&format!("sbe_limit = on ? {max}L : 0L;"));
+    } else {
         o.line(&format!(
-            "{};",
-            d.slot_store(count_slot, "sbe_b", "sbe_dim", "0L")
+            "sbe_limit = on && sbe_v >= SbeSchema.{} ? {max}L : 0L;",
+            d.konst("SCHEMA_VERSION")
         ));
     }
-    o.line("}");
-    o.line("}");
-    let late = deferred(b);
-    o.doc(&format!("Adds an entry (the count is written to the dimension when the group is complete); more than {} is an error (`COUNT_TOO_LARGE`).", count_slot.max));
-    o.line(&format!("public {e} {}() {{", m_("next")));
+    // The dimension is only reserved here and written once, by `sbeClose`: fewer stores in
+    // `sbeBegin`, which is inlined into the caller (C2 stops inlining at a budget of bytecode).
     o.line(&format!(
-        "if (sbe_count >= sbe_limit) {}();",
-        m_("sbeRefuse")
-    ));
-    if k > 0 {
-        o.line(&format!("if (sbe_entry) {}();", m_("sbeComplete")));
-    }
-    if let Some(c) = complete_block(ctx, &late, "sbe_count != 0 && ") {
-        o.line(&c);
-    }
-    o.line(&format!(
-        "sbe_p = sbe_m.{}({block_length}, {path});",
+        "if (on) sbe_dim = sbe_m.{}({dim}, {path});",
         m_("sbeTakeRaw")
     ));
-    reserve_zeroing(
-        o,
-        ctx,
-        "sbe_p",
-        b.block_length,
-        "sbe_v",
-        &format!("sbe_m.{}(sbe_p, {block_length});", m_("sbeZero")),
-        &|k| in_deferred(b, &late, k),
-        &late,
-    );
-    o.line("sbe_count++;");
-    if k > 0 {
-        o.line("sbe_next = 0;");
-        o.line("sbe_entry = true;");
+    o.line("}");
+    o.doc(&format!("Adds an entry (the count is written to the dimension when the group is complete); more than {} is an error (`COUNT_TOO_LARGE`).", count_slot.max));
+    o.line(&format!("public {e} {}() {{", m_("next")));
+    // One test sends refusals and an older version's entries out of line: the fast path
+    // reserves the schema version's block, a constant length, zeroed by straight-line stores.
+    let older = ctx.plan.version != 0;
+    if older {
+        o.line(&format!(
+            "if (sbe_count >= sbe_limit) return {}();",
+            m_("sbeNextSlow")
+        ));
+    } else {
+        o.line(&format!(
+            "if (sbe_count >= sbe_limit) {}();",
+            m_("sbeRefuse")
+        ));
     }
-    o.line("return this;");
-    o.line("}");
-    o.line(&format!("private void {}() {{", m_("sbeRefuse")));
-    o.line(&format!("if (!sbe_on) {}", d.not_in_version(&n.path)));
-    o.line(&d.encode_error("COUNT_TOO_LARGE", &path));
-    o.line("}");
+    let complete_previous = |o: &mut Out| {
+        if k > 0 {
+            o.line(&format!("if (sbe_entry) {}();", m_("sbeComplete")));
+        }
+        if let Some(c) = complete_block(ctx, &late, "") {
+            o.line(&c);
+        }
+    };
+    let counted = |o: &mut Out| {
+        o.line("sbe_count++;");
+        if k > 0 {
+            o.line("sbe_next = 0;");
+            o.line("sbe_entry = true;");
+        }
+        o.line("return this;");
+        o.line("}");
+    };
+    complete_previous(o);
+    o.line(&format!(
+        "sbe_p = sbe_m.{}({}, {path});",
+        m_("sbeTakeRaw"),
+        d.konst("BLOCK_LENGTH")
+    ));
+    for (start, len) in crate::uncovered_runs(b.block_length, |k| in_deferred(b, &late, k)) {
+        d.zero(o, &format!("sbe_p + {start}"), len);
+    }
+    if !late.is_empty() {
+        o.line("sbe_set = 0L;");
+    }
+    counted(o);
+    let max = count_slot.max.min(i64::MAX as u64);
+    if older {
+        o.line(&format!("private {e} {}() {{", m_("sbeNextSlow")));
+        o.line(&format!("if (!sbe_on) {}", d.not_in_version(&n.path)));
+        o.line(&format!(
+            "if (sbe_count >= {max}L) {}",
+            d.encode_error("COUNT_TOO_LARGE", &path)
+        ));
+        // An older version: its shorter block, zeroed whole.
+        complete_previous(o);
+        o.line(&format!("{fin}int sbe_n = {block_length};"));
+        o.line(&format!(
+            "sbe_p = sbe_m.{}(sbe_n, {path});",
+            m_("sbeTakeRaw")
+        ));
+        o.line(&format!("sbe_m.{}(sbe_p, sbe_n);", m_("sbeZero")));
+        if !late.is_empty() {
+            o.line(&format!("sbe_set = {};", all_set(&late)));
+        }
+        counted(o);
+    } else {
+        o.line(&format!("private void {}() {{", m_("sbeRefuse")));
+        o.line(&format!("if (!sbe_on) {}", d.not_in_version(&n.path)));
+        o.line(&d.encode_error("COUNT_TOO_LARGE", &path));
+        o.line("}");
+    }
     o.doc("Entries added so far.");
     o.line(&format!(
         "public int {}() {{ return (int) sbe_count; }}",
@@ -441,11 +469,35 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
     o.doc("Internal: completes the group: its count, and the last entry.");
     o.line(&format!("{internal}void {}() {{", m_("sbeClose")));
     // The count once, here, rather than at every entry: `next` is inlined into the caller.
-    o.line(&format!(
-        "if (sbe_on) {};",
-        d.slot_store(count_slot, "sbe_b", "sbe_dim", "sbe_count")
-    ));
-    if let Some(c) = complete_block(ctx, &late, "sbe_count != 0 && ") {
+    // Every byte of the dimension: its gaps zeroed, the block length, the count.
+    o.line("if (sbe_on) {");
+    d.zero_prefix(o, "sbe_dim", dim, &[bl_slot, count_slot]);
+    let bl_value = format!("(long) {block_length}");
+    match bl_slot.joined(count_slot) {
+        // Both in one store when they are adjacent (the usual `groupSizeEncoding`).
+        Some((both, bl_shift, count_shift)) => {
+            let value = super::joined_value(&[
+                (&bl_value, bl_shift, bl_slot.width()),
+                ("sbe_count", count_shift, count_slot.width()),
+            ]);
+            o.line(&format!(
+                "{};",
+                d.slot_store(&both, "sbe_b", "sbe_dim", &value)
+            ));
+        }
+        None => {
+            o.line(&format!(
+                "{};",
+                d.slot_store(bl_slot, "sbe_b", "sbe_dim", &bl_value)
+            ));
+            o.line(&format!(
+                "{};",
+                d.slot_store(count_slot, "sbe_b", "sbe_dim", "sbe_count")
+            ));
+        }
+    }
+    o.line("}");
+    if let Some(c) = complete_block(ctx, &late, "") {
         o.line(&c);
     }
     if k > 0 {
@@ -609,9 +661,10 @@ fn order_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, k: usize, path: &s
         let on = since_cond(s.since(), "sbe_v");
         let step = match o_step.empty {
             Empty::Group { .. } => format!(
-                "sbe_g{i}.{}({});",
+                "sbe_g{i}.{}({}); sbe_g{i}.{}();",
                 m_("sbeBegin"),
-                on.clone().unwrap_or_else(|| "true".into())
+                on.clone().unwrap_or_else(|| "true".into()),
+                m_("sbeClose")
             ),
             Empty::Var { prefix, .. } => {
                 let t = format!(

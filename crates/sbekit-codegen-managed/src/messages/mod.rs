@@ -138,6 +138,29 @@ fn all_groups<'a>(b: &'a Body, n: &'a BodyNames) -> Vec<(&'a Section, &'a Body, 
     out
 }
 
+/// The value of one store of several parts (a value expression, its left shift in bits and
+/// its width in bytes, from [`sbekit_plan::one_store`]): each part truncated to its width, as
+/// its own store would, then shifted into place; a `long` expression.
+pub(crate) fn joined_value(parts: &[(&str, u32, usize)]) -> String {
+    parts
+        .iter()
+        .map(|(v, k, w)| {
+            // The `long` mask widens an `int` part before its shift.
+            let masked = if *w >= 8 {
+                format!("({v})")
+            } else {
+                format!("(({v}) & 0x{:X}L)", (1u64 << (8 * w)) - 1)
+            };
+            if *k == 0 {
+                masked
+            } else {
+                format!("({masked} << {k})")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
 /// The stores (in `sbe_b` at `base`) of a message header's members that are not constants:
 /// its block length `block_length`, the message's template id, the schema id and `version`
 /// (`long` expressions).
@@ -149,21 +172,42 @@ pub(crate) fn header_stores(
     version: &str,
 ) -> Vec<String> {
     let (d, h) = (ctx.d, &ctx.plan.header);
-    let mut out = Vec::new();
-    for (f, val) in [
+    let stored: Vec<(&sbekit_plan::Field, sbekit_ir::PrimitiveType, String)> = [
         (&h.block_length, block_length.to_string()),
         (&h.template_id, format!("{}L", m.id)),
         (&h.schema_id, format!("SbeSchema.{}", d.konst("SCHEMA_ID"))),
         (&h.version, version.to_string()),
-    ] {
-        if let Kind::Prim(p) = &f.kind {
-            if !f.is_constant() {
-                out.push(format!(
-                    "{};",
-                    d.store_long(p.ty, "sbe_b", &format!("{base} + {}", f.offset), &val)
-                ));
-            }
-        }
+    ]
+    .into_iter()
+    .filter_map(|(f, val)| match &f.kind {
+        Kind::Prim(p) if !f.is_constant() => Some((f, p.ty, val)),
+        _ => None,
+    })
+    .collect();
+    // The usual header (four adjacent `uint16`s) is one 8-byte store.
+    let parts: Vec<(usize, usize)> = stored.iter().map(|(f, _, _)| (f.offset, f.size)).collect();
+    if let Some((ty, shifts)) = sbekit_plan::one_store(&parts, ctx.plan.byte_order) {
+        let values: Vec<(&str, u32, usize)> = stored
+            .iter()
+            .zip(&shifts)
+            .map(|((f, _, val), &k)| (val.as_str(), k, f.size))
+            .collect();
+        return vec![format!(
+            "{};",
+            d.store_long(
+                ty,
+                "sbe_b",
+                &format!("{base} + {}", parts[0].0),
+                &joined_value(&values)
+            )
+        )];
+    }
+    let mut out = Vec::new();
+    for (f, ty, val) in &stored {
+        out.push(format!(
+            "{};",
+            d.store_long(*ty, "sbe_b", &format!("{base} + {}", f.offset), val)
+        ));
     }
     out
 }
