@@ -4,7 +4,7 @@
 use super::*;
 
 /// The state struct of a body's encoder (kept in the message encoder) and the encoder.
-#[allow(clippy::too_many_lines)]
+#[allow(clippy::too_many_lines, clippy::too_many_arguments)]
 pub(super) fn encoder(
     o: &mut Out,
     ctx: &Ctx,
@@ -13,18 +13,24 @@ pub(super) fn encoder(
     msg: Option<&Message>,
     root: &BodyNames,
     state: &str,
+    dim_size: Option<usize>,
 ) {
     let (e, low, r) = (&n.enc, &n.private, &root.enc);
     let k = b.sections.len();
     let path = go_str(&n.path);
     let st = format!("r.{state}");
     // The state: block, next section, and for a group its dimension and count.
-    let mut rows: Vec<(String, String)> = vec![
-        ("b".into(), "[]byte".into()),
-        ("next".into(), "int".into()),
-        ("dim".into(), "[]byte".into()),
-        ("n".into(), "int".into()),
-    ];
+    let mut rows: Vec<(String, String)> =
+        vec![("b".into(), "[]byte".into()), ("next".into(), "int".into())];
+    if let Some(dim_size) = dim_size {
+        // The group's dimension as an array pointer: its stores need no bounds test.
+        rows.extend([
+            ("dim".into(), format!("*[{dim_size}]byte")),
+            ("n".into(), "int".into()),
+            ("lim".into(), "int".into()),
+            ("end".into(), "int".into()),
+        ]);
+    }
     for (gi, cn) in n.children.iter().enumerate() {
         rows.push((format!("g{gi}"), format!("{}State", cn.private)));
     }
@@ -51,20 +57,20 @@ pub(super) fn encoder(
     o.line("");
     // Section order, on the message encoder. The common case (the next section in order, no
     // nested group left open) is small enough for Go to inline; the rest is out of line.
+    // `next` is the next section while the body has a block and no nested group with sections
+    // of its own is open (it is then `secOpen` more); without a block it is never a section's
+    // index. A group whose entries have no sections (a leaf) writes its count at each entry and
+    // is open while nothing else was written after it (`end`), so it never sets `secOpen`.
+    let flagged = opens(b);
     if k > 0 {
-        let open = open_children(n, "s");
         o.line(&format!(
             "func (r *{r}) {low}Sec(i int, path string) bool {{"
         ));
-        o.line(&format!("s := &{st}"));
-        o.line(&format!(
-            "if s.b == nil || r.st.kind != 0 || s.next != i{} {{",
-            open.as_ref().map_or(String::new(), |c| format!(" || {c}"))
-        ));
-        o.line(&format!("return r.{low}SecSlow(i, path)"));
-        o.line("}");
-        o.line("s.next = i + 1");
+        o.line(&format!("if {st}.next == i {{"));
+        o.line(&format!("{st}.next = i + 1"));
         o.line("return true");
+        o.line("}");
+        o.line(&format!("return r.{low}SecSlow(i, path)"));
         o.line("}");
         o.line("");
         o.line(&format!(
@@ -72,34 +78,51 @@ pub(super) fn encoder(
         ));
         o.line(&format!("s := &{st}"));
         iff(o, "s.b == nil || r.st.kind != 0", "return false");
+        if flagged {
+            o.line("if s.next >= secOpen {");
+            o.line("s.next -= secOpen");
+            o.line(&format!("r.{low}Close()"));
+            o.line("}");
+        }
         o.line("if i < s.next {");
         o.line("r.st.fail(ErrOutOfOrder, path)");
         o.line("return false");
         o.line("}");
-        if !n.children.is_empty() {
-            o.line(&format!("r.{low}Close()"));
-        }
-        o.line(&format!("r.{low}Fill(i)"));
+        iff(o, "s.next < i", &format!("r.{low}Fill(i)"));
         o.line("s.next = i + 1");
         o.line("return true");
         o.line("}");
         o.line("");
     }
-    if !n.children.is_empty() {
+    if flagged {
         o.line(&format!("func (r *{r}) {low}Close() {{"));
         o.line(&format!("s := &{st}"));
+        let mut counts = b.sections.iter().filter_map(|s| match s {
+            Section::Group { count, .. } => Some(count),
+            Section::Var { .. } => None,
+        });
         for (gi, cn) in n.children.iter().enumerate() {
-            let ck = group_body(b, gi).map_or(0, |gb| gb.sections.len());
-            o.line(&format!("if s.g{gi}.dim != nil {{"));
+            let gb = group_body(b, gi).expect("a body per nested group");
+            let ck = gb.sections.len();
+            let count = counts.next().expect("a count per nested group");
+            o.line(&format!("if g := &s.g{gi}; g.dim != nil {{"));
             if ck > 0 {
-                o.line(&format!("if s.g{gi}.n > 0 {{"));
-                if !cn.children.is_empty() {
+                o.line(&format!("if g.n > 0 && g.next != {ck} {{"));
+                if opens(gb) {
+                    o.line("if g.next >= secOpen {");
+                    o.line("g.next -= secOpen");
                     o.line(&format!("r.{}Close()", cn.private));
+                    o.line("}");
                 }
                 o.line(&format!("r.{}Fill({ck})", cn.private));
                 o.line("}");
             }
-            o.line(&format!("s.g{gi}.dim, s.g{gi}.b = nil, nil"));
+            if ck > 0 {
+                if let Some(x) = slot_store(ctx, count, "g.dim", "0", "g.n") {
+                    o.line(&x);
+                }
+            }
+            o.line(&format!("g.dim, g.b, g.lim, g.next = nil, nil, 0, {ck}"));
             o.line("}");
         }
         o.line("}");
@@ -195,11 +218,23 @@ pub(super) fn encoder(
             o.line(&format!(
                 "func (e *{e}) Wrap(buf []byte, version uint64) *{e} {{"
             ));
+            // Inlinable, so that the caller's zeroing of a new encoder and this one merge.
             o.line(&format!("*e = {e}{{}}"));
+            o.line("return e.wrap(buf, version)");
+            o.line("}");
+            o.line("");
+            o.line(&format!(
+                "func (e *{e}) wrap(buf []byte, version uint64) *{e} {{"
+            ));
             o.line("e.st.buf, e.st.ver = buf, version");
             o.line(&format!("bl := {low}BlockLength(version)"));
             o.line(&format!("h := e.st.take(HeaderLength+bl, {path})"));
-            iff(o, "h == nil", "return e");
+            o.line("if h == nil {");
+            if k > 0 {
+                o.line("e.s.next = -1");
+            }
+            o.line("return e");
+            o.line("}");
             let hd = &ctx.plan.header;
             for (f, val) in [
                 (&hd.block_length, "bl".to_string()),
@@ -236,10 +271,13 @@ pub(super) fn encoder(
             o.line(&format!("func (e *{e}) Finish() (int, error) {{"));
             if k > 0 {
                 o.line("if e.s.b != nil && e.st.kind == 0 {");
-                if !n.children.is_empty() {
+                if flagged {
+                    o.line("if e.s.next >= secOpen {");
+                    o.line("e.s.next -= secOpen");
                     o.line(&format!("e.{low}Close()"));
+                    o.line("}");
                 }
-                o.line(&format!("e.{low}Fill({k})"));
+                iff(o, &format!("e.s.next < {k}"), &format!("e.{low}Fill({k})"));
                 o.line("}");
             }
             o.line("return e.st.finish()");
@@ -300,8 +338,9 @@ pub(super) fn encoder(
                 };
                 iff(o, &format!("!r.{low}Sec({i}, {spath}){gate}"), "return w");
                 o.line(&format!("s := &r.{gst}"));
-                o.line("s.b, s.n, s.next = nil, 0, 0");
-                o.line(&format!("s.dim = r.st.take({dim_size}, {spath})"));
+                o.line(&format!("d := r.st.take({dim_size}, {spath})"));
+                iff(o, "d == nil", "return w");
+                o.line(&format!("s.dim = (*[{dim_size}]byte)(d)"));
                 if let Some(x) = slot_store(
                     ctx,
                     block_len,
@@ -309,9 +348,19 @@ pub(super) fn encoder(
                     "0",
                     &format!("{}BlockLength(r.st.ver)", cn.private),
                 ) {
-                    o.line("if s.dim != nil {");
                     o.line(&x);
-                    o.line("}");
+                }
+                let lim = if count.max == u64::MAX || count.max > 1 << 62 {
+                    1u64 << 62
+                } else {
+                    count.max
+                };
+                let gk = gb.sections.len();
+                o.line(&format!("s.b, s.n, s.next, s.lim = nil, 0, {gk}, {lim}"));
+                if gk == 0 {
+                    o.line("s.end = r.st.pos");
+                } else {
+                    o.line(&format!("r.{state}.next += secOpen"));
                 }
                 o.line("return w");
                 o.line("}");
@@ -329,6 +378,26 @@ pub(super) fn encoder(
                 } else {
                     String::new()
                 };
+                // The whole write, for bytes and strings, out of line: every case the inlined
+                // setters below leave to it (out of order, too long, too big, an older version).
+                let slow = format!("{low}Set{}", sn.setter().trim_start_matches("Set"));
+                o.line(&format!("func {slow}[T []byte | string](r *{r}, v T) {{"));
+                iff(o, &format!("!r.{low}Sec({i}, {spath}){gate}"), "return");
+                if len.max != u64::MAX {
+                    o.line(&format!("if uint64(len(v)) > {} {{", len.max));
+                    o.line(&format!("r.st.fail(ErrValueTooLong, {spath})"));
+                    o.line("return");
+                    o.line("}");
+                }
+                var_write(o, ctx, len, *data_offset, &spath);
+                o.line("}");
+                o.line("");
+                // The in-order case, when the prefix is just the length, inline: one capacity
+                // test, the prefix and the bytes.
+                let fast = len.constant.is_none()
+                    && len.offset == 0
+                    && len.width() == *data_offset
+                    && since == 0;
                 // The setter for bytes and, for text, the one for a string: the same body.
                 let mut forms = vec![(sn.setter(), "[]byte", "")];
                 if let Some(set_string) = &sn.set_string {
@@ -340,18 +409,30 @@ pub(super) fn encoder(
                     ));
                     o.line(&format!("func ({recv}) {setter}(v {ty}) {ret} {{"));
                     o.line(&format!("r := {rr}"));
-                    iff(
-                        o,
-                        &format!("!r.{low}Sec({i}, {spath}){gate}"),
-                        &format!("return {this}"),
-                    );
-                    if len.max != u64::MAX {
-                        o.line(&format!("if uint64(len(v)) > {} {{", len.max));
-                        o.line(&format!("r.st.fail(ErrValueTooLong, {spath})"));
+                    if fast {
+                        let too_long = if len.max == u64::MAX {
+                            String::new()
+                        } else {
+                            format!("uint64(len(v)) > {} || ", len.max)
+                        };
+                        o.line("p := r.st.pos");
+                        o.line(&format!("q := p + {data_offset} + len(v)"));
+                        o.line(&format!(
+                            "if {too_long}r.{state}.next != {i} || q > len(r.st.buf) {{"
+                        ));
+                        o.line(&format!("{slow}(r, v)"));
                         o.line(&format!("return {this}"));
                         o.line("}");
+                        o.line("b := r.st.buf[p:q:q]");
+                        if let Some(x) = slot_store(ctx, len, "b", "0", "len(v)") {
+                            o.line(&x);
+                        }
+                        o.line(&format!("copy(b[{data_offset}:], v)"));
+                        o.line("r.st.pos = q");
+                        o.line(&format!("r.{state}.next = {}", i + 1));
+                    } else {
+                        o.line(&format!("{slow}(r, v)"));
                     }
-                    var_write(o, ctx, len, *data_offset, &spath);
                     o.line(&format!("return {this}"));
                     o.line("}");
                     o.line("");
@@ -384,13 +465,11 @@ pub(super) fn var_write(
     o.line("}");
 }
 
-/// The test that one of a body's nested groups is still open (`None` without nested groups).
-fn open_children(n: &BodyNames, state: &str) -> Option<String> {
-    (!n.children.is_empty()).then(|| {
-        (0..n.children.len())
-            .map(|gi| format!("{state}.g{gi}.dim != nil"))
-            .collect::<Vec<_>>()
-            .join(" || ")
+/// Whether a body has a nested group whose entries have sections (one that sets `secOpen`).
+fn opens(b: &Body) -> bool {
+    b.sections.iter().any(|s| match s {
+        Section::Group { body, .. } => !body.sections.is_empty(),
+        Section::Var { .. } => false,
     })
 }
 
@@ -431,47 +510,83 @@ pub(super) fn writer(
         "func (w {w}) Count() int {{ return w.r.{state}.n }}"
     ));
     o.line("");
+    // The common case inline: the group open and below its largest count, the previous entry
+    // complete (its `next` is the body's section count: no section skipped, no nested group
+    // open), the block fits. Its count is written when the group closes.
     o.doc("Next starts the next entry (its block zeroed) and returns its encoder.");
+    // An entry is counted: its sections start over, or a leaf group's count is written.
+    let counted = |o: &mut Out, end: &str| {
+        o.line("s.n++");
+        if k > 0 {
+            o.line("s.next = 0");
+        } else {
+            o.line(&format!("s.end = {end}"));
+            if let Some(x) = slot_store(ctx, &count, "s.dim", "0", "s.n") {
+                o.line(&x);
+            }
+        }
+    };
     o.line(&format!("func (w {w}) Next() {} {{", n.enc));
     o.line("r := w.r");
     o.line(&format!("s := &r.{state}"));
+    o.line("p := r.st.pos");
+    o.line(&format!("q := p + {low}BlockLength(r.st.ver)"));
+    let in_order = if k > 0 {
+        format!(" || s.next != {k}")
+    } else {
+        " || p != s.end".to_string()
+    };
+    o.line(&format!(
+        "if s.n >= s.lim{in_order} || q > len(r.st.buf) {{"
+    ));
+    o.line("return w.nextSlow()");
+    o.line("}");
+    o.line("b := r.st.buf[p:q:q]");
+    o.line("clear(b)");
+    o.line("s.b = b");
+    o.line("r.st.pos = q");
+    counted(o, "q");
+    o.line(&format!("return {}{{r: r}}", n.enc));
+    o.line("}");
+    o.line("");
+    o.line(&format!("func (w {w}) nextSlow() {} {{", n.enc));
+    o.line("r := w.r");
+    o.line(&format!("s := &r.{state}"));
     o.line(&format!("e := {}{{r: r}}", n.enc));
-    o.line("if s.dim == nil || r.st.kind != 0 {");
-    o.line("s.b = nil");
+    let moved = if k == 0 { " || r.st.pos != s.end" } else { "" };
+    o.line(&format!("if s.dim == nil || r.st.kind != 0{moved} {{"));
+    o.line(&format!("s.b, s.next, s.lim = nil, {k}, 0"));
     o.line("return e");
     o.line("}");
     if k > 0 {
-        // The previous entry is complete unless a section was skipped or a nested group is open.
-        let open = open_children(n, "s");
-        o.line(&format!(
-            "if s.n > 0 && (s.next != {k}{}) {{",
-            open.as_ref().map_or(String::new(), |c| format!(" || {c}"))
-        ));
-        if !n.children.is_empty() {
+        if opens(b) {
+            o.line("if s.next >= secOpen {");
+            o.line("s.next -= secOpen");
             o.line(&format!("r.{low}Close()"));
+            o.line("}");
         }
-        o.line(&format!("r.{low}Fill({k})"));
-        o.line("}");
+        // The previous entry's skipped sections are written empty.
+        iff(
+            o,
+            &format!("s.n > 0 && s.next < {k}"),
+            &format!("r.{low}Fill({k})"),
+        );
     }
     if count.max != u64::MAX {
         o.line(&format!("if uint64(s.n) >= {} {{", count.max));
         o.line(&format!("r.st.fail(ErrCountTooLarge, {spath})"));
-        o.line("s.b = nil");
+        o.line(&format!("s.b, s.next, s.lim = nil, {k}, 0"));
         o.line("return e");
         o.line("}");
     }
     o.line(&format!(
         "s.b = r.st.take({low}BlockLength(r.st.ver), {spath})"
     ));
-    iff(o, "s.b == nil", "return e");
-    o.line("s.n++");
-    o.line("s.next = 0");
-    if let Some(x) = slot_store(ctx, &count, "s.dim", "0", "s.n") {
-        o.line(&x);
-    }
-    for gi in 0..n.children.len() {
-        o.line(&format!("s.g{gi}.dim, s.g{gi}.b = nil, nil"));
-    }
+    o.line("if s.b == nil {");
+    o.line(&format!("s.next, s.lim = {k}, 0"));
+    o.line("return e");
+    o.line("}");
+    counted(o, "r.st.pos");
     o.line("return e");
     o.line("}");
     o.line("");

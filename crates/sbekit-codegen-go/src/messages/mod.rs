@@ -76,7 +76,11 @@ fn body(
     if let Some(sec) = group {
         iter(o, ctx, sec, b, n);
     }
-    encoder(o, ctx, b, n, msg, root, state);
+    let dim_size = match group {
+        Some(Section::Group { dim_size, .. }) => Some(*dim_size),
+        _ => None,
+    };
+    encoder(o, ctx, b, n, msg, root, state, dim_size);
 }
 
 /// `Message`, `AnyDecoder` and `TemplateIDOf`.

@@ -203,3 +203,114 @@ func BenchmarkGo(b *testing.B) {
 	b.Run("msg=Car/op=Encode/impl=sbekit", BenchmarkCarEncode)
 	b.Run("msg=Car/op=Decode/impl=sbekit", BenchmarkCarDecode)
 }
+
+// Misuse is refused with an error (sections out of order, too many entries, a buffer too
+// small), never a panic; a writer whose group was closed by a later write adds nothing.
+func TestMisuse(t *testing.T) {
+	buf := make([]byte, 1<<20)
+	// out of order var data
+	var e CarEncoder
+	e.Wrap(buf, SchemaVersion)
+	e.SetModelString("x").SetManufacturerString("y")
+	if _, err := e.Finish(); err == nil || err.(*EncodeError).Kind != ErrOutOfOrder {
+		t.Fatalf("out of order: %v", err)
+	}
+	// group after var data
+	e.Wrap(buf, SchemaVersion)
+	e.SetModelString("x")
+	e.FuelFigures().Next().SetSpeed(1)
+	if _, err := e.Finish(); err == nil {
+		t.Fatal("group after var data accepted")
+	}
+	// stale leaf writer after parent's next entry: refused silently, message well-formed
+	e.Wrap(buf, SchemaVersion)
+	pf := e.PerformanceFigures()
+	a := pf.Next().Acceleration()
+	a.Next().SetMph(1)
+	pf.Next()
+	a.Next().SetMph(2) // stale
+	n, err := e.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d Car
+	if err := d.Wrap(buf[:n]); err != nil {
+		t.Fatal(err)
+	}
+	cnt := 0
+	for it := d.PerformanceFigures(); it.Next(); {
+		for x := it.Entry().Acceleration(); x.Next(); {
+			cnt++
+		}
+	}
+	if cnt != 1 {
+		t.Fatalf("accel entries %d", cnt)
+	}
+	// stale root leaf-less writer after var data
+	e.Wrap(buf, SchemaVersion)
+	ff := e.FuelFigures()
+	ff.Next().SetUsageDescriptionString("a")
+	e.SetManufacturerString("m")
+	ff.Next()
+	n, err = e.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Wrap(buf[:n]); err != nil {
+		t.Fatal(err)
+	}
+	if d.FuelFigures().Count() != 1 || string(d.Manufacturer()) != "m" {
+		t.Fatal("stale fuel figures writer wrote")
+	}
+	// too many entries
+	e.Wrap(buf, SchemaVersion)
+	a = e.PerformanceFigures().Next().Acceleration()
+	for i := 0; i < 70000; i++ {
+		a.Next()
+	}
+	if _, err := e.Finish(); err == nil || err.(*EncodeError).Kind != ErrCountTooLarge {
+		t.Fatalf("count: %v", err)
+	}
+	// skipped sections filled: fuel figure without description, then next
+	e.Wrap(buf, SchemaVersion)
+	ff = e.FuelFigures()
+	ff.Next().SetSpeed(1)
+	ff.Next().SetSpeed(2).SetUsageDescriptionString("zz")
+	e.SetActivationCodeString("q")
+	n, err = e.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Wrap(buf[:n]); err != nil {
+		t.Fatal(err)
+	}
+	it := d.FuelFigures()
+	it.Next()
+	if len(it.Entry().UsageDescription()) != 0 {
+		t.Fatal()
+	}
+	it.Next()
+	if string(it.Entry().UsageDescription()) != "zz" || string(d.ActivationCode()) != "q" || d.PerformanceFigures().Count() != 0 {
+		t.Fatal("fill")
+	}
+	// every small buffer: error, no panic
+	full := make([]byte, 1024)
+	k := encodeCar(full)
+	for c := 0; c < k; c++ {
+		b := make([]byte, c)
+		var e2 CarEncoder
+		e2.Wrap(b, SchemaVersion)
+		e2.SetSerialNumber(1)
+		f := e2.FuelFigures()
+		f.Next().SetSpeed(1).SetUsageDescriptionString("Urban Cycle")
+		f.Next().SetSpeed(1).SetUsageDescriptionString("Urban Cycle")
+		p := e2.PerformanceFigures()
+		x := p.Next().SetOctaneRating(1).Acceleration()
+		x.Next().SetMph(1)
+		x.Next().SetMph(1)
+		e2.SetManufacturerString("Honda").SetModelString("Civic VTi").SetActivationCodeString("abcdef")
+		if _, err := e2.Finish(); err == nil && c < 100 {
+			t.Fatalf("capacity %d accepted", c)
+		}
+	}
+}
