@@ -53,7 +53,7 @@ fn wire_store(be: bool, width: usize) -> String {
 }
 
 /// Mono inlines only tiny methods unless told: every load and store is asked to be inlined.
-const INLINE: &str = "[System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]";
+pub(crate) const INLINE: &str = "[System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]";
 
 /// `SbeSchema.cs`: ids, version, byte order and header size (`SbeSchema`), the loads and
 /// stores in the schema's byte order (`SbeWire`) and the enums' JSON printers (`SbeEnums`).

@@ -289,6 +289,7 @@ pub fn setter(
     match &f.kind {
         Kind::Prim(p) if p.len == 1 => {
             o.doc(&desc);
+            d.hot(o);
             o.line(&format!(
                 "public {cls} {name}({fin}{} value) {{",
                 d.ty(p.ty)
@@ -302,6 +303,7 @@ pub fn setter(
         Kind::Prim(p) => {
             let w = p.ty.size();
             o.doc(&format!("{desc}\nElement `index`."));
+            d.hot(o);
             o.line(&format!(
                 "public {cls} {name}({fin}int index, {fin}{} value) {{",
                 d.ty(p.ty)
@@ -320,6 +322,7 @@ pub fn setter(
             let len = p.len;
             let too_long = d.encode_error("VALUE_TOO_LONG", &d.str_lit(&f.name));
             o.doc(&format!("{desc}\nFrom `length` bytes of `src` at `srcOffset`, padded with NULs; more than {len} bytes is an error (`VALUE_TOO_LONG`)."));
+            d.hot(o);
             o.line(&format!(
                 "public {cls} {}({fin}byte[] src, {fin}int srcOffset, {fin}int length) {{",
                 n.put
@@ -369,6 +372,7 @@ pub fn setter(
             let en = &ctx.n.enums[ty];
             let t = d.ty(e.ty);
             o.doc(&desc);
+            d.hot(o);
             o.line(&format!(
                 "public {cls} {name}({fin}{} value) {{ return {}({}); }}",
                 en.ty,
@@ -378,6 +382,7 @@ pub fn setter(
             o.doc(&format!(
                 "{desc}\nAs a raw value (any value, listed or not)."
             ));
+            d.hot(o);
             o.line(&format!("public {cls} {}({fin}{t} value) {{", raw(n)));
             head(o);
             o.line(&format!("{};", d.store(e.ty, "sbe_b", &pos, "value")));
@@ -401,6 +406,7 @@ pub fn setter(
                 }
             ));
             let wrap = d.member("wrap");
+            d.hot(o);
             match &skip {
                 Some(s) => o.line(&format!(
                     "public {c} {name}() {{ return {s} ? sbe_f{i}.{wrap}({}(), 0) : sbe_f{i}.{wrap}(sbe_b, {pos}); }}",

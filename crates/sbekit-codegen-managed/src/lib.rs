@@ -403,6 +403,10 @@ pub trait Dialect: Values {
     fn encoder_wraps(&self, o: &mut Out, class: &str);
     /// What the writing `wrap` records of the buffer's size.
     fn wrap_capacity(&self, o: &mut Out);
+    /// Marks the method whose signature follows as one the runtime should inline into its
+    /// caller (an encoder's setters, reservations and section starts), where its JIT does not
+    /// do so by itself. Nothing by default.
+    fn hot(&self, _o: &mut Out) {}
     /// `sbeTakeRaw`'s handling of a reservation of `n` bytes at `at` past the buffer's end.
     fn grow_or_fail(&self, o: &mut Out);
     /// The out-of-line methods [`Dialect::grow_or_fail`] calls, if any.

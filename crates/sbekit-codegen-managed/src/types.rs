@@ -253,6 +253,7 @@ fn set_src(ctx: &Ctx, k: &str, s: &SetDef) -> (String, String) {
     o.doc("Writes the set at `offset` of `buffer`.");
     wrap(&mut o, ctx, &n.enc, false, false);
     o.doc("Clears every bit.");
+    d.hot(&mut o);
     o.line(&format!("public {} {}() {{", n.enc, d.member("clear")));
     o.line(&format!("{};", d.store_long(s.ty, "sbe_b", "sbe_p", "0L")));
     o.line("return this;");
@@ -265,6 +266,7 @@ fn set_src(ctx: &Ctx, k: &str, s: &SetDef) -> (String, String) {
     for ((c, bit, _), g) in s.choices.iter().zip(&n.choices) {
         let bit = d.bit(*bit);
         o.doc(&format!("Sets or clears `{c}`."));
+        d.hot(&mut o);
         o.line(&format!("public {} {g}({fin}{} on) {{", n.enc, d.boolean()));
         o.line(&format!(
             "{fin}{} sbe_r = {};",

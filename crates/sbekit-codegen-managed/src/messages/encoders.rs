@@ -305,6 +305,7 @@ fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize)
     o.line("return this;");
     o.line("}");
     o.doc("Completes the message (sections not written are written empty) and gives its length in bytes, header included.");
+    d.hot(o);
     o.line(&format!("public int {}() {{", m_("encodedLength")));
     if let Some(c) = complete_block(ctx, &late, "") {
         o.line(&c);
@@ -326,6 +327,7 @@ fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize)
     o.line("return at;");
     o.line("}");
     o.doc("Internal: reserves `n` bytes at the end of the message, not zeroed (the caller writes them all); their position.");
+    d.hot(o);
     o.line(&format!(
         "{internal}int {}({fin}int n, {fin}{string} path) {{",
         m_("sbeTakeRaw")
@@ -356,6 +358,7 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
     let block_length = format!("{}(sbe_v)", m_("sbeBlockLength"));
     let late = deferred(b);
     o.doc("Internal: starts the group (reserves its dimension, written when the group is complete; no entries yet); `on`: the version written has it.");
+    d.hot(o);
     o.line(&format!(
         "{internal}void {}({fin}{} on) {{",
         m_("sbeBegin"),
@@ -390,6 +393,7 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
     ));
     o.line("}");
     o.doc(&format!("Adds an entry (the count is written to the dimension when the group is complete); more than {} is an error (`COUNT_TOO_LARGE`).", count_slot.max));
+    d.hot(o);
     o.line(&format!("public {e} {}() {{", m_("next")));
     // One test sends refusals and an older version's entries out of line: the fast path
     // reserves the schema version's block, a constant length, zeroed by straight-line stores.
@@ -467,6 +471,7 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
         m_("count")
     ));
     o.doc("Internal: completes the group: its count, and the last entry.");
+    d.hot(o);
     o.line(&format!("{internal}void {}() {{", m_("sbeClose")));
     // The count once, here, rather than at every entry: `next` is inlined into the caller.
     // Every byte of the dimension: its gaps zeroed, the block length, the count.
@@ -542,6 +547,7 @@ fn section_setters(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str) {
                     "Starts the `{sname}` group: add entries with `{}()`.",
                     m_("next")
                 ));
+                d.hot(o);
                 o.line(&format!("public {} {name}() {{", cn.enc));
                 o.line(&section);
                 o.line(&format!("sbe_g{i}.{}({on});", m_("sbeBegin")));
@@ -581,6 +587,7 @@ fn section_setters(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str) {
                     o.doc(&format!(
                         "Writes the `{sname}` data: `length` bytes of {doc} at `srcOffset`."
                     ));
+                    d.hot(o);
                     o.line(&format!(
                         "public {e} {name}({fin}{src} src, {fin}int srcOffset, {fin}int length) {{"
                     ));
