@@ -121,6 +121,15 @@ const PAGE_BYTES: usize = 1 << 20;
 /// A data page is also finished at this many level entries.
 const PAGE_LEVELS: usize = 1 << 17;
 
+thread_local! {
+    /// The snappy encoder and its output, kept from page to page: a fresh zeroed output per
+    /// page cost a memset and page faults (a page is up to ~1 MiB).
+    static SNAPPY: std::cell::RefCell<(snap::raw::Encoder, Vec<u8>)> =
+        std::cell::RefCell::new((snap::raw::Encoder::new(), Vec::new()));
+    /// The page body under construction, reused likewise.
+    static BODY: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// A fast hash of a byte string (not DoS-resistant: the keys are the writer's own values).
 pub(crate) fn hash_bytes(b: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -537,8 +546,9 @@ impl Column {
         if self.levels == 0 {
             return;
         }
-        let mut body =
-            Vec::with_capacity(self.page_bytes() + (self.def.len() + self.rep.len()) / 2 + 64);
+        let mut body = BODY.take();
+        body.clear();
+        body.reserve(self.page_bytes() + (self.def.len() + self.rep.len()) / 2 + 64);
         for (levels, max) in [(&self.rep, self.max_rep), (&self.def, self.max_def)] {
             if max > 0 {
                 let at = body.len();
@@ -608,6 +618,7 @@ impl Column {
                     .end();
             },
         );
+        BODY.set(body);
         self.def.clear();
         self.rep.clear();
         self.plain.clear();
@@ -626,19 +637,27 @@ impl Column {
         kind: impl FnOnce(&mut thrift::Writer<'_>),
         header: impl FnOnce(&mut thrift::Writer<'_>),
     ) {
-        let compressed_body;
-        let stored: &[u8] = match self.codec {
-            Codec::None => body,
-            Codec::Snappy => {
-                let mut out = vec![0u8; snap::raw::max_compress_len(body.len())];
-                let n = snap::raw::Encoder::new()
-                    .compress(body, &mut out)
-                    .unwrap_or(0);
-                out.truncate(n);
-                compressed_body = out;
-                &compressed_body
-            }
-        };
+        match self.codec {
+            Codec::None => self.page_stored(body, body, kind, header),
+            Codec::Snappy => SNAPPY.with_borrow_mut(|(encoder, out)| {
+                let need = snap::raw::max_compress_len(body.len());
+                if out.len() < need {
+                    out.resize(need, 0);
+                }
+                let n = encoder.compress(body, &mut out[..need]).unwrap_or(0);
+                self.page_stored(body, &out[..n], kind, header)
+            }),
+        }
+    }
+
+    /// Appends `stored` (`body` as compressed) with its header to the chunk's pages.
+    fn page_stored(
+        &mut self,
+        body: &[u8],
+        stored: &[u8],
+        kind: impl FnOnce(&mut thrift::Writer<'_>),
+        header: impl FnOnce(&mut thrift::Writer<'_>),
+    ) {
         let at = self.pages.len();
         let mut w = thrift::Writer::new(&mut self.pages);
         kind(&mut w);
