@@ -143,6 +143,12 @@ pub(crate) fn rle_hybrid<V: Copy + Into<u64> + PartialEq>(
     literals(out, lit, n);
 }
 
+/// The hybrid of `count` values all equal to `v`: one run (as [`rle_hybrid`] writes them).
+pub(crate) fn rle_run(out: &mut Vec<u8>, v: u16, count: usize, width: u8) {
+    uleb(out, (count as u64) << 1);
+    out.extend_from_slice(&u64::from(v).to_le_bytes()[..usize::from(width).div_ceil(8)]);
+}
+
 /// `DELTA_BINARY_PACKED` of `values`, in the arithmetic of the column's width (`wide`:
 /// INT64, else INT32): deltas wrap as the reader's additions do, so a miniblock never needs
 /// more bits than the type has.
