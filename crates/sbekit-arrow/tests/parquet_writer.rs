@@ -347,6 +347,33 @@ fn sliced_batches_row_groups_and_pages_round_trip() {
     }
 }
 
+#[test]
+fn pages_mixing_constant_and_varying_levels_round_trip() {
+    // One page gathers writes whose levels are all the same (no nulls, no empty lists: kept
+    // as a count), vary (materialized), or are all null, in every order.
+    let dir = tempfile::tempdir().unwrap();
+    let parts: Vec<RecordBatch> = [
+        (0, false),
+        (3, false),
+        (0, true),
+        (0, false),
+        (1, false),
+        (2, true),
+        (0, false),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(k, &(one_in, distinct))| batch(300 + k, 20 + k as u64, distinct, one_in))
+    .collect();
+    for (name, enc) in encodings() {
+        for rows in [1 << 20, 500] {
+            let p = dir.path().join(format!("{name}-{rows}.parquet"));
+            write(&p, &parts, enc, rows, Codec::Snappy);
+            assert_same(&read(&p).0, &concat(&parts));
+        }
+    }
+}
+
 /// The Python with DuckDB: `$SBEKIT_PYTHON`, else `.venv-ci/bin/python` at the repository
 /// root; `None` (the test skipped loudly) without one.
 fn duckdb_python(test: &str) -> Option<PathBuf> {

@@ -346,6 +346,11 @@ impl<'a> Segments<'a> {
         &self.counters
     }
 
+    /// Bytes of the capture read so far.
+    pub fn position(&self) -> u64 {
+        self.packets.position()
+    }
+
     /// Flattens into an iterator over all messages.
     pub fn messages(self) -> Messages<'a> {
         Messages {

@@ -1,7 +1,7 @@
 //! One leaf column of the open row group: its pages so far, its open page, its dictionary.
 
-use super::encode::{bit_width, delta_binary_packed, plain_bools, rle_hybrid};
-use super::levels::Leaf;
+use super::encode::{bit_width, delta_binary_packed, plain_bools, rle_hybrid, rle_run};
+use super::levels::{Leaf, Levels};
 use super::thrift;
 use super::{Codec, Encoding};
 use arrow_array::cast::AsArray;
@@ -120,6 +120,15 @@ const PAGE_BYTES: usize = 1 << 20;
 
 /// A data page is also finished at this many level entries.
 const PAGE_LEVELS: usize = 1 << 17;
+
+thread_local! {
+    /// The snappy encoder and its output, kept from page to page: a fresh zeroed output per
+    /// page cost a memset and page faults (a page is up to ~1 MiB).
+    static SNAPPY: std::cell::RefCell<(snap::raw::Encoder, Vec<u8>)> =
+        std::cell::RefCell::new((snap::raw::Encoder::new(), Vec::new()));
+    /// The page body under construction, reused likewise.
+    static BODY: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// A fast hash of a byte string (not DoS-resistant: the keys are the writer's own values).
 pub(crate) fn hash_bytes(b: &[u8]) -> u64 {
@@ -244,6 +253,59 @@ impl Dict {
     }
 }
 
+/// The open page's definition or repetition levels.
+#[derive(Default)]
+struct PageLevels {
+    /// While every level of the page is the same: that level (`levels` is then empty).
+    constant: Option<u16>,
+    levels: Vec<u16>,
+}
+
+impl PageLevels {
+    /// Appends a leaf's `n` levels to a page holding `before`.
+    fn append(&mut self, theirs: Levels, before: usize, n: usize) {
+        match theirs {
+            Levels::Const(x) if before == 0 => self.constant = Some(x),
+            Levels::Const(x) if self.constant == Some(x) => {}
+            Levels::Const(x) => {
+                self.materialize(before);
+                self.levels.resize(self.levels.len() + n, x);
+            }
+            // A page's first levels are taken over, not copied.
+            Levels::Owned(v) if before == 0 => {
+                self.constant = None;
+                self.levels = v;
+            }
+            Levels::Owned(v) => {
+                self.materialize(before);
+                self.levels.extend_from_slice(&v);
+            }
+            Levels::Shared(v) => {
+                if before == 0 {
+                    self.constant = None;
+                    self.levels.clear();
+                }
+                self.materialize(before);
+                self.levels.extend_from_slice(&v);
+            }
+            Levels::None => {}
+        }
+    }
+
+    /// Writes out the constant levels of the page's first `before` entries.
+    fn materialize(&mut self, before: usize) {
+        if let Some(x) = self.constant.take() {
+            self.levels.clear();
+            self.levels.resize(before, x);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.constant = None;
+        self.levels.clear();
+    }
+}
+
 /// A column chunk as written: what the footer says about it.
 pub(crate) struct ChunkMeta {
     pub start: u64,
@@ -273,8 +335,8 @@ pub(crate) struct Column {
     mode: Mode,
     codec: Codec,
     // The open page.
-    def: Vec<u16>,
-    rep: Vec<u16>,
+    def: PageLevels,
+    rep: PageLevels,
     levels: usize,
     plain: Vec<u8>,
     ints: Vec<i64>,
@@ -283,7 +345,12 @@ pub(crate) struct Column {
     page_values: usize,
     // The open chunk.
     dict: Dict,
-    pages: Vec<u8>,
+    /// The chunk's pages so far, each with its header (a list, not one growing buffer:
+    /// reallocating tens of MiB per chunk cost copies and page faults).
+    pages: Vec<Vec<u8>>,
+    /// Their bytes, and their buffers' capacities.
+    pages_bytes: usize,
+    pages_capacity: usize,
     uncompressed: u64,
     dict_pages: usize,
     encodings: u16,
@@ -323,8 +390,8 @@ impl Column {
             chosen: mode,
             mode,
             codec,
-            def: Vec::new(),
-            rep: Vec::new(),
+            def: PageLevels::default(),
+            rep: PageLevels::default(),
             levels: 0,
             plain: Vec::new(),
             ints: Vec::new(),
@@ -333,6 +400,8 @@ impl Column {
             page_values: 0,
             dict: Dict::default(),
             pages: Vec::new(),
+            pages_bytes: 0,
+            pages_capacity: 0,
             uncompressed: 0,
             dict_pages: 0,
             encodings: 0,
@@ -346,32 +415,23 @@ impl Column {
     /// Bytes held for the open row group (allocated, not only used: buffers keep their
     /// capacity from page to page until the chunk is written).
     pub(crate) fn memory(&self) -> usize {
-        self.pages.capacity()
+        self.pages_capacity
             + self.plain.capacity()
             + self.ints.capacity() * 8
             + self.keys.capacity() * 4
             + self.bools.capacity()
-            + (self.def.capacity() + self.rep.capacity()) * 2
+            + (self.def.levels.capacity() + self.rep.levels.capacity()) * 2
             + self.dict.memory()
     }
 
     /// Appends a batch's levels and values.
-    pub(crate) fn append(&mut self, mut leaf: Leaf) {
-        // A page's first levels are taken over, not copied.
-        for (mine, theirs, max) in [
-            (&mut self.def, &mut leaf.def, self.max_def),
-            (&mut self.rep, &mut leaf.rep, self.max_rep),
-        ] {
-            if max == 0 {
-                continue;
-            }
-            if mine.is_empty() {
-                std::mem::swap(mine, theirs);
-            } else {
-                mine.extend_from_slice(theirs);
-            }
+    pub(crate) fn append(&mut self, leaf: Leaf) {
+        if self.max_def > 0 {
+            self.def.append(leaf.def, self.levels, leaf.levels);
         }
-        let leaf = &leaf;
+        if self.max_rep > 0 {
+            self.rep.append(leaf.rep, self.levels, leaf.levels);
+        }
         self.levels += leaf.levels;
         let values = leaf.values.as_deref();
         let n = values.map_or(leaf.array.len(), <[u32]>::len);
@@ -537,13 +597,18 @@ impl Column {
         if self.levels == 0 {
             return;
         }
-        let mut body =
-            Vec::with_capacity(self.page_bytes() + (self.def.len() + self.rep.len()) / 2 + 64);
+        let mut body = BODY.take();
+        body.clear();
+        body.reserve(self.page_bytes() + (self.def.levels.len() + self.rep.levels.len()) / 2 + 64);
         for (levels, max) in [(&self.rep, self.max_rep), (&self.def, self.max_def)] {
             if max > 0 {
                 let at = body.len();
                 body.extend_from_slice(&[0; 4]);
-                rle_hybrid(&mut body, levels, bit_width(u64::from(max)));
+                match levels.constant {
+                    // What the hybrid makes of as many equal levels: one run.
+                    Some(x) => rle_run(&mut body, x, self.levels, bit_width(u64::from(max))),
+                    None => rle_hybrid(&mut body, &levels.levels, bit_width(u64::from(max))),
+                }
                 let n = (body.len() - at - 4) as u32;
                 body[at..at + 4].copy_from_slice(&n.to_le_bytes());
                 self.encodings |= 1 << Encoding::Rle as u16;
@@ -608,6 +673,7 @@ impl Column {
                     .end();
             },
         );
+        BODY.set(body);
         self.def.clear();
         self.rep.clear();
         self.plain.clear();
@@ -626,27 +692,39 @@ impl Column {
         kind: impl FnOnce(&mut thrift::Writer<'_>),
         header: impl FnOnce(&mut thrift::Writer<'_>),
     ) {
-        let compressed_body;
-        let stored: &[u8] = match self.codec {
-            Codec::None => body,
-            Codec::Snappy => {
-                let mut out = vec![0u8; snap::raw::max_compress_len(body.len())];
-                let n = snap::raw::Encoder::new()
-                    .compress(body, &mut out)
-                    .unwrap_or(0);
-                out.truncate(n);
-                compressed_body = out;
-                &compressed_body
-            }
-        };
-        let at = self.pages.len();
-        let mut w = thrift::Writer::new(&mut self.pages);
+        match self.codec {
+            Codec::None => self.page_stored(body, body, kind, header),
+            Codec::Snappy => SNAPPY.with_borrow_mut(|(encoder, out)| {
+                let need = snap::raw::max_compress_len(body.len());
+                if out.len() < need {
+                    out.resize(need, 0);
+                }
+                let n = encoder.compress(body, &mut out[..need]).unwrap_or(0);
+                self.page_stored(body, &out[..n], kind, header)
+            }),
+        }
+    }
+
+    /// Appends `stored` (`body` as compressed) with its header to the chunk's pages.
+    fn page_stored(
+        &mut self,
+        body: &[u8],
+        stored: &[u8],
+        kind: impl FnOnce(&mut thrift::Writer<'_>),
+        header: impl FnOnce(&mut thrift::Writer<'_>),
+    ) {
+        // A page header is a few dozen bytes.
+        let mut page = Vec::with_capacity(64 + stored.len());
+        let mut w = thrift::Writer::new(&mut page);
         kind(&mut w);
         w.i32(2, body.len() as i32).i32(3, stored.len() as i32);
         header(&mut w);
         w.finish();
-        let head = self.pages.len() - at;
-        self.pages.extend_from_slice(stored);
+        let head = page.len();
+        page.extend_from_slice(stored);
+        self.pages_bytes += page.len();
+        self.pages_capacity += page.capacity();
+        self.pages.push(page);
         self.uncompressed += (head + body.len()) as u64;
     }
 
@@ -677,7 +755,6 @@ impl Column {
                 }
             }
             // The dictionary page goes through the same path, then is cut off the end.
-            let pages = std::mem::take(&mut self.pages);
             let before = self.uncompressed;
             let n = self.dict.len() as i32;
             self.page(
@@ -691,13 +768,18 @@ impl Column {
             );
             dict_uncompressed = self.uncompressed - before;
             self.uncompressed = before;
-            let dict_page = std::mem::replace(&mut self.pages, pages);
+            // (The page is taken back off the end of the list, and out of its counts.)
+            let dict_page = self.pages.pop().unwrap_or_default();
+            self.pages_bytes -= dict_page.len();
+            self.pages_capacity -= dict_page.capacity();
             out(&dict_page)?;
             dict_bytes = dict_page.len() as u64;
             dictionary_offset = Some(start);
             self.encodings |= 1 << Encoding::Plain as u16;
         }
-        out(&self.pages)?;
+        for p in &self.pages {
+            out(p)?;
+        }
         let min_max = (self.stats && self.min <= self.max).then(|| {
             let back = |k: i64| -> i64 {
                 match (self.unsigned, self.physical) {
@@ -717,7 +799,7 @@ impl Column {
             start,
             dictionary_offset,
             data_offset: start + dict_bytes,
-            compressed: dict_bytes + self.pages.len() as u64,
+            compressed: dict_bytes + self.pages_bytes as u64,
             uncompressed: dict_uncompressed + self.uncompressed,
             num_values: self.num_values,
             encodings: self.encodings,
@@ -726,9 +808,11 @@ impl Column {
         };
         // The chunk's buffers are freed: a file between row groups holds nothing.
         self.pages = Vec::new();
+        self.pages_bytes = 0;
+        self.pages_capacity = 0;
         self.dict = Dict::default();
-        self.def = Vec::new();
-        self.rep = Vec::new();
+        self.def = PageLevels::default();
+        self.rep = PageLevels::default();
         self.plain = Vec::new();
         self.ints = Vec::new();
         self.keys = Vec::new();

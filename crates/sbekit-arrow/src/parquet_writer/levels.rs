@@ -10,22 +10,49 @@
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::{DataType, Field};
+use std::cell::OnceCell;
+use std::sync::Arc;
 
 /// A slot ended above the current depth.
 const NONE: u32 = u32::MAX;
+
+/// A leaf's definition or repetition levels for a batch.
+#[derive(Clone)]
+pub(crate) enum Levels {
+    /// The column has none (its maximum is 0).
+    None,
+    /// Every entry has this level (a column without nulls, a group never empty): counted,
+    /// never materialized.
+    Const(u16),
+    /// Levels of this leaf alone.
+    Owned(Vec<u16>),
+    /// Levels shared with sibling leaves (those without nulls of their own under the same
+    /// parent have the same levels; computed once).
+    Shared(Arc<[u16]>),
+}
+
+impl Levels {
+    /// `Const` when every level is the same, else shared.
+    fn of(levels: Vec<u16>) -> Levels {
+        match levels.first() {
+            Some(&x) if levels.iter().all(|l| *l == x) => Levels::Const(x),
+            _ => Levels::Shared(levels.into()),
+        }
+    }
+}
 
 /// One leaf's levels and values for a batch.
 pub(crate) struct Leaf {
     /// The leaf array (positions index into it).
     pub array: ArrayRef,
-    /// Definition levels, one per level entry; empty when the column's maximum is 0.
-    pub def: Vec<u16>,
-    /// Repetition levels; empty when the column's maximum is 0.
-    pub rep: Vec<u16>,
+    /// Definition levels, one per level entry.
+    pub def: Levels,
+    /// Repetition levels.
+    pub rep: Levels,
     /// Level entries (rows for a flat column).
     pub levels: usize,
     /// The positions of the values written, or `None` for all of `0..array.len()`.
-    pub values: Option<Vec<u32>>,
+    pub values: Option<Arc<[u32]>>,
 }
 
 /// The maximum definition and repetition levels of each leaf of `field`, depth first (the
@@ -64,18 +91,19 @@ pub(crate) fn shred(field: &Field, array: &ArrayRef, out: &mut Vec<Leaf>) {
     ) {
         // A flat column: its levels are its validity.
         let (def, values) = match (field.is_nullable(), array.logical_nulls()) {
-            (false, _) => (Vec::new(), None),
-            (true, None) => (vec![1; n], None),
+            (false, _) => (Levels::None, None),
+            (true, None) => (Levels::Const(1), None),
+            (true, Some(nulls)) if nulls.null_count() == 0 => (Levels::Const(1), None),
             (true, Some(nulls)) => {
                 let def: Vec<u16> = nulls.iter().map(u16::from).collect();
                 let values = nulls.valid_indices().map(|i| i as u32).collect();
-                (def, Some(values))
+                (Levels::Owned(def), Some(values))
             }
         };
         out.push(Leaf {
             array: array.clone(),
             def,
-            rep: Vec::new(),
+            rep: Levels::None,
             levels: n,
             values,
         });
@@ -85,14 +113,21 @@ pub(crate) fn shred(field: &Field, array: &ArrayRef, out: &mut Vec<Leaf>) {
         def: vec![0; n],
         rep: vec![0; n],
         at: (0..n as u32).collect(),
+        ..Slots::default()
     };
     walk(field, array, &slots, 0, out);
 }
 
+#[derive(Default)]
 struct Slots {
     def: Vec<u16>,
     rep: Vec<u16>,
     at: Vec<u32>,
+    /// The levels and values of a leaf without nulls of its own at these slots, by whether
+    /// the leaf is nullable (made by the first such leaf, shared by its siblings).
+    leaf: [OnceCell<(Levels, Arc<[u32]>)>; 2],
+    /// The repetition levels, shared by the leaves.
+    shared_rep: OnceCell<Levels>,
 }
 
 impl Slots {
@@ -101,6 +136,7 @@ impl Slots {
             def: Vec::with_capacity(n),
             rep: Vec::with_capacity(n),
             at: Vec::with_capacity(n),
+            ..Slots::default()
         }
     }
 
@@ -183,19 +219,23 @@ fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mu
             walk(item, values, &next, inner, out);
         }
         _ => {
-            let mut def = Vec::with_capacity(slots.at.len());
-            let mut values = Vec::with_capacity(slots.at.len());
-            if nulls.is_none() {
+            let (def, values) = if nulls.is_none() {
                 // Without nulls of its own (most leaves), a leaf's levels are its slots'.
-                def.extend(slots.def.iter().zip(&slots.at).map(|(d, at)| {
-                    if *at == NONE {
-                        *d
-                    } else {
-                        d + up
-                    }
-                }));
-                values.extend(slots.at.iter().copied().filter(|at| *at != NONE));
+                slots.leaf[usize::from(up)]
+                    .get_or_init(|| {
+                        let def = slots
+                            .def
+                            .iter()
+                            .zip(&slots.at)
+                            .map(|(d, at)| if *at == NONE { *d } else { d + up })
+                            .collect();
+                        let values = slots.at.iter().copied().filter(|at| *at != NONE);
+                        (Levels::of(def), values.collect())
+                    })
+                    .clone()
             } else {
+                let mut def = Vec::with_capacity(slots.at.len());
+                let mut values = Vec::with_capacity(slots.at.len());
                 for k in 0..slots.at.len() {
                     let (d, at) = (slots.def[k], slots.at[k]);
                     if at == NONE || is_null(at) {
@@ -205,15 +245,20 @@ fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mu
                         values.push(at);
                     }
                 }
-            }
+                (Levels::Owned(def), values.into())
+            };
+            let rep = if rep_depth > 0 {
+                slots
+                    .shared_rep
+                    .get_or_init(|| Levels::of(slots.rep.clone()))
+                    .clone()
+            } else {
+                Levels::None
+            };
             out.push(Leaf {
                 array: array.clone(),
                 def,
-                rep: if rep_depth > 0 {
-                    slots.rep.clone()
-                } else {
-                    Vec::new()
-                },
+                rep,
                 levels: slots.at.len(),
                 values: Some(values),
             });
