@@ -254,7 +254,8 @@ impl Dialect for CSharp {
         o.line("sbe_cap = offset + length;");
     }
     // Mono inlines only methods of a few bytes of IL unless asked: an encoder's hot methods are
-    // asked (Car and MD encode ~20-25% faster against hand-written code in the same process).
+    // asked (measured in docs/BENCHMARKS.md, "Issue 38, session 15": Car and MD encode closer
+    // to hand-written code in the same process).
     fn hot(&self, o: &mut Out) {
         o.line(crate::types::INLINE);
     }
