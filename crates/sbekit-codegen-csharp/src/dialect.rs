@@ -271,22 +271,23 @@ impl Dialect for CSharp {
         o.line("for (int i = at; i < at + n; i++) sbe_b[i] = 0;");
     }
     /// Straight-line stores when `n` is small, `System.Array.Clear` otherwise.
-    fn zero(&self, o: &mut Out, base: &str, n: usize) {
+    fn zero(&self, o: &mut Out, buf: &str, base: &str, n: usize) {
         // Mono's `Array.Clear` is an internal call (~20 ns each on the benchmark machine); up to
-        // 64 bytes, straight-line stores at constant offsets cost less.
+        // 64 bytes, straight-line stores at constant offsets cost less. No overlapping stores:
+        // `SbeWire` stores byte by byte, so every byte stored twice costs its own store.
         if n > 64 {
-            o.line(&format!("System.Array.Clear(sbe_b, {base}, {n});"));
+            o.line(&format!("System.Array.Clear({buf}, {base}, {n});"));
             return;
         }
         let mut at = 0;
         for (w, put) in [(8, "PutU64"), (4, "PutU32"), (2, "PutU16")] {
             while n - at >= w {
-                o.line(&format!("SbeWire.{put}(sbe_b, {base} + {at}, 0);"));
+                o.line(&format!("SbeWire.{put}({buf}, {base} + {at}, 0);"));
                 at += w;
             }
         }
         if at < n {
-            o.line(&format!("sbe_b[{base} + {at}] = 0;"));
+            o.line(&format!("{buf}[{base} + {at}] = 0;"));
         }
     }
     /// Only the gaps: every byte of each slot in `written` is stored next.

@@ -215,7 +215,10 @@ impl Dialect for Java {
         true
     }
     fn message_encoder_state(&self) -> &'static [&'static str] {
-        &["int sbe_cap"]
+        &[]
+    }
+    fn defers_zeroing(&self) -> bool {
+        false
     }
     fn encoder_wraps(&self, o: &mut Out, e: &str) {
         o.doc("Starts a message at `offset` of `buffer` at the schema's version.");
@@ -227,75 +230,92 @@ impl Dialect for Java {
             "public {e} wrap(final MutableDirectBuffer buffer, final int offset, final long version) {{"
         ));
     }
-    fn wrap_capacity(&self, o: &mut Out) {
-        o.line("sbe_cap = buffer.capacity();");
-    }
+    fn wrap_capacity(&self, _: &mut Out) {}
     fn grow_or_fail(&self, o: &mut Out) {
-        // The capacity is kept in a field and growing is out of line: every reservation is
-        // inlined into the caller, and C2's budget for one compiled method is small.
-        o.line("if (n > sbe_cap - at) sbeGrow((long) at + n, path);");
+        // The buffer's capacity now, not as it was at `wrap`: the reservation's zeroing stores
+        // without Agrona's bounds checks (`zero`). Growing is out of line: every reservation
+        // is inlined into the caller, and C2's budget for one compiled method is small.
+        o.line("if (n > sbe_b.capacity() - at) sbeGrow((long) at + n, path);");
     }
     fn grow_fn(&self, o: &mut Out) {
         o.doc("Internal: grows an expandable buffer to `end` bytes, or refuses the reservation.");
         o.line("private void sbeGrow(final long end, final String path) {");
         o.line("if (!sbe_b.isExpandable() || end > Integer.MAX_VALUE - 16) throw new SbeEncodeException(SbeEncodeException.Kind.BUFFER_TOO_SMALL, path);");
         o.line("sbe_b.checkLimit((int) end);");
-        o.line("sbe_cap = sbe_b.capacity();");
         o.line("}");
     }
     fn zero_body(&self, o: &mut Out) {
-        // Blocks are small: stores beat `setMemory`, a native call on JDK 17.
+        // Called right after `sbeTakeRaw` checked the room against the buffer's capacity: raw
+        // stores, without Agrona's check per store. Blocks are small: stores beat `setMemory`,
+        // a native call on JDK 17.
         o.line("if (n > 64) {");
         o.line("sbe_b.setMemory(at, n, (byte) 0);");
         o.line("return;");
         o.line("}");
-        o.line("int i = at;");
-        o.line("final int end = at + n;");
-        o.line("for (; i + 8 <= end; i += 8) sbe_b.putLong(i, 0L);");
-        for (w, put, zero) in [(4, "putInt", "0"), (2, "putShort", "(short) 0")] {
-            o.line(&format!("if (i + {w} <= end) {{"));
-            o.line(&format!("sbe_b.{put}(i, {zero});"));
-            o.line(&format!("i += {w};"));
-            o.line("}");
-        }
-        o.line("if (i < end) sbe_b.putByte(i, (byte) 0);");
+        o.line("final byte[] sbe_za = sbe_b.byteArray();");
+        o.line("final long sbe_zo = sbe_b.addressOffset() + at;");
+        o.line("int i = 0;");
+        o.line("for (; i + 8 <= n; i += 8) org.agrona.UnsafeApi.putLong(sbe_za, sbe_zo + i, 0L);");
+        o.line("for (; i < n; i++) org.agrona.UnsafeApi.putByte(sbe_za, sbe_zo + i, (byte) 0);");
     }
-    /// Stores at constant offsets (`setMemory` is a native call on JDK 17): straight-line up
-    /// to 16 bytes, a loop of 8-byte stores up to 64, one `setMemory` when `n` is larger.
-    fn zero(&self, o: &mut Out, base: &str, n: usize) {
+    /// Raw stores (`UnsafeApi`, through the buffer's array and address as Agrona's own stores
+    /// go) at constant offsets, for bytes the same method has just reserved, with the room
+    /// checked against the buffer's capacity (`grow_or_fail`): Agrona's `put*` checks bounds
+    /// again at every store, and each counts ~100 bytes against C2's inlining budget, where a
+    /// raw store counts ~10. Up to 64 bytes in 8-byte stores, the last overlapping the run's
+    /// end; `setMemory` (checked) beyond.
+    fn zero(&self, o: &mut Out, buf: &str, base: &str, n: usize) {
         if n > 64 {
-            o.line(&format!("sbe_b.setMemory({base}, {n}, (byte) 0);"));
+            o.line(&format!("{buf}.setMemory({base}, {n}, (byte) 0);"));
             return;
         }
-        if n > 16 {
-            // Eight bytes at a time, the last eight overlapping the run's end: two calls in the
-            // bytecode whatever `n`, where straight-line stores would spend C2's inlining
-            // budget (every Agrona `put*` counts ~100 bytes against it).
-            o.line(&format!(
-                "for (int sbe_z = 0; sbe_z < {}; sbe_z += 8) sbe_b.putLong({base} + sbe_z, 0L);",
-                n - 8
-            ));
-            o.line(&format!("sbe_b.putLong({base} + {}, 0L);", n - 8));
-            return;
-        }
-        let mut at = 0;
+        o.line("{");
+        o.line(&format!("final byte[] sbe_za = {buf}.byteArray();"));
+        o.line(&format!(
+            "final long sbe_zo = {buf}.addressOffset() + {base};"
+        ));
         for (w, put, zero) in [
             (8, "putLong", "0L"),
             (4, "putInt", "0"),
             (2, "putShort", "(short) 0"),
             (1, "putByte", "(byte) 0"),
         ] {
-            while n - at >= w {
-                o.line(&format!("sbe_b.{put}({base} + {at}, {zero});"));
-                at += w;
+            if n >= w {
+                let mut at = 0;
+                while n - at >= w {
+                    o.line(&format!(
+                        "org.agrona.UnsafeApi.{put}(sbe_za, sbe_zo + {at}, {zero});"
+                    ));
+                    at += w;
+                }
+                if at < n {
+                    o.line(&format!(
+                        "org.agrona.UnsafeApi.{put}(sbe_za, sbe_zo + {}, {zero});",
+                        n - w
+                    ));
+                }
+                break;
             }
         }
+        o.line("}");
     }
     /// Only the gaps, each run with the widest stores that fit: every byte of each slot in
-    /// `written` is stored next.
+    /// `written` is stored next. Checked stores: the bytes were reserved earlier, and the
+    /// buffer may have changed since.
     fn zero_prefix(&self, o: &mut Out, base: &str, n: usize, written: &[&Slot]) {
         for (start, len) in uncovered_runs(n, |k| slot_covers(written, k)) {
-            self.zero(o, &format!("{base} + {start}"), len);
+            let mut at = start;
+            for (w, put, zero) in [
+                (8, "putLong", "0L"),
+                (4, "putInt", "0"),
+                (2, "putShort", "(short) 0"),
+                (1, "putByte", "(byte) 0"),
+            ] {
+                while start + len - at >= w {
+                    o.line(&format!("sbe_b.{put}({base} + {at}, {zero});"));
+                    at += w;
+                }
+            }
         }
     }
     fn not_in_version(&self, path: &str) -> String {

@@ -174,9 +174,11 @@ public final class Driver {
 
     // What the caller leaves unset reads as zero whatever the buffer held: the same message
     // written into a buffer of 0xFF bytes and into a zeroed one is the same bytes (message and
-    // entry fields, composites, nested groups and empty entries left unset).
+    // entry fields, composites, nested groups and empty entries left unset). The dirty buffer
+    // is direct memory and the clean one an array: the encoders zero both through raw stores.
     static int dirty() {
-        final ExpandableArrayBuffer[] bufs = { new ExpandableArrayBuffer(512), new ExpandableArrayBuffer(512) };
+        final org.agrona.MutableDirectBuffer[] bufs = {
+            new org.agrona.concurrent.UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(512)), new ExpandableArrayBuffer(512) };
         bufs[0].setMemory(0, 512, (byte) 0xFF);
         final int[] lens = new int[4];
         for (int k = 0; k < 2; k++) {

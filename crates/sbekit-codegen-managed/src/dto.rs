@@ -1222,7 +1222,9 @@ fn decode_from(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames, c: &DtoClass)
         d.writer(),
         d.new_buffer(&format!("{hl} + sbe_n"))
     ));
-    for l in crate::messages::header_stores(ctx, m, "0", "actingBlockLength", "actingVersion") {
+    for l in
+        crate::messages::header_stores(ctx, m, "sbe_b", "0", "actingBlockLength", "actingVersion")
+    {
         o.line(&l);
     }
     o.line(&format!(

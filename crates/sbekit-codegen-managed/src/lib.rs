@@ -411,10 +411,19 @@ pub trait Dialect: Values {
     fn grow_or_fail(&self, o: &mut Out);
     /// The out-of-line methods [`Dialect::grow_or_fail`] calls, if any.
     fn grow_fn(&self, o: &mut Out);
+    /// True if a block's numbers and enums are zeroed when the block completes, and only those
+    /// the caller left unset (a bit per setter in `sbe_set`), rather than with the rest of the
+    /// block when it is reserved. Mono checks bounds per byte stored, so zeroing what is then
+    /// written costs more than the bookkeeping; on the JVM the bookkeeping costs more (the
+    /// bits live in a field, read again after every Agrona store).
+    fn defers_zeroing(&self) -> bool {
+        true
+    }
     /// `sbeZero`'s body: zeroes `n` bytes at `at`.
     fn zero_body(&self, o: &mut Out);
-    /// Zeroes `n` bytes at `base + 0 .. base + n` of `sbe_b`, at constant offsets.
-    fn zero(&self, o: &mut Out, base: &str, n: usize);
+    /// Zeroes `n` bytes at `base + 0 .. base + n` of `buf` (`sbe_b`, or a local holding it),
+    /// at constant offsets.
+    fn zero(&self, o: &mut Out, buf: &str, base: &str, n: usize);
     /// Zeroes the `n`-byte prefix at `base` of which `written` are stored next.
     fn zero_prefix(&self, o: &mut Out, base: &str, n: usize, written: &[&Slot]);
     /// The statement that refuses an entry of group `path` the version written lacks.

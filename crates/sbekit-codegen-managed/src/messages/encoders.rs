@@ -60,7 +60,7 @@ pub(super) fn encoder(
             on.as_str(),
         ]);
     }
-    let late = deferred(b);
+    let late = deferred(ctx, b);
     if !late.is_empty() {
         own.push("long sbe_set");
     }
@@ -138,7 +138,11 @@ pub(super) fn encoder(
 /// Field indexes, in bit order. A reserved block's other bytes (padding, sets, composites,
 /// arrays) are zeroed when it is reserved; these only if the caller left them unset, so that
 /// `next()` and `wrap`, which are inlined into the caller, store nothing a setter stores again.
-fn deferred(b: &Body) -> Vec<usize> {
+/// None where the dialect zeroes whole blocks ([`crate::Dialect::defers_zeroing`]).
+fn deferred(ctx: &Ctx, b: &Body) -> Vec<usize> {
+    if !ctx.d.defers_zeroing() {
+        return Vec::new();
+    }
     b.fields
         .iter()
         .enumerate()
@@ -161,7 +165,7 @@ fn all_set(late: &[usize]) -> String {
     }
 }
 
-/// Zeroes the `n` bytes at `base` reserved for version `v`, except those `covered` (stored
+/// Zeroes the `n` bytes at `base` of `buf` reserved for version `v`, except those `covered` (stored
 /// next, or deferred): straight-line at the schema's version, then `sbe_set` cleared when the
 /// body defers fields; at an older version the statement `older` (a call that zeroes all that
 /// version reserves) and `sbe_set` full.
@@ -169,6 +173,7 @@ fn all_set(late: &[usize]) -> String {
 fn reserve_zeroing(
     o: &mut Out,
     ctx: &Ctx,
+    buf: &str,
     base: &str,
     n: usize,
     v: &str,
@@ -184,7 +189,7 @@ fn reserve_zeroing(
             } else {
                 format!("{base} + {start}")
             };
-            d.zero(o, &at, len);
+            d.zero(o, buf, &at, len);
         }
         if !late.is_empty() {
             o.line("sbe_set = 0L;");
@@ -226,7 +231,7 @@ fn zero_unset_fn(o: &mut Out, ctx: &Ctx, b: &Body, late: &[usize]) {
     for (k, &i) in late.iter().enumerate() {
         let f = &b.fields[i];
         o.line(&format!("if ((sbe_s & (1L << {k})) == 0) {{"));
-        d.zero(o, &format!("sbe_p + {}", f.offset), f.size);
+        d.zero(o, "sbe_b", &format!("sbe_p + {}", f.offset), f.size);
         o.line("}");
     }
     o.line(&format!("sbe_set = {};", all_set(late)));
@@ -270,7 +275,7 @@ fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize)
         "SbeSchema.{header_length} + {}(version)",
         m_("sbeBlockLength")
     );
-    let late = deferred(b);
+    let late = deferred(ctx, b);
     let hs = ctx.plan.header.size;
     // The header's members `wrap` stores below.
     let written: Vec<&sbekit_plan::Field> =
@@ -290,6 +295,7 @@ fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize)
     reserve_zeroing(
         o,
         ctx,
+        "buffer",
         "sbe_h",
         hs + b.block_length,
         "version",
@@ -299,7 +305,7 @@ fn message_fns(o: &mut Out, ctx: &Ctx, b: &Body, m: &Message, e: &str, k: usize)
     );
     o.line(&format!("sbe_p = sbe_h + SbeSchema.{header_length};"));
     let bl = format!("(long) {}(version)", m_("sbeBlockLength"));
-    for l in super::header_stores(ctx, m, "sbe_h", &bl, "version") {
+    for l in super::header_stores(ctx, m, "buffer", "sbe_h", &bl, "version") {
         o.line(&l);
     }
     o.line("return this;");
@@ -356,7 +362,7 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
     let m_ = |name: &str| d.member(name);
     let path = d.str_lit(&n.path);
     let block_length = format!("{}(sbe_v)", m_("sbeBlockLength"));
-    let late = deferred(b);
+    let late = deferred(ctx, b);
     o.doc("Internal: starts the group (reserves its dimension, written when the group is complete; no entries yet); `on`: the version written has it.");
     d.hot(o);
     o.line(&format!(
@@ -427,13 +433,20 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
         o.line("}");
     };
     complete_previous(o);
+    // Zeroed through locals: a field read after an Agrona store is read again (the JIT cannot
+    // tell the buffer's memory from the encoder's fields).
     o.line(&format!(
-        "sbe_p = sbe_m.{}({}, {path});",
+        "{fin}int sbe_at = sbe_m.{}({}, {path});",
         m_("sbeTakeRaw"),
         d.konst("BLOCK_LENGTH")
     ));
-    for (start, len) in crate::uncovered_runs(b.block_length, |k| in_deferred(b, &late, k)) {
-        d.zero(o, &format!("sbe_p + {start}"), len);
+    o.line("sbe_p = sbe_at;");
+    let runs = crate::uncovered_runs(b.block_length, |k| in_deferred(b, &late, k));
+    if !runs.is_empty() {
+        o.line(&format!("{fin}{} sbe_buf = sbe_b;", d.writer()));
+    }
+    for (start, len) in runs {
+        d.zero(o, "sbe_buf", &format!("sbe_at + {start}"), len);
     }
     if !late.is_empty() {
         o.line("sbe_set = 0L;");

@@ -167,6 +167,7 @@ pub(crate) fn joined_value(parts: &[(&str, u32, usize)]) -> String {
 pub(crate) fn header_stores(
     ctx: &Ctx,
     m: &Message,
+    buf: &str,
     base: &str,
     block_length: &str,
     version: &str,
@@ -196,7 +197,7 @@ pub(crate) fn header_stores(
             "{};",
             d.store_long(
                 ty,
-                "sbe_b",
+                buf,
                 &format!("{base} + {}", parts[0].0),
                 &joined_value(&values)
             )
@@ -206,7 +207,7 @@ pub(crate) fn header_stores(
     for (f, ty, val) in &stored {
         out.push(format!(
             "{};",
-            d.store_long(*ty, "sbe_b", &format!("{base} + {}", f.offset), val)
+            d.store_long(*ty, buf, &format!("{base} + {}", f.offset), val)
         ));
     }
     out
