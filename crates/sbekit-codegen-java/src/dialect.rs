@@ -114,6 +114,26 @@ impl Dialect for Java {
             "public static final java.nio.ByteOrder BYTE_ORDER = java.nio.ByteOrder.{bo};"
         ));
     }
+    fn raw_reads(&self, o: &mut Out) {
+        o.doc("Internal: the reads of `wrap`'s checks, at `at` of `a` (a buffer's `addressOffset()` plus an index, and its `byteArray()`), of bytes the checks before have shown lie in the buffer: without Agrona's bounds check per read.");
+        o.line("static long rawU8(final byte[] a, final long at) { return org.agrona.UnsafeApi.getByte(a, at) & 0xFFL; }");
+        o.line("static long rawI8(final byte[] a, final long at) { return org.agrona.UnsafeApi.getByte(a, at); }");
+        for (ty, get, rev, name) in [
+            ("short", "getShort", "Short", "rawShort"),
+            ("int", "getInt", "Integer", "rawInt"),
+            ("long", "getLong", "Long", "rawLong"),
+        ] {
+            o.line(&format!(
+                "static {ty} {name}(final byte[] a, final long at) {{ final {ty} v = org.agrona.UnsafeApi.{get}(a, at); return BYTE_ORDER == org.agrona.BufferUtil.NATIVE_BYTE_ORDER ? v : {rev}.reverseBytes(v); }}"
+            ));
+        }
+    }
+    fn walk_prelude(&self, o: &mut Out) {
+        // `wrap` checked `length <= buffer.capacity() - offset` first, and its checks keep
+        // every read inside `length`: they read through raw loads.
+        o.line("final byte[] sbe_ra = sbe_b.byteArray();");
+        o.line("final long sbe_rb = sbe_b.addressOffset();");
+    }
     fn absent(&self) -> &'static str {
         "static final DirectBuffer ABSENT = new UnsafeBuffer(new byte[MAX_TYPE_SIZE]);"
     }
@@ -387,8 +407,20 @@ impl CheckSyntax for JavaChecks {
     fn literal(&self, v: u64) -> String {
         Java.long_lit(v)
     }
+    /// Raw loads (`SbeSchema.raw*`, [`Dialect::walk_prelude`]'s locals): `wrap` runs its checks
+    /// right after checking the room against the buffer, and each check keeps the reads after
+    /// it inside the message.
     fn load_at(&self, slot: &Slot, pos: &str) -> String {
-        Java.slot_load(slot, "sbe_b", pos)
+        let at = format!("sbe_ra, sbe_rb + {pos} + {}", slot.offset);
+        match slot.ty {
+            P::Uint8 | P::Char | P::None => format!("SbeSchema.rawU8({at})"),
+            P::Int8 => format!("SbeSchema.rawI8({at})"),
+            P::Uint16 => format!("(SbeSchema.rawShort({at}) & 0xFFFFL)"),
+            P::Int16 => format!("((long) SbeSchema.rawShort({at}))"),
+            P::Uint32 => format!("(SbeSchema.rawInt({at}) & 0xFFFF_FFFFL)"),
+            P::Int32 => format!("((long) SbeSchema.rawInt({at}))"),
+            _ => format!("SbeSchema.rawLong({at})"),
+        }
     }
     fn signed_lengths(&self) -> bool {
         true

@@ -419,6 +419,12 @@ pub trait Dialect: Values {
     fn defers_zeroing(&self) -> bool {
         true
     }
+    /// Internal helpers in the schema's constants class for the raw reads of `wrap`'s checks
+    /// ([`Dialect::walk_prelude`]), if the dialect has them. Nothing by default.
+    fn raw_reads(&self, _o: &mut Out) {}
+    /// Statements at the start of `wrap`'s checks, once the room is checked against the
+    /// buffer: the locals the checks' loads use, if any. Nothing by default.
+    fn walk_prelude(&self, _o: &mut Out) {}
     /// `sbeZero`'s body: zeroes `n` bytes at `at`.
     fn zero_body(&self, o: &mut Out);
     /// Zeroes `n` bytes at `base + 0 .. base + n` of `buf` (`sbe_b`, or a local holding it),

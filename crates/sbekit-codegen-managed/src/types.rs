@@ -76,6 +76,7 @@ pub fn schema_constants(o: &mut Out, ctx: &Ctx) {
     ));
     o.doc("Zeros, read by the flyweight of a set or composite field absent at the acting version.");
     o.line(d.absent());
+    d.raw_reads(o);
 }
 
 /// A flyweight class's opening: its constant size, buffer and position, and `wrap`

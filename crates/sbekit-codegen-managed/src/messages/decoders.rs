@@ -438,6 +438,7 @@ pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     o.line(&format!("{fin}{buf} sbe_b = buffer;"));
     o.line(&format!("{fin}int sbe_o = offset;"));
     o.line(&format!("{fin}int sbe_n = length;"));
+    d.walk_prelude(o);
     for l in program::lines(m, d.checks()) {
         o.line(&l);
     }
