@@ -116,8 +116,7 @@ impl Dialect for Java {
     }
     fn raw_reads(&self, o: &mut Out) {
         o.doc("Internal: the reads of `wrap`'s checks, at `at` of `a` (a buffer's `addressOffset()` plus an index, and its `byteArray()`), of bytes the checks before have shown lie in the buffer: without Agrona's bounds check per read.");
-        o.line("static long rawU8(final byte[] a, final long at) { return org.agrona.UnsafeApi.getByte(a, at) & 0xFFL; }");
-        o.line("static long rawI8(final byte[] a, final long at) { return org.agrona.UnsafeApi.getByte(a, at); }");
+        o.line("static byte rawByte(final byte[] a, final long at) { return org.agrona.UnsafeApi.getByte(a, at); }");
         for (ty, get, rev, name) in [
             ("short", "getShort", "Short", "rawShort"),
             ("int", "getInt", "Integer", "rawInt"),
@@ -412,15 +411,7 @@ impl CheckSyntax for JavaChecks {
     /// it inside the message.
     fn load_at(&self, slot: &Slot, pos: &str) -> String {
         let at = format!("sbe_ra, sbe_rb + {pos} + {}", slot.offset);
-        match slot.ty {
-            P::Uint8 | P::Char | P::None => format!("SbeSchema.rawU8({at})"),
-            P::Int8 => format!("SbeSchema.rawI8({at})"),
-            P::Uint16 => format!("(SbeSchema.rawShort({at}) & 0xFFFFL)"),
-            P::Int16 => format!("((long) SbeSchema.rawShort({at}))"),
-            P::Uint32 => format!("(SbeSchema.rawInt({at}) & 0xFFFF_FFFFL)"),
-            P::Int32 => format!("((long) SbeSchema.rawInt({at}))"),
-            _ => format!("SbeSchema.rawLong({at})"),
-        }
+        crate::prim::widened(slot.ty, |width| format!("SbeSchema.raw{width}({at})"))
     }
     fn signed_lengths(&self) -> bool {
         true

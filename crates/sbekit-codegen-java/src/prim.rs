@@ -79,15 +79,10 @@ impl Values for Java {
     /// A slot's value as a `long` read at `pos` of `b` (unsigned types zero-extended).
     fn slot_load(&self, s: &Slot, b: &str, pos: &str) -> String {
         let pos = format!("{pos} + {}", s.offset);
-        match s.ty {
-            P::Uint8 | P::Char | P::None => format!("({b}.getByte({pos}) & 0xFFL)"),
-            P::Int8 => format!("((long) {b}.getByte({pos}))"),
-            P::Uint16 => format!("({b}.getShort({pos}, {BO}) & 0xFFFFL)"),
-            P::Int16 => format!("((long) {b}.getShort({pos}, {BO}))"),
-            P::Uint32 => format!("({b}.getInt({pos}, {BO}) & 0xFFFF_FFFFL)"),
-            P::Int32 => format!("((long) {b}.getInt({pos}, {BO}))"),
-            _ => format!("{b}.getLong({pos}, {BO})"),
-        }
+        widened(s.ty, |width| match width {
+            "Byte" => format!("{b}.getByte({pos})"),
+            w => format!("{b}.get{w}({pos}, {BO})"),
+        })
     }
 
     /// Stores the `long` expression `val` into a slot at `pos` of `b`.
@@ -131,5 +126,20 @@ impl Values for Java {
     /// `\u` escape of a line terminator, quote or backslash, which javac reads before lexing).
     fn str_lit(&self, s: &str) -> String {
         string_literal(s, true)
+    }
+}
+
+/// A load of an integer of `ty` as a `long` (unsigned types zero-extended), from `get`, the
+/// expression that reads it as a Java `byte`, `short`, `int` or `long` (given `"Byte"`,
+/// `"Short"`, `"Int"` or `"Long"`).
+pub(crate) fn widened(ty: P, get: impl Fn(&str) -> String) -> String {
+    match ty {
+        P::Uint8 | P::Char | P::None => format!("({} & 0xFFL)", get("Byte")),
+        P::Int8 => format!("((long) {})", get("Byte")),
+        P::Uint16 => format!("({} & 0xFFFFL)", get("Short")),
+        P::Int16 => format!("((long) {})", get("Short")),
+        P::Uint32 => format!("({} & 0xFFFF_FFFFL)", get("Int")),
+        P::Int32 => format!("((long) {})", get("Int")),
+        _ => get("Long"),
     }
 }
