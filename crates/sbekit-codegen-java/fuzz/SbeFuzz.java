@@ -2,7 +2,10 @@
 // crates/sbekit-codegen-tests/schemas/orders-be.xml: big-endian, versioned, nested groups, var
 // data). Any input: `wrap` either throws the package's SbeDecodeException or accepts it; an
 // accepted message prints as JSON, re-encodes at its acting version, and the re-encoded message
-// decodes to the same JSON. Any other exception is a finding.
+// decodes to the same JSON. Any other exception is a finding. The input is read twice, through
+// views of its length over arrays whose bytes past it are 0x00 in one and 0xFF in the other:
+// `wrap` reads without bounds checks once the room is checked, so a read past the message would
+// see the two differ, and so would the outcomes.
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -41,7 +44,30 @@ public final class SbeFuzz {
         }
     }
 
+    /** `data`, then 64 bytes of `fill`, viewed as `data.length` bytes. */
+    private static UnsafeBuffer padded(final byte[] data, final byte fill) {
+        final byte[] a = java.util.Arrays.copyOf(data, data.length + 64);
+        java.util.Arrays.fill(a, data.length, a.length, fill);
+        return new UnsafeBuffer(a, 0, data.length);
+    }
+
+    /** The outcome of reading `b`: its JSON, or the refusal's kind and offset. */
+    private static String outcome(final orders.SbeDispatcher d, final UnsafeBuffer b, final StringBuilder out) {
+        out.setLength(0);
+        try {
+            d.wrap(b, 0, b.capacity()).appendJson(out);
+            return out.toString();
+        } catch (final orders.SbeDecodeException e) {
+            return "refused: " + e.getMessage();
+        }
+    }
+
     public static void fuzzerTestOneInput(final byte[] data) {
+        final String zeros = outcome(AGAIN, padded(data, (byte) 0), SECOND);
+        final String ones = outcome(AGAIN, padded(data, (byte) 0xFF), SECOND);
+        if (!zeros.equals(ones)) {
+            throw new IllegalStateException("the bytes past the message change what is read:\n" + zeros + "\n" + ones);
+        }
         final orders.SbeMessageDecoder m;
         try {
             m = DISPATCHER.wrap(new UnsafeBuffer(data), 0, data.length);

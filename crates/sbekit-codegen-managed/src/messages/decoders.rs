@@ -43,8 +43,12 @@ pub(super) fn decoder(
     for v in ["int sbe_p", "int sbe_bl", "long sbe_av"] {
         o.line(&format!("{state} {v};"));
     }
+    // Where each section starts (and the last ends): fields, not an array, so that reading
+    // one is a load without a bounds check.
     if k > 0 {
-        o.line(&format!("private {ro} int[] sbe_sec = new int[{}];", k + 1));
+        for i in 0..=k {
+            o.line(&format!("{state} int sbe_sec{i};"));
+        }
     }
     let own: &[&str] = if msg.is_some() {
         &["sbe_o", "sbe_end"]
@@ -184,7 +188,7 @@ pub(super) fn decoder(
             }
             SectionValue::Var { utf8, .. } => {
                 o.line(&format!(
-                    "SbeJson.{}({sb}, sbe_b, sbe_sec[{i}] + {}, {}(), {utf8});",
+                    "SbeJson.{}({sb}, sbe_b, sbe_sec{i} + {}, {}(), {utf8});",
                     d.member("appendText"),
                     m.section.data_offset(),
                     sn.length,
@@ -235,7 +239,7 @@ fn section_getters(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames) {
                     }
                 ));
                 o.line(&format!(
-                    "public {} {name}() {{ return sbe_g{i}.{}(sbe_b, sbe_sec[{i}], sbe_av, {}); }}",
+                    "public {} {name}() {{ return sbe_g{i}.{}(sbe_b, sbe_sec{i}, sbe_av, {}); }}",
                     cn.dec,
                     d.member("sbeWrap"),
                     present.clone().unwrap_or_else(|| "true".into())
@@ -251,8 +255,8 @@ fn section_getters(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames) {
                 // An absent section's place may lie past the buffer's end, where even a copy of
                 // no bytes is refused (Agrona's bounds check, `Array.Copy`): it reads at 0.
                 let at = match &present {
-                    Some(c) => format!("({c} ? sbe_sec[{i}] + {} : 0)", s.data_offset()),
-                    None => format!("sbe_sec[{i}] + {}", s.data_offset()),
+                    Some(c) => format!("({c} ? sbe_sec{i} + {} : 0)", s.data_offset()),
+                    None => format!("sbe_sec{i} + {}", s.data_offset()),
                 };
                 o.doc(&format!(
                     "The length of the `{sname}` data{}.",
@@ -264,7 +268,7 @@ fn section_getters(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames) {
                 ));
                 let load = format!(
                     "(int) {}",
-                    d.slot_load(len, "sbe_b", &format!("sbe_sec[{i}]"))
+                    d.slot_load(len, "sbe_b", &format!("sbe_sec{i}"))
                 );
                 match &present {
                     Some(c) => o.line(&format!(
@@ -328,7 +332,7 @@ fn copy_fn(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
                 ));
             }
             Section::Var { .. } => o.line(&format!(
-                "e.{}(sbe_b, sbe_sec[{i}] + {}, {}());",
+                "e.{}(sbe_b, sbe_sec{i} + {}, {}());",
                 sn.name,
                 s.data_offset(),
                 sn.length
@@ -444,10 +448,10 @@ pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     }
     let (hdr, sec) = (ctx.plan.header.size, m.body.sections.len());
     for i in 0..sec {
-        o.line(&format!("sbe_sec[{i}] = sbe_s{i};"));
+        o.line(&format!("sbe_sec{i} = sbe_s{i};"));
     }
     if !m.body.sections.is_empty() {
-        o.line(&format!("sbe_sec[{sec}] = sbe_o + sbe_q;"));
+        o.line(&format!("sbe_sec{sec} = sbe_o + sbe_q;"));
     }
     o.line("this.sbe_b = sbe_b;");
     o.line("this.sbe_o = sbe_o;");

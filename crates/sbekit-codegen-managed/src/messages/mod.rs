@@ -76,7 +76,7 @@ fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {
 }
 
 /// How the managed languages write the plan's walk over a checked body's sections
-/// ([`program::locate`]): the cursor `sbe_q`, each start noted in `rec[i]` (when given), acting
+/// ([`program::locate`]): the cursor `sbe_q`, each start noted in the field `rec<i>` (when given), acting
 /// versions read from `av`.
 struct Locate<'a> {
     d: &'a dyn Dialect,
@@ -87,7 +87,7 @@ struct Locate<'a> {
 impl LocateSyntax for Locate<'_> {
     fn mark(&self, index: usize) -> String {
         self.rec
-            .map_or_else(String::new, |r| format!("{r}[{index}] = sbe_q;"))
+            .map_or_else(String::new, |r| format!("{r}{index} = sbe_q;"))
     }
     fn skip_group(&self, iter: &str) -> String {
         let end = self.d.member("sbeEnd");
@@ -103,7 +103,7 @@ impl LocateSyntax for Locate<'_> {
 }
 
 /// The trusted walk over the sections of a checked body whose block ends at `sbe_q`: records
-/// where each starts in `rec[i]` (when given) and leaves `sbe_q` at the end.
+/// where each starts in the field `rec<i>` (when given) and leaves `sbe_q` at the end.
 fn walk(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, rec: Option<&str>, av: &str) {
     let syntax = Locate { d: ctx.d, rec, av };
     for line in program::locate(b, n, &syntax) {
