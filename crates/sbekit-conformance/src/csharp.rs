@@ -8,15 +8,16 @@ use crate::{Error, Schema, Tamper};
 use std::path::Path;
 use std::process::Command;
 
-/// Builds and runs the program over every schema's `inputs`; per schema, the output of the
-/// `json` and `reencode` modes (`json-owned` and `reencode-owned` when `owned`).
+/// Builds the program once and runs it over every schema's `inputs` for each view (`true`:
+/// the owned values); per view and schema, the output of the `json` and `reencode` modes
+/// (`json-owned` and `reencode-owned` for the owned values).
 pub fn run_all(
     dir: &Path,
     schemas: &[Schema],
     inputs: &[Vec<u8>],
     tamper: Tamper,
-    owned: bool,
-) -> Result<Vec<Outputs>, Error> {
+    views: &[bool],
+) -> Result<Vec<Vec<Outputs>>, Error> {
     for tool in ["mcs", "mono"] {
         if !tool_works(tool, "--version") {
             return Err(Error::MissingToolchain(
@@ -77,19 +78,23 @@ pub fn run_all(
     for (ns, input) in names.iter().zip(inputs) {
         std::fs::write(io.join(format!("{ns}.u32")), input)?;
     }
-    let mut run = Command::new("mono");
-    run.arg(&exe).arg(&io);
-    if owned {
-        run.arg("owned");
+    let mut all = Vec::new();
+    for &owned in views {
+        let mut run = Command::new("mono");
+        run.arg(&exe).arg(&io);
+        if owned {
+            run.arg("owned");
+        }
+        let out = run.output()?;
+        check(out, "mono (the C# conformance program)")?;
+        let mut res = Vec::new();
+        for ns in &names {
+            res.push((
+                std::fs::read(io.join(format!("{ns}.json")))?,
+                std::fs::read(io.join(format!("{ns}.reencode")))?,
+            ));
+        }
+        all.push(res);
     }
-    let out = run.output()?;
-    check(out, "mono (the C# conformance program)")?;
-    let mut res = Vec::new();
-    for ns in &names {
-        res.push((
-            std::fs::read(io.join(format!("{ns}.json")))?,
-            std::fs::read(io.join(format!("{ns}.reencode")))?,
-        ));
-    }
-    Ok(res)
+    Ok(all)
 }

@@ -54,14 +54,15 @@ pub fn java_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 /// Builds and runs the program over every schema's `inputs`; per schema, the output of the
-/// `json` and `reencode` modes (`json-owned` and `reencode-owned` when `owned`).
+/// `json` and `reencode` modes, once per view (`true`: the owned values, `json-owned` and
+/// `reencode-owned`), from one build.
 pub fn run_all(
     dir: &Path,
     schemas: &[Schema],
     inputs: &[Vec<u8>],
     tamper: Tamper,
-    owned: bool,
-) -> Result<Vec<Outputs>, Error> {
+    views: &[bool],
+) -> Result<Vec<Vec<Outputs>>, Error> {
     for (tool, what) in [("javac", "a JDK 17 or later (javac)"), ("java", "java")] {
         if !tool_works(tool, "-version") {
             return Err(Error::MissingToolchain(
@@ -114,22 +115,27 @@ pub fn run_all(
     let mut cp = classes.into_os_string();
     cp.push(sep);
     cp.push(&jar);
-    let out = Command::new("java")
-        .args(JVM_ARGS)
-        .arg(format!("-Dsbekit.owned={owned}"))
-        .arg("-cp")
-        .arg(cp)
-        .arg("SbeConformanceAll")
-        .arg(&io)
-        .args(&pkgs)
-        .output()?;
-    check(out, "java (the Java conformance program)")?;
-    let mut res = Vec::new();
-    for pkg in &pkgs {
-        res.push((
-            std::fs::read(io.join(format!("{pkg}.json")))?,
-            std::fs::read(io.join(format!("{pkg}.reencode")))?,
-        ));
+    // One JVM per view, over the one build.
+    let mut all = Vec::new();
+    for &owned in views {
+        let out = Command::new("java")
+            .args(JVM_ARGS)
+            .arg(format!("-Dsbekit.owned={owned}"))
+            .arg("-cp")
+            .arg(&cp)
+            .arg("SbeConformanceAll")
+            .arg(&io)
+            .args(&pkgs)
+            .output()?;
+        check(out, "java (the Java conformance program)")?;
+        let mut res = Vec::new();
+        for pkg in &pkgs {
+            res.push((
+                std::fs::read(io.join(format!("{pkg}.json")))?,
+                std::fs::read(io.join(format!("{pkg}.reencode")))?,
+            ));
+        }
+        all.push(res);
     }
-    Ok(res)
+    Ok(all)
 }

@@ -199,6 +199,8 @@ pub enum Error {
 pub struct Summary {
     /// Language name.
     pub lang: &'static str,
+    /// True when the owned values were checked, not the flyweights.
+    pub owned: bool,
     /// Messages checked.
     pub messages: usize,
     /// Messages whose JSON equals `sbekit decode`'s.
@@ -218,8 +220,8 @@ pub struct Summary {
 
 impl Summary {
     /// `conformance <lang>: N messages, J json equal, R reencoded identical, D disagreements`
-    /// (with `, K reencoded as sbekit encode writes them` before the disagreements when a
-    /// message's bytes carried what its values cannot).
+    /// (`<lang> owned` for the owned values; with `, K reencoded as sbekit encode writes them`
+    /// before the disagreements when a message's bytes carried what its values cannot).
     pub fn line(&self) -> String {
         let canonical = if self.reencoded_canonical > 0 {
             format!(
@@ -238,8 +240,9 @@ impl Summary {
         } else {
             String::new()
         };
+        let view = if self.owned { " owned" } else { "" };
         format!(
-            "conformance {}: {} messages, {} json equal, {} reencoded identical{canonical}, {} disagreements{other}",
+            "conformance {}{view}: {} messages, {} json equal, {} reencoded identical{canonical}, {} disagreements{other}",
             self.lang, self.messages, self.json_equal, self.reencoded_identical, self.disagreements
         )
     }
@@ -284,8 +287,20 @@ struct Schema {
     cases: Vec<Case>,
 }
 
-/// Runs the check.
+/// Runs the check of the view `opts.owned` names.
 pub fn run(opts: &Options) -> Result<Summary, Error> {
+    let mut sums = run_views(opts, &[opts.owned])?;
+    Ok(sums.remove(0))
+}
+
+/// Runs the check once per view (`false`: the flyweights, `true`: the owned values; `opts.owned`
+/// is not read) from one build of the program: per view, its summary. Checking both views
+/// this way builds once where two runs build twice (the C++ program of 80 schemas takes
+/// minutes to compile).
+pub fn run_views(opts: &Options, views: &[bool]) -> Result<Vec<Summary>, Error> {
+    if views.is_empty() {
+        return Err(Error::Usage("no view to check".into()));
+    }
     if opts.schemas.is_empty() {
         return Err(Error::Usage("no schema given".into()));
     }
@@ -363,45 +378,47 @@ pub fn run(opts: &Options) -> Result<Summary, Error> {
         .iter()
         .map(|s| s.cases.iter().flat_map(|c| frame(&c.bytes)).collect())
         .collect();
-    let outputs = match opts.lang {
-        Lang::Java => java::run_all(&scratch, &schemas, &inputs, opts.tamper, opts.owned)?,
-        Lang::Cpp => cpp::build_cpp(&scratch, &schemas, opts.tamper)?
-            .owned(opts.owned)
-            .run_each(&inputs)?,
+    let per_view = match opts.lang {
+        Lang::Java => java::run_all(&scratch, &schemas, &inputs, opts.tamper, views)?,
+        Lang::Cpp => cpp::build_cpp(&scratch, &schemas, opts.tamper)?.run_views(views, &inputs)?,
         Lang::TypeScript => ts::build_ts(&scratch, &schemas, opts.tamper, opts.tsc.as_deref())?
-            .owned(opts.owned)
-            .run_each(&inputs)?,
-        Lang::Rust => rust::build_rust(&scratch, &schemas, opts.tamper)?
-            .owned(opts.owned)
-            .run_each(&inputs)?,
-        Lang::Go => go::build_go(&scratch, &schemas, opts.tamper)?
-            .owned(opts.owned)
-            .run_each(&inputs)?,
-        Lang::C => c::build_c(&scratch, &schemas, opts.tamper)?
-            .owned(opts.owned)
-            .run_each(&inputs)?,
-        Lang::CSharp => csharp::run_all(&scratch, &schemas, &inputs, opts.tamper, opts.owned)?,
+            .run_views(views, &inputs)?,
+        Lang::Rust => {
+            rust::build_rust(&scratch, &schemas, opts.tamper)?.run_views(views, &inputs)?
+        }
+        Lang::Go => go::build_go(&scratch, &schemas, opts.tamper)?.run_views(views, &inputs)?,
+        Lang::C => c::build_c(&scratch, &schemas, opts.tamper)?.run_views(views, &inputs)?,
+        Lang::CSharp => csharp::run_all(&scratch, &schemas, &inputs, opts.tamper, views)?,
     };
-    let mut sum = Summary {
-        lang: opts.lang.name(),
-        captures: counts,
-        ..Summary::default()
-    };
-    let (mut jsonl, mut reenc, mut rules) = (Vec::new(), Vec::new(), String::new());
-    for (s, (json, re)) in schemas.iter().zip(outputs) {
-        jsonl.extend_from_slice(&json);
-        reenc.extend_from_slice(&re);
-        rules.push_str(&verdict::judge_all(s, &json, &re, &mut sum));
+    let mut sums = Vec::new();
+    for (&owned, outputs) in views.iter().zip(per_view) {
+        let mut sum = Summary {
+            lang: opts.lang.name(),
+            owned,
+            captures: counts,
+            ..Summary::default()
+        };
+        let (mut jsonl, mut reenc, mut rules) = (Vec::new(), Vec::new(), String::new());
+        for (s, (json, re)) in schemas.iter().zip(outputs) {
+            jsonl.extend_from_slice(&json);
+            reenc.extend_from_slice(&re);
+            rules.push_str(&verdict::judge_all(s, &json, &re, &mut sum));
+        }
+        if let Some(k) = &opts.keep {
+            // The owned values' files carry `-owned` when both views are checked.
+            let lang = match (owned, views.len()) {
+                (true, 2..) => format!("{}-owned", opts.lang.name()),
+                _ => opts.lang.name().to_string(),
+            };
+            std::fs::write(k.join(format!("{lang}.jsonl")), &jsonl)?;
+            std::fs::write(k.join(format!("{lang}.reencoded.u32")), &reenc)?;
+            // The rule each message passed by (or DISAGREE), one line each.
+            std::fs::write(
+                k.join(format!("{lang}.rules.tsv")),
+                format!("schema\tmessage\trule\tdetail\n{rules}"),
+            )?;
+        }
+        sums.push(sum);
     }
-    if let Some(k) = &opts.keep {
-        let lang = opts.lang.name();
-        std::fs::write(k.join(format!("{lang}.jsonl")), &jsonl)?;
-        std::fs::write(k.join(format!("{lang}.reencoded.u32")), &reenc)?;
-        // The rule each message passed by (or DISAGREE), one line each.
-        std::fs::write(
-            k.join(format!("{lang}.rules.tsv")),
-            format!("schema\tmessage\trule\tdetail\n{rules}"),
-        )?;
-    }
-    Ok(sum)
+    Ok(sums)
 }

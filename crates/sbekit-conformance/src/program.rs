@@ -35,9 +35,19 @@ impl Program {
         Ok(v)
     }
 
-    /// The same program, its modes run through owned values when `owned`.
-    pub(crate) fn owned(self, owned: bool) -> Program {
-        Program { owned, ..self }
+    /// Runs the program ([`Program::run_each`]) once per view (`true`: through the owned
+    /// values): per view, what `run_each` gives.
+    pub(crate) fn run_views(
+        mut self,
+        views: &[bool],
+        inputs: &[Vec<u8>],
+    ) -> Result<Vec<Vec<Outputs>>, Error> {
+        let mut all = Vec::new();
+        for &owned in views {
+            self.owned = owned;
+            all.push(self.run_each(inputs)?);
+        }
+        Ok(all)
     }
 
     fn run(&self, mode: &str, schema: usize, input: &[u8]) -> Result<Vec<u8>, Error> {

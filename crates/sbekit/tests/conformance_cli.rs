@@ -80,6 +80,24 @@ fn unknown_language_exits_2() {
 }
 
 #[test]
+fn owned_and_and_owned_conflict() {
+    let out = sbekit()
+        .args([
+            "conformance",
+            "--schema",
+            &schema(),
+            "--lang",
+            "cpp",
+            "--owned",
+            "--and-owned",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// One build, both views: the flyweights' line and files, then the owned values'.
+#[test]
 fn cpp_summary_line_and_kept_files() {
     let have = Command::new("c++")
         .arg("--version")
@@ -97,6 +115,7 @@ fn cpp_summary_line_and_kept_files() {
             &schema(),
             "--lang",
             "cpp",
+            "--and-owned",
             "--keep",
         ])
         .arg(keep.path())
@@ -109,15 +128,24 @@ fn cpp_summary_line_and_kept_files() {
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(text.starts_with("conformance cpp: "), "{text}");
-    assert!(text.trim_end().ends_with(", 0 disagreements"), "{text}");
-    let jsonl = std::fs::read_to_string(keep.path().join("cpp.jsonl")).expect("jsonl kept");
-    let n: usize = text
-        .trim_start_matches("conformance cpp: ")
-        .split(' ')
-        .next()
-        .and_then(|s| s.parse().ok())
-        .expect("count");
-    assert_eq!(jsonl.lines().count(), n);
-    assert!(keep.path().join("cpp.reencoded.u32").exists());
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    for (line, view, file) in [
+        (lines[0], "cpp: ", "cpp"),
+        (lines[1], "cpp owned: ", "cpp-owned"),
+    ] {
+        let head = format!("conformance {view}");
+        assert!(line.starts_with(&head), "{text}");
+        assert!(line.ends_with(", 0 disagreements"), "{text}");
+        let jsonl =
+            std::fs::read_to_string(keep.path().join(format!("{file}.jsonl"))).expect("jsonl kept");
+        let n: usize = line
+            .trim_start_matches(&head)
+            .split(' ')
+            .next()
+            .and_then(|s| s.parse().ok())
+            .expect("count");
+        assert_eq!(jsonl.lines().count(), n);
+        assert!(keep.path().join(format!("{file}.reencoded.u32")).exists());
+    }
 }
