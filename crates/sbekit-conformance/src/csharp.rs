@@ -3,7 +3,7 @@
 //! process that reads each schema's messages from a file and writes both modes' output beside
 //! it.
 
-use crate::program::{check, tool_works, Outputs};
+use crate::program::{check, read_outputs, tool_works, Outputs};
 use crate::{Error, Schema, Tamper};
 use std::path::Path;
 use std::process::Command;
@@ -87,14 +87,7 @@ pub fn run_all(
         }
         let out = run.output()?;
         check(out, "mono (the C# conformance program)")?;
-        let mut res = Vec::new();
-        for ns in &names {
-            res.push((
-                std::fs::read(io.join(format!("{ns}.json")))?,
-                std::fs::read(io.join(format!("{ns}.reencode")))?,
-            ));
-        }
-        all.push(res);
+        all.push(read_outputs(&io, &names)?);
     }
     Ok(all)
 }

@@ -2,7 +2,7 @@
 //! (`s00`, `s01`, ...), all compiled by one `javac` run with a small driver, and run in one JVM
 //! that reads each schema's messages from a file and writes both modes' output beside it.
 
-use crate::program::{check, tool_works, Outputs};
+use crate::program::{check, read_outputs, tool_works, Outputs};
 use crate::{Error, Schema, Tamper};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -128,14 +128,7 @@ pub fn run_all(
             .args(&pkgs)
             .output()?;
         check(out, "java (the Java conformance program)")?;
-        let mut res = Vec::new();
-        for pkg in &pkgs {
-            res.push((
-                std::fs::read(io.join(format!("{pkg}.json")))?,
-                std::fs::read(io.join(format!("{pkg}.reencode")))?,
-            ));
-        }
-        all.push(res);
+        all.push(read_outputs(&io, &pkgs)?);
     }
     Ok(all)
 }

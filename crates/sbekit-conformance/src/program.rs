@@ -7,6 +7,20 @@ use std::process::{Command, Stdio};
 /// re-encoded frames.
 pub type Outputs = (Vec<u8>, Vec<u8>);
 
+/// What a program that runs every schema in one process wrote into `io`: per schema (named as
+/// in `names`), `<name>.json` and `<name>.reencode`.
+pub(crate) fn read_outputs(io: &std::path::Path, names: &[String]) -> Result<Vec<Outputs>, Error> {
+    names
+        .iter()
+        .map(|n| {
+            Ok((
+                std::fs::read(io.join(format!("{n}.json")))?,
+                std::fs::read(io.join(format!("{n}.reencode")))?,
+            ))
+        })
+        .collect()
+}
+
 /// A built conformance program.
 pub(crate) struct Program {
     /// Command and leading arguments.
