@@ -2,6 +2,9 @@
 # JMH: Car and MarketData encode/decode, sbekit's generated Java against the reference's generated
 # Java (sbe-all 1.38.1, generated here, never committed), both in one JVM, with `-prof gc`.
 #   crates/sbekit-codegen-java/bench/run.sh [JMH options, default: -f 1 -wi 5 -w 1s -i 10 -r 1s]
+#   crates/sbekit-codegen-java/bench/run.sh alternate [benchmark prefix [rounds [operations]]]
+# The second form times the same codecs in alternation (java/Alternate.java): ratios from
+# slices that ran side by side, for a machine whose load moves.
 # Needs JDK 17+, Maven (~/.m2: sbe-all 1.38.1, Agrona 2.6.0, JMH 1.37, fetched when missing),
 # cargo, and ../shared (the reference's benchmark schemas).
 set -euo pipefail
@@ -34,6 +37,10 @@ CP="$AGRONA:$JMH:$JOPT:$MATH"
 find "$W/kit-car/src/main" "$W/kit-fix/src/main" "$W/ref" crates/sbekit-codegen-java/bench/java -name '*.java' > "$W/sources.txt"
 javac --release 17 -encoding UTF-8 -nowarn -cp "$CP:$JMH_AP" -processorpath "$JMH_AP:$JMH:$JOPT:$MATH" -d "$W/classes" @"$W/sources.txt"
 java -version 2>&1 | head -1
+if [ "${1:-}" = alternate ]; then
+  shift
+  exec java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp "$W/classes:$CP" bench.Alternate "$@"
+fi
 ARGS=("$@")
 if [ ${#ARGS[@]} -eq 0 ]; then ARGS=(-f 1 -wi 5 -w 1s -i 10 -r 1s); fi
 java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp "$W/classes:$CP" org.openjdk.jmh.Main \
