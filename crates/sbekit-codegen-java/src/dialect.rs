@@ -244,7 +244,7 @@ impl Dialect for Java {
         o.line(&format!(
             "public {e} wrap(final MutableDirectBuffer buffer, final int offset) {{ return wrap(buffer, offset, SbeSchema.SCHEMA_VERSION); }}"
         ));
-        o.doc("Starts a message at `offset` of `buffer`, written at `version` (an older one writes its block lengths and leaves newer elements out): writes the header and reserves the block (what is left unset reads as zero once the block is complete).");
+        o.doc("Starts a message at `offset` of `buffer`, written at `version` (an older one writes its block lengths and leaves newer elements out): writes the header and reserves the block (what is left unset reads as zero once the block is complete). A reservation is checked against `buffer.capacity()` and zeroed through `buffer.byteArray()` and `buffer.addressOffset()`, the memory every Agrona buffer is.");
         o.line(&format!(
             "public {e} wrap(final MutableDirectBuffer buffer, final int offset, final long version) {{"
         ));
