@@ -153,10 +153,30 @@ fn next_run<V: Copy + PartialEq>(values: &[V], from: usize) -> Option<usize> {
         // Bit k: values `base + k` and `base + k + 1` are equal (k below 70, enough for
         // the windows of the 64 positions from `base`).
         let end = (base + 71).min(n);
-        let mut eq = 0u128;
-        for (k, w) in values[base..end].windows(2).enumerate() {
-            eq |= u128::from(w[0] == w[1]) << k;
-        }
+        let eq = match values[base..end].split_first_chunk::<65>() {
+            // A full word's pairs with fixed bounds and 64-bit shifts (a `u128` shift per
+            // pair cost several instructions), then the six pairs after it.
+            Some((word, rest)) => {
+                let mut lo = 0u64;
+                for k in 0..64 {
+                    lo |= u64::from(word[k] == word[k + 1]) << k;
+                }
+                let mut hi = 0u64;
+                let mut prev = word[64];
+                for (k, &v) in rest.iter().enumerate() {
+                    hi |= u64::from(prev == v) << k;
+                    prev = v;
+                }
+                u128::from(lo) | u128::from(hi) << 64
+            }
+            None => {
+                let mut eq = 0u128;
+                for (k, w) in values[base..end].windows(2).enumerate() {
+                    eq |= u128::from(w[0] == w[1]) << k;
+                }
+                eq
+            }
+        };
         // Bit k: the seven pairs from `base + k` are equal, so eight values are.
         let mut all = eq;
         for s in 1..7 {
