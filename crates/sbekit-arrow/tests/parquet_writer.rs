@@ -100,7 +100,13 @@ fn batch(n: usize, seed: u64, distinct: bool, one_in: u64) -> RecordBatch {
         Arc::new(TimestampSecondArray::from(ts).with_timezone("UTC")),
         false,
     );
-    for (name, p, s) in [("dec5", 5u8, 2i8), ("dec18", 18, 4), ("dec38", 38, 9)] {
+    // dec25: FIXED_LEN_BYTE_ARRAY(11), a length below the 16 bytes of the whole value.
+    for (name, p, s) in [
+        ("dec5", 5u8, 2i8),
+        ("dec18", 18, 4),
+        ("dec25", 25, 6),
+        ("dec38", 38, 9),
+    ] {
         let v: Vec<i128> = (0..n)
             .map(|_| i128::from(ints(&mut r, if p == 5 { 16 } else { 56 })))
             .collect();

@@ -484,9 +484,15 @@ impl Column {
             Kind::Decimal => match self.physical {
                 Physical::Fixed(len) => {
                     let d = a.as_primitive::<Decimal128Type>().values();
+                    // Each value's last `len` big-endian bytes, shifted to the front of one
+                    // 16-byte store (a copy of fixed size, where a copy of `len` bytes was a
+                    // `memcpy` call per value); the rest of the store is cut off.
+                    let shift = 8 * (16 - len) as u32;
                     each(values, a.len(), |i| {
+                        let end = self.plain.len() + len;
                         self.plain
-                            .extend_from_slice(&d[i].to_be_bytes()[16 - len..]);
+                            .extend_from_slice(&((d[i] as u128) << shift).to_be_bytes());
+                        self.plain.truncate(end);
                     });
                 }
                 Physical::Number { wide: false, .. } => {
