@@ -343,10 +343,6 @@ pub(crate) struct Column {
     keys: Vec<u32>,
     bools: Vec<bool>,
     page_values: usize,
-    /// The capacities the value buffers reached in the last chunk (`plain`, `ints`, `keys`,
-    /// `bools`): reserved at a chunk's first write, where doubling from empty cost copies and
-    /// page faults in every chunk's first page.
-    last_capacity: [usize; 4],
     // The open chunk.
     dict: Dict,
     /// The chunk's pages so far, each with its header (a list, not one growing buffer:
@@ -402,7 +398,6 @@ impl Column {
             keys: Vec::new(),
             bools: Vec::new(),
             page_values: 0,
-            last_capacity: [0; 4],
             dict: Dict::default(),
             pages: Vec::new(),
             pages_bytes: 0,
@@ -431,14 +426,6 @@ impl Column {
 
     /// Appends a batch's levels and values.
     pub(crate) fn append(&mut self, leaf: Leaf) {
-        if self.num_values == 0 && self.levels == 0 {
-            // A chunk's first write (its buffers were freed with the last chunk).
-            let [plain, ints, keys, bools] = self.last_capacity;
-            self.plain.reserve(plain);
-            self.ints.reserve(ints);
-            self.keys.reserve(keys);
-            self.bools.reserve(bools);
-        }
         if self.max_def > 0 {
             self.def.append(leaf.def, self.levels, leaf.levels);
         }
@@ -853,12 +840,6 @@ impl Column {
             min_max,
         };
         // The chunk's buffers are freed: a file between row groups holds nothing.
-        self.last_capacity = [
-            self.plain.capacity(),
-            self.ints.capacity(),
-            self.keys.capacity(),
-            self.bools.capacity(),
-        ];
         self.pages = Vec::new();
         self.pages_bytes = 0;
         self.pages_capacity = 0;
