@@ -23,6 +23,7 @@
 //! Messages of a type this reader does not know go to the `unknown` table with their type
 //! byte and raw bytes.
 
+use crate::sbe::{AsciiText, Pool};
 use crate::sink::PartitionedWriter;
 use crate::Error;
 use arrow_array::builder::StringBuilder;
@@ -30,6 +31,7 @@ use arrow_array::types::{Int64Type, TimestampNanosecondType, TimestampSecondType
 use arrow_array::{
     ArrayRef, BinaryArray, Decimal128Array, PrimitiveArray, RecordBatch, UInt8Array,
 };
+use arrow_buffer::{ArrowNativeType, Buffer};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use sbekit_iex::tp::Segment;
 use sbekit_iex::{IexErrorKind, ReadOptions};
@@ -377,36 +379,39 @@ impl Table {
         self.sequence.len()
     }
 
-    fn finish(&mut self) -> Result<RecordBatch, Error> {
-        let ts = |v: Vec<i64>| -> ArrayRef {
+    /// The rows so far as a batch; the columns start again on memory from `pool` (the
+    /// buffers of batches written and dropped), with room for as many rows.
+    fn finish(&mut self, pool: &mut Pool) -> Result<RecordBatch, Error> {
+        let n = self.rows();
+        let ts = |b: Buffer| -> ArrayRef {
             Arc::new(
-                PrimitiveArray::<TimestampNanosecondType>::new(v.into(), None).with_timezone("UTC"),
+                PrimitiveArray::<TimestampNanosecondType>::new(b.into(), None).with_timezone("UTC"),
             )
         };
         let mut arrays: Vec<ArrayRef> = vec![
-            ts(std::mem::take(&mut self.timestamp)),
-            ts(std::mem::take(&mut self.send_time)),
+            ts(renew(&mut self.timestamp, pool, n)),
+            ts(renew(&mut self.send_time, pool, n)),
             Arc::new(PrimitiveArray::<Int64Type>::new(
-                std::mem::take(&mut self.sequence).into(),
+                renew(&mut self.sequence, pool, n).into(),
                 None,
             )),
             Arc::new(PrimitiveArray::<UInt32Type>::new(
-                std::mem::take(&mut self.session).into(),
+                renew(&mut self.session, pool, n).into(),
                 None,
             )),
             Arc::new(PrimitiveArray::<Int64Type>::new(
-                std::mem::take(&mut self.stream_offset).into(),
+                renew(&mut self.stream_offset, pool, n).into(),
                 None,
             )),
             Arc::new(arrow_array::UInt64Array::new(
-                std::mem::take(&mut self.segment_offset).into(),
+                renew(&mut self.segment_offset, pool, n).into(),
                 None,
             )),
         ];
         match self.spec {
             Some(spec) => {
                 for (col, buf) in spec.cols.iter().zip(&mut self.cols) {
-                    arrays.push(finish_col(col.kind, buf)?);
+                    arrays.push(finish_col(col.kind, buf, pool)?);
                 }
             }
             None => {
@@ -426,12 +431,15 @@ impl Table {
     }
 }
 
+/// `v`'s values as a buffer (kept by `pool` for reuse); `v` starts again on pooled memory
+/// with room for `n` values (growing a fresh vector by doubling cost copies and page faults).
+fn renew<T: ArrowNativeType>(v: &mut Vec<T>, pool: &mut Pool, n: usize) -> Buffer {
+    let next = pool.vec(n);
+    pool.buffer(std::mem::replace(v, next))
+}
+
 fn trim(b: &[u8]) -> &str {
-    let end = b
-        .iter()
-        .rposition(|&c| c != b' ' && c != 0)
-        .map_or(0, |i| i + 1);
-    std::str::from_utf8(&b[..end]).unwrap_or("\u{fffd}")
+    std::str::from_utf8(&b[..trimmed(b)]).unwrap_or("\u{fffd}")
 }
 
 /// A string column of `values`, each appended by `put` (copied into the array's buffer: no
@@ -447,46 +455,120 @@ fn strings<T>(
     Arc::new(out.finish())
 }
 
-fn finish_col(kind: Kind, buf: &mut Buf) -> Result<ArrayRef, Error> {
+/// A string column of `values`, each turned into its bytes by `text`: built without a check
+/// per value when every value is ASCII (symbols, codes and sides are), else with
+/// [`strings`] and `put` (the same values: `put` writes `text`'s bytes when they are UTF-8).
+fn texts<T: Copy>(
+    values: &[T],
+    pool: &mut Pool,
+    text: impl Fn(&T, &mut [u8; 8]) -> usize,
+    put: impl FnMut(T, &mut StringBuilder),
+) -> ArrayRef {
+    let n = values.len();
+    let mut out = AsciiText::new(pool.vec(n.saturating_mul(4)), pool.vec(n + 1));
+    let mut b = [0u8; 8];
+    if values.iter().all(|x| {
+        let len = text(x, &mut b);
+        out.push_whole(&b[..len])
+    }) {
+        return out.finish(pool);
+    }
+    strings(values.iter().copied(), put)
+}
+
+/// The length of `b` without its padding (trailing spaces and NULs).
+fn trimmed(b: &[u8]) -> usize {
+    b.iter()
+        .rposition(|&c| c != b' ' && c != 0)
+        .map_or(0, |i| i + 1)
+}
+
+fn finish_col(kind: Kind, buf: &mut Buf, pool: &mut Pool) -> Result<ArrayRef, Error> {
     let wrong = || Error::Arrow("IEX column of the wrong width".into());
-    Ok(match (kind, buf) {
-        (U8, Buf::B1(v)) => Arc::new(UInt8Array::from(std::mem::take(v))),
-        (Char, Buf::B1(v)) => strings(v.drain(..), |b, out| {
-            let mut s = [0u8; 4];
-            out.append_value((b as char).encode_utf8(&mut s));
-        }),
-        (Side, Buf::B1(v)) => strings(v.drain(..), |b, out| {
-            out.append_value(if b == b'8' { "B" } else { "S" })
-        }),
-        (U32, Buf::B4(v)) => Arc::new(arrow_array::UInt32Array::from(std::mem::take(v))),
+    let n = match buf {
+        Buf::B1(v) => v.len(),
+        Buf::B4(v) => v.len(),
+        Buf::B8(v) => v.len(),
+    };
+    let a: ArrayRef = match (kind, &mut *buf) {
+        (U8, Buf::B1(v)) => Arc::new(UInt8Array::new(renew(v, pool, n).into(), None)),
+        (U32, Buf::B4(v)) => Arc::new(arrow_array::UInt32Array::new(
+            renew(v, pool, n).into(),
+            None,
+        )),
+        (I64, Buf::B8(v)) => Arc::new(arrow_array::Int64Array::new(renew(v, pool, n).into(), None)),
+        // The rest are converted, and their raw vectors kept for the next batch.
+        (Char, Buf::B1(v)) => texts(
+            v,
+            pool,
+            |&x, b| {
+                b[0] = x;
+                1
+            },
+            |x, out| {
+                let mut s = [0u8; 4];
+                out.append_value((x as char).encode_utf8(&mut s));
+            },
+        ),
+        (Side, Buf::B1(v)) => texts(
+            v,
+            pool,
+            |&x, b| {
+                b[0] = if x == b'8' { b'B' } else { b'S' };
+                1
+            },
+            |x, out| out.append_value(if x == b'8' { "B" } else { "S" }),
+        ),
         (Seconds, Buf::B4(v)) => {
-            let s: Vec<i64> = v.drain(..).map(i64::from).collect();
+            let mut s = pool.vec::<i64>(n);
+            s.extend(v.iter().map(|&x| i64::from(x)));
             Arc::new(
-                PrimitiveArray::<TimestampSecondType>::new(s.into(), None).with_timezone("UTC"),
+                PrimitiveArray::<TimestampSecondType>::new(pool.buffer(s).into(), None)
+                    .with_timezone("UTC"),
             )
         }
-        (Text4, Buf::B4(v)) => strings(v.drain(..), |x, out| {
-            out.append_value(trim(&x.to_le_bytes()))
-        }),
-        (I64, Buf::B8(v)) => Arc::new(arrow_array::Int64Array::from(std::mem::take(v))),
+        (Text4, Buf::B4(v)) => texts(
+            v,
+            pool,
+            |x, b| {
+                b[..4].copy_from_slice(&x.to_le_bytes());
+                trimmed(&b[..4])
+            },
+            |x, out| out.append_value(trim(&x.to_le_bytes())),
+        ),
         (Price, Buf::B8(v)) => {
-            let d: Vec<i128> = v.drain(..).map(i128::from).collect();
+            let mut d = pool.vec::<i128>(n);
+            d.extend(v.iter().map(|&x| i128::from(x)));
             Arc::new(
-                Decimal128Array::from(d)
+                Decimal128Array::new(pool.buffer(d).into(), None)
                     .with_precision_and_scale(18, 4)
                     .map_err(|e| Error::Arrow(e.to_string()))?,
             )
         }
-        (Symbol, Buf::B8(v)) => strings(v.drain(..), |x, out| {
-            out.append_value(trim(&x.to_le_bytes()))
-        }),
+        (Symbol, Buf::B8(v)) => texts(
+            v,
+            pool,
+            |x, b| {
+                *b = x.to_le_bytes();
+                trimmed(b)
+            },
+            |x, out| out.append_value(trim(&x.to_le_bytes())),
+        ),
         _ => return Err(wrong()),
-    })
+    };
+    match buf {
+        Buf::B1(v) => v.clear(),
+        Buf::B4(v) => v.clear(),
+        Buf::B8(v) => v.clear(),
+    }
+    Ok(a)
 }
 
 /// Every IEX message type as an Arrow table, filled segment by segment.
 pub struct IexColumns {
     tables: Vec<Table>,
+    /// The memory of written batches, for the next ones.
+    pool: Pool,
     /// Table index by type byte.
     by_type: [u8; 256],
     batch_rows: usize,
@@ -507,6 +589,7 @@ impl IexColumns {
         tables.push(Table::new(None));
         IexColumns {
             tables,
+            pool: Pool::default(),
             by_type,
             batch_rows: batch_rows.max(1),
             message_errors: 0,
@@ -598,7 +681,7 @@ impl IexColumns {
             // The unknown table is also cut by bytes (its raw offsets are 32-bit).
             let full = t.rows() >= self.batch_rows || t.raw.len() >= 1 << 30;
             if t.rows() > 0 && (all || full) {
-                out.push((name, t.finish()?));
+                out.push((name, t.finish(&mut self.pool)?));
             }
         }
         Ok(out)
@@ -813,6 +896,8 @@ impl Export {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arrow_array::cast::AsArray;
+    use arrow_array::Array;
 
     #[test]
     fn dates() {
@@ -839,6 +924,113 @@ mod tests {
                     assert!(c.at + w <= len, "{}.{}", s.table, c.name);
                 }
             }
+        }
+    }
+
+    /// The strings of a column as `finish_col` makes them of the raw values in `buf`.
+    fn texts_of(kind: Kind, buf: Buf, pool: &mut Pool) -> Vec<String> {
+        let mut buf = buf;
+        let a = finish_col(kind, &mut buf, pool).expect("column");
+        let s = a
+            .as_any()
+            .downcast_ref::<arrow_array::StringArray>()
+            .expect("Utf8");
+        assert_eq!(s.null_count(), 0);
+        s.iter().map(|v| v.expect("value").to_string()).collect()
+    }
+
+    /// Symbols, codes, sides and one-byte codes: the all-ASCII path (no check per value) and
+    /// the fallback (a value not ASCII: UTF-8 kept, anything else replaced) give what `trim`
+    /// and the one-byte rules say, batch after batch on pooled memory.
+    #[test]
+    fn text_columns_ascii_and_not() {
+        let word = |b: &[u8]| {
+            let mut w = [b' '; 8];
+            w[..b.len()].copy_from_slice(b);
+            i64::from_le_bytes(w)
+        };
+        let code = |b: &[u8]| {
+            let mut w = [b' '; 4];
+            w[..b.len()].copy_from_slice(b);
+            u32::from_le_bytes(w)
+        };
+        let mut pool = Pool::default();
+        for round in 0..3 {
+            let ascii = vec![
+                word(b"AAPL"),
+                word(b"ZIEXT"),
+                word(b""),
+                word(b"ABCDEFGH"),
+                word(b"A\0B \0\0"),
+            ];
+            assert_eq!(
+                texts_of(Symbol, Buf::B8(ascii), &mut pool),
+                ["AAPL", "ZIEXT", "", "ABCDEFGH", "A\0B"]
+            );
+            let utf8 = word("É".as_bytes());
+            let bad = word(&[b'A', 0xff]);
+            assert_eq!(
+                texts_of(Symbol, Buf::B8(vec![word(b"IBM"), utf8, bad]), &mut pool),
+                ["IBM", "É", "\u{fffd}"]
+            );
+            assert_eq!(
+                texts_of(
+                    Text4,
+                    Buf::B4(vec![code(b"MWCB"), code(b"X"), code(b"")]),
+                    &mut pool
+                ),
+                ["MWCB", "X", ""]
+            );
+            assert_eq!(
+                texts_of(
+                    Text4,
+                    Buf::B4(vec![code(b"T1"), code(&[0xc3, 0xa9])]),
+                    &mut pool
+                ),
+                ["T1", "é"]
+            );
+            assert_eq!(
+                texts_of(Side, Buf::B1(vec![b'8', b'5', b'8']), &mut pool),
+                ["B", "S", "B"]
+            );
+            assert_eq!(
+                texts_of(Char, Buf::B1(vec![b'T', b' ', 0]), &mut pool),
+                ["T", " ", "\0"]
+            );
+            // A byte above 0x7F is its Latin-1 character.
+            assert_eq!(
+                texts_of(Char, Buf::B1(vec![b'T', 0xe9]), &mut pool),
+                ["T", "é"],
+                "round {round}"
+            );
+        }
+    }
+
+    /// Numbers keep their values through pooled buffers, batch after batch, and the raw
+    /// vectors start again empty.
+    #[test]
+    fn number_columns_on_pooled_memory() {
+        let mut pool = Pool::default();
+        for round in 0..3i64 {
+            let mut b = Buf::B8(vec![1 + round, -2, i64::MAX]);
+            let a = finish_col(Price, &mut b, &mut pool).expect("price");
+            let d = a
+                .as_any()
+                .downcast_ref::<Decimal128Array>()
+                .expect("decimal");
+            assert_eq!(
+                d.values().to_vec(),
+                [i128::from(1 + round), -2, i128::from(i64::MAX)]
+            );
+            assert!(matches!(&b, Buf::B8(v) if v.is_empty()));
+            let mut b = Buf::B4(vec![7, u32::MAX]);
+            let a = finish_col(Seconds, &mut b, &mut pool).expect("seconds");
+            let t = a.as_primitive::<TimestampSecondType>();
+            assert_eq!(t.values().to_vec(), [7, i64::from(u32::MAX)]);
+            let mut b = Buf::B8(vec![round, 5]);
+            let a = finish_col(I64, &mut b, &mut pool).expect("i64");
+            assert_eq!(a.as_primitive::<Int64Type>().values().to_vec(), [round, 5]);
+            drop(a);
         }
     }
 }

@@ -441,7 +441,10 @@ impl Column {
         match self.kind {
             Kind::Bool => {
                 let b = a.as_boolean().values();
-                each(values, a.len(), |i| self.bools.push(b.value(i)));
+                match values {
+                    Some(idx) => self.bools.extend(idx.iter().map(|&i| b.value(i as usize))),
+                    None => self.bools.extend(b.iter()),
+                }
             }
             Kind::Int8 => self.numbers::<Int8Type>(a, values, i64::from),
             Kind::Int16 => self.numbers::<Int16Type>(a, values, i64::from),
@@ -468,9 +471,15 @@ impl Column {
             Kind::Decimal => match self.physical {
                 Physical::Fixed(len) => {
                     let d = a.as_primitive::<Decimal128Type>().values();
+                    // Each value's last `len` big-endian bytes, shifted to the front of one
+                    // 16-byte store (a copy of fixed size, where a copy of `len` bytes was a
+                    // `memcpy` call per value); the rest of the store is cut off.
+                    let shift = 8 * (16 - len) as u32;
                     each(values, a.len(), |i| {
+                        let end = self.plain.len() + len;
                         self.plain
-                            .extend_from_slice(&d[i].to_be_bytes()[16 - len..]);
+                            .extend_from_slice(&((d[i] as u128) << shift).to_be_bytes());
+                        self.plain.truncate(end);
                     });
                 }
                 Physical::Number { wide: false, .. } => {
@@ -497,7 +506,11 @@ impl Column {
                     let map: Vec<u32> = (0..words.len())
                         .map(|w| self.dict.bytes(words.value(w).as_bytes()))
                         .collect();
-                    each(values, a.len(), |i| self.keys.push(map[keys[i] as usize]));
+                    let key = |i: usize| map[keys[i] as usize];
+                    match values {
+                        Some(idx) => self.keys.extend(idx.iter().map(|&i| key(i as usize))),
+                        None => self.keys.extend((0..a.len()).map(key)),
+                    }
                 } else {
                     each(values, a.len(), |i| {
                         let w = words.value(keys[i] as usize).as_bytes();
@@ -537,12 +550,10 @@ impl Column {
         }
         let wide = matches!(self.physical, Physical::Number { wide: true, .. });
         let new = &self.ints[start..];
-        if self.stats && !new.is_empty() {
-            let (lo, hi) = match (self.unsigned, wide) {
-                (false, _) => min_max(new.iter().copied()),
-                (true, false) => min_max(new.iter().map(|x| i64::from(*x as u32))),
-                (true, true) => min_max(new.iter().map(|x| ((*x as u64) ^ (1 << 63)) as i64)),
-            };
+        // A dictionary's values are all among its entries: their min and max are taken
+        // over the entries when the chunk is finished (`dict_min_max`), not value by value.
+        if self.stats && !new.is_empty() && self.mode != Mode::Dictionary {
+            let (lo, hi) = stats_range(self.unsigned, wide, new.iter().copied());
             self.min = self.min.min(lo);
             self.max = self.max.max(hi);
         }
@@ -551,18 +562,39 @@ impl Column {
             let mask = if wide { u64::MAX } else { u64::from(u32::MAX) };
             // Repeats of the previous value skip the table (ids and prices come in runs).
             let mut last = None;
-            self.keys.reserve(new.len());
-            for &x in new {
+            let dict = &mut self.dict;
+            self.keys.extend(new.iter().map(|&x| {
                 let x = x as u64 & mask;
                 let k = match last {
                     Some((y, k)) if y == x => k,
-                    _ => self.dict.number(x, width),
+                    _ => dict.number(x, width),
                 };
                 last = Some((x, k));
-                self.keys.push(k);
-            }
+                k
+            }));
             self.ints.truncate(start);
         }
+    }
+
+    /// Takes the dictionary's numbers into the chunk's min and max: each as it was in `ints`
+    /// (a narrow column's values are within i32, and its entries their low 32 bits).
+    fn dict_min_max(&mut self) {
+        if !self.stats || self.dict.numbers.is_empty() {
+            return;
+        }
+        let numbers = &self.dict.numbers;
+        let wide = matches!(self.physical, Physical::Number { wide: true, .. });
+        let (lo, hi) = if wide {
+            stats_range(self.unsigned, wide, numbers.iter().map(|&x| x as i64))
+        } else {
+            stats_range(
+                self.unsigned,
+                wide,
+                numbers.iter().map(|&x| i64::from(x as u32 as i32)),
+            )
+        };
+        self.min = self.min.min(lo);
+        self.max = self.max.max(hi);
     }
 
     fn byte_values<'a>(
@@ -780,6 +812,7 @@ impl Column {
         for p in &self.pages {
             out(p)?;
         }
+        self.dict_min_max();
         let min_max = (self.stats && self.min <= self.max).then(|| {
             let back = |k: i64| -> i64 {
                 match (self.unsigned, self.physical) {
@@ -830,6 +863,16 @@ impl Column {
 
     pub(crate) fn physical(&self) -> Physical {
         self.physical
+    }
+}
+
+/// The least and greatest of values as gathered into `ints`, compared as the statistics
+/// compare them (unsigned columns by their unsigned value).
+fn stats_range(unsigned: bool, wide: bool, xs: impl Iterator<Item = i64>) -> (i64, i64) {
+    match (unsigned, wide) {
+        (false, _) => min_max(xs),
+        (true, false) => min_max(xs.map(|x| i64::from(x as u32))),
+        (true, true) => min_max(xs.map(|x| ((x as u64) ^ (1 << 63)) as i64)),
     }
 }
 

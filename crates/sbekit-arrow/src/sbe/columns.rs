@@ -563,7 +563,7 @@ fn copy_inline(dst: &mut [u8], src: &[u8]) {
 /// batch asks the allocator for fresh memory, which it often takes from the kernel page by
 /// page again, right after handing the last batch's back.
 #[derive(Debug, Default)]
-pub(super) struct Pool {
+pub(crate) struct Pool {
     /// (alignment of the element type, buffer), oldest first.
     kept: Vec<(usize, Buffer)>,
 }
@@ -575,7 +575,7 @@ impl Pool {
 
     /// An empty vector with room for `n` values: the memory of the smallest kept buffer that
     /// fits and that nobody else holds, else new.
-    pub(super) fn vec<T: ArrowNativeType>(&mut self, n: usize) -> Vec<T> {
+    pub(crate) fn vec<T: ArrowNativeType>(&mut self, n: usize) -> Vec<T> {
         let (size, align) = (std::mem::size_of::<T>(), std::mem::align_of::<T>());
         let want = n.saturating_mul(size);
         let mut best: Option<(usize, usize)> = None;
@@ -602,7 +602,7 @@ impl Pool {
     }
 
     /// Keeps a reference to `b`, an output buffer made from a `Vec<T>`.
-    pub(super) fn keep<T: ArrowNativeType>(&mut self, b: &Buffer) {
+    pub(crate) fn keep<T: ArrowNativeType>(&mut self, b: &Buffer) {
         if b.capacity() == 0 {
             return;
         }
@@ -614,7 +614,7 @@ impl Pool {
     }
 
     /// A buffer over `v` (no copy), kept for reuse.
-    pub(super) fn buffer<T: ArrowNativeType>(&mut self, v: Vec<T>) -> Buffer {
+    pub(crate) fn buffer<T: ArrowNativeType>(&mut self, v: Vec<T>) -> Buffer {
         let b = Buffer::from_vec(v);
         self.keep::<T>(&b);
         b

@@ -35,6 +35,9 @@ use text::*;
 use trusted::*;
 use walk::*;
 
+pub(crate) use columns::Pool;
+pub(crate) use trusted::AsciiText;
+
 use crate::Error;
 use arrow_array::builder::BooleanBufferBuilder;
 use arrow_array::types::{

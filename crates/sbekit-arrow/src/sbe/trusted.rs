@@ -19,19 +19,20 @@
 
 use super::*;
 
-/// A string column of ASCII values cut at their first NUL.
+/// A string column of ASCII values cut at their first NUL (the decode's methods), or taken
+/// whole ([`AsciiText::push_whole`], for IEX's trimmed symbols and codes).
 ///
 /// Invariant (kept by every method, fields private to this module): `offsets` starts at 0,
 /// never falls, ends at `data.len()`, which is at most `i32::MAX`; `data` is all ASCII.
 #[derive(Debug)]
-pub(super) struct AsciiText {
+pub(crate) struct AsciiText {
     data: Vec<u8>,
     offsets: Vec<i32>,
 }
 
 impl AsciiText {
     /// An empty column over the memory of `data` and `offsets` (their contents are dropped).
-    pub(super) fn new(mut data: Vec<u8>, mut offsets: Vec<i32>) -> AsciiText {
+    pub(crate) fn new(mut data: Vec<u8>, mut offsets: Vec<i32>) -> AsciiText {
         data.clear();
         offsets.clear();
         offsets.push(0);
@@ -51,6 +52,13 @@ impl AsciiText {
             return false;
         }
         self.push_cut(value, nul_cut(value))
+    }
+
+    /// Appends `value` whole (NULs included); false, appending nothing, when it is not all
+    /// ASCII or the column would pass `i32::MAX` bytes.
+    #[inline(always)]
+    pub(crate) fn push_whole(&mut self, value: &[u8]) -> bool {
+        value.is_ascii() && self.push_cut(value, value.len())
     }
 
     /// Appends the 8-byte values at `offset` of each of the first `rows` rows of `stride`
@@ -183,7 +191,7 @@ impl AsciiText {
     }
 
     /// The `StringArray`, its buffers from `pool`'s accounting.
-    pub(super) fn finish(self, pool: &mut Pool) -> ArrayRef {
+    pub(crate) fn finish(self, pool: &mut Pool) -> ArrayRef {
         debug_assert!(self.invariant(), "AsciiText invariant broken");
         let offsets = ScalarBuffer::<i32>::from(pool.buffer(self.offsets));
         // SAFETY: the offsets start at 0 and never fall (the invariant: each is the running
