@@ -17,6 +17,8 @@ public final class Alternate {
     private Alternate() {
     }
 
+    // One loop method per variant, each calling its codec directly: a loop shared through `Op`
+    // would make the call inside it megamorphic and time the dispatch, not the codec.
     static long carRefEncode(final CarBenchmark.Ref s, final int n) {
         long x = 0;
         for (int i = 0; i < n; i++) x += CarBenchmark.refEncode(s, s.encodeBuffer);

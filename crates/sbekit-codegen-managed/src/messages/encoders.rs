@@ -165,10 +165,10 @@ fn all_set(late: &[usize]) -> String {
     }
 }
 
-/// Zeroes the `n` bytes at `base` of `buf` reserved for version `v`, except those `covered` (stored
-/// next, or deferred): straight-line at the schema's version, then `sbe_set` cleared when the
-/// body defers fields; at an older version the statement `older` (a call that zeroes all that
-/// version reserves) and `sbe_set` full.
+/// Zeroes the `n` bytes at `base` of `buf` reserved for version `v`, except those `covered`
+/// (stored next, or deferred): straight-line at the schema's version, then `sbe_set` cleared
+/// when the body defers fields; at an older version the statement `older` (a call that zeroes
+/// all that version reserves) and `sbe_set` full.
 #[allow(clippy::too_many_arguments)]
 fn reserve_zeroing(
     o: &mut Out,

@@ -76,8 +76,8 @@ fn groups(b: &Body) -> Vec<(usize, &Section, &Body)> {
 }
 
 /// How the managed languages write the plan's walk over a checked body's sections
-/// ([`program::locate`]): the cursor `sbe_q`, each start noted in the field `rec<i>` (when given), acting
-/// versions read from `av`.
+/// ([`program::locate`]): the cursor `sbe_q`, each start noted in the field `rec<i>` (when
+/// given), acting versions read from `av`.
 struct Locate<'a> {
     d: &'a dyn Dialect,
     rec: Option<&'a str>,
