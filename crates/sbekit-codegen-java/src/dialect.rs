@@ -88,7 +88,10 @@ impl Dialect for Java {
         format!("throw new SbeEncodeException(SbeEncodeException.Kind.{kind}, {path});")
     }
     fn checks(&self) -> &dyn CheckSyntax {
-        &JavaChecks
+        &JavaChecks { usual: false }
+    }
+    fn usual_checks(&self) -> Option<&dyn CheckSyntax> {
+        Some(&JavaChecks { usual: true })
     }
     fn null_test(&self, _: &str) -> &'static str {
         ""
@@ -359,7 +362,7 @@ impl Dialect for Java {
     }
     fn compare(&self, ty: P, a: &str, op: &str, b: &str) -> String {
         if ty == P::Uint64 {
-            JavaChecks.unsigned(a, op, b)
+            JavaChecks { usual: false }.unsigned(a, op, b)
         } else {
             format!("{a} {op} {b}")
         }
@@ -389,13 +392,26 @@ impl Dialect for Java {
     }
 }
 
-/// Java's syntax for the plan's check program (`sbekit_plan::program`): unsigned comparisons
+/// Java's syntax for the plan's check programs (`sbekit_plan::program`): unsigned comparisons
 /// through `Long`, locals `final`.
-struct JavaChecks;
+struct JavaChecks {
+    /// The usual message's program: a failure leaves the statement labeled `sbe_usual` (for
+    /// the full program, which throws), and heads are merged into the test before them.
+    usual: bool,
+}
 
 impl CheckSyntax for JavaChecks {
     fn fail_at(&self, f: &Fail, at: &str) -> String {
-        Java.decode_error(f.error.screaming(), at, &f.path)
+        match self.usual {
+            true => "break sbe_usual;".into(),
+            false => Java.decode_error(f.error.screaming(), at, &f.path),
+        }
+    }
+    fn merges(&self) -> bool {
+        self.usual
+    }
+    fn fails_alike(&self) -> bool {
+        self.usual
     }
     fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
         format!("Long.compareUnsigned({a}, {b}) {op} 0")

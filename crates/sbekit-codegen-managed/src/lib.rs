@@ -326,6 +326,19 @@ pub trait Dialect: Values {
     fn encode_error(&self, kind: &str, path: &str) -> String;
     /// The syntax of the plan's check program.
     fn checks(&self) -> &dyn CheckSyntax;
+    /// The syntax of the usual message's check program
+    /// (`sbekit_plan::program::usual_of_message`), whose every failure leaves the labeled
+    /// statement `sbe_usual` for the full program; `None` (the default) when `wrap` runs only
+    /// the full program.
+    fn usual_checks(&self) -> Option<&dyn CheckSyntax> {
+        None
+    }
+    /// Opens the statement labeled `sbe_usual` run when `cond` holds (Java: `sbe_usual: if
+    /// (cond) {`); only called when [`Dialect::usual_checks`] gives a syntax. `cond` does not
+    /// test the buffer for null: a dialect whose buffer may be null adds that test here.
+    fn open_usual(&self, cond: &str) -> String {
+        format!("sbe_usual: if ({cond}) {{")
+    }
     /// `buffer` tested for null, with the `||` after it (nothing where it cannot be null).
     fn null_test(&self, buffer: &str) -> &'static str;
     /// The size of buffer `buffer`.

@@ -80,6 +80,8 @@ pub enum Check {
         block_length: Slot,
         /// Count slot (offset inside the dimension).
         count: Slot,
+        /// The entry block length this schema version writes.
+        block: usize,
         /// `(version, bytes)` an entry block needs at each version.
         required: RequiredLengths,
         /// True when an entry may take no bytes at all (an acting block length of 0 and no
@@ -171,6 +173,7 @@ fn sections(order: ByteOrder, path: &str, b: &Block, out: &mut Vec<Check>) {
             dim_size: g.dimension.size,
             block_length: slot(&g.dimension.block_length, order),
             count: slot(&g.dimension.num_in_group, order),
+            block: g.block.block_length,
             required: g.block.required.clone(),
             // The wire's block length may be as short as the version-0 fields need.
             empty_entries: g.block.min_length() == 0 && g.block.is_fixed(),

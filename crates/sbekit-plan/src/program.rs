@@ -13,7 +13,7 @@ use crate::names::BodyNames;
 use crate::{Body, Message, Section, Slot};
 
 /// A value the program keeps while it checks (generators name them: [`CheckSyntax::local`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Local {
     /// The root block length from the header.
     RootBlock,
@@ -123,6 +123,16 @@ pub enum Step {
         /// The count that must not be zero for the check to apply.
         unless_empty: Option<Local>,
         /// Raised when it does not.
+        fail: Fail,
+    },
+    /// `block` is `bytes`, the length this schema version writes, or `fail` (the usual
+    /// message's check, [`usual_of_message`], in place of [`Step::BlockCovers`]).
+    BlockIs {
+        /// The block length.
+        block: Local,
+        /// The length it must have.
+        bytes: usize,
+        /// Raised when it has another.
         fail: Fail,
     },
     /// The root block fits after the header (`block > length - header` fails).
@@ -256,6 +266,7 @@ pub enum Step {
 /// The check program of a message, in wire order.
 pub fn of_message(m: &Message) -> Vec<Step> {
     let name = &m.body.name;
+    let mode = Mode::Full;
     let fail = |error, at| Fail {
         error,
         at,
@@ -315,7 +326,7 @@ pub fn of_message(m: &Message) -> Vec<Step> {
                 }
                 // The sum of a block length and a head is exact below 2^32.
                 let narrow = block_length.width() <= 4 || block_length.constant.is_some();
-                let then = head(sections.first().copied()).filter(|_| narrow);
+                let then = head(sections.first().copied(), mode).filter(|_| narrow);
                 merged = then.is_some();
                 out.push(Step::RootFits {
                     block: Local::RootBlock,
@@ -334,8 +345,8 @@ pub fn of_message(m: &Message) -> Vec<Step> {
             Check::Group { .. } | Check::VarData { .. } => {
                 out.push(Step::MarkSection { index: section });
                 section += 1;
-                let (step, next_merged) =
-                    section_steps(c, 1, merged, head(sections.get(section).copied()));
+                let next = head(sections.get(section).copied(), mode);
+                let (step, next_merged) = section_steps(c, 1, merged, next, mode);
                 out.push(step);
                 merged = next_merged;
             }
@@ -344,27 +355,157 @@ pub fn of_message(m: &Message) -> Vec<Step> {
     out
 }
 
+/// Which program [`section_steps`] builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Every message the decoders accept ([`of_message`]).
+    Full,
+    /// Only the usual one ([`usual_of_message`]): every section present, every block as long
+    /// as this schema version writes it.
+    Usual,
+}
+
+/// The check program of the usual message: written by this schema's encoders at the schema's
+/// version, so that its header equals the one they write (one load against one constant) and
+/// every block, root and entries, has the length they write. The other checks are the full
+/// program's ([`of_message`]): counts, var-data lengths and what is left after each, with
+/// every section present (no version gates) and no empty-entry budget (every entry takes a
+/// byte or more). A message this program accepts, the full program accepts too, and it leaves
+/// the same locals and section marks: a decoder may run it first and fall back to the full
+/// program, which names the error, on any failure. It is much shorter, so a JIT can inline it.
+///
+/// `version` is the schema's. `None` when the message has no such program: a header with a
+/// constant member or whose members are not one 2-, 4- or 8-byte load, or a group whose
+/// entries this version writes with a block of 0 bytes.
+pub fn usual_of_message(m: &Message, version: u32) -> Option<Vec<Step>> {
+    let mode = Mode::Usual;
+    let name = &m.body.name;
+    let fail = |error, at| Fail {
+        error,
+        at,
+        path: name.clone(),
+    };
+    let sections: Vec<&Check> = m.checks.iter().filter(|c| is_section(c)).collect();
+    if !sections.iter().all(|c| writes_blocks(c)) {
+        return None;
+    }
+    let (mut size, mut members) = (0, Vec::new());
+    for c in &m.checks {
+        match c {
+            Check::Header { size: s } => size = *s,
+            Check::SchemaId { slot, expected } | Check::TemplateId { slot, expected } => {
+                members.push((*slot, *expected))
+            }
+            Check::RootBlock {
+                block_length,
+                version: v,
+                ..
+            } => {
+                members.push((*block_length, m.body.block_length as u64));
+                members.push((*v, u64::from(version)));
+            }
+            Check::Group { .. } | Check::VarData { .. } => {}
+        }
+    }
+    let (slot, expected) = written_header(size, &mut members)?;
+    let first = head(sections.first().copied(), mode);
+    let block = m.body.block_length;
+    let mut out = vec![
+        Step::NeedHeader {
+            size: size + block + first.as_ref().map_or(0, |t| t.bytes),
+            fail: fail(CheckError::Truncated, At::Offset(0)),
+        },
+        Step::HeaderEquals {
+            value: HeaderValue::Slot(slot),
+            expected,
+            fail: fail(CheckError::WrongTemplateId, At::Offset(0)),
+        },
+        Step::LetHeader {
+            local: Local::RootBlock,
+            value: HeaderValue::Constant(block as u64),
+        },
+        Step::LetHeader {
+            local: Local::Version,
+            value: HeaderValue::Constant(u64::from(version)),
+        },
+        Step::StartCursor {
+            header: size,
+            block: Local::RootBlock,
+        },
+    ];
+    let mut merged = first.is_some();
+    for (i, c) in sections.iter().enumerate() {
+        out.push(Step::MarkSection { index: i });
+        let next = head(sections.get(i + 1).copied(), mode);
+        let (step, next_merged) = section_steps(c, 1, merged, next, mode);
+        out.push(step);
+        merged = next_merged;
+    }
+    Some(out)
+}
+
+/// True when a section's groups, its own and nested, are written with entry blocks of a
+/// byte or more (so that no entry is free and no budget is needed).
+fn writes_blocks(c: &Check) -> bool {
+    match c {
+        Check::Group { block, entry, .. } => *block > 0 && entry.iter().all(writes_blocks),
+        _ => true,
+    }
+}
+
+/// The header the encoders write, as one load: the slot spanning the `size` bytes and its
+/// value, from its members and their values; `None` unless the members are on the wire, fill
+/// the header and make one 2-, 4- or 8-byte load ([`crate::one_store`]).
+fn written_header(size: usize, members: &mut [(Slot, u64)]) -> Option<(Slot, u64)> {
+    members.sort_by_key(|m| m.0.offset);
+    let first = members.first()?.0;
+    let fits = |(s, v): &(Slot, u64)| {
+        s.constant.is_none() && s.width() <= 8 && (s.width() == 8 || *v >> (8 * s.width()) == 0)
+    };
+    if first.offset != 0 || !members.iter().all(fits) {
+        return None;
+    }
+    let parts: Vec<(usize, usize)> = members.iter().map(|m| (m.0.offset, m.0.width())).collect();
+    let (ty, shifts) = crate::one_store(&parts, first.order)?;
+    if ty.size() != size {
+        return None;
+    }
+    let value = members
+        .iter()
+        .zip(shifts)
+        .fold(0u64, |acc, (m, shift)| acc | m.1 << shift);
+    let slot = Slot {
+        ty,
+        offset: 0,
+        order: first.order,
+        max: u64::MAX,
+        constant: None,
+    };
+    Some((slot, value))
+}
+
 /// True for the checks of a group or var-data section.
 fn is_section(c: &Check) -> bool {
     matches!(c, Check::Group { .. } | Check::VarData { .. })
 }
 
 /// The head of a section present at every version, as a [`Then`]; `None` for a section gated
-/// by a version (its test does not always run) or none.
-fn head(c: Option<&Check>) -> Option<Then> {
+/// by a version (its test does not always run; in the usual program every section is
+/// present) or none.
+fn head(c: Option<&Check>, mode: Mode) -> Option<Then> {
     let (path, bytes) = match c {
         Some(Check::Group {
             path,
-            since: 0,
+            since,
             dim_size,
             ..
-        }) => (path, *dim_size),
+        }) if *since == 0 || mode == Mode::Usual => (path, *dim_size),
         Some(Check::VarData {
             path,
-            since: 0,
+            since,
             data_offset,
             ..
-        }) => (path, *data_offset),
+        }) if *since == 0 || mode == Mode::Usual => (path, *data_offset),
         _ => return None,
     };
     Some(Then {
@@ -380,9 +521,16 @@ fn head(c: Option<&Check>) -> Option<Then> {
 /// The steps of one section (a group or var data) at nesting `depth`. `merged`: its head was
 /// checked by the test before it. `next`: the head of the section after it, which its last
 /// test carries where that is exact. Returns the section's scope and whether `next` was taken.
-fn section_steps(c: &Check, depth: usize, merged: bool, next: Option<Then>) -> (Step, bool) {
+fn section_steps(
+    c: &Check,
+    depth: usize,
+    merged: bool,
+    next: Option<Then>,
+    mode: Mode,
+) -> (Step, bool) {
     // Only a section present at every version carries the next head: its test always runs.
     let next = match c {
+        _ if mode == Mode::Usual => next,
         Check::Group { since: 0, .. } | Check::VarData { since: 0, .. } => next,
         _ => None,
     };
@@ -400,6 +548,7 @@ fn section_steps(c: &Check, depth: usize, merged: bool, next: Option<Then>) -> (
             dim_size,
             block_length,
             count,
+            block: written,
             required,
             entry,
             ..
@@ -429,26 +578,36 @@ fn section_steps(c: &Check, depth: usize, merged: bool, next: Option<Then>) -> (
                     ),
                 });
             }
-            if required.iter().any(|r| r.1 > 0) {
-                steps.push(Step::BlockCovers {
+            let short = at(
+                path,
+                CheckError::BlockLengthTooShort,
+                At::CursorPlus(block_length.offset),
+            );
+            if mode == Mode::Usual {
+                steps.push(Step::BlockIs {
                     block,
-                    required: required.to_vec(),
-                    unless_empty: Some(n),
-                    fail: at(
-                        path,
-                        CheckError::BlockLengthTooShort,
-                        At::CursorPlus(block_length.offset),
-                    ),
+                    bytes: *written,
+                    fail: short,
+                });
+                steps.push(Step::Advance { bytes: *dim_size });
+            } else {
+                if required.iter().any(|r| r.1 > 0) {
+                    steps.push(Step::BlockCovers {
+                        block,
+                        required: required.to_vec(),
+                        unless_empty: Some(n),
+                        fail: short,
+                    });
+                }
+                steps.push(Step::Advance { bytes: *dim_size });
+                let (base, changes) = required_changes(required);
+                steps.push(Step::ChargeEmpty {
+                    block,
+                    count: n,
+                    fail: at(path, CheckError::EmptyEntryBudget, At::Cursor),
+                    covered: base > 0 && changes.iter().all(|c| c.1 > 0),
                 });
             }
-            steps.push(Step::Advance { bytes: *dim_size });
-            let (base, changes) = required_changes(required);
-            steps.push(Step::ChargeEmpty {
-                block,
-                count: n,
-                fail: at(path, CheckError::EmptyEntryBudget, At::Cursor),
-                covered: base > 0 && changes.iter().all(|c| c.1 > 0),
-            });
             let truncated = at(path, CheckError::Truncated, At::Cursor);
             if entry.is_empty() {
                 // Below 2^32 each, the product is exact in 64 unsigned bits: no division.
@@ -466,7 +625,7 @@ fn section_steps(c: &Check, depth: usize, merged: bool, next: Option<Then>) -> (
             } else {
                 let inner: Vec<&Check> = entry.iter().filter(|e| is_section(e)).collect();
                 // The entry's block and its first section's head in one test, below 2^32.
-                let then = head(inner.first().copied()).filter(|_| block_length.width() <= 4);
+                let then = head(inner.first().copied(), mode).filter(|_| block_length.width() <= 4);
                 let mut done = then.is_some();
                 let mut each = vec![
                     Step::Fits {
@@ -481,8 +640,8 @@ fn section_steps(c: &Check, depth: usize, merged: bool, next: Option<Then>) -> (
                     },
                 ];
                 for (j, e) in inner.iter().enumerate() {
-                    let (step, next_done) =
-                        section_steps(e, depth + 1, done, head(inner.get(j + 1).copied()));
+                    let next = head(inner.get(j + 1).copied(), mode);
+                    let (step, next_done) = section_steps(e, depth + 1, done, next, mode);
                     each.push(step);
                     done = next_done;
                 }
@@ -541,7 +700,7 @@ fn section_steps(c: &Check, depth: usize, merged: bool, next: Option<Then>) -> (
     };
     (
         Step::Scope {
-            since: (since > 0).then_some(since),
+            since: (since > 0 && mode == Mode::Full).then_some(since),
             steps,
         },
         took,
@@ -601,6 +760,12 @@ pub trait CheckSyntax {
     }
     /// True when the syntax checks a section's head with the test before it (see [`Then`]).
     fn merges(&self) -> bool {
+        false
+    }
+    /// True when every failure is the same statement (the usual program's way out to the full
+    /// one, [`usual_of_message`]): a merged test then needs no second test to tell which
+    /// check failed.
+    fn fails_alike(&self) -> bool {
         false
     }
     /// True when the syntax leaves out the empty-entry charges that can only be of 0 entries
@@ -829,6 +994,18 @@ pub trait CheckSyntax {
 pub fn lines(m: &Message, syntax: &dyn CheckSyntax) -> Vec<String> {
     let mut out = Vec::new();
     render(&of_message(m), syntax, &mut out);
+    split_lines(out)
+}
+
+/// The usual message's check program ([`usual_of_message`]) of `m` rendered through `syntax`,
+/// one line each; `None` when the message has none.
+pub fn usual_lines(m: &Message, version: u32, syntax: &dyn CheckSyntax) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    render(&usual_of_message(m, version)?, syntax, &mut out);
+    Some(split_lines(out))
+}
+
+fn split_lines(out: Vec<String>) -> Vec<String> {
     out.iter()
         .filter(|l| !l.is_empty())
         .flat_map(|l| l.split('\n'))
@@ -869,6 +1046,10 @@ pub fn render(steps: &[Step], s: &dyn CheckSyntax, out: &mut Vec<String>) {
                 };
                 out.push(s.when(&cond, &s.fail(fail)));
             }
+            Step::BlockIs { block, bytes, fail } => out.push(s.when(
+                &format!("{} != {}", s.local(*block), s.bytes(*bytes)),
+                &s.fail(fail),
+            )),
             Step::RootFits {
                 block,
                 header,
@@ -1000,6 +1181,10 @@ fn merged(
     end: &str,
 ) {
     let fast = s.unsigned(&s.plus(len, &then.bytes.to_string()), ">", room);
+    if s.fails_alike() {
+        out.push(s.when(&fast, &s.fail(fail)));
+        return;
+    }
     out.push(s.open(Some(&fast)));
     out.push(s.when(test, &s.fail(fail)));
     out.push(s.fail_at(&then.fail, &s.at_expr(end)));

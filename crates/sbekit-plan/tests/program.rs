@@ -3,16 +3,10 @@
 //! statements follow the checks' order.
 
 use sbekit_plan::program::{self, At, CheckSyntax, Fail, Local, Step, Then};
-use sbekit_plan::{Check, CheckError, Plan, Slot};
-use std::path::Path;
+use sbekit_plan::{Check, CheckError, Slot};
 
-fn plan(schema: &str) -> Plan {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(schema);
-    let layout = sbekit_schema::load_layout(&p).expect("schema compiles");
-    Plan::new(&layout).expect("plan")
-}
+mod common;
+use common::plan;
 
 const SCHEMAS: [&str; 3] = [
     "crates/sbekit-codegen-tests/schemas/orders-be.xml",

@@ -424,28 +424,19 @@ pub(super) fn group_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, sec: Op
     d.iteration_tail(o, dec);
 }
 
-/// `wrap`: the plan's checks, in wire order, recording where the root's sections start.
-pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
-    let d = ctx.d;
-    let (fin, wrap, buf) = (d.fixed(), d.member("wrap"), d.reader());
-    let dec = &n.dec;
-    o.doc("Checks the message at `offset` of `buffer` (`length` bytes available from there, header included) once: header, block lengths, every group count and var-data length. Throws `SbeDecodeException` (kind, byte offset from the message start, element path) for malformed input, leaving the decoder as it was; after it, accessors cannot fail.");
-    o.line(&format!(
-        "public {dec} {wrap}({fin}{buf} buffer, {fin}int offset, {fin}int length) {{"
-    ));
-    o.line(&format!(
-        "if ({}offset < 0 || length < 0 || length > {} - offset) {}",
-        d.null_test("buffer"),
-        d.capacity("buffer"),
-        d.decode_error("TRUNCATED", "0", &m.body.name)
-    ));
+/// The locals a check program reads: the buffer, the message's offset and length, and the
+/// dialect's own.
+fn walk_locals(o: &mut Out, d: &dyn Dialect) {
+    let (fin, buf) = (d.fixed(), d.reader());
     o.line(&format!("{fin}{buf} sbe_b = buffer;"));
     o.line(&format!("{fin}int sbe_o = offset;"));
     o.line(&format!("{fin}int sbe_n = length;"));
     d.walk_prelude(o);
-    for l in program::lines(m, d.checks()) {
-        o.line(&l);
-    }
+}
+
+/// The end of a check program that passed: the section starts and the header's values
+/// become the decoder's fields, and `wrap` returns it.
+fn commit(o: &mut Out, ctx: &Ctx, m: &Message) {
     let (hdr, sec) = (ctx.plan.header.size, m.body.sections.len());
     for i in 0..sec {
         o.line(&format!("sbe_sec{i} = sbe_s{i};"));
@@ -460,6 +451,55 @@ pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     o.line("this.sbe_av = sbe_av;");
     o.line("this.sbe_end = sbe_o + sbe_q;");
     o.line("return this;");
+}
+
+/// `wrap`: the plan's checks, in wire order, recording where the root's sections start.
+pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
+    let d = ctx.d;
+    let (fin, wrap, buf) = (d.fixed(), d.member("wrap"), d.reader());
+    let dec = &n.dec;
+    o.doc("Checks the message at `offset` of `buffer` (`length` bytes available from there, header included) once: header, block lengths, every group count and var-data length. Throws `SbeDecodeException` (kind, byte offset from the message start, element path) for malformed input, leaving the decoder as it was; after it, accessors cannot fail.");
+    o.line(&format!(
+        "public {dec} {wrap}({fin}{buf} buffer, {fin}int offset, {fin}int length) {{"
+    ));
+    let usual = d
+        .usual_checks()
+        .and_then(|s| program::usual_lines(m, ctx.plan.version, s));
+    if let Some(lines) = usual {
+        // The usual message first, in few enough bytes of code for a JIT to inline; anything
+        // else (or anything wrong) goes to the full checks, which name the error.
+        o.line(&d.open_usual(&format!(
+            "offset >= 0 && length <= {} - offset",
+            d.capacity("buffer"),
+        )));
+        walk_locals(o, d);
+        for l in lines {
+            o.line(&l);
+        }
+        commit(o, ctx, m);
+        o.line("}");
+        o.line(&format!(
+            "return {}(buffer, offset, length);",
+            d.member("sbeWrapChecked")
+        ));
+        o.line("}");
+        o.doc("The full checks of `wrap`, for a message other than the usual one.");
+        o.line(&format!(
+            "private {dec} {}({fin}{buf} buffer, {fin}int offset, {fin}int length) {{",
+            d.member("sbeWrapChecked")
+        ));
+    }
+    o.line(&format!(
+        "if ({}offset < 0 || length < 0 || length > {} - offset) {}",
+        d.null_test("buffer"),
+        d.capacity("buffer"),
+        d.decode_error("TRUNCATED", "0", &m.body.name)
+    ));
+    walk_locals(o, d);
+    for l in program::lines(m, d.checks()) {
+        o.line(&l);
+    }
+    commit(o, ctx, m);
     o.line("}");
     o.doc(&format!(
         "`{wrap}` over the rest of the buffer from `offset`."
