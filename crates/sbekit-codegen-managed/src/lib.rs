@@ -339,6 +339,11 @@ pub trait Dialect: Values {
     fn open_usual(&self, cond: &str) -> String {
         format!("sbe_usual: if ({cond}) {{")
     }
+    /// Closes what [`Dialect::open_usual`] opened, where a failure of the usual checks goes on
+    /// (Java: the end of the labeled statement).
+    fn close_usual(&self, o: &mut Out) {
+        o.line("}");
+    }
     /// `buffer` tested for null, with the `||` after it (nothing where it cannot be null).
     fn null_test(&self, buffer: &str) -> &'static str;
     /// The size of buffer `buffer`.

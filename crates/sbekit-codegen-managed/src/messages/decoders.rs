@@ -477,7 +477,7 @@ pub(super) fn wrap_fn(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
             o.line(&l);
         }
         commit(o, ctx, m);
-        o.line("}");
+        d.close_usual(o);
         o.line(&format!(
             "return {}(buffer, offset, length);",
             d.member("sbeWrapChecked")
