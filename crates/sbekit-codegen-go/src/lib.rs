@@ -153,7 +153,7 @@ pub(crate) struct Out {
 
 impl Out {
     /// Writes one line; a line ending in `{` or `(` indents the next, one starting with `}` or
-    /// `)` outdents; `case`/`default:` lines sit one level out.
+    /// `)` outdents; `case`/`default:` lines and labels (`full:`) sit one level out.
     pub fn line(&mut self, text: &str) {
         let t = text.trim();
         // A one-line function body stays on one line in gofmt only when short: always split.
@@ -169,7 +169,10 @@ impl Out {
         if t.starts_with('}') || t.starts_with(')') {
             self.indent = self.indent.saturating_sub(1);
         }
-        let out = usize::from(t.starts_with("case ") || t == "default:");
+        let label = t.strip_suffix(':').is_some_and(|l| {
+            !l.is_empty() && l.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())
+        });
+        let out = usize::from(t.starts_with("case ") || label);
         if !t.is_empty() {
             for _ in 0..self.indent.saturating_sub(out) {
                 self.s.push('\t');

@@ -276,13 +276,39 @@ pub(super) fn wrap(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     o.doc("Wrap checks the message at the start of b (header, block lengths, every group count and var-data length) and points the decoder at it. On failure the error is a *DecodeError with the kind, byte offset and element path, and the decoder is left as it was.");
     o.line(&format!("func (d *{d}) Wrap(b []byte) error {{"));
     o.line("n := uint64(len(b))");
-    let syntax = GoChecks {
-        ctx,
-        low: &n.private,
-    };
-    for l in program::lines(m, &syntax) {
+    let (full, usual) = (
+        GoChecks {
+            ctx,
+            low: &n.private,
+            usual: false,
+        },
+        GoChecks {
+            ctx,
+            low: &n.private,
+            usual: true,
+        },
+    );
+    if let Some(lines) = program::usual_lines(m, ctx.plan.version, &usual) {
+        // The usual message first, with fewer tests; anything else (or anything wrong) goes
+        // on to the full checks, which name the error.
+        o.line("{");
+        for l in lines {
+            o.line(&l);
+        }
+        commit(o, ctx, m);
+        o.line("}");
+        o.line("full:");
+    }
+    for l in program::lines(m, &full) {
         o.line(&l);
     }
+    commit(o, ctx, m);
+    o.line("}");
+    o.line("");
+}
+
+/// The end of a check program that passed: the decoder takes the message, and `Wrap` returns.
+fn commit(o: &mut Out, ctx: &Ctx, m: &Message) {
     let (hdr, sec) = (ctx.plan.header.size, m.body.sections.len());
     o.line(&format!("sec{sec} := int(q)"));
     o.line("d.buf, d.p, d.av = b, 0, av");
@@ -302,8 +328,6 @@ pub(super) fn wrap(o: &mut Out, ctx: &Ctx, m: &Message, n: &BodyNames) {
     ));
     o.line(&format!("d.blk = b[{hdr} : {hdr}+bl]"));
     o.line("return nil");
-    o.line("}");
-    o.line("");
 }
 
 /// Go's syntax for the plan's check program (`sbekit_plan::program`): `uint64` locals
@@ -313,10 +337,22 @@ struct GoChecks<'a> {
     ctx: &'a Ctx<'a>,
     /// The message's lower-camel name: its decoder declares `<low>Required(v)`.
     low: &'a str,
+    /// The usual message's program (`program::usual_of_message`): a failure goes on to the
+    /// label `full` (the full checks), and heads are merged into the test before them.
+    usual: bool,
 }
 
 impl CheckSyntax for GoChecks<'_> {
+    fn merges(&self) -> bool {
+        self.usual
+    }
+    fn fails_alike(&self) -> bool {
+        self.usual
+    }
     fn fail_at(&self, f: &Fail, at: &str) -> String {
+        if self.usual {
+            return "goto full".into();
+        }
         let kind = match f.error {
             CheckError::Truncated => "ErrTruncated",
             CheckError::WrongSchemaId => "ErrWrongSchemaID",
