@@ -40,7 +40,8 @@ typedef enum sbekit_kind {
     SBEKIT_EMPTY_ENTRY_BUDGET,
     /* The encoder's buffer is too small. */
     SBEKIT_BUFFER_TOO_SMALL,
-    /* A group has more entries than its count slot allows. */
+    /* A group has more entries than its count slot allows (or an entry past those reserved is asked
+     * for). */
     SBEKIT_COUNT_TOO_LARGE,
     /* Var data longer than its length slot allows, or text longer than its array. */
     SBEKIT_VALUE_TOO_LONG,
@@ -288,6 +289,21 @@ static inline uint8_t* sbekit_cursor_take(sbekit_cursor* c, size_t n, const char
     }
     c->at = p + n;
     memset(p, 0, n);
+    return p;
+}
+
+/* Reserves `head` bytes and `n` entries of `size` bytes after them, zeroed, in one capacity check
+ * (`n` below 2^32 and `size` below 2^31: the product cannot overflow); a pointer to them, or NULL
+ * (an error recorded). */
+static inline uint8_t* sbekit_cursor_take_n(sbekit_cursor* c, size_t head, uint64_t n, size_t size, const char* path) {
+    uint8_t* p = c->at;
+    const uint64_t need = (uint64_t)head + n * (uint64_t)size;
+    if (need > (uint64_t)(c->end - p)) {
+        sbekit_cursor_fail(c, SBEKIT_BUFFER_TOO_SMALL, path);
+        return NULL;
+    }
+    c->at = p + need;
+    memset(p, 0, (size_t)need);
     return p;
 }
 
