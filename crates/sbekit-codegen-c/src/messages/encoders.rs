@@ -67,17 +67,16 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     o.line("}");
     if let Some(m) = msg {
         o.doc(&format!(
-            "Starts a message at `buf` (`cap` bytes): writes the header and reserves the block (zeroed). `version` is the acting version to write ({up}_SCHEMA_VERSION unless writing for older readers)."
+            "Starts a message at `buf` (`cap` bytes; `buf` may be NULL only when `cap` is 0): writes the header and reserves the block (zeroed). `version` is the acting version to write ({up}_SCHEMA_VERSION unless writing for older readers)."
         ));
         o.line(&format!(
             "static inline void {e}_init({e}* e, uint8_t* buf, size_t cap, uint64_t version) {{"
         ));
         o.line("uint8_t* h;");
-        o.line("sbekit_cursor_init(&e->cur, buf, cap, version);");
         o.line("e->next = 0;");
         o.line("e->blk = NULL;");
         o.line(&format!(
-            "h = sbekit_cursor_take(&e->cur, {up}_HEADER_LENGTH + {e}_block_length_at(version), {});",
+            "h = sbekit_cursor_start(&e->cur, buf, cap, version, {up}_HEADER_LENGTH + {e}_block_length_at(version), {});",
             c_str(path)
         ));
         o.line("if (h == NULL) return;");
@@ -422,7 +421,7 @@ fn writer_counted(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
     o.line("w->e.c = w->c;");
     o.line("if (i >= w->k) {");
     o.line(&format!(
-        "sbekit_cursor_fail(w->c, SBEKIT_COUNT_TOO_LARGE, {});",
+        "sbekit_cursor_note(w->c, SBEKIT_COUNT_TOO_LARGE, {});",
         c_str(path)
     ));
     o.line("w->e.blk = NULL;");
@@ -431,6 +430,7 @@ fn writer_counted(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
     o.line(&format!(
         "w->e.blk = w->ent + i * {e}_block_length_at(w->c->version);"
     ));
+    o.line("SBEKIT_NOT_NULL(w->e.blk);");
     o.line("return &w->e;");
     o.line("}");
 }
