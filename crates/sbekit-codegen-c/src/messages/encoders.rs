@@ -417,7 +417,9 @@ fn writer_counted(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
     o.line(&format!("{};", slot_store(ctx, count, "p", "n")));
     o.line("}");
     o.doc("Entry `i` of those reserved at once (below their count): the encoder to set its fields. Any other index is an error (SBEKIT_COUNT_TOO_LARGE, reported by `finish`) and writes nothing.");
-    o.line(&format!("static inline {e}* {w}_entry({w}* w, size_t i) {{"));
+    o.line(&format!(
+        "static inline {e}* {w}_entry({w}* w, size_t i) {{"
+    ));
     o.line("w->e.c = w->c;");
     o.line("if (i >= w->k) {");
     o.line(&format!(
