@@ -331,11 +331,12 @@ static inline uint8_t* sbekit_cursor_take(sbekit_cursor* c, size_t n, const char
 
 /* Reserves `head` bytes and `n` entries of `size` bytes after them, zeroed, in one capacity check
  * (`n` below 2^32 and `size` below 2^31: the product cannot overflow); a pointer to them, or NULL
- * (an error recorded). */
+ * (an error recorded). The check compares where the run would end, from the start, with the
+ * capacity: in straight-line code both offsets are constants, one comparison with no subtraction. */
 static inline uint8_t* sbekit_cursor_take_n(sbekit_cursor* c, size_t head, uint64_t n, size_t size, const char* path) {
     uint8_t* p = c->at;
     const uint64_t need = (uint64_t)head + n * (uint64_t)size;
-    if (need > (uint64_t)(c->end - p)) {
+    if ((uint64_t)(p - c->buf) + need > (uint64_t)(c->end - c->buf)) {
         sbekit_cursor_fail(c, SBEKIT_BUFFER_TOO_SMALL, path);
         return NULL;
     }
