@@ -4,8 +4,9 @@
  * it checks bounds per access), and hand-written C (memcpy at known offsets, one length check
  * per section).
  *
- *   bench                      wall-clock medians of 15 runs (ns per message) for all 12
- *   bench <impl> <op> <n>      n iterations of one (impl: sbekit|reference|hand|sbekit-loop; op:
+ *   bench                      wall-clock medians of 15 runs (ns per message) for every implementation
+ *   bench <impl> <op> <n>      n iterations of one (impl: sbekit|reference|hand|sbekit-loop|
+ *                              sbekit-next|sbekit-next-loop; op:
  *                              car-encode|car-decode|md-encode|md-decode), for valgrind */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -787,7 +788,7 @@ int main(int argc, char** argv) {
         }
         return 2;
     }
-    printf("%-11s %-12s %10s\n", "impl", "op", "ns/msg");
+    printf("%-16s %-12s %10s\n", "impl", "op", "ns/msg");
     for (size_t o = 0; o < 4; ++o) {
         for (k = 0; k < N_IMPLS; ++k) {
             const size_t len = prepare(&IMPLS[k], ops[o]);
@@ -800,7 +801,7 @@ int main(int argc, char** argv) {
                 t[r] = (now_ns() - a) / (double)n;
             }
             qsort(t, 15, sizeof t[0], cmp_double);
-            printf("%-11s %-12s %10.2f\n", IMPLS[k].name, ops[o], t[7]);
+            printf("%-16s %-12s %10.2f\n", IMPLS[k].name, ops[o], t[7]);
         }
     }
     return 0;
