@@ -4,8 +4,9 @@
  * it checks bounds per access), and hand-written C (memcpy at known offsets, one length check
  * per section).
  *
- *   bench                      wall-clock medians of 15 runs (ns per message) for all 12
- *   bench <impl> <op> <n>      n iterations of one (impl: sbekit|reference|hand|sbekit-loop; op:
+ *   bench                      wall-clock medians of 15 runs (ns per message) for every implementation
+ *   bench <impl> <op> <n>      n iterations of one (impl: sbekit|reference|hand|sbekit-loop|
+ *                              sbekit-next|sbekit-next-loop; op:
  *                              car-encode|car-decode|md-encode|md-decode), for valgrind */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -57,7 +58,7 @@ static const char MODEL[] = "Civic VTi";
         SK_ACC(&a_, 100, s2);                                                                         \
         car_sbekit_car_performance_figures_acceleration_writer_end(&a_);                              \
     } while (0)
-static size_t sk_car_encode(uint8_t* b, size_t cap) {
+static size_t sk_car_encode_next(uint8_t* b, size_t cap) {
     static const int32_t nums[5] = {0, 1, 2, 3, 4};
     car_sbekit_car_enc car;
     car_sbekit_engine_enc eng;
@@ -138,7 +139,7 @@ static uint64_t sk_car_decode(const uint8_t* b, size_t n) {
         md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_rpt_seq(e_, 1);                                  \
         md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_aggressor_side(e_, MD_SBEKIT_SIDE_BUY);          \
     } while (0)
-static size_t sk_md_encode(uint8_t* b, size_t cap) {
+static size_t sk_md_encode_next(uint8_t* b, size_t cap) {
     md_sbekit_market_data_incremental_refresh_trades_enc md;
     md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_writer g;
     size_t len = 0;
@@ -178,7 +179,7 @@ static uint64_t sk_md_decode(const uint8_t* b, size_t n) {
 
 /* The same messages with the entries written by loops over tables (as the hand-written code
  * does): "sbekit-loop". */
-static size_t sk_car_encode_loop(uint8_t* b, size_t cap) {
+static size_t sk_car_encode_next_loop(uint8_t* b, size_t cap) {
     static const uint16_t sp[3] = {30, 55, 75};
     static const float mp[3] = {35.9f, 49.0f, 40.0f};
     static const float sec[2][3] = {{4.0f, 7.5f, 12.2f}, {3.8f, 7.1f, 11.8f}};
@@ -229,7 +230,7 @@ static size_t sk_car_encode_loop(uint8_t* b, size_t cap) {
     car_sbekit_car_enc_model(&car, MODEL, 9);
     return car_sbekit_car_enc_finish(&car, &len, NULL) == 0 ? len : 0;
 }
-static size_t sk_md_encode_loop(uint8_t* b, size_t cap) {
+static size_t sk_md_encode_next_loop(uint8_t* b, size_t cap) {
     md_sbekit_market_data_incremental_refresh_trades_enc md;
     md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_writer g;
     size_t len = 0;
@@ -253,6 +254,164 @@ static size_t sk_md_encode_loop(uint8_t* b, size_t cap) {
         md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_aggressor_side(e, MD_SBEKIT_SIDE_BUY);
     }
     md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_writer_end(&g);
+    return md_sbekit_market_data_incremental_refresh_trades_enc_finish(&md, &len, NULL) == 0 ? len : 0;
+}
+/* The counted form (what "sbekit" and "sbekit-loop" measure): a group of fixed-size entries
+ * started with its count (`..._n`), the dimensions and every entry reserved in one capacity
+ * check, each entry then located by its index (`..._writer_entry`). */
+#define SKN_FUEL(w, i, sp, mp)                                                                \
+    do {                                                                                      \
+        car_sbekit_car_fuel_figures_enc* e_ = car_sbekit_car_fuel_figures_writer_entry(w, i); \
+        car_sbekit_car_fuel_figures_enc_speed(e_, sp);                                        \
+        car_sbekit_car_fuel_figures_enc_mpg(e_, mp);                                          \
+    } while (0)
+#define SKN_ACC(w, i, mph, sec)                                                                                       \
+    do {                                                                                                              \
+        car_sbekit_car_performance_figures_acceleration_enc* x_ = car_sbekit_car_performance_figures_acceleration_writer_entry(w, i); \
+        car_sbekit_car_performance_figures_acceleration_enc_mph(x_, mph);                                             \
+        car_sbekit_car_performance_figures_acceleration_enc_seconds(x_, sec);                                         \
+    } while (0)
+#define SKN_PERF(pf, oct, s0, s1, s2)                                                                 \
+    do {                                                                                              \
+        car_sbekit_car_performance_figures_enc* p_ = car_sbekit_car_performance_figures_writer_next(pf); \
+        car_sbekit_car_performance_figures_acceleration_writer a_;                                    \
+        car_sbekit_car_performance_figures_enc_octane_rating(p_, oct);                                \
+        car_sbekit_car_performance_figures_enc_acceleration_n(p_, &a_, 3);                            \
+        SKN_ACC(&a_, 0, 30, s0);                                                                      \
+        SKN_ACC(&a_, 1, 60, s1);                                                                      \
+        SKN_ACC(&a_, 2, 100, s2);                                                                     \
+    } while (0)
+static size_t sk_car_encode(uint8_t* b, size_t cap) {
+    static const int32_t nums[5] = {0, 1, 2, 3, 4};
+    car_sbekit_car_enc car;
+    car_sbekit_engine_enc eng;
+    car_sbekit_car_fuel_figures_writer ff;
+    car_sbekit_car_performance_figures_writer pf;
+    size_t len = 0;
+    car_sbekit_car_enc_init(&car, b, cap, CAR_SBEKIT_SCHEMA_VERSION);
+    car_sbekit_car_enc_serial_number(&car, 1234);
+    car_sbekit_car_enc_model_year(&car, 2013);
+    car_sbekit_car_enc_available(&car, CAR_SBEKIT_BOOLEAN_TYPE_T);
+    car_sbekit_car_enc_code(&car, CAR_SBEKIT_MODEL_A);
+    car_sbekit_car_enc_some_numbers(&car, nums);
+    car_sbekit_car_enc_vehicle_code(&car, "abcdef", 6);
+    car_sbekit_car_enc_extras(&car, (car_sbekit_optional_extras)(CAR_SBEKIT_OPTIONAL_EXTRAS_CRUISE_CONTROL |
+                                                                 CAR_SBEKIT_OPTIONAL_EXTRAS_SPORTS_PACK));
+    eng = car_sbekit_car_enc_engine(&car);
+    car_sbekit_engine_enc_capacity(&eng, 2000);
+    car_sbekit_engine_enc_num_cylinders(&eng, 4);
+    car_sbekit_engine_enc_manufacturer_code(&eng, "123", 3);
+    car_sbekit_car_enc_fuel_figures_n(&car, &ff, 3);
+    SKN_FUEL(&ff, 0, 30, 35.9f);
+    SKN_FUEL(&ff, 1, 55, 49.0f);
+    SKN_FUEL(&ff, 2, 75, 40.0f);
+    car_sbekit_car_enc_performance_figures(&car, &pf);
+    SKN_PERF(&pf, 95, 4.0f, 7.5f, 12.2f);
+    SKN_PERF(&pf, 99, 3.8f, 7.1f, 11.8f);
+    car_sbekit_car_performance_figures_writer_end(&pf);
+    car_sbekit_car_enc_manufacturer(&car, MANUFACTURER, 5);
+    car_sbekit_car_enc_model(&car, MODEL, 9);
+    return car_sbekit_car_enc_finish(&car, &len, NULL) == 0 ? len : 0;
+}
+#define SKN_MD_ENTRY(g, i)                                                                                               \
+    do {                                                                                                                 \
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc* e_ = md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_writer_entry(g, i); \
+        md_sbekit_decimal64_enc px_ = md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_md_entry_px(e_);   \
+        md_sbekit_int_qty32_enc sz_ = md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_md_entry_size(e_); \
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_trade_id(e_, 1234);                              \
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_security_id(e_, 56789);                          \
+        md_sbekit_decimal64_enc_mantissa(&px_, 50);                                                                      \
+        md_sbekit_int_qty32_enc_mantissa(&sz_, 10);                                                                      \
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_number_of_orders(e_, 1);                         \
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_md_update_action(e_, MD_SBEKIT_MD_UPDATE_ACTION_NEW); \
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_rpt_seq(e_, 1);                                  \
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_aggressor_side(e_, MD_SBEKIT_SIDE_BUY);          \
+    } while (0)
+static size_t sk_md_encode(uint8_t* b, size_t cap) {
+    md_sbekit_market_data_incremental_refresh_trades_enc md;
+    md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_writer g;
+    size_t len = 0;
+    md_sbekit_market_data_incremental_refresh_trades_enc_init(&md, b, cap, MD_SBEKIT_SCHEMA_VERSION);
+    md_sbekit_market_data_incremental_refresh_trades_enc_transact_time(&md, 1234);
+    md_sbekit_market_data_incremental_refresh_trades_enc_event_time_delta(&md, 987);
+    md_sbekit_market_data_incremental_refresh_trades_enc_match_event_indicator(&md, MD_SBEKIT_MATCH_EVENT_INDICATOR_END_EVENT);
+    md_sbekit_market_data_incremental_refresh_trades_enc_md_inc_grp_n(&md, &g, 2);
+    SKN_MD_ENTRY(&g, 0);
+    SKN_MD_ENTRY(&g, 1);
+    return md_sbekit_market_data_incremental_refresh_trades_enc_finish(&md, &len, NULL) == 0 ? len : 0;
+}
+static size_t sk_car_encode_loop(uint8_t* b, size_t cap) {
+    static const uint16_t sp[3] = {30, 55, 75};
+    static const float mp[3] = {35.9f, 49.0f, 40.0f};
+    static const float sec[2][3] = {{4.0f, 7.5f, 12.2f}, {3.8f, 7.1f, 11.8f}};
+    static const uint16_t mph[3] = {30, 60, 100};
+    static const uint8_t oct[2] = {95, 99};
+    static const int32_t nums[5] = {0, 1, 2, 3, 4};
+    car_sbekit_car_enc car;
+    car_sbekit_engine_enc eng;
+    car_sbekit_car_fuel_figures_writer ff;
+    car_sbekit_car_performance_figures_writer pf;
+    size_t len = 0;
+    size_t i, j;
+    car_sbekit_car_enc_init(&car, b, cap, CAR_SBEKIT_SCHEMA_VERSION);
+    car_sbekit_car_enc_serial_number(&car, 1234);
+    car_sbekit_car_enc_model_year(&car, 2013);
+    car_sbekit_car_enc_available(&car, CAR_SBEKIT_BOOLEAN_TYPE_T);
+    car_sbekit_car_enc_code(&car, CAR_SBEKIT_MODEL_A);
+    car_sbekit_car_enc_some_numbers(&car, nums);
+    car_sbekit_car_enc_vehicle_code(&car, "abcdef", 6);
+    car_sbekit_car_enc_extras(&car, (car_sbekit_optional_extras)(CAR_SBEKIT_OPTIONAL_EXTRAS_CRUISE_CONTROL |
+                                                                 CAR_SBEKIT_OPTIONAL_EXTRAS_SPORTS_PACK));
+    eng = car_sbekit_car_enc_engine(&car);
+    car_sbekit_engine_enc_capacity(&eng, 2000);
+    car_sbekit_engine_enc_num_cylinders(&eng, 4);
+    car_sbekit_engine_enc_manufacturer_code(&eng, "123", 3);
+    car_sbekit_car_enc_fuel_figures_n(&car, &ff, 3);
+    for (i = 0; i < 3; ++i) {
+        car_sbekit_car_fuel_figures_enc* e = car_sbekit_car_fuel_figures_writer_entry(&ff, i);
+        car_sbekit_car_fuel_figures_enc_speed(e, sp[i]);
+        car_sbekit_car_fuel_figures_enc_mpg(e, mp[i]);
+    }
+    car_sbekit_car_enc_performance_figures(&car, &pf);
+    for (j = 0; j < 2; ++j) {
+        car_sbekit_car_performance_figures_enc* p = car_sbekit_car_performance_figures_writer_next(&pf);
+        car_sbekit_car_performance_figures_acceleration_writer a;
+        car_sbekit_car_performance_figures_enc_octane_rating(p, oct[j]);
+        car_sbekit_car_performance_figures_enc_acceleration_n(p, &a, 3);
+        for (i = 0; i < 3; ++i) {
+            car_sbekit_car_performance_figures_acceleration_enc* x = car_sbekit_car_performance_figures_acceleration_writer_entry(&a, i);
+            car_sbekit_car_performance_figures_acceleration_enc_mph(x, mph[i]);
+            car_sbekit_car_performance_figures_acceleration_enc_seconds(x, sec[j][i]);
+        }
+    }
+    car_sbekit_car_performance_figures_writer_end(&pf);
+    car_sbekit_car_enc_manufacturer(&car, MANUFACTURER, 5);
+    car_sbekit_car_enc_model(&car, MODEL, 9);
+    return car_sbekit_car_enc_finish(&car, &len, NULL) == 0 ? len : 0;
+}
+static size_t sk_md_encode_loop(uint8_t* b, size_t cap) {
+    md_sbekit_market_data_incremental_refresh_trades_enc md;
+    md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_writer g;
+    size_t len = 0;
+    size_t i;
+    md_sbekit_market_data_incremental_refresh_trades_enc_init(&md, b, cap, MD_SBEKIT_SCHEMA_VERSION);
+    md_sbekit_market_data_incremental_refresh_trades_enc_transact_time(&md, 1234);
+    md_sbekit_market_data_incremental_refresh_trades_enc_event_time_delta(&md, 987);
+    md_sbekit_market_data_incremental_refresh_trades_enc_match_event_indicator(&md, MD_SBEKIT_MATCH_EVENT_INDICATOR_END_EVENT);
+    md_sbekit_market_data_incremental_refresh_trades_enc_md_inc_grp_n(&md, &g, 2);
+    for (i = 0; i < 2; ++i) {
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc* e = md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_writer_entry(&g, i);
+        md_sbekit_decimal64_enc px = md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_md_entry_px(e);
+        md_sbekit_int_qty32_enc sz = md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_md_entry_size(e);
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_trade_id(e, 1234);
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_security_id(e, 56789);
+        md_sbekit_decimal64_enc_mantissa(&px, 50);
+        md_sbekit_int_qty32_enc_mantissa(&sz, 10);
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_number_of_orders(e, 1);
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_md_update_action(e, MD_SBEKIT_MD_UPDATE_ACTION_NEW);
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_rpt_seq(e, 1);
+        md_sbekit_market_data_incremental_refresh_trades_md_inc_grp_enc_aggressor_side(e, MD_SBEKIT_SIDE_BUY);
+    }
     return md_sbekit_market_data_incremental_refresh_trades_enc_finish(&md, &len, NULL) == 0 ? len : 0;
 }
 /* ---------------- the reference's generated C ---------------- */
@@ -564,6 +723,9 @@ static const impl IMPLS[] = {
     {"hand", hw_car_encode, hw_car_decode, hw_md_encode, hw_md_decode},
     /* sbekit with the entries written by loops (decode is the same as "sbekit"). */
     {"sbekit-loop", sk_car_encode_loop, sk_car_decode, sk_md_encode_loop, sk_md_decode},
+    /* The groups of fixed-size entries written entry by entry (`_next`, no count up front). */
+    {"sbekit-next", sk_car_encode_next, sk_car_decode, sk_md_encode_next, sk_md_decode},
+    {"sbekit-next-loop", sk_car_encode_next_loop, sk_car_decode, sk_md_encode_next_loop, sk_md_decode},
 };
 #define N_IMPLS (sizeof IMPLS / sizeof IMPLS[0])
 
@@ -626,7 +788,7 @@ int main(int argc, char** argv) {
         }
         return 2;
     }
-    printf("%-11s %-12s %10s\n", "impl", "op", "ns/msg");
+    printf("%-16s %-12s %10s\n", "impl", "op", "ns/msg");
     for (size_t o = 0; o < 4; ++o) {
         for (k = 0; k < N_IMPLS; ++k) {
             const size_t len = prepare(&IMPLS[k], ops[o]);
@@ -639,7 +801,7 @@ int main(int argc, char** argv) {
                 t[r] = (now_ns() - a) / (double)n;
             }
             qsort(t, 15, sizeof t[0], cmp_double);
-            printf("%-11s %-12s %10.2f\n", IMPLS[k].name, ops[o], t[7]);
+            printf("%-16s %-12s %10.2f\n", IMPLS[k].name, ops[o], t[7]);
         }
     }
     return 0;

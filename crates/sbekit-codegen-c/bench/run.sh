@@ -5,6 +5,9 @@
 # valgrind instruction counts per message (callgrind totals of 200,000 iterations minus 0
 # iterations, divided by 200,000). `sbekit-loop` is sbekit with the group entries written by loops
 # over tables (as the hand-written code does) instead of written out (as the C++ benchmark does).
+# `sbekit` and `sbekit-loop` start groups of fixed-size entries with their count (`_n`: one
+# capacity check for the dimensions and every entry); `sbekit-next` and `sbekit-next-loop` add
+# those entries one by one through the writer (`_next`, a check per entry), as before issue 38.
 #   crates/sbekit-codegen-c/bench/run.sh        # needs java, maven's jar cache, gcc, valgrind
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -31,18 +34,18 @@ CC=${CC:-gcc}
 "$OUT/bench"
 if command -v valgrind >/dev/null 2>&1; then
     echo
-    printf "%-11s %-12s %12s\n" impl op "instr/msg"
+    printf "%-16s %-12s %12s\n" impl op "instr/msg"
     N=200000
     ir() {
         valgrind --tool=callgrind --callgrind-out-file=/dev/null "$OUT/bench" "$1" "$2" "$3" 2>&1 \
             | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
     }
     for op in car-encode car-decode md-encode md-decode; do
-        for impl in sbekit reference hand sbekit-loop; do
-            [ "$impl" != sbekit-loop ] || [ "${op#*-}" = encode ] || continue
+        for impl in sbekit reference hand sbekit-loop sbekit-next sbekit-next-loop; do
+            [ "${impl#sbekit-}" = "$impl" ] || [ "${op#*-}" = encode ] || continue
             a=$(ir "$impl" "$op" 0)
             b=$(ir "$impl" "$op" "$N")
-            printf "%-11s %-12s %12.1f\n" "$impl" "$op" "$(echo "($b - $a) / $N" | bc -l)"
+            printf "%-16s %-12s %12.1f\n" "$impl" "$op" "$(echo "($b - $a) / $N" | bc -l)"
         done
     done
 fi

@@ -40,7 +40,8 @@ typedef enum sbekit_kind {
     SBEKIT_EMPTY_ENTRY_BUDGET,
     /* The encoder's buffer is too small. */
     SBEKIT_BUFFER_TOO_SMALL,
-    /* A group has more entries than its count slot allows. */
+    /* A group has more entries than its count slot allows (or an entry past those reserved is asked
+     * for). */
     SBEKIT_COUNT_TOO_LARGE,
     /* Var data longer than its length slot allows, or text longer than its array. */
     SBEKIT_VALUE_TOO_LONG,
@@ -239,13 +240,28 @@ typedef struct sbekit_cursor {
  * nothing is written there (it has no room). */
 static uint8_t sbekit_no_bytes[1];
 
-/* Starts a cursor over `cap` bytes at `buf` (no room when `buf` is NULL). */
-static inline void sbekit_cursor_init(sbekit_cursor* c, uint8_t* buf, size_t cap, uint64_t version) {
-    memset(&c->err, 0, sizeof c->err);
-    c->buf = buf == NULL ? sbekit_no_bytes : buf;
-    c->at = c->buf;
-    c->end = buf == NULL ? c->buf : buf + cap;
+/* Starts a cursor over `cap` bytes at `buf` (`buf` may be NULL only when `cap` is 0) and reserves
+ * its first `n` bytes (`n` above 0, zeroed): a pointer to them, or NULL (an error recorded, no
+ * room left). One test of `cap` (no NULL test: a NULL `buf` has no room, so `n` does not fit). */
+static inline uint8_t* sbekit_cursor_start(sbekit_cursor* c, uint8_t* buf, size_t cap, uint64_t version, size_t n,
+                                           const char* path) {
     c->version = version;
+    c->err.kind = SBEKIT_OK;
+    c->err.offset = 0;
+    c->err.path = NULL;
+    if (n > cap) {
+        c->buf = sbekit_no_bytes;
+        c->at = sbekit_no_bytes;
+        c->end = sbekit_no_bytes;
+        c->err.kind = SBEKIT_BUFFER_TOO_SMALL;
+        c->err.path = path;
+        return NULL;
+    }
+    c->buf = buf;
+    c->at = buf + n;
+    c->end = buf + cap;
+    memset(buf, 0, n);
+    return buf;
 }
 
 /* Starts `d` as a cursor of no room (a group that is not written), at `c`'s version. */
@@ -268,6 +284,16 @@ static inline void sbekit_cursor_fail(sbekit_cursor* c, sbekit_kind k, const cha
     c->end = c->buf;
 }
 
+/* Records `k` at the cursor unless an error is already kept, leaving its room as it is (for an
+ * error that writes nothing: later writes go on, and `finish` reports the error). */
+static inline void sbekit_cursor_note(sbekit_cursor* c, sbekit_kind k, const char* path) {
+    if (c->err.kind == SBEKIT_OK) {
+        c->err.kind = k;
+        c->err.offset = (size_t)(c->at - c->buf);
+        c->err.path = path;
+    }
+}
+
 /* Reserves `n` bytes without zeroing them; a pointer to them, or NULL (an error recorded). */
 static inline uint8_t* sbekit_cursor_take_raw(sbekit_cursor* c, size_t n, const char* path) {
     uint8_t* p = c->at;
@@ -288,6 +314,34 @@ static inline uint8_t* sbekit_cursor_take(sbekit_cursor* c, size_t n, const char
     }
     c->at = p + n;
     memset(p, 0, n);
+    return p;
+}
+
+/* Tells the compiler that `p`, a pointer into a cursor's buffer, is not NULL (true by
+ * construction: a cursor's pointers never are), so that the setters' NULL tests of a block
+ * located inside room already reserved fold away. */
+#if defined(__GNUC__)
+#define SBEKIT_NOT_NULL(p)                      \
+    do {                                        \
+        if ((p) == NULL) __builtin_unreachable(); \
+    } while (0)
+#else
+#define SBEKIT_NOT_NULL(p) ((void)0)
+#endif
+
+/* Reserves `head` bytes and `n` entries of `size` bytes after them, zeroed, in one capacity check
+ * (`n` below 2^32 and `size` below 2^31: the product cannot overflow); a pointer to them, or NULL
+ * (an error recorded). The check compares where the run would end, from the start, with the
+ * capacity: in straight-line code both offsets are constants, one comparison with no subtraction. */
+static inline uint8_t* sbekit_cursor_take_n(sbekit_cursor* c, size_t head, uint64_t n, size_t size, const char* path) {
+    uint8_t* p = c->at;
+    const uint64_t need = (uint64_t)head + n * (uint64_t)size;
+    if ((uint64_t)(p - c->buf) + need > (uint64_t)(c->end - c->buf)) {
+        sbekit_cursor_fail(c, SBEKIT_BUFFER_TOO_SMALL, path);
+        return NULL;
+    }
+    c->at = p + need;
+    memset(p, 0, (size_t)need);
     return p;
 }
 

@@ -235,12 +235,22 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
                 o.line(&format!("{} it = {}(d);", cn.iter, sn.name));
                 o.line(&format!("{} x;", cn.dec));
                 o.line(&format!("{} w;", cn.writer));
-                o.line(&format!("{}(e, &w);", sn.setter()));
-                o.line(&format!(
-                    "while ({}_next(&it, &x)) {}_sbe_copy(&x, {}_next(&w));",
-                    cn.iter, cn.dec, cn.writer
-                ));
-                o.line(&format!("{}_end(&w);", cn.writer));
+                if let Some(counted) = &sn.set_counted {
+                    // Entries of a fixed size: all reserved at once, located by index.
+                    o.line("size_t k = 0;");
+                    o.line(&format!("{counted}(e, &w, {}_count(&it));", cn.iter));
+                    o.line(&format!(
+                        "while ({}_next(&it, &x)) {}_sbe_copy(&x, {}_entry(&w, k++));",
+                        cn.iter, cn.dec, cn.writer
+                    ));
+                } else {
+                    o.line(&format!("{}(e, &w);", sn.setter()));
+                    o.line(&format!(
+                        "while ({}_next(&it, &x)) {}_sbe_copy(&x, {}_next(&w));",
+                        cn.iter, cn.dec, cn.writer
+                    ));
+                    o.line(&format!("{}_end(&w);", cn.writer));
+                }
                 o.line("}");
             }
             Section::Var { text, .. } => {

@@ -150,6 +150,10 @@ impl NamingConfig for C {
         if at.parent.is_some() {
             n.iter = type_name(top, &format!("{base}_iter"));
             n.writer = type_name(top, &format!("{base}_writer"));
+            // The writer of fixed-size entries reserved at once: its entry and its start.
+            for f in ["entry", "sbe_start_n"] {
+                top.reserve(&format!("{}_{f}", n.writer));
+            }
         } else {
             let up = p.to_ascii_uppercase();
             n.tag = top.take(&format!("{up}_ANY_{}", upper(&b.name)));
@@ -179,9 +183,14 @@ impl NamingConfig for C {
 
     fn section(&self, top: &mut Scope, m: &mut Members, o: Owner, s: &Section) -> SectionNames {
         let name = m.dec.take(&snake(s.name()));
+        let dec = top.take(&format!("{}_{name}", o.dec));
+        let set = top.take(&format!("{}_{name}", o.enc));
+        // A group of fixed-size entries also starts with its count given (`<setter>_n`).
+        let fixed = s.as_group().is_some_and(|g| g.body.is_fixed());
         SectionNames {
-            name: top.take(&format!("{}_{name}", o.dec)),
-            set: Some(top.take(&format!("{}_{name}", o.enc))),
+            name: dec,
+            set_counted: fixed.then(|| top.take(&format!("{set}_n"))),
+            set: Some(set),
             ..SectionNames::default()
         }
     }

@@ -618,13 +618,23 @@ fn body(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, on: &OwnedBody, msg: bo
                 let c = m.count.as_deref().unwrap_or_default();
                 o.line("{");
                 o.line(&format!("{} w;", cn.writer));
-                o.line(&format!("{}(e, &w);", sn.setter()));
-                o.line(&format!(
-                    "for (i = 0; i < d->{c}; ++i) {}_sbe_write(&d->{v}[i], {}_next(&w));",
-                    entry(i),
-                    cn.writer
-                ));
-                o.line(&format!("{}_end(&w);", cn.writer));
+                if let Some(counted) = &sn.set_counted {
+                    // Entries of a fixed size: all reserved at once, located by index.
+                    o.line(&format!("{counted}(e, &w, d->{c});"));
+                    o.line(&format!(
+                        "for (i = 0; i < d->{c}; ++i) {}_sbe_write(&d->{v}[i], {}_entry(&w, i));",
+                        entry(i),
+                        cn.writer
+                    ));
+                } else {
+                    o.line(&format!("{}(e, &w);", sn.setter()));
+                    o.line(&format!(
+                        "for (i = 0; i < d->{c}; ++i) {}_sbe_write(&d->{v}[i], {}_next(&w));",
+                        entry(i),
+                        cn.writer
+                    ));
+                    o.line(&format!("{}_end(&w);", cn.writer));
+                }
                 o.line("}");
             }
             Section::Var { .. } => {

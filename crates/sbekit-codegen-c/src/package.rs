@@ -228,7 +228,8 @@ Header-only C11 (`static inline` functions), libc only, no `malloc`; loads and s
 uint8_t buf[4096];
 {enc} e;
 {enc}_init(&e, buf, sizeof buf, {up}_SCHEMA_VERSION);   /* header written, block reserved */
-/* set fields; then groups (`w`: a writer, `<group>_writer_next(&w)` per entry, then `_end(&w)`)
+/* set fields; then groups (`w`: a writer, `<group>_writer_next(&w)` per entry, then `_end(&w)`;
+   or, for entries of a fixed size, `<enc>_<group>_n(&e, &w, n)` and `<group>_writer_entry(&w, i)`)
    and var data in schema order; skipped sections are written empty */
 size_t len;
 sbekit_error err;
@@ -253,8 +254,10 @@ size_t need = {dec}_to_json(&d, json, sizeof json);   /* snprintf-style */
   `sbekit_str` (text) or `sbekit_bytes` view of the buffer.
 - Encoders keep the first error and report it from `finish`: a buffer too small, sections out of
   order, a value too long, too many entries. A group writer keeps the count and writes it in
-  `_end`. `init` with an older version writes that version's block lengths and leaves newer
-  elements out. Blocks are zeroed when reserved, so fields left unset read as zero.
+  `_end`; a group of fixed-size entries may instead be started with its count (`_n`), which
+  reserves the dimensions and every entry in one capacity check (entries then located by index,
+  `_writer_entry`). `init` with an older version writes that version's block lengths and leaves
+  newer elements out. Blocks are zeroed when reserved, so fields left unset read as zero.
 - Owned values (`owned.h`): `<message>_owned` holds a message by value (a `has_<field>` flag
   beside each field that may be absent; groups and var data copied into a caller-supplied
   `sbekit_arena`, no `malloc`): `_decode` fills one (SBEKIT_ARENA_TOO_SMALL, with the bytes

@@ -129,6 +129,62 @@ static size_t md_write(uint8_t* b, size_t cap, size_t k, sbekit_error* e) {
     if (md_market_updates_enc_finish(&en, &len, e) != 0) return 0;
     return len;
 }
+/* The same message with the entries reserved at once (`_n`, one capacity check), `k` of them,
+   then `more` added through the writer; `bad` asks for entry `k` too (one past those reserved). */
+static size_t md_write_n(uint8_t* b, size_t cap, size_t k, size_t more, int bad, sbekit_error* e) {
+    md_market_updates_enc en;
+    md_market_updates_trades_writer w;
+    size_t i, len = 0;
+    md_market_updates_enc_init(&en, b, cap, MD_SCHEMA_VERSION);
+    md_market_updates_enc_sequence_number(&en, 42);
+    md_market_updates_enc_trades_n(&en, &w, k);
+    for (i = 0; i < k + more + (size_t)(bad != 0); ++i) {
+        md_market_updates_trades_enc* t =
+            i < k || (bad && i == k) ? md_market_updates_trades_writer_entry(&w, i) : md_market_updates_trades_writer_next(&w);
+        md_market_updates_trades_enc_timestamp(t, (int64_t)(100 + i));
+        md_market_updates_trades_enc_symbol(t, "ABC", 3);
+        md_market_updates_trades_enc_price(t, -5);
+        md_market_updates_trades_enc_size(t, (uint32_t)i);
+        md_market_updates_trades_enc_flags(t, 7);
+    }
+    if (more > 0) md_market_updates_trades_writer_end(&w);
+    if (md_market_updates_enc_finish(&en, &len, e) != 0) return 0;
+    return len;
+}
+/* The counted form: the same bytes as the writer's; every shorter heap buffer refused (ASan sees
+   any write past it), whether the room runs out at the block or at the entries; an index past
+   those reserved refused, writing nothing; too many entries refused before anything is written. */
+static int counted_n_checks(const uint8_t* want, size_t len) {
+    uint8_t got[256];
+    sbekit_error e;
+    size_t cap, n;
+    memset(got, 0xAB, sizeof got);
+    if (md_write_n(got, sizeof got, 3, 0, 0, &e) != len || memcmp(got, want, len) != 0) return 20;
+    memset(got, 0xAB, sizeof got);
+    if (md_write_n(got, sizeof got, 1, 2, 0, &e) != len || memcmp(got, want, len) != 0) return 21;
+    for (cap = 0; cap < len; ++cap) {
+        for (n = 0; n < 2; ++n) {
+            uint8_t* b = cap > 0 ? (uint8_t*)malloc(cap) : NULL;
+            memset(&e, 0, sizeof e);
+            if (md_write_n(b, cap, n == 0 ? 3 : 1, n == 0 ? 0 : 2, 0, &e) != 0 || e.kind != SBEKIT_BUFFER_TOO_SMALL) return 22;
+            free(b);
+        }
+    }
+    {
+        uint8_t* b = (uint8_t*)malloc(len);
+        memset(&e, 0, sizeof e);
+        memset(b, 0xCD, len);
+        if (md_write_n(b, len, 3, 0, 1, &e) != 0 || e.kind != SBEKIT_COUNT_TOO_LARGE) return 23;
+        free(b);
+        b = (uint8_t*)malloc(1u << 23);
+        memset(&e, 0, sizeof e);
+        if (md_write_n(b, 1u << 23, 65535, 0, 0, &e) != 0 || e.kind != SBEKIT_COUNT_TOO_LARGE) return 24;
+        memset(&e, 0, sizeof e);
+        if (md_write_n(b, 1u << 23, 65534, 0, 0, &e) == 0) return 25;
+        free(b);
+    }
+    return 0;
+}
 static int counted_checks(void) {
     uint8_t want[256];
     sbekit_error e;
@@ -173,7 +229,7 @@ static int counted_checks(void) {
     memset(&e, 0, sizeof e);
     if (md_write(huge, (size_t)1 << 23, 65534, &e) == 0) return 9;
     free(huge);
-    return 0;
+    return counted_n_checks(want, len);
 }
 "#;
 

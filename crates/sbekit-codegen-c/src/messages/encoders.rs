@@ -67,17 +67,16 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     o.line("}");
     if let Some(m) = msg {
         o.doc(&format!(
-            "Starts a message at `buf` (`cap` bytes): writes the header and reserves the block (zeroed). `version` is the acting version to write ({up}_SCHEMA_VERSION unless writing for older readers)."
+            "Starts a message at `buf` (`cap` bytes; `buf` may be NULL only when `cap` is 0): writes the header and reserves the block (zeroed). `version` is the acting version to write ({up}_SCHEMA_VERSION unless writing for older readers)."
         ));
         o.line(&format!(
             "static inline void {e}_init({e}* e, uint8_t* buf, size_t cap, uint64_t version) {{"
         ));
         o.line("uint8_t* h;");
-        o.line("sbekit_cursor_init(&e->cur, buf, cap, version);");
         o.line("e->next = 0;");
         o.line("e->blk = NULL;");
         o.line(&format!(
-            "h = sbekit_cursor_take(&e->cur, {up}_HEADER_LENGTH + {e}_block_length_at(version), {});",
+            "h = sbekit_cursor_start(&e->cur, buf, cap, version, {up}_HEADER_LENGTH + {e}_block_length_at(version), {});",
             c_str(path)
         ));
         o.line("if (h == NULL) return;");
@@ -173,6 +172,22 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                 }
                 o.line(&format!("{}_sbe_start(w, {cur}, {live});", cn.writer));
                 o.line("}");
+                if let Some(counted) = &sn.set_counted {
+                    o.doc(&format!(
+                        "Starts the `{name}` group in `w` with `n` entries (of a fixed size): the dimensions and every entry (zeroed) in one capacity check, the count written. Set entry `i` (below `n`) through `{w}_entry(w, i)`; `{w}_next(w)` may add more, then `{w}_end(w)` writes the count again.",
+                        w = cn.writer
+                    ));
+                    o.line(&format!(
+                        "static inline void {counted}({e}* e, {}* w, size_t n) {{",
+                        cn.writer
+                    ));
+                    let mut live = format!("{e}_sbe_section(e, {i}u)");
+                    if *since > 0 {
+                        live = format!("{live} && {cur}->version >= {since}u");
+                    }
+                    o.line(&format!("{}_sbe_start_n(w, {cur}, {live}, n);", cn.writer));
+                    o.line("}");
+                }
             }
             Section::Var {
                 name, since, len, ..
@@ -218,9 +233,17 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
     for o_step in b.encode_order() {
         let (i, s) = (o_step.index, o_step.section);
         let step = match o_step.empty {
-            Empty::Group { child, .. } => format!(
-                "{{ {w} w; {w}_sbe_start(&w, {cur}, true); {w}_end(&w); }}",
-                w = n.children[child].writer
+            // The dimensions alone: the block length, and a count of 0 (zeroed).
+            Empty::Group { child, group } => format!(
+                "{{ uint8_t* d = sbekit_cursor_take({cur}, {}, {}); if (d != NULL) {}; }}",
+                group.dim_size,
+                c_str(&format!("{path}.{}", s.name())),
+                slot_store(
+                    ctx,
+                    group.block_len,
+                    "d",
+                    &format!("{}_block_length_at({cur}->version)", n.children[child].enc)
+                )
             ),
             Empty::Var { prefix, .. } => {
                 let vpath = format!("{path}.{}", s.name());
@@ -259,6 +282,12 @@ pub(super) fn writer(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
     o.line("uint8_t* dim;");
     o.doc("Internal: entries added so far.");
     o.line("size_t n;");
+    if fixed {
+        o.doc("Internal: the first of the entries reserved at once (NULL when there are none).");
+        o.line("uint8_t* ent;");
+        o.doc("Internal: the entries reserved at once.");
+        o.line("size_t k;");
+    }
     if !fixed {
         o.doc("Internal: true while an entry is being written.");
         o.line("bool open;");
@@ -276,7 +305,10 @@ pub(super) fn writer(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
     o.line("w->c = &w->dead;");
     o.line("}");
     o.line("w->n = 0;");
-    if !fixed {
+    if fixed {
+        o.line("w->ent = NULL;");
+        o.line("w->k = 0;");
+    } else {
         o.line("w->open = false;");
     }
     o.line(&format!(
@@ -293,6 +325,9 @@ pub(super) fn writer(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
         )
     ));
     o.line("}");
+    if fixed {
+        writer_counted(o, ctx, g, n);
+    }
     o.doc("Adds an entry (completing the one before): the encoder to set its fields, groups and var data. More entries than the count allows are an error (SBEKIT_COUNT_TOO_LARGE, reported by `finish`).");
     o.line(&format!("static inline {e}* {w}_next({w}* w) {{"));
     if fixed {
@@ -330,4 +365,74 @@ pub(super) fn writer(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
     ));
     o.line("}");
     o.line("");
+}
+
+/// The writer's start with the count given up front (entries of a fixed size): one capacity
+/// check for the dimensions and all the entries, then entries located by their index alone.
+fn writer_counted(o: &mut Out, ctx: &Ctx, g: &Group, n: &BodyNames) {
+    let (dim_size, block_len, count) = (&g.dim_size, g.block_len, g.count);
+    let (w, e, path) = (&n.writer, &n.enc, &n.path);
+    // At most 2^32 - 1 entries: their size then fits 64 bits (`sbekit_cursor_take_n`).
+    let max = count.max.min(u64::from(u32::MAX));
+    o.doc("Internal: starts the group at the cursor (`live`) with `n` entries reserved at once, or a group that writes nothing.");
+    o.line(&format!(
+        "static inline void {w}_sbe_start_n({w}* w, sbekit_cursor* c, bool live, size_t n) {{"
+    ));
+    o.line("uint8_t* p;");
+    o.line("w->c = c;");
+    o.line("w->n = 0;");
+    o.line("w->ent = NULL;");
+    o.line("w->k = 0;");
+    o.line("w->dim = NULL;");
+    o.line("if (!live) {");
+    o.line("sbekit_cursor_dead(&w->dead, c);");
+    o.line("w->c = &w->dead;");
+    o.line("return;");
+    o.line("}");
+    o.line(&format!("if (n > {}) {{", ulit(max)));
+    o.line(&format!(
+        "sbekit_cursor_fail(c, SBEKIT_COUNT_TOO_LARGE, {});",
+        c_str(path)
+    ));
+    o.line("return;");
+    o.line("}");
+    o.line(&format!(
+        "p = sbekit_cursor_take_n(c, {dim_size}, n, {e}_block_length_at(c->version), {});",
+        c_str(path)
+    ));
+    o.line("if (p == NULL) return;");
+    o.line("w->dim = p;");
+    o.line(&format!("w->ent = p + {dim_size};"));
+    o.line("w->n = n;");
+    o.line("w->k = n;");
+    o.line(&format!(
+        "{};",
+        slot_store(
+            ctx,
+            block_len,
+            "p",
+            &format!("{e}_block_length_at(c->version)")
+        )
+    ));
+    o.line(&format!("{};", slot_store(ctx, count, "p", "n")));
+    o.line("}");
+    o.doc("Entry `i` of those reserved at once (below their count): the encoder to set its fields. Any other index is an error (SBEKIT_COUNT_TOO_LARGE, reported by `finish`) and writes nothing.");
+    o.line(&format!(
+        "static inline {e}* {w}_entry({w}* w, size_t i) {{"
+    ));
+    o.line("w->e.c = w->c;");
+    o.line("if (i >= w->k) {");
+    o.line(&format!(
+        "sbekit_cursor_note(w->c, SBEKIT_COUNT_TOO_LARGE, {});",
+        c_str(path)
+    ));
+    o.line("w->e.blk = NULL;");
+    o.line("return &w->e;");
+    o.line("}");
+    o.line(&format!(
+        "w->e.blk = w->ent + i * {e}_block_length_at(w->c->version);"
+    ));
+    o.line("SBEKIT_NOT_NULL(w->e.blk);");
+    o.line("return &w->e;");
+    o.line("}");
 }

@@ -162,6 +162,10 @@ pub struct SectionNames {
     pub string: Option<String>,
     /// Text var data: the setter taking a string.
     pub set_string: Option<String>,
+    /// A group of fixed-size entries ([`crate::Body::is_fixed`]): the encoder's start that takes
+    /// the count up front and reserves the dimensions and every entry at once, where the
+    /// language names one.
+    pub set_counted: Option<String>,
 }
 
 impl SectionNames {
