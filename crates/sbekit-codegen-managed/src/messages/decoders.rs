@@ -342,6 +342,38 @@ fn copy_fn(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, top: bool) {
     o.line("}");
 }
 
+/// The `int` expressions of a checked group's entry block length and count, its dimension
+/// at `p` of `buf`: one read of both where they are one 2-, 4- or 8-byte load
+/// ([`Slot::joined`]; each read of a buffer is bounds-checked), declared first as `sbe_d`.
+fn dimension_loads(
+    o: &mut Out,
+    d: &dyn Dialect,
+    bl: &Slot,
+    count: &Slot,
+    buf: &str,
+) -> (String, String) {
+    let Some((both, bl_shift, count_shift)) = bl.joined(count) else {
+        return (
+            format!("(int) {}", d.slot_load(bl, buf, "p")),
+            format!("(int) {}", d.slot_load(count, buf, "p")),
+        );
+    };
+    o.line(&format!(
+        "{}long sbe_d = {};",
+        d.fixed(),
+        d.slot_load(&both, buf, "p")
+    ));
+    // Arithmetic shifts, then the part's mask: right for a 64-bit load's sign too.
+    let part = |shift: u32, s: &Slot| {
+        let mask = (1u128 << (8 * s.width())) - 1;
+        match shift {
+            0 => format!("(int) (sbe_d & 0x{mask:X}L)"),
+            k => format!("(int) ((sbe_d >> {k}) & 0x{mask:X}L)"),
+        }
+    };
+    (part(bl_shift, bl), part(count_shift, count))
+}
+
 /// The group decoder's iteration: `sbeWrap`, `sbeEnd` (the trusted walk to its end), `count`,
 /// then the dialect's iterator or enumerator.
 pub(super) fn group_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, sec: Option<&Section>) {
@@ -363,14 +395,9 @@ pub(super) fn group_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, sec: Op
     o.line("sbe_av = av;");
     o.line("sbe_index = 0;");
     o.line("if (present) {");
-    o.line(&format!(
-        "sbe_bl = (int) {};",
-        d.slot_load(bl_slot, "b", "p")
-    ));
-    o.line(&format!(
-        "sbe_count = (int) {};",
-        d.slot_load(count_slot, "b", "p")
-    ));
+    let (bl, count) = dimension_loads(o, d, bl_slot, count_slot, "b");
+    o.line(&format!("sbe_bl = {bl};"));
+    o.line(&format!("sbe_count = {count};"));
     o.line(&format!("sbe_next = p + {dim};"));
     o.line("} else {");
     o.line("sbe_bl = 0;");
@@ -385,14 +412,9 @@ pub(super) fn group_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, sec: Op
         d.member("sbeEnd"),
         d.reader()
     ));
-    o.line(&format!(
-        "{fin}int sbe_bl = (int) {};",
-        d.slot_load(bl_slot, "sbe_b", "p")
-    ));
-    o.line(&format!(
-        "{fin}int sbe_n = (int) {};",
-        d.slot_load(count_slot, "sbe_b", "p")
-    ));
+    let (bl, count) = dimension_loads(o, d, bl_slot, count_slot, "sbe_b");
+    o.line(&format!("{fin}int sbe_bl = {bl};"));
+    o.line(&format!("{fin}int sbe_n = {count};"));
     o.line(&format!("int sbe_q = p + {dim};"));
     if b.is_fixed() {
         o.line("return sbe_q + sbe_bl * sbe_n;");
