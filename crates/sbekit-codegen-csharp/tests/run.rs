@@ -142,6 +142,21 @@ public static class Driver
         {
             if (x.Kind != Orders.SbeEncodeErrorKind.OutOfOrder) return 2;
         }
+        // An entry added to a group that a later section closed would land after that section,
+        // uncounted: refused.
+        var e0 = new Orders.OrderEncoder().Wrap(buf, 0);
+        var marks = e0.Marks();
+        marks.Next().Mark(1);
+        e0.Blob(new byte[] { (byte)'y' }, 0, 1);
+        try
+        {
+            marks.Next();
+            return 13;
+        }
+        catch (Orders.SbeEncodeException x)
+        {
+            if (x.Kind != Orders.SbeEncodeErrorKind.OutOfOrder) return 14;
+        }
         var e = new Orders.OrderEncoder().Wrap(buf, 0);
         e.OrderId(7).Side(Orders.Side.Sell).Symbol("ACME");
         e.Marks().Next().Mark(1).Next().Mark(2);

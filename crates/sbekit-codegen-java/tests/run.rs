@@ -104,6 +104,18 @@ public final class Driver {
         } catch (final orders.SbeEncodeException e) {
             if (e.kind() != orders.SbeEncodeException.Kind.OUT_OF_ORDER) return 2;
         }
+        // An entry added to a group that a later section closed would land after that section,
+        // uncounted: refused.
+        final orders.OrderEncoder e0 = new orders.OrderEncoder().wrap(buf, 0);
+        final var marks = e0.marks();
+        marks.next().mark((short) 1);
+        e0.blob(new byte[] {'y'}, 0, 1);
+        try {
+            marks.next();
+            return 13;
+        } catch (final orders.SbeEncodeException x) {
+            if (x.kind() != orders.SbeEncodeException.Kind.OUT_OF_ORDER) return 14;
+        }
         final orders.OrderEncoder e = new orders.OrderEncoder().wrap(buf, 0);
         e.orderId(7).side(orders.Side.SELL).symbol("ACME");
         e.marks().next().mark((short) 1).next().mark((short) 2);

@@ -453,8 +453,14 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
     }
     counted(o);
     let max = count_slot.max.min(i64::MAX as u64);
+    // A closed group (`sbe_limit` -1): its dimension is written and later sections follow.
+    let closed = format!(
+        "if (sbe_limit < 0L) {}",
+        d.encode_error("OUT_OF_ORDER", &path)
+    );
     if older {
         o.line(&format!("private {e} {}() {{", m_("sbeNextSlow")));
+        o.line(&closed);
         o.line(&format!("if (!sbe_on) {}", d.not_in_version(&n.path)));
         o.line(&format!(
             "if (sbe_count >= {max}L) {}",
@@ -474,6 +480,7 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
         counted(o);
     } else {
         o.line(&format!("private void {}() {{", m_("sbeRefuse")));
+        o.line(&closed);
         o.line(&format!("if (!sbe_on) {}", d.not_in_version(&n.path)));
         o.line(&d.encode_error("COUNT_TOO_LARGE", &path));
         o.line("}");
@@ -522,6 +529,8 @@ fn entry_fns(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, e: &str, k: usize,
         o.line(&format!("if (sbe_entry) {}();", m_("sbeComplete")));
         o.line("sbe_entry = false;");
     }
+    // An entry added now would land after what follows the group, uncounted: `next` refuses it.
+    o.line("sbe_limit = -1L;");
     o.line("}");
     o.line(&format!("private void {}() {{", m_("sbeComplete")));
     o.line(&format!("{}();", m_("sbeCloseOpen")));
