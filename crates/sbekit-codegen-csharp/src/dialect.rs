@@ -133,17 +133,7 @@ impl Dialect for CSharp {
         )
     }
     fn checks(&self) -> &dyn CheckSyntax {
-        &CsChecks { usual: false }
-    }
-    fn usual_checks(&self) -> Option<&dyn CheckSyntax> {
-        Some(&CsChecks { usual: true })
-    }
-    fn open_usual(&self, cond: &str) -> String {
-        format!("if (buffer != null && {cond}) {{")
-    }
-    fn close_usual(&self, o: &mut Out) {
-        o.line("}");
-        o.line("sbe_usual:");
+        &CsChecks
     }
     fn null_test(&self, _: &str) -> &'static str {
         "buffer == null || "
@@ -451,26 +441,13 @@ fn ucmp(a: &str, op: &str, b: &str) -> String {
     format!("unchecked((ulong) ({a})) {op} unchecked((ulong) ({b}))")
 }
 
-/// C#'s syntax for the plan's check programs (`sbekit_plan::program`): unsigned comparisons
+/// C#'s syntax for the plan's check program (`sbekit_plan::program`): unsigned comparisons
 /// through `ulong` casts.
-struct CsChecks {
-    /// The usual message's program: a failure jumps to the label `sbe_usual` (before the full
-    /// program, which throws), and heads are merged into the test before them.
-    usual: bool,
-}
+struct CsChecks;
 
 impl CheckSyntax for CsChecks {
     fn fail_at(&self, f: &Fail, at: &str) -> String {
-        match self.usual {
-            true => "goto sbe_usual;".into(),
-            false => CSharp.decode_error(f.error.screaming(), at, &f.path),
-        }
-    }
-    fn merges(&self) -> bool {
-        self.usual
-    }
-    fn fails_alike(&self) -> bool {
-        self.usual
+        CSharp.decode_error(f.error.screaming(), at, &f.path)
     }
     fn unsigned(&self, a: &str, op: &str, b: &str) -> String {
         ucmp(a, op, b)
