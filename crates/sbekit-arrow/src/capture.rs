@@ -38,31 +38,45 @@ struct Nullable<T> {
 }
 
 impl<T: Copy + Default> Nullable<T> {
-    #[inline]
+    /// Appends a value (in line: a value while no null came, the usual case), or a null.
+    #[inline(always)]
     fn push(&mut self, v: Option<T>) {
-        match (v, &mut self.valid) {
+        match (v, &self.valid) {
             (Some(x), None) => self.values.push(x),
-            (v, valid) => {
-                let valid = valid.get_or_insert_with(|| vec![true; self.values.len()]);
-                valid.push(v.is_some());
-                self.values.push(v.unwrap_or_default());
-            }
+            _ => self.push_masked(v),
         }
+    }
+
+    #[inline(never)]
+    fn push_masked(&mut self, v: Option<T>) {
+        let valid = self
+            .valid
+            .get_or_insert_with(|| vec![true; self.values.len()]);
+        valid.push(v.is_some());
+        self.values.push(v.unwrap_or_default());
     }
 
     /// The first `n` values, and their validity when some value was ever null (the rest are
     /// kept).
     fn take(&mut self, n: usize) -> (Vec<T>, Option<NullBuffer>) {
-        let values = if n == self.values.len() {
-            std::mem::take(&mut self.values)
-        } else {
-            self.values.drain(..n).collect()
-        };
+        let values = take_front(&mut self.values, n);
         let nulls = self.valid.as_mut().map(|v| {
             let taken: BooleanBuffer = v.drain(..n).collect();
             NullBuffer::new(taken)
         });
         (values, nulls)
+    }
+}
+
+/// The first `n` of `v` (the rest kept). All of them are moved out whole, and `v` starts
+/// again with as much room, so the next batch does not grow it by doubling (as a drained
+/// vector kept its room before).
+fn take_front<T>(v: &mut Vec<T>, n: usize) -> Vec<T> {
+    if n == v.len() {
+        let room = v.capacity();
+        std::mem::replace(v, Vec::with_capacity(room))
+    } else {
+        v.drain(..n).collect()
     }
 }
 
@@ -88,11 +102,7 @@ impl PacketCols {
         let capture = self.capture.take(n);
         let sending = self.sending.take(n);
         let (seq, seq_nulls) = self.seq.take(n);
-        let index: Vec<u32> = if n == self.index.len() {
-            std::mem::take(&mut self.index)
-        } else {
-            self.index.drain(..n).collect()
-        };
+        let index = take_front(&mut self.index, n);
         vec![
             ts(capture),
             Arc::new(repeated(channel, n)),
@@ -541,6 +551,8 @@ mod tests {
         assert_eq!(cols[3].null_count(), 3);
         assert_eq!(cols[4].len(), 3);
         assert!(p.index.is_empty() && p.capture.values.is_empty());
+        // The room is kept for the next batch.
+        assert!(p.index.capacity() >= 3 && p.seq.values.capacity() >= 3);
     }
 
     #[test]
