@@ -199,15 +199,19 @@ fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mu
                 }
                 return;
             }
-            let mut next = Slots::with_capacity(slots.at.len());
-            for k in 0..slots.at.len() {
-                let (d, r, at) = (slots.def[k], slots.rep[k], slots.at[k]);
-                if at == NONE || is_null(at) {
-                    next.push(d, r, NONE);
-                } else {
-                    next.push(d + up, r, at);
-                }
-            }
+            // The same slots, a level deeper where the struct is there: built column by
+            // column (no push of three vectors per slot; the repetition levels are copied).
+            let present = |at: u32| at != NONE && !is_null(at);
+            let next = Slots {
+                def: (slots.def.iter().zip(&slots.at))
+                    .map(|(&d, &at)| if present(at) { d + up } else { d })
+                    .collect(),
+                rep: slots.rep.clone(),
+                at: (slots.at.iter())
+                    .map(|&at| if present(at) { at } else { NONE })
+                    .collect(),
+                ..Slots::default()
+            };
             for (c, child) in children.iter().zip(s.columns()) {
                 walk(c, child, &next, rep_depth, out);
             }
