@@ -16,13 +16,12 @@
 use crate::sbe::{Options, SbeColumns};
 use crate::sink::PartitionedWriter;
 use crate::Error;
-use arrow_array::builder::StringBuilder;
 use arrow_array::types::{TimestampNanosecondType, UInt32Type, UInt64Type};
 use arrow_array::{
     Array, ArrayRef, Decimal128Array, Int64Array, ListArray, PrimitiveArray, RecordBatch,
-    StructArray,
+    StringArray, StructArray,
 };
-use arrow_buffer::NullBuffer;
+use arrow_buffer::{BooleanBuffer, NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, FieldRef, Fields, Schema, TimeUnit};
 use sbekit_feed::read::{Channel, FeedMessage, PacketMeta, Sink};
 use sbekit_ir::layout::Layout;
@@ -30,12 +29,63 @@ use sbekit_otf::DecodeError;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+/// A nullable column's buffered values: the values (a null's as the default), and which are
+/// valid only once some value was null (a column without nulls keeps no mask).
+#[derive(Debug, Default)]
+struct Nullable<T> {
+    values: Vec<T>,
+    valid: Option<Vec<bool>>,
+}
+
+impl<T: Copy + Default> Nullable<T> {
+    /// Appends a value (in line: a value while no null came, the usual case), or a null.
+    #[inline(always)]
+    fn push(&mut self, v: Option<T>) {
+        match (v, &self.valid) {
+            (Some(x), None) => self.values.push(x),
+            _ => self.push_masked(v),
+        }
+    }
+
+    #[inline(never)]
+    fn push_masked(&mut self, v: Option<T>) {
+        let valid = self
+            .valid
+            .get_or_insert_with(|| vec![true; self.values.len()]);
+        valid.push(v.is_some());
+        self.values.push(v.unwrap_or_default());
+    }
+
+    /// The first `n` values, and their validity when some value was ever null (the rest are
+    /// kept).
+    fn take(&mut self, n: usize) -> (Vec<T>, Option<NullBuffer>) {
+        let values = take_front(&mut self.values, n);
+        let nulls = self.valid.as_mut().map(|v| {
+            let taken: BooleanBuffer = v.drain(..n).collect();
+            NullBuffer::new(taken)
+        });
+        (values, nulls)
+    }
+}
+
+/// The first `n` of `v` (the rest kept). All of them are moved out whole, and `v` starts
+/// again with as much room, so the next batch does not grow it by doubling (as a drained
+/// vector kept its room before).
+fn take_front<T>(v: &mut Vec<T>, n: usize) -> Vec<T> {
+    if n == v.len() {
+        let room = v.capacity();
+        std::mem::replace(v, Vec::with_capacity(room))
+    } else {
+        v.drain(..n).collect()
+    }
+}
+
 /// The packet columns' buffered values of one table.
 #[derive(Debug, Default)]
 struct PacketCols {
-    capture: Vec<Option<i64>>,
-    seq: Vec<Option<u64>>,
-    sending: Vec<Option<i64>>,
+    capture: Nullable<i64>,
+    seq: Nullable<u64>,
+    sending: Nullable<i64>,
     index: Vec<u32>,
 }
 
@@ -43,25 +93,34 @@ impl PacketCols {
     /// The first `n` rows as arrays (and keeps the rest); `channel` is the partition's.
     fn take(&mut self, n: usize, channel: &str) -> Vec<ArrayRef> {
         let n = n.min(self.index.len());
-        let ts = |v: Vec<Option<i64>>| -> ArrayRef {
-            Arc::new(PrimitiveArray::<TimestampNanosecondType>::from(v).with_timezone("UTC"))
+        let ts = |(v, nulls): (Vec<i64>, Option<NullBuffer>)| -> ArrayRef {
+            Arc::new(
+                PrimitiveArray::<TimestampNanosecondType>::new(v.into(), nulls)
+                    .with_timezone("UTC"),
+            )
         };
-        let capture: Vec<_> = self.capture.drain(..n).collect();
-        let sending: Vec<_> = self.sending.drain(..n).collect();
-        let mut channels = StringBuilder::with_capacity(n, n * channel.len());
-        for _ in 0..n {
-            channels.append_value(channel);
-        }
-        let seq: Vec<_> = self.seq.drain(..n).collect();
-        let index: Vec<_> = self.index.drain(..n).collect();
+        let capture = self.capture.take(n);
+        let sending = self.sending.take(n);
+        let (seq, seq_nulls) = self.seq.take(n);
+        let index = take_front(&mut self.index, n);
         vec![
             ts(capture),
-            Arc::new(channels.finish()),
-            Arc::new(PrimitiveArray::<UInt64Type>::from(seq)),
+            Arc::new(repeated(channel, n)),
+            Arc::new(PrimitiveArray::<UInt64Type>::new(seq.into(), seq_nulls)),
             ts(sending),
             Arc::new(PrimitiveArray::<UInt32Type>::from(index)),
         ]
     }
+}
+
+/// A string column of `n` rows, each `value` (one copy of the bytes, offsets counted out:
+/// a builder appended each row by a `memcpy` call). A batch's rows times a channel's name
+/// stay far below `i32::MAX` (as the builder's offsets needed too).
+fn repeated(value: &str, n: usize) -> StringArray {
+    let len = value.len();
+    let offsets: Vec<i32> = (0..=n).map(|i| (i * len) as i32).collect();
+    let offsets = OffsetBuffer::new(offsets.into());
+    StringArray::new(offsets, value.repeat(n).into_bytes().into(), None)
 }
 
 fn packet_fields() -> [Field; 5] {
@@ -82,8 +141,38 @@ type PartKey = (Option<i64>, Channel);
 /// One partition's (date and channel's) tables.
 struct Part {
     cols: SbeColumns,
-    /// By template id.
-    packets: HashMap<u64, PacketCols>,
+    /// By template id, below [`DENSE_IDS`] (the usual ids): one index per message, where a
+    /// hash of the id cost as much as a tenth of the message's decode.
+    dense: Vec<PacketCols>,
+    /// By template id, the others.
+    sparse: HashMap<u64, PacketCols>,
+}
+
+/// Template ids below this have their packet columns in [`Part::dense`].
+const DENSE_IDS: u64 = 1024;
+
+impl Part {
+    fn new(cols: SbeColumns) -> Part {
+        Part {
+            cols,
+            dense: Vec::new(),
+            sparse: HashMap::new(),
+        }
+    }
+
+    /// The packet columns of template `id`, made empty if new.
+    #[inline]
+    fn packets(&mut self, id: u64) -> &mut PacketCols {
+        if id < DENSE_IDS {
+            let i = id as usize;
+            if i >= self.dense.len() {
+                self.dense.resize_with(i + 1, PacketCols::default);
+            }
+            &mut self.dense[i]
+        } else {
+            self.sparse.entry(id).or_default()
+        }
+    }
 }
 
 /// Where full batches go.
@@ -101,7 +190,12 @@ pub struct CaptureColumns<'w> {
     options: Options,
     /// Template id by message name.
     ids: HashMap<String, u64>,
-    parts: BTreeMap<PartKey, Part>,
+    /// The partitions, in the order first seen; `index` finds them by key (and orders them).
+    parts: Vec<Part>,
+    index: BTreeMap<PartKey, usize>,
+    /// The last message's partition (the usual next one: a capture is mostly one day and
+    /// few channels), compared before the map is searched.
+    last: Option<(PartKey, usize)>,
     out: Output<'w>,
     /// Rows written per table name.
     pub rows: BTreeMap<String, u64>,
@@ -146,7 +240,9 @@ impl<'w> CaptureColumns<'w> {
             layout: layout.clone(),
             options,
             ids,
-            parts: BTreeMap::new(),
+            parts: Vec::new(),
+            index: BTreeMap::new(),
+            last: None,
             out,
             rows: BTreeMap::new(),
             error: None,
@@ -170,8 +266,8 @@ impl<'w> CaptureColumns<'w> {
     fn weigh(&mut self) {
         let mut sizes: Vec<(usize, PartKey, usize)> = Vec::new();
         let mut total = 0usize;
-        for (key, part) in &self.parts {
-            for (ti, rows, bytes) in part.cols.table_sizes() {
+        for (key, &pi) in &self.index {
+            for (ti, rows, bytes) in self.parts[pi].cols.table_sizes() {
                 let b = bytes.saturating_add(rows.saturating_mul(PACKET_ROW_BYTES));
                 total = total.saturating_add(b);
                 sizes.push((b, *key, ti));
@@ -186,7 +282,7 @@ impl<'w> CaptureColumns<'w> {
             if total <= self.staging / 2 {
                 break;
             }
-            if let Some(part) = self.parts.get_mut(&key) {
+            if let Some(part) = self.index.get(&key).map(|&pi| &mut self.parts[pi]) {
                 part.cols.cut(ti);
                 total -= b;
                 if !cut.contains(&key) {
@@ -227,7 +323,7 @@ impl<'w> CaptureColumns<'w> {
 
     /// Writes every buffered row; call once after the read.
     pub fn finish(&mut self) -> Result<(), Error> {
-        let keys: Vec<PartKey> = self.parts.keys().copied().collect();
+        let keys: Vec<PartKey> = self.index.keys().copied().collect();
         for k in keys {
             self.write(&k, true)?;
         }
@@ -239,7 +335,7 @@ impl<'w> CaptureColumns<'w> {
 
     fn write(&mut self, key: &PartKey, flush: bool) -> Result<(), Error> {
         let channel = key.1.to_string();
-        let Some(part) = self.parts.get_mut(key) else {
+        let Some(part) = self.index.get(key).map(|&pi| &mut self.parts[pi]) else {
             return Ok(());
         };
         if flush {
@@ -247,11 +343,7 @@ impl<'w> CaptureColumns<'w> {
         }
         for (name, batch) in part.cols.drain()? {
             let id = self.ids.get(&name).copied().unwrap_or(u64::MAX);
-            let extra = part
-                .packets
-                .get_mut(&id)
-                .map(|p| p.take(batch.num_rows(), &channel))
-                .unwrap_or_default();
+            let extra = part.packets(id).take(batch.num_rows(), &channel);
             let batch = with_packet_columns(&batch, extra)?;
             let batch = decimalize(&batch)?;
             *self.rows.entry(name.clone()).or_default() += batch.num_rows() as u64;
@@ -279,18 +371,25 @@ impl Sink for CaptureColumns<'_> {
             p.capture_ns.map(|ns| ns.div_euclid(86_400_000_000_000)),
             p.channel,
         );
-        if !self.parts.contains_key(&key) {
-            let part = Part {
-                cols: SbeColumns::new(&self.layout, self.options),
-                packets: HashMap::new(),
-            };
-            self.parts.insert(key, part);
-        }
-        let Some(part) = self.parts.get_mut(&key) else {
-            return Ok(());
+        let pi = match self.last {
+            Some((k, pi)) if k == key => pi,
+            _ => {
+                let pi = match self.index.get(&key) {
+                    Some(&pi) => pi,
+                    None => {
+                        let cols = SbeColumns::new(&self.layout, self.options);
+                        self.parts.push(Part::new(cols));
+                        self.index.insert(key, self.parts.len() - 1);
+                        self.parts.len() - 1
+                    }
+                };
+                self.last = Some((key, pi));
+                pi
+            }
         };
+        let part = &mut self.parts[pi];
         part.cols.append(m.bytes, m.offset, None)?;
-        let pc = part.packets.entry(m.header.template_id).or_default();
+        let pc = part.packets(m.header.template_id);
         pc.capture.push(p.capture_ns);
         pc.seq.push(p.seq);
         pc.sending.push(p.sending_ns);
@@ -404,7 +503,65 @@ fn convert(
 
 #[cfg(test)]
 mod tests {
-    use super::day_name;
+    use super::{day_name, repeated, Nullable, PacketCols};
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{TimestampNanosecondType, UInt64Type};
+    use arrow_array::Array;
+
+    /// Nullable values keep no mask until a null comes, then one for every row; a take
+    /// leaves the rest in order.
+    #[test]
+    fn nullable_columns_mask_only_once_null() {
+        let mut c = Nullable::<i64>::default();
+        c.push(Some(1));
+        c.push(Some(2));
+        let (v, nulls) = c.take(2);
+        assert_eq!((v, nulls), (vec![1, 2], None));
+        c.push(Some(3));
+        c.push(None);
+        c.push(Some(5));
+        let (v, nulls) = c.take(2);
+        assert_eq!(v, [3, 0]);
+        let nulls = nulls.expect("a null was pushed");
+        assert_eq!((nulls.is_valid(0), nulls.is_valid(1)), (true, false));
+        let (v, nulls) = c.take(1);
+        assert_eq!(v, [5]);
+        assert_eq!(nulls.map(|n| n.null_count()), Some(0));
+    }
+
+    /// The packet columns of staged rows, nulls where the packet had none.
+    #[test]
+    fn packet_columns_as_arrays() {
+        let mut p = PacketCols::default();
+        for i in 0..3u32 {
+            p.capture.push(Some(i64::from(i) * 10));
+            p.seq.push((i != 1).then_some(u64::from(i)));
+            p.sending.push(None);
+            p.index.push(i);
+        }
+        let cols = p.take(3, "239.1.1.1:20001");
+        let capture = cols[0].as_primitive::<TimestampNanosecondType>();
+        assert_eq!(capture.values().as_ref(), [0, 10, 20]);
+        assert_eq!(capture.null_count(), 0);
+        let channel = cols[1].as_string::<i32>();
+        assert_eq!(channel.len(), 3);
+        assert!(channel.iter().all(|c| c == Some("239.1.1.1:20001")));
+        let seq = cols[2].as_primitive::<UInt64Type>();
+        assert_eq!(seq.iter().collect::<Vec<_>>(), [Some(0), None, Some(2)]);
+        assert_eq!(cols[3].null_count(), 3);
+        assert_eq!(cols[4].len(), 3);
+        assert!(p.index.is_empty() && p.capture.values.is_empty());
+        // The room is kept for the next batch.
+        assert!(p.index.capacity() >= 3 && p.seq.values.capacity() >= 3);
+    }
+
+    #[test]
+    fn repeated_strings() {
+        assert_eq!(repeated("ab", 0).len(), 0);
+        let a = repeated("ab", 3);
+        assert_eq!(a.iter().collect::<Vec<_>>(), [Some("ab"); 3]);
+        assert_eq!(repeated("", 2).iter().collect::<Vec<_>>(), [Some(""); 2]);
+    }
 
     #[test]
     fn partition_dates() {

@@ -154,13 +154,26 @@ fn hash_u64(v: u64) -> u64 {
     h ^ (h >> 29)
 }
 
-/// A dictionary of distinct values: numbers by their bits, byte strings by their bytes, in
-/// an open-addressing table of indices.
+/// A slot of a dictionary of numbers: the value itself beside its index, so that a lookup
+/// reads one slot, not a slot, then a hash and a value elsewhere.
+#[derive(Clone, Copy, Default)]
+struct NumberSlot {
+    value: u64,
+    /// Index + 1 of the value (0: empty).
+    key: u32,
+}
+
+/// A dictionary of distinct values: numbers by their bits (in an open-addressing table of
+/// slots holding them), byte strings by their bytes (in one of indices).
 #[derive(Default)]
 struct Dict {
-    /// Slot: index + 1 of the value (0: empty).
+    /// Byte strings' slots: index + 1 of the value (0: empty).
     table: Vec<u32>,
+    /// Byte strings' hashes, by index.
     hashes: Vec<u64>,
+    /// Numbers' slots.
+    slots: Vec<NumberSlot>,
+    /// The numbers, by index.
     numbers: Vec<u64>,
     bytes: Vec<u8>,
     ends: Vec<u32>,
@@ -169,8 +182,9 @@ struct Dict {
 }
 
 impl Dict {
+    /// The entries (a dictionary holds numbers or byte strings, not both).
     fn len(&self) -> usize {
-        self.hashes.len()
+        self.hashes.len() + self.numbers.len()
     }
 
     fn grow(&mut self) {
@@ -216,15 +230,47 @@ impl Dict {
         }
     }
 
+    /// The index of number `v` (`width` bytes in the dictionary page), added if new.
+    #[inline]
     fn number(&mut self, v: u64, width: usize) -> u32 {
-        self.find_or_add(
-            hash_u64(v),
-            |d, k| d.numbers[k] == v,
-            |d| {
-                d.numbers.push(v);
-                d.size += width;
-            },
-        )
+        if self.numbers.len() * 2 >= self.slots.len() {
+            self.grow_numbers();
+        }
+        let mask = self.slots.len() - 1;
+        let mut s = (hash_u64(v) as usize) & mask;
+        loop {
+            let slot = self.slots[s];
+            if slot.key == 0 {
+                let i = self.numbers.len() as u32;
+                self.slots[s] = NumberSlot {
+                    value: v,
+                    key: i + 1,
+                };
+                self.numbers.push(v);
+                self.size += width;
+                return i;
+            }
+            if slot.value == v {
+                return slot.key - 1;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    fn grow_numbers(&mut self) {
+        let cap = (self.slots.len() * 2).max(64);
+        let mut slots = vec![NumberSlot::default(); cap];
+        for (i, &v) in self.numbers.iter().enumerate() {
+            let mut s = (hash_u64(v) as usize) & (cap - 1);
+            while slots[s].key != 0 {
+                s = (s + 1) & (cap - 1);
+            }
+            slots[s] = NumberSlot {
+                value: v,
+                key: i as u32 + 1,
+            };
+        }
+        self.slots = slots;
     }
 
     fn value(&self, i: usize) -> &[u8] {
@@ -247,6 +293,7 @@ impl Dict {
     fn memory(&self) -> usize {
         self.table.capacity() * 4
             + self.hashes.capacity() * 8
+            + self.slots.capacity() * std::mem::size_of::<NumberSlot>()
             + self.numbers.capacity() * 8
             + self.bytes.capacity()
             + self.ends.capacity() * 4
@@ -443,7 +490,7 @@ impl Column {
                 let b = a.as_boolean().values();
                 match values {
                     Some(idx) => self.bools.extend(idx.iter().map(|&i| b.value(i as usize))),
-                    None => self.bools.extend(b.iter()),
+                    None => extend_bools(&mut self.bools, b),
                 }
             }
             Kind::Int8 => self.numbers::<Int8Type>(a, values, i64::from),
@@ -881,11 +928,78 @@ fn min_max(xs: impl Iterator<Item = i64>) -> (i64, i64) {
     xs.fold((i64::MAX, i64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)))
 }
 
+/// Appends the bits of `b` as booleans, a word of 64 at a time (a bit iterator's step per
+/// value cost more than the rest of a boolean column's writing).
+fn extend_bools(out: &mut Vec<bool>, b: &arrow_buffer::BooleanBuffer) {
+    let end = out.len() + b.len();
+    out.reserve(b.len().div_ceil(64) * 64);
+    for w in b.bit_chunks().iter_padded() {
+        out.extend((0..64).map(|k| (w >> k) & 1 == 1));
+    }
+    out.truncate(end);
+}
+
 /// Calls `f` with each position: `values`, or all of `0..len`.
 #[inline]
 fn each(values: Option<&[u32]>, len: usize, mut f: impl FnMut(usize)) {
     match values {
         Some(v) => v.iter().for_each(|&i| f(i as usize)),
         None => (0..len).for_each(f),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{extend_bools, Dict};
+    use arrow_buffer::BooleanBuffer;
+
+    /// Booleans from words: at any bit offset of the buffer, lengths around a word's, after
+    /// values already there.
+    #[test]
+    fn booleans_by_words_match_bit_by_bit() {
+        let bits: Vec<bool> = (0..300u32).map(|i| (i * 37 + i / 5) % 3 == 0).collect();
+        let all = BooleanBuffer::from(bits.clone());
+        for (offset, len) in [
+            (0, 0),
+            (0, 64),
+            (3, 61),
+            (5, 64),
+            (7, 130),
+            (64, 200),
+            (1, 299),
+        ] {
+            let b = all.slice(offset, len);
+            let mut out = vec![true, false];
+            extend_bools(&mut out, &b);
+            assert_eq!(out[..2], [true, false]);
+            assert_eq!(
+                out[2..],
+                bits[offset..offset + len],
+                "offset {offset}, len {len}"
+            );
+        }
+    }
+
+    /// Numbers get their index in the order first seen, across the table's growths, and the
+    /// same index each time after; values equal in their hash's low bits (tick-grid prices)
+    /// and 0 included.
+    #[test]
+    fn dictionary_numbers_keep_their_first_index() {
+        let mut d = Dict::default();
+        let values: Vec<u64> = (0..5_000u64)
+            .map(|i| i * 250_000_000)
+            .chain([0, u64::MAX, 1 << 63])
+            .collect();
+        for (i, &v) in values.iter().enumerate().take(5_000) {
+            assert_eq!(d.number(v, 8), i as u32);
+        }
+        assert_eq!(d.number(u64::MAX, 8), 5_000);
+        assert_eq!(d.number(1 << 63, 8), 5_001);
+        for (i, &v) in values.iter().enumerate().take(5_000).rev() {
+            assert_eq!(d.number(v, 8), i as u32, "{v}");
+        }
+        assert_eq!(d.len(), 5_002);
+        assert_eq!(d.numbers[..3], [0, 250_000_000, 500_000_000]);
+        assert_eq!(d.size, 5_002 * 8);
     }
 }

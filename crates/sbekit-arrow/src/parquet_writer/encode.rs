@@ -32,7 +32,6 @@ fn pack_groups<V: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[V], width: u8) 
     out.resize(start + groups * w + 8, 0);
     let dst = &mut out[start..];
     let mut at = 0;
-    let mut store = |at: usize, word: u64| dst[at..at + 8].copy_from_slice(&word.to_le_bytes());
     for chunk in values.chunks(8) {
         let mut g = [0u64; 8];
         for (x, v) in g.iter_mut().zip(chunk) {
@@ -43,9 +42,21 @@ fn pack_groups<V: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[V], width: u8) 
             for (x, k) in g.iter().zip(0..8) {
                 acc |= x << (k * w);
             }
-            store(at, acc);
+            dst[at..at + 8].copy_from_slice(&acc.to_le_bytes());
+            at += w;
+        } else if w <= 16 {
+            // Eight values of up to 16 bits fit one 128-bit word: shifted in without a
+            // branch per value (dictionary keys of a few hundred to 65,536 entries), stored
+            // whole (16 bytes: the slack after the last group holds the 16 - w over).
+            let mut acc = 0u128;
+            for (x, k) in g.iter().zip(0..8) {
+                acc |= u128::from(*x) << (k * w);
+            }
+            dst[at..at + 16].copy_from_slice(&acc.to_le_bytes());
             at += w;
         } else {
+            let mut store =
+                |at: usize, word: u64| dst[at..at + 8].copy_from_slice(&word.to_le_bytes());
             let mut acc: u128 = 0;
             let mut bits = 0;
             for x in g {

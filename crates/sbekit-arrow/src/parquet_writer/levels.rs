@@ -125,7 +125,7 @@ struct Slots {
     at: Vec<u32>,
     /// The levels and values of a leaf without nulls of its own at these slots, by whether
     /// the leaf is nullable (made by the first such leaf, shared by its siblings).
-    leaf: [OnceCell<(Levels, Arc<[u32]>)>; 2],
+    leaf: [OnceCell<(Levels, Positions)>; 2],
     /// The repetition levels, shared by the leaves.
     shared_rep: OnceCell<Levels>,
 }
@@ -144,6 +144,37 @@ impl Slots {
         self.def.push(def);
         self.rep.push(rep);
         self.at.push(at);
+    }
+}
+
+/// The positions of a leaf's values in its array.
+#[derive(Clone)]
+enum Positions {
+    /// `len` positions from `start`, in order (the usual leaf of a group: its entries are
+    /// consecutive values): the leaf array is sliced to them, and the column takes its values
+    /// as they are, not gathered one by one.
+    Range(usize, usize),
+    At(Arc<[u32]>),
+}
+
+impl Positions {
+    fn of(at: Vec<u32>) -> Positions {
+        let start = at.first().map_or(0, |&s| s as usize);
+        let range = at.iter().enumerate().all(|(i, &v)| v as usize == start + i);
+        if range {
+            Positions::Range(start, at.len())
+        } else {
+            Positions::At(at.into())
+        }
+    }
+
+    /// The leaf as the column takes it: the array sliced to a range, or the array and the
+    /// positions.
+    fn leaf(self, array: &ArrayRef) -> (ArrayRef, Option<Arc<[u32]>>) {
+        match self {
+            Positions::Range(start, len) => (array.slice(start, len), None),
+            Positions::At(at) => (array.clone(), Some(at)),
+        }
     }
 }
 
@@ -168,15 +199,19 @@ fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mu
                 }
                 return;
             }
-            let mut next = Slots::with_capacity(slots.at.len());
-            for k in 0..slots.at.len() {
-                let (d, r, at) = (slots.def[k], slots.rep[k], slots.at[k]);
-                if at == NONE || is_null(at) {
-                    next.push(d, r, NONE);
-                } else {
-                    next.push(d + up, r, at);
-                }
-            }
+            // The same slots, a level deeper where the struct is there: built column by
+            // column (no push of three vectors per slot; the repetition levels are copied).
+            let present = |at: u32| at != NONE && !is_null(at);
+            let next = Slots {
+                def: (slots.def.iter().zip(&slots.at))
+                    .map(|(&d, &at)| if present(at) { d + up } else { d })
+                    .collect(),
+                rep: slots.rep.clone(),
+                at: (slots.at.iter())
+                    .map(|&at| if present(at) { at } else { NONE })
+                    .collect(),
+                ..Slots::default()
+            };
             for (c, child) in children.iter().zip(s.columns()) {
                 walk(c, child, &next, rep_depth, out);
             }
@@ -230,7 +265,7 @@ fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mu
                             .map(|(d, at)| if *at == NONE { *d } else { d + up })
                             .collect();
                         let values = slots.at.iter().copied().filter(|at| *at != NONE);
-                        (Levels::of(def), values.collect())
+                        (Levels::of(def), Positions::of(values.collect()))
                     })
                     .clone()
             } else {
@@ -245,7 +280,7 @@ fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mu
                         values.push(at);
                     }
                 }
-                (Levels::Owned(def), values.into())
+                (Levels::Owned(def), Positions::of(values))
             };
             let rep = if rep_depth > 0 {
                 slots
@@ -255,13 +290,70 @@ fn walk(field: &Field, array: &ArrayRef, slots: &Slots, rep_depth: u16, out: &mu
             } else {
                 Levels::None
             };
+            let (array, values) = values.leaf(array);
             out.push(Leaf {
-                array: array.clone(),
+                array,
                 def,
                 rep,
                 levels: slots.at.len(),
-                values: Some(values),
+                values,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{shred, Positions};
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int32Type;
+    use arrow_array::{Array, ArrayRef, ListArray};
+    use arrow_schema::{DataType, Field};
+    use std::sync::Arc;
+
+    /// A leaf whose values are consecutive in its array (a list's entries, here in a slice
+    /// of the batch) comes as its array sliced to them, without positions; one with a null
+    /// inside the lists keeps its positions.
+    #[test]
+    fn consecutive_values_come_as_a_slice() {
+        let item = Arc::new(Field::new("item", DataType::Int32, true));
+        let field = Field::new("l", DataType::List(item.clone()), true);
+        let lists = [
+            vec![Some(1), Some(2)],
+            vec![],
+            vec![Some(3), Some(4), Some(5)],
+        ];
+        let list = ListArray::from_iter_primitive::<Int32Type, _, _>(
+            lists.iter().map(|l| Some(l.clone())),
+        );
+        // Rows 1 and 2: the values 3, 4, 5 at positions 2..5 of the values array.
+        let sliced: ArrayRef = Arc::new(list.slice(1, 2));
+        let mut out = Vec::new();
+        shred(&field, &sliced, &mut out);
+        let leaf = &out[0];
+        assert!(leaf.values.is_none());
+        assert_eq!(leaf.levels, 4);
+        let values = leaf.array.as_primitive::<Int32Type>();
+        assert_eq!(values.values().as_ref(), [3, 4, 5]);
+
+        let with_null = ListArray::from_iter_primitive::<Int32Type, _, _>([
+            Some(vec![Some(1), None, Some(3)]),
+            Some(vec![Some(4)]),
+        ]);
+        let mut out = Vec::new();
+        shred(&field, &(Arc::new(with_null) as ArrayRef), &mut out);
+        assert_eq!(out[0].values.as_deref(), Some(&[0u32, 2, 3][..]));
+        assert_eq!(out[0].array.len(), 4);
+    }
+
+    #[test]
+    fn positions_are_a_range_only_when_consecutive() {
+        assert!(matches!(Positions::of(vec![]), Positions::Range(0, 0)));
+        assert!(matches!(
+            Positions::of(vec![7, 8, 9]),
+            Positions::Range(7, 3)
+        ));
+        assert!(matches!(Positions::of(vec![7, 9]), Positions::At(_)));
+        assert!(matches!(Positions::of(vec![2, 1]), Positions::At(_)));
     }
 }

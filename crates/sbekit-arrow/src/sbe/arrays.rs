@@ -359,11 +359,19 @@ pub(super) fn nulls_where(
     absent: Option<NullBuffer>,
     mut is_null: impl FnMut(usize) -> bool,
 ) -> Option<NullBuffer> {
-    // Packed 64 rows at a time.
-    let valid = BooleanBuffer::collect_bool(rows, |i| {
-        absent.as_ref().is_none_or(|n| n.is_valid(i)) && !is_null(i)
-    });
-    (valid.count_set_bits() < rows).then(|| NullBuffer::new(valid))
+    // Packed 64 rows at a time; the absent rows are masked out after, word by word.
+    let valid = BooleanBuffer::collect_bool(rows, |i| !is_null(i));
+    with_absent(valid, absent)
+}
+
+/// `valid` without the rows of `absent` (a mask of as many rows), as a null buffer if any
+/// row is null.
+fn with_absent(valid: BooleanBuffer, absent: Option<NullBuffer>) -> Option<NullBuffer> {
+    let valid = match absent {
+        Some(a) => &valid & &a.inner().slice(0, valid.len()),
+        None => valid,
+    };
+    (valid.count_set_bits() < valid.len()).then(|| NullBuffer::new(valid))
 }
 
 /// A var-data column: raw bytes, or text by the rule of [`sbekit_otf::text`] (the one
@@ -662,7 +670,22 @@ fn value_nulls<T: Copy + PartialEq>(
     if !values.contains(&null) {
         return absent;
     }
-    nulls_where(values.len(), absent, |i| values.get(i) == Some(&null))
+    // Whole words of 64 values, each compared without a bounds check or a look at `absent`
+    // (`nulls_where`'s closure did both per value).
+    let mut words: Vec<u64> = Vec::with_capacity(values.len().div_ceil(64));
+    let word = |c: &[T]| {
+        c.iter()
+            .enumerate()
+            .fold(0u64, |w, (i, v)| w | (u64::from(*v != null) << i))
+            .to_le()
+    };
+    let mut chunks = values.chunks_exact(64);
+    words.extend((&mut chunks).map(word));
+    if !chunks.remainder().is_empty() {
+        words.push(word(chunks.remainder()));
+    }
+    let valid = BooleanBuffer::new(arrow_buffer::Buffer::from_vec(words), 0, values.len());
+    with_absent(valid, absent)
 }
 
 /// One choice of a set column: bit `bit` of each value.

@@ -271,3 +271,43 @@ fn listed_keys_become_the_dictionary_as_they_are() {
         Some(vec![0])
     );
 }
+
+/// `value_nulls` by whole words: nulls at every position of a word, in a short last word,
+/// with and without absent rows (which stay null), and none at all (the absent mask as is).
+#[test]
+fn value_nulls_by_words_match_value_by_value() {
+    for len in [1usize, 63, 64, 65, 130, 200] {
+        let values: Vec<u16> = (0..len as u16).map(|i| (i * 7) % 11).collect();
+        let absent_mask: Vec<bool> = (0..len).map(|i| i % 5 != 3).collect();
+        for absent in [None, Some(NullBuffer::from(absent_mask.clone()))] {
+            let got = value_nulls(&values, 4, absent.clone());
+            let want: Vec<bool> = (0..len)
+                .map(|i| values[i] != 4 && absent.as_ref().is_none_or(|_| absent_mask[i]))
+                .collect();
+            let got_valid: Vec<bool> = (0..len)
+                .map(|i| got.as_ref().is_none_or(|n| n.is_valid(i)))
+                .collect();
+            assert_eq!(got_valid, want, "len {len}, absent {}", absent.is_some());
+            // With the null value present, a null buffer only where some row is null.
+            if values.contains(&4) {
+                assert_eq!(got.is_some(), want.contains(&false));
+            }
+        }
+        // No value is the null value: the absent mask comes back as it was.
+        let absent = Some(NullBuffer::from(absent_mask.clone()));
+        assert_eq!(value_nulls(&values, 99, absent.clone()), absent);
+        assert_eq!(value_nulls(&values, 99, None), None);
+    }
+}
+
+/// `nulls_where` masks the absent rows after the test, and an absent mask longer than the
+/// rows is cut to them.
+#[test]
+fn nulls_where_masks_absent_rows() {
+    let absent = NullBuffer::from(vec![true, false, true, true, false, true]);
+    let got = nulls_where(4, Some(absent), |i| i == 2).expect("nulls");
+    let valid: Vec<bool> = (0..4).map(|i| got.is_valid(i)).collect();
+    assert_eq!(valid, [true, false, false, true]);
+    assert_eq!(got.len(), 4);
+    assert!(nulls_where(4, None, |_| false).is_none());
+}
