@@ -158,6 +158,11 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
             Section::Group { name, since, .. } => {
                 let cn = &n.children[gi];
                 gi += 1;
+                // Whether the section is written: in order, and in the version written.
+                let mut live = format!("{e}_sbe_section(e, {i}u)");
+                if *since > 0 {
+                    live = format!("{live} && {cur}->version >= {since}u");
+                }
                 o.doc(&format!(
                     "Starts the `{name}` group in `w`: add entries with `{}_next(w)`, then `{}_end(w)` (which writes the count).",
                     cn.writer, cn.writer
@@ -166,10 +171,6 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                     "static inline void {sname}({e}* e, {}* w) {{",
                     cn.writer
                 ));
-                let mut live = format!("{e}_sbe_section(e, {i}u)");
-                if *since > 0 {
-                    live = format!("{live} && {cur}->version >= {since}u");
-                }
                 o.line(&format!("{}_sbe_start(w, {cur}, {live});", cn.writer));
                 o.line("}");
                 if let Some(counted) = &sn.set_counted {
@@ -181,10 +182,6 @@ pub(super) fn encoder(o: &mut Out, ctx: &Ctx, b: &Body, n: &BodyNames, msg: Opti
                         "static inline void {counted}({e}* e, {}* w, size_t n) {{",
                         cn.writer
                     ));
-                    let mut live = format!("{e}_sbe_section(e, {i}u)");
-                    if *since > 0 {
-                        live = format!("{live} && {cur}->version >= {since}u");
-                    }
                     o.line(&format!("{}_sbe_start_n(w, {cur}, {live}, n);", cn.writer));
                     o.line("}");
                 }
